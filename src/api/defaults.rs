@@ -1,0 +1,80 @@
+//! Defaulting as the apiserver applies it to apps/v1 Deployments, ReplicaSets and pods
+//! (pkg/apis/apps/v1/defaults.go and pkg/apis/core/v1/defaults.go, the fields that matter here).
+
+use super::*;
+
+/// apps/v1 `SetDefaults_Deployment`: replicas 1, RollingUpdate 25%/25%, revisionHistoryLimit 10,
+/// progressDeadlineSeconds 600, plus the pod template defaults.
+pub fn default_deployment(d: &mut Deployment) {
+    if d.spec.replicas.is_none() {
+        d.spec.replicas = Some(1);
+    }
+    if d.spec.strategy.type_.is_empty() {
+        d.spec.strategy.type_ = ROLLING_UPDATE.into();
+    }
+    if d.spec.strategy.type_ == ROLLING_UPDATE {
+        let ru = d.spec.strategy.rolling_update.get_or_insert_with(Default::default);
+        if ru.max_unavailable.is_none() {
+            ru.max_unavailable = Some(IntOrString::Str("25%".into()));
+        }
+        if ru.max_surge.is_none() {
+            ru.max_surge = Some(IntOrString::Str("25%".into()));
+        }
+    }
+    if d.spec.revision_history_limit.is_none() {
+        d.spec.revision_history_limit = Some(10);
+    }
+    if d.spec.progress_deadline_seconds.is_none() {
+        d.spec.progress_deadline_seconds = Some(600);
+    }
+    if d.metadata.namespace.is_empty() {
+        d.metadata.namespace = "default".into();
+    }
+    default_pod_spec(&mut d.spec.template.spec);
+}
+
+pub fn default_replicaset(rs: &mut ReplicaSet) {
+    if rs.spec.replicas.is_none() {
+        rs.spec.replicas = Some(1);
+    }
+    if rs.metadata.namespace.is_empty() {
+        rs.metadata.namespace = "default".into();
+    }
+    // apps/v1 ReplicaSets default their labels from the template when none are given.
+    if rs.metadata.labels.is_empty() {
+        rs.metadata.labels = rs.spec.template.metadata.labels.clone();
+    }
+    default_pod_spec(&mut rs.spec.template.spec);
+}
+
+pub fn default_pod(p: &mut Pod) {
+    if p.metadata.namespace.is_empty() {
+        p.metadata.namespace = "default".into();
+    }
+    default_pod_spec(&mut p.spec);
+}
+
+/// The core/v1 pod spec defaults a `kubectl get -o yaml` shows.
+pub fn default_pod_spec(s: &mut PodSpec) {
+    if s.restart_policy.is_empty() {
+        s.restart_policy = "Always".into();
+    }
+    if s.termination_grace_period_seconds.is_none() {
+        s.termination_grace_period_seconds = Some(30);
+    }
+    let e = &mut s.extra;
+    e.entry("dnsPolicy").or_insert_with(|| "ClusterFirst".into());
+    e.entry("schedulerName").or_insert_with(|| "default-scheduler".into());
+    e.entry("securityContext").or_insert_with(|| serde_json::json!({}));
+    for c in &mut s.containers {
+        let policy = if c.image.ends_with(":latest") || !c.image.rsplit('/').next().unwrap_or("").contains(':') {
+            "Always"
+        } else {
+            "IfNotPresent"
+        };
+        c.extra.entry("imagePullPolicy").or_insert_with(|| policy.into());
+        c.extra.entry("terminationMessagePath").or_insert_with(|| "/dev/termination-log".into());
+        c.extra.entry("terminationMessagePolicy").or_insert_with(|| "File".into());
+        c.extra.entry("resources").or_insert_with(|| serde_json::json!({}));
+    }
+}

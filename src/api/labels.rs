@@ -1,0 +1,88 @@
+//! Label selectors (metav1.LabelSelector): matchLabels and matchExpressions with the four
+//! operators, and the `map[k:v]` / `k=v,k2 in (a,b)` renderings kubectl and the apiserver print.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub type Labels = BTreeMap<String, String>;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelector {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub match_labels: Labels,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    pub key: String,
+    pub operator: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+impl LabelSelector {
+    pub fn from_labels(labels: &Labels) -> LabelSelector {
+        LabelSelector { match_labels: labels.clone(), match_expressions: vec![] }
+    }
+
+    /// A selector with no requirement at all selects everything.
+    pub fn is_empty(&self) -> bool {
+        self.match_labels.is_empty() && self.match_expressions.is_empty()
+    }
+
+    /// Whether `labels` satisfy every requirement. An empty selector matches everything, as
+    /// `metav1.LabelSelectorAsSelector` makes it; callers that must refuse that check `is_empty`.
+    pub fn matches(&self, labels: &Labels) -> bool {
+        self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|r| {
+                let have = labels.get(&r.key);
+                match r.operator.as_str() {
+                    "In" => have.is_some_and(|v| r.values.contains(v)),
+                    "NotIn" => have.is_none_or(|v| !r.values.contains(v)),
+                    "Exists" => have.is_some(),
+                    "DoesNotExist" => have.is_none(),
+                    _ => false,
+                }
+            })
+    }
+
+    /// The selector with one more `key=value` requirement (upstream `CloneSelectorAndAddLabel`).
+    pub fn with_label(&self, key: &str, value: &str) -> LabelSelector {
+        let mut s = self.clone();
+        s.match_labels.insert(key.to_string(), value.to_string());
+        s
+    }
+
+    /// The string form kubectl prints (`app=web,tier in (a,b)`).
+    pub fn to_selector_string(&self) -> String {
+        let mut parts: Vec<String> = self.match_labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        for r in &self.match_expressions {
+            parts.push(match r.operator.as_str() {
+                "In" => format!("{} in ({})", r.key, r.values.join(",")),
+                "NotIn" => format!("{} notin ({})", r.key, r.values.join(",")),
+                "Exists" => r.key.clone(),
+                "DoesNotExist" => format!("!{}", r.key),
+                op => format!("{} {op}", r.key),
+            });
+        }
+        parts.join(",")
+    }
+}
+
+/// Go's `%v` of a `map[string]string`: `map[a:1 b:2]` with sorted keys.
+pub fn go_map_string(labels: &Labels) -> String {
+    let inner: Vec<String> = labels.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+    format!("map[{}]", inner.join(" "))
+}
+
+/// `k=v,k2=v2` as kubectl prints labels.
+pub fn labels_string(labels: &Labels) -> String {
+    if labels.is_empty() {
+        return "<none>".to_string();
+    }
+    labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+}

@@ -1,0 +1,178 @@
+//! Timestamps as the apiserver writes them (RFC 3339, UTC), held as nanoseconds since the Unix
+//! epoch (Go's time.Time resolution, which the pod-ranking and progress-deadline rules depend on)
+//! so that the virtual clock can do arithmetic on them without any wall clock.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// The instant the simulated cluster calls "scenario start" (virtual time 0):
+/// 2026-01-01T00:00:00Z. Fixed so that every run prints the same timestamps.
+pub const SIM_EPOCH_NS: i64 = 1_767_225_600_000_000_000;
+
+const NS_PER_MS: i64 = 1_000_000;
+const NS_PER_S: i64 = 1_000_000_000;
+
+/// A point in time with nanosecond precision (metav1.Time in memory).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub i64);
+
+impl Time {
+    /// The wall-clock instant that virtual time `t_ms` stands for.
+    pub fn from_virtual(t_ms: u64) -> Time {
+        Time(SIM_EPOCH_NS + t_ms as i64 * NS_PER_MS)
+    }
+
+    /// Milliseconds since scenario start (may be negative for objects created "before" it).
+    pub fn virtual_ms(self) -> i64 {
+        (self.0 - SIM_EPOCH_NS).div_euclid(NS_PER_MS)
+    }
+
+    /// This instant moved by `ms` milliseconds.
+    pub fn plus_ms(self, ms: i64) -> Time {
+        Time(self.0 + ms * NS_PER_MS)
+    }
+
+    /// This instant moved by `s` seconds.
+    pub fn plus_secs(self, s: i64) -> Time {
+        Time(self.0 + s * NS_PER_S)
+    }
+
+    /// Nanoseconds from `earlier` to `self`.
+    pub fn since(self, earlier: Time) -> i64 {
+        self.0 - earlier.0
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+    pub fn parse(s: &str) -> Result<Time, String> {
+        let bad = || format!("invalid timestamp {s:?}: expected RFC 3339, e.g. 2026-01-01T00:00:00Z");
+        let b = s.as_bytes();
+        if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || (b[10] != b'T' && b[10] != b't') {
+            return Err(bad());
+        }
+        let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+            s.get(r).and_then(|x| x.parse::<i64>().ok()).ok_or_else(bad)
+        };
+        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+            return Err(bad());
+        }
+        let mut i = 19;
+        let mut ns = 0i64;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let frac = &s[start..i];
+            if frac.is_empty() {
+                return Err(bad());
+            }
+            let mut digits: String = frac.chars().take(9).collect();
+            while digits.len() < 9 {
+                digits.push('0');
+            }
+            ns = digits.parse::<i64>().map_err(|_| bad())?;
+        }
+        let offset_min = match &s[i..] {
+            "Z" | "z" => 0,
+            rest if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) => {
+                let sign = if rest.starts_with('-') { -1 } else { 1 };
+                let oh = rest[1..3].parse::<i64>().map_err(|_| bad())?;
+                let om = rest[4..6].parse::<i64>().map_err(|_| bad())?;
+                sign * (oh * 60 + om)
+            }
+            _ => return Err(bad()),
+        };
+        let days = days_from_civil(y, mo, d);
+        let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset_min * 60;
+        Ok(Time(secs * NS_PER_S + ns))
+    }
+}
+
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.0.div_euclid(NS_PER_S);
+        let ns = self.0.rem_euclid(NS_PER_S);
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        write!(f, "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60)?;
+        if ns != 0 {
+            let frac = format!("{ns:09}");
+            write!(f, ".{}", frac.trim_end_matches('0'))?;
+        }
+        f.write_str("Z")
+    }
+}
+
+impl Serialize for Time {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Time, D::Error> {
+        let s = String::deserialize(d)?;
+        Time::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+// Howard Hinnant's civil-date algorithms: exact for the proleptic Gregorian calendar.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+/// Formats a duration the way kubectl prints ages: `45s`, `3m2s`, `2m`, `5h`, `3d`.
+pub fn human_duration(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    if s < 120 {
+        format!("{s}s")
+    } else if s < 600 {
+        if s % 60 == 0 { format!("{}m", s / 60) } else { format!("{}m{}s", s / 60, s % 60) }
+    } else if s < 3 * 3600 {
+        format!("{}m", s / 60)
+    } else if s < 48 * 3600 {
+        format!("{}h", s / 3600)
+    } else {
+        format!("{}d", s / 86_400)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_rfc3339() {
+        for s in ["2026-01-01T00:00:00Z", "2017-02-15T18:49:00Z", "2016-01-01T00:01:09.25Z"] {
+            assert_eq!(Time::parse(s).unwrap().to_string(), s);
+        }
+        assert_eq!(Time::from_virtual(0).to_string(), "2026-01-01T00:00:00Z");
+        assert_eq!(Time::from_virtual(1500).to_string(), "2026-01-01T00:00:01.5Z");
+        let a = Time::parse("2017-02-15T18:49:59.000000001Z").unwrap();
+        let b = Time::parse("2017-02-15T18:49:59Z").unwrap();
+        assert_eq!(a.since(b), 1);
+        assert!(Time::parse("yesterday").is_err());
+    }
+}

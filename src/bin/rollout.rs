@@ -1,0 +1,121 @@
+//! `rollout`: the playground's core, headless.
+//!
+//! - `rollout run SCENARIO [--format table|jsonl]` prints what `kubectl get rs -w` would have
+//!   shown (with the branch of every Deployment sync), or the trace as JSON Lines.
+//! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
+
+use rollout_playground::conformance;
+use rollout_playground::scenario::{table, trace, Scenario};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("check") => check(&args[1..]),
+        Some("-h") | Some("--help") | Some("help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("rollout: unknown command {other:?}\n{USAGE}");
+            ExitCode::from(2)
+        }
+        None => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut format = "table".to_string();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--format" => {
+                i += 1;
+                format = args.get(i).cloned().unwrap_or_default();
+            }
+            f if f.starts_with("--format=") => format = f["--format=".len()..].to_string(),
+            f if f.starts_with('-') => {
+                eprintln!("rollout run: unknown flag {f:?}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            f => file = Some(f.to_string()),
+        }
+        i += 1;
+    }
+    if format != "table" && format != "jsonl" {
+        eprintln!("rollout run: --format must be table or jsonl, got {format:?}");
+        return ExitCode::from(2);
+    }
+    let Some(file) = file else {
+        eprintln!("rollout run: which scenario?\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let steps = match Scenario::parse(&text).and_then(|s| s.run()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if format == "jsonl" {
+        print!("{}", trace::to_jsonl(&steps));
+    } else {
+        print!("{}", table::render(&steps));
+    }
+    ExitCode::SUCCESS
+}
+
+fn check(files: &[String]) -> ExitCode {
+    if files.is_empty() {
+        eprintln!("rollout check: which vector file?\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let (mut passed, mut failed) = (0, 0);
+    let mut malformed = false;
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{f}: {e}");
+                malformed = true;
+                continue;
+            }
+        };
+        match conformance::evaluate_file(&text) {
+            Ok(results) => {
+                for r in results {
+                    match r.outcome {
+                        Ok(()) => {
+                            passed += 1;
+                            println!("ok {}: {}", r.id, r.name);
+                        }
+                        Err(why) => {
+                            failed += 1;
+                            println!("FAIL {}: {}: {why}", r.id, r.name);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("{f}: malformed vector file: {e}");
+                malformed = true;
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 || malformed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}

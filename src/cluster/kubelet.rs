@@ -1,0 +1,220 @@
+//! Scheduler and kubelet on the virtual clock: a new pod is bound to a node after `scheduleMs`,
+//! its container starts `startMs` later (or fails to pull, or crash-loops), it turns Ready
+//! `readyMs` after that, and a deleted pod is gone `terminationMs` after its deletion began.
+
+use super::events::EventRecorder;
+use super::store::Store;
+use crate::api::*;
+use serde::{Deserialize, Serialize};
+
+/// The world a scenario runs in (pod timings, nodes, broken images).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct World {
+    pub schedule_ms: u64,
+    pub start_ms: u64,
+    pub ready_ms: u64,
+    pub termination_ms: u64,
+    pub use_grace_period: bool,
+    pub nodes: u32,
+    pub failing_images: Vec<String>,
+    pub crashing_images: Vec<String>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World {
+            schedule_ms: 0,
+            start_ms: 2000,
+            ready_ms: 1000,
+            termination_ms: 1000,
+            use_grace_period: false,
+            nodes: 3,
+            failing_images: vec![],
+            crashing_images: vec![],
+        }
+    }
+}
+
+/// `*` matches any run of characters; everything else literally.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == b'*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == b'*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+impl World {
+    pub fn image_fails(&self, image: &str) -> bool {
+        self.failing_images.iter().any(|g| glob_match(g, image))
+    }
+    pub fn image_crashes(&self, image: &str) -> bool {
+        self.crashing_images.iter().any(|g| glob_match(g, image))
+    }
+    pub fn node_name(&self, i: u32) -> String {
+        format!("node-{}", i % self.nodes.max(1) + 1)
+    }
+}
+
+/// A kubelet/scheduler action due at some instant.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PodStep {
+    Bind,
+    Start,
+    Ready,
+    PullBackOff,
+    Crash,
+    Restart,
+    Gone,
+}
+
+/// What happened, in words, for the trace.
+pub type Happening = String;
+
+/// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`). Returns a
+/// description and the follow-up steps (delay ms, step).
+pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &str, uid: &str, step: PodStep, node_rr: &mut u32) -> Option<(Happening, Vec<(u64, PodStep)>)> {
+    let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?.clone();
+    let now = store.now;
+    let name = pod.metadata.name.clone();
+    if step == PodStep::Gone {
+        store.remove_pod(key)?;
+        return Some((format!("{name} is gone"), vec![]));
+    }
+    if pod.metadata.deletion_timestamp.is_some() {
+        return None;
+    }
+    let mut p = pod.clone();
+    let image = p.spec.containers.first().map(|c| c.image.clone()).unwrap_or_default();
+    let (what, next): (String, Vec<(u64, PodStep)>) = match step {
+        PodStep::Bind => {
+            let node = world.node_name(*node_rr);
+            *node_rr += 1;
+            p.spec.node_name = node.clone();
+            store.update(Object::Pod(p.clone())).ok()?;
+            let mut p = store.pod(key)?.clone();
+            set_pod_condition(&mut p, "PodScheduled", "True", now);
+            p.status.container_statuses = p
+                .spec
+                .containers
+                .iter()
+                .map(|c| ContainerStatus {
+                    name: c.name.clone(),
+                    image: c.image.clone(),
+                    state: ContainerState { waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: String::new() }), ..Default::default() },
+                    ..Default::default()
+                })
+                .collect();
+            store.update_status(Object::Pod(p)).ok()?;
+            rec.record("default-scheduler", Kind::Pod, &name, "Normal", "Scheduled", format!("Successfully assigned {key} to {node}"));
+            return Some((format!("{name} scheduled to {node}"), vec![(world.start_ms, PodStep::Start)]));
+        }
+        PodStep::Start if world.image_fails(&image) => {
+            p.status.start_time.get_or_insert(now);
+            set_waiting(&mut p, "ErrImagePull", &format!("failed to pull image \"{image}\""));
+            rec.record("kubelet", Kind::Pod, &name, "Normal", "Pulling", format!("Pulling image \"{image}\""));
+            rec.record("kubelet", Kind::Pod, &name, "Warning", "Failed", format!("Failed to pull image \"{image}\": not found"));
+            (format!("{name} cannot pull {image}: ErrImagePull"), vec![(5000, PodStep::PullBackOff)])
+        }
+        PodStep::PullBackOff => {
+            set_waiting(&mut p, "ImagePullBackOff", &format!("Back-off pulling image \"{image}\""));
+            rec.record("kubelet", Kind::Pod, &name, "Normal", "BackOff", format!("Back-off pulling image \"{image}\""));
+            (format!("{name}: ImagePullBackOff"), vec![])
+        }
+        PodStep::Start | PodStep::Restart => {
+            p.status.phase = PHASE_RUNNING.into();
+            p.status.start_time.get_or_insert(now);
+            for c in &mut p.status.container_statuses {
+                c.state = ContainerState { running: Some(ContainerStateRunning { started_at: Some(now) }), ..Default::default() };
+                c.started = true;
+            }
+            set_pod_condition(&mut p, "Initialized", "True", now);
+            rec.record("kubelet", Kind::Pod, &name, "Normal", "Started", "Started container".into());
+            if world.image_crashes(&image) {
+                (format!("{name} started (its container will crash)"), vec![(1000, PodStep::Crash)])
+            } else {
+                (format!("{name} is Running"), vec![(world.ready_ms, PodStep::Ready)])
+            }
+        }
+        PodStep::Crash => {
+            let restarts = p.max_restarts() + 1;
+            let backoff_ms = (10_000u64 << (restarts - 1).min(5) as u64).min(300_000);
+            for c in &mut p.status.container_statuses {
+                c.restart_count = restarts;
+                c.ready = false;
+                c.started = false;
+                c.last_state = ContainerState {
+                    terminated: Some(ContainerStateTerminated { exit_code: 1, reason: "Error".into(), finished_at: Some(now) }),
+                    ..Default::default()
+                };
+                c.state = ContainerState {
+                    waiting: Some(ContainerStateWaiting { reason: "CrashLoopBackOff".into(), message: format!("back-off {}s restarting failed container", backoff_ms / 1000) }),
+                    ..Default::default()
+                };
+            }
+            rec.record("kubelet", Kind::Pod, &name, "Warning", "BackOff", "Back-off restarting failed container".into());
+            (format!("{name} crashed (restart {restarts}): CrashLoopBackOff"), vec![(backoff_ms, PodStep::Restart)])
+        }
+        PodStep::Ready => {
+            for c in &mut p.status.container_statuses {
+                c.ready = true;
+            }
+            set_pod_condition(&mut p, "ContainersReady", "True", now);
+            set_pod_condition(&mut p, "Ready", "True", now);
+            (format!("{name} is Ready"), vec![])
+        }
+        PodStep::Gone => unreachable!("handled above"),
+    };
+    store.update_status(Object::Pod(p)).ok()?;
+    Some((what, next))
+}
+
+fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
+    for c in &mut p.status.container_statuses {
+        c.state = ContainerState { waiting: Some(ContainerStateWaiting { reason: reason.into(), message: message.into() }), ..Default::default() };
+    }
+}
+
+fn set_pod_condition(p: &mut Pod, type_: &str, status: &str, now: Time) {
+    if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
+        if c.status != status {
+            c.status = status.into();
+            c.last_transition_time = Some(now);
+        }
+        return;
+    }
+    p.status.conditions.push(PodCondition { type_: type_.into(), status: status.into(), last_transition_time: Some(now), ..Default::default() });
+}
+
+/// What `kubectl get pods` shows in STATUS for a pod.
+pub fn display_status(p: &Pod) -> String {
+    if p.metadata.deletion_timestamp.is_some() {
+        return "Terminating".into();
+    }
+    for c in &p.status.container_statuses {
+        if let Some(w) = &c.state.waiting {
+            if !w.reason.is_empty() {
+                return w.reason.clone();
+            }
+        }
+    }
+    if p.status.phase.is_empty() { PHASE_PENDING.into() } else { p.status.phase.clone() }
+}

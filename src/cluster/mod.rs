@@ -1,0 +1,387 @@
+//! The simulated control plane: the store (apiserver), informers (watch events dispatched to
+//! every controller's handlers), work queues, the Deployment, ReplicaSet and garbage-collector
+//! controllers, and scheduler + kubelet on a virtual clock.
+//!
+//! **Invariant:** nothing here reads the wall clock or a random source; time only moves in
+//! [`Cluster::advance`], so the same inputs always give the same trace.
+//!
+//! Control plane is fast, pods are slow: after anything changes, [`Cluster::drain`] serves the
+//! queues round-robin (Deployment, ReplicaSet, garbage collector; FIFO within each) until all
+//! are empty, before the clock may move to the next scheduled event.
+
+pub mod events;
+pub mod gc;
+pub mod kubelet;
+pub mod queue;
+pub mod store;
+
+use crate::api::{Deployment, Kind, Object, Pod, ReplicaSet, Time, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY};
+use crate::controller::deployment::util as du;
+use crate::controller::deployment::{Ctx, DeploymentController};
+use crate::controller::replicaset::ReplicaSetController;
+use crate::scenario::trace::*;
+use events::EventRecorder;
+use gc::GarbageCollector;
+use kubelet::{PodStep, World};
+use std::collections::{BTreeMap, BTreeSet};
+use store::{Store, WatchEvent};
+
+/// Syncs allowed at one instant before the run is declared a livelock.
+pub const MAX_SYNCS_PER_INSTANT: u32 = 10_000;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Livelock {
+    pub t_ms: u64,
+    pub syncs: u32,
+}
+
+impl std::fmt::Display for Livelock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "livelock: {} controller syncs at t={}ms without the queues draining", self.syncs, self.t_ms)
+    }
+}
+
+#[derive(Clone)]
+pub struct Cluster {
+    pub store: Store,
+    pub now_ms: u64,
+    pub world: World,
+    pub dc: DeploymentController,
+    pub rsc: ReplicaSetController,
+    pub gc: GarbageCollector,
+    pub events: EventRecorder,
+    timers: BTreeMap<(u64, u64), (String, String, PodStep)>,
+    timer_seq: u64,
+    node_rr: u32,
+    /// Steps recorded so far (when `record` is on).
+    pub trace: Vec<TraceStep>,
+    pub record: bool,
+    /// The Deployment the trace follows.
+    pub focus: Option<String>,
+    focus_uid: Option<String>,
+    focus_owned: BTreeSet<String>,
+    pub total_syncs: u64,
+    next_queue: usize,
+}
+
+impl Cluster {
+    pub fn new(world: World) -> Cluster {
+        Cluster {
+            store: Store::new(),
+            now_ms: 0,
+            world,
+            dc: DeploymentController::default(),
+            rsc: ReplicaSetController::default(),
+            gc: GarbageCollector::default(),
+            events: EventRecorder::default(),
+            timers: BTreeMap::new(),
+            timer_seq: 0,
+            node_rr: 0,
+            trace: vec![],
+            record: true,
+            focus: None,
+            focus_uid: None,
+            focus_owned: BTreeSet::new(),
+            total_syncs: 0,
+            next_queue: 0,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        Time::from_virtual(self.now_ms)
+    }
+
+    fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
+        self.timer_seq += 1;
+        self.timers.insert((at_ms, self.timer_seq), (pod.metadata.key(), pod.metadata.uid.clone(), step));
+    }
+
+    /// Delivers pending watch events to every informer handler (and to the kubelet).
+    pub fn dispatch(&mut self) {
+        loop {
+            let evs = self.store.drain_watch();
+            if evs.is_empty() {
+                return;
+            }
+            for ev in &evs {
+                self.dc.handle(&mut self.store, ev);
+                self.rsc.handle(&self.store, ev, self.now_ms);
+                self.gc.handle(&self.store, ev);
+                self.kubelet_watch(ev);
+            }
+        }
+    }
+
+    fn kubelet_watch(&mut self, ev: &WatchEvent) {
+        match ev {
+            WatchEvent::Added(Object::Pod(p)) if p.spec.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() => {
+                self.add_timer(self.now_ms + self.world.schedule_ms, p, PodStep::Bind);
+            }
+            WatchEvent::Modified { old: Object::Pod(o), new: Object::Pod(n) } if o.metadata.deletion_timestamp.is_none() && n.metadata.deletion_timestamp.is_some() => {
+                let ms = if self.world.use_grace_period { n.metadata.deletion_grace_period_seconds.unwrap_or(30).max(0) as u64 * 1000 } else { self.world.termination_ms };
+                self.add_timer(self.now_ms + ms, n, PodStep::Gone);
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs controller syncs until every queue is empty. Each sync is one trace step.
+    pub fn drain(&mut self) -> Result<(), Livelock> {
+        let mut syncs = 0u32;
+        loop {
+            self.dispatch();
+            let order = [0usize, 1, 2];
+            let mut picked = None;
+            for i in 0..3 {
+                let q = order[(self.next_queue + i) % 3];
+                let non_empty = match q {
+                    0 => !self.dc.queue.is_empty(),
+                    1 => !self.rsc.queue.is_empty(),
+                    _ => !self.gc.queue.is_empty(),
+                };
+                if non_empty {
+                    picked = Some(q);
+                    break;
+                }
+            }
+            let Some(q) = picked else { return Ok(()) };
+            self.next_queue = (q + 1) % 3;
+            syncs += 1;
+            self.total_syncs += 1;
+            if syncs > MAX_SYNCS_PER_INSTANT {
+                return Err(Livelock { t_ms: self.now_ms, syncs });
+            }
+            self.store.now = self.now();
+            self.events.now_ms = self.now_ms;
+            match q {
+                0 => self.sync_deployment_queue(),
+                1 => self.sync_replicaset_queue(),
+                _ => self.sync_gc_queue(),
+            }
+        }
+    }
+
+    fn sync_deployment_queue(&mut self) {
+        let Some(key) = self.dc.queue.get() else { return };
+        let mut cx = Ctx { store: &mut self.store, events: &mut self.events, now_ms: self.now_ms, explain: vec![] };
+        let report = self.dc.process(&mut cx, &key);
+        let explain = std::mem::take(&mut cx.explain);
+        self.dc.queue.done(&key);
+        if self.record {
+            let mut s = TraceStep::new(self.now_ms, "sync");
+            s.controller = Some("deployment");
+            s.key = Some(key);
+            s.branch = Some(report.branch.as_str());
+            s.strategy = report.strategy;
+            s.explain = explain;
+            s.error = report.error;
+            self.push_step(s);
+        }
+    }
+
+    fn sync_replicaset_queue(&mut self) {
+        let Some(key) = self.rsc.queue.get() else { return };
+        let report = self.rsc.sync_replica_set(&mut self.store, &mut self.events, self.now_ms, &key);
+        self.rsc.queue.done(&key);
+        if self.record {
+            let mut s = TraceStep::new(self.now_ms, "sync");
+            s.controller = Some("replicaset");
+            s.key = Some(key);
+            s.explain = report.explain;
+            s.error = report.error;
+            self.push_step(s);
+        }
+    }
+
+    fn sync_gc_queue(&mut self) {
+        let Some(key) = self.gc.queue.get() else { return };
+        let (explain, error) = self.gc.sync(&mut self.store, &key);
+        if error.is_some() {
+            self.gc.queue.add_rate_limited(&key, self.now_ms);
+        }
+        self.gc.queue.done(&key);
+        if self.record && (!explain.is_empty() || error.is_some()) {
+            let mut s = TraceStep::new(self.now_ms, "sync");
+            s.controller = Some("garbagecollector");
+            s.key = Some(key);
+            s.explain = explain;
+            s.error = error;
+            self.push_step(s);
+        }
+    }
+
+    /// When the next thing happens on its own (a pod timer or a delayed queue key).
+    pub fn next_event_ms(&self) -> Option<u64> {
+        [self.timers.keys().next().map(|(t, _)| *t), self.dc.queue.next_due(), self.rsc.queue.next_due(), self.gc.queue.next_due()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// True when nothing but crash-loop and image-pull back-off cycles is still scheduled (a
+    /// progress-deadline check of a Deployment that has completed changes nothing either).
+    pub fn is_settled(&self) -> bool {
+        let idle_check = |key: &String| self.store.deployment(key).is_none_or(|d| du::deployment_complete(d, &d.status));
+        self.dc.queue.is_empty()
+            && self.rsc.queue.is_empty()
+            && self.gc.queue.is_empty()
+            && self.dc.queue.delayed_keys().all(idle_check)
+            && !self.rsc.queue.has_delayed()
+            && !self.gc.queue.has_delayed()
+            && self.timers.values().all(|(_, _, s)| matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff))
+    }
+
+    /// Moves the clock to `t_ms`, firing every pod timer and delayed queue key due by then (one
+    /// world step per instant that had pod changes), draining the queues at each instant.
+    pub fn advance(&mut self, t_ms: u64) -> Result<(), Livelock> {
+        while let Some(next) = self.next_event_ms() {
+            if next > t_ms {
+                break;
+            }
+            self.now_ms = next.max(self.now_ms);
+            self.store.now = self.now();
+            self.events.now_ms = self.now_ms;
+            self.dc.queue.promote(self.now_ms);
+            self.rsc.queue.promote(self.now_ms);
+            self.gc.queue.promote(self.now_ms);
+            let mut changes = vec![];
+            while let Some((&(at, seq), _)) = self.timers.iter().next() {
+                if at > self.now_ms {
+                    break;
+                }
+                let (key, uid, step) = self.timers.remove(&(at, seq)).expect("timer exists");
+                if let Some((what, next)) = kubelet::apply(&mut self.store, &mut self.events, &self.world, &key, &uid, step, &mut self.node_rr) {
+                    changes.push(what);
+                    if let Some(p) = self.store.pod(&key).cloned() {
+                        for (delay, s) in next {
+                            self.add_timer(self.now_ms + delay, &p, s);
+                        }
+                    }
+                }
+            }
+            if !changes.is_empty() && self.record {
+                let mut s = TraceStep::new(self.now_ms, "world");
+                s.changes = changes;
+                self.push_step(s);
+            }
+            self.drain()?;
+        }
+        if t_ms > self.now_ms {
+            self.now_ms = t_ms;
+            self.store.now = self.now();
+            self.events.now_ms = t_ms;
+        }
+        Ok(())
+    }
+
+    /// Records a step, attaching the events it caused and the focus Deployment's state.
+    pub fn push_step(&mut self, mut s: TraceStep) {
+        s.events = self.events.take_new();
+        let (d, rss) = self.snapshot();
+        s.deployment = d;
+        s.replica_sets = rss;
+        self.trace.push(s);
+    }
+
+    /// The focus Deployment and its ReplicaSets (by revision), as the trace shows them.
+    pub fn snapshot(&mut self) -> (Option<DeploymentView>, Vec<ReplicaSetView>) {
+        let Some(name) = self.focus.clone() else { return (None, vec![]) };
+        let d = self.store.deployment(&format!("default/{name}")).cloned();
+        if let Some(d) = &d {
+            if self.focus_uid.as_deref() != Some(d.metadata.uid.as_str()) {
+                self.focus_uid = Some(d.metadata.uid.clone());
+                self.focus_owned.clear();
+            }
+        }
+        if let Some(uid) = self.focus_uid.clone() {
+            for o in self.store.dependents_of(&uid) {
+                if o.kind() == Kind::ReplicaSet {
+                    self.focus_owned.insert(o.meta().key());
+                }
+            }
+        }
+        let mut rss: Vec<&ReplicaSet> = self.focus_owned.iter().filter_map(|k| self.store.replicaset(k)).collect();
+        rss.sort_by(|a, b| du::by_revision(a, b));
+        let now = self.now();
+        let views = rss.iter().map(|rs| replica_set_view(&self.store, rs, now)).collect();
+        (d.as_ref().map(deployment_view), views)
+    }
+
+    /// Creates the objects of a scenario (or an `apply`), in order, each as the apiserver would.
+    pub fn create(&mut self, obj: Object) -> Result<Object, store::ApiError> {
+        self.store.now = self.now();
+        let created = self.store.create(obj)?;
+        if let Object::Deployment(d) = &created {
+            if self.focus.is_none() {
+                self.focus = Some(d.metadata.name.clone());
+            }
+        }
+        Ok(created)
+    }
+}
+
+pub fn deployment_view(d: &Deployment) -> DeploymentView {
+    let s = &d.status;
+    DeploymentView {
+        name: d.metadata.name.clone(),
+        replicas: d.replicas(),
+        paused: d.spec.paused,
+        generation: d.metadata.generation,
+        observed_generation: s.observed_generation,
+        strategy: d.spec.strategy.type_.clone(),
+        max_surge: du::max_surge(d),
+        max_unavailable: du::max_unavailable(d),
+        revision: d.metadata.annotations.get(crate::api::REVISION_ANNOTATION).cloned(),
+        deleting: d.metadata.deletion_timestamp.is_some(),
+        status: DeploymentStatusView {
+            replicas: s.replicas,
+            updated_replicas: s.updated_replicas,
+            ready_replicas: s.ready_replicas,
+            available_replicas: s.available_replicas,
+            unavailable_replicas: s.unavailable_replicas,
+            terminating_replicas: s.terminating_replicas,
+        },
+        conditions: s
+            .conditions
+            .iter()
+            .map(|c| ConditionView { type_: c.type_.clone(), status: c.status.clone(), reason: c.reason.clone(), message: c.message.clone() })
+            .collect(),
+    }
+}
+
+pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSetView {
+    let mut pods = PodCounts::default();
+    for p in store.pods_controlled_by(&rs.metadata.uid) {
+        if p.metadata.deletion_timestamp.is_some() {
+            pods.terminating += 1;
+            continue;
+        }
+        match p.status.phase.as_str() {
+            crate::api::PHASE_RUNNING => {
+                pods.running += 1;
+                if p.is_ready() {
+                    pods.ready += 1;
+                    if p.is_available(rs.spec.min_ready_seconds, now) {
+                        pods.available += 1;
+                    }
+                }
+            }
+            crate::api::PHASE_PENDING | "" => pods.pending += 1,
+            _ => {}
+        }
+    }
+    ReplicaSetView {
+        name: rs.metadata.name.clone(),
+        revision: du::revision(&rs.metadata).unwrap_or(0),
+        replicas: rs.replicas(),
+        status: ReplicaSetStatusView { replicas: rs.status.replicas, ready_replicas: rs.status.ready_replicas, available_replicas: rs.status.available_replicas },
+        images: rs.images(),
+        pods,
+        deleting: rs.metadata.deletion_timestamp.is_some(),
+    }
+}
+
+/// The pod-template-hash of a ReplicaSet, if it carries one.
+pub fn template_hash(rs: &ReplicaSet) -> Option<&str> {
+    rs.metadata.labels.get(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY).map(String::as_str)
+}

@@ -1,0 +1,508 @@
+//! The simulated kube-apiserver and etcd: objects keyed by kind and `namespace/name`, with uid,
+//! resourceVersion (bumped on every write), generation (bumped on spec change only), timestamps,
+//! finalizers, optimistic concurrency and graceful deletion. Every write is also a watch event
+//! for the informers, and an entry in the action log the conformance tests read.
+//!
+//! **Invariant:** a rejected write leaves the store exactly as it was.
+
+use crate::api::validation::{self, Invalid};
+use crate::api::{defaults, Deployment, Kind, Object, ObjectMeta, Pod, ReplicaSet, Time};
+use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// How dependents are treated when their owner is deleted (`--cascade`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Propagation {
+    Background,
+    Foreground,
+    Orphan,
+}
+
+impl Propagation {
+    pub fn parse(s: &str) -> Option<Propagation> {
+        match s {
+            "background" | "true" => Some(Propagation::Background),
+            "foreground" => Some(Propagation::Foreground),
+            "orphan" | "false" => Some(Propagation::Orphan),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiError {
+    NotFound { kind: Kind, name: String },
+    AlreadyExists { kind: Kind, name: String },
+    Conflict { kind: Kind, name: String },
+    Invalid(Invalid),
+    /// A failure a test injected (e.g. "pod create limit reached").
+    Injected(String),
+}
+
+impl ApiError {
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ApiError::NotFound { .. })
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::NotFound { kind, name } => write!(f, "{} \"{name}\" not found", kind.resource()),
+            ApiError::AlreadyExists { kind, name } => write!(f, "{} \"{name}\" already exists", kind.resource()),
+            ApiError::Conflict { kind, name } => write!(
+                f,
+                "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
+                kind.resource()
+            ),
+            ApiError::Invalid(i) => write!(f, "{i}"),
+            ApiError::Injected(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// What informers are told.
+#[derive(Clone, Debug)]
+pub enum WatchEvent {
+    Added(Object),
+    Modified { old: Object, new: Object },
+    Deleted(Object),
+}
+
+/// One client call, as client-go's fake clientset records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub verb: &'static str,
+    pub resource: &'static str,
+    pub subresource: &'static str,
+    pub name: String,
+}
+
+fn resource_of(k: Kind) -> &'static str {
+    match k {
+        Kind::Deployment => "deployments",
+        Kind::ReplicaSet => "replicasets",
+        Kind::Pod => "pods",
+    }
+}
+
+#[derive(Default, Clone)]
+pub struct Store {
+    pub now: Time,
+    rv: u64,
+    uid_seq: u64,
+    name_seq: u64,
+    objects: BTreeMap<(Kind, String), Object>,
+    by_uid: BTreeMap<String, (Kind, String)>,
+    /// owner uid → dependents (every ownerReference, not only controller ones).
+    dependents: BTreeMap<String, BTreeSet<(Kind, String)>>,
+    pub watch: Vec<WatchEvent>,
+    pub actions: Vec<Action>,
+    /// Pod creates left before an injected failure (None = unlimited).
+    pub pod_create_limit: Option<u32>,
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store { now: Time::from_virtual(0), ..Default::default() }
+    }
+
+    fn next_rv(&mut self) -> String {
+        self.rv += 1;
+        self.rv.to_string()
+    }
+
+    /// A deterministic uid shaped like the apiserver's v4 UUIDs.
+    fn next_uid(&mut self) -> String {
+        self.uid_seq += 1;
+        let a = splitmix(self.uid_seq);
+        let b = splitmix(a);
+        format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            (a >> 32) as u32,
+            (a >> 16) as u16,
+            (a & 0xfff) as u16,
+            0x8000 | ((b >> 48) as u16 & 0x3fff),
+            b & 0xffff_ffff_ffff
+        )
+    }
+
+    /// The five characters the apiserver appends to a `generateName` (its alphabet, our seed).
+    fn random_suffix(&mut self) -> String {
+        const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+        self.name_seq += 1;
+        let mut x = splitmix(self.name_seq ^ 0x9e37_79b9_7f4a_7c15);
+        (0..5)
+            .map(|_| {
+                let c = ALPHANUMS[(x % ALPHANUMS.len() as u64) as usize] as char;
+                x /= ALPHANUMS.len() as u64;
+                c
+            })
+            .collect()
+    }
+
+    fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
+        self.actions.push(Action { verb, resource: resource_of(kind), subresource, name: name.to_string() });
+    }
+
+    // ------------------------------------------------------------ reads (listers)
+
+    pub fn get(&self, kind: Kind, key: &str) -> Option<&Object> {
+        self.objects.get(&(kind, key.to_string()))
+    }
+    pub fn deployment(&self, key: &str) -> Option<&Deployment> {
+        match self.get(Kind::Deployment, key) {
+            Some(Object::Deployment(d)) => Some(d),
+            _ => None,
+        }
+    }
+    pub fn replicaset(&self, key: &str) -> Option<&ReplicaSet> {
+        match self.get(Kind::ReplicaSet, key) {
+            Some(Object::ReplicaSet(r)) => Some(r),
+            _ => None,
+        }
+    }
+    pub fn pod(&self, key: &str) -> Option<&Pod> {
+        match self.get(Kind::Pod, key) {
+            Some(Object::Pod(p)) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn by_uid(&self, uid: &str) -> Option<&Object> {
+        let (k, key) = self.by_uid.get(uid)?;
+        self.get(*k, key)
+    }
+    fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
+        self.objects.range((kind, String::new())..).take_while(move |((k, _), _)| *k == kind).map(|(_, o)| o)
+    }
+    pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
+        self.list(Kind::Deployment).filter_map(|o| if let Object::Deployment(d) = o { Some(d) } else { None })
+    }
+    pub fn replicasets(&self) -> impl Iterator<Item = &ReplicaSet> {
+        self.list(Kind::ReplicaSet).filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r) } else { None })
+    }
+    pub fn pods(&self) -> impl Iterator<Item = &Pod> {
+        self.list(Kind::Pod).filter_map(|o| if let Object::Pod(p) = o { Some(p) } else { None })
+    }
+    /// Objects with an ownerReference to `uid` (the informer index the controllers use).
+    pub fn dependents_of(&self, uid: &str) -> impl Iterator<Item = &Object> {
+        self.dependents.get(uid).into_iter().flatten().filter_map(|(k, key)| self.get(*k, key))
+    }
+    /// Pods whose controller ownerReference points at `uid`.
+    pub fn pods_controlled_by(&self, uid: &str) -> Vec<&Pod> {
+        self.dependents_of(uid)
+            .filter_map(|o| match o {
+                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == uid) => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+    /// Pods with no controller at all (candidates for adoption).
+    pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
+        self.pods().filter(|p| p.metadata.controller_ref().is_none())
+    }
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    // ------------------------------------------------------------ index upkeep
+
+    fn index_add(&mut self, o: &Object) {
+        let id = (o.kind(), o.meta().key());
+        self.by_uid.insert(o.meta().uid.clone(), id.clone());
+        for r in &o.meta().owner_references {
+            self.dependents.entry(r.uid.clone()).or_default().insert(id.clone());
+        }
+    }
+    fn index_remove(&mut self, o: &Object) {
+        let id = (o.kind(), o.meta().key());
+        self.by_uid.remove(&o.meta().uid);
+        for r in &o.meta().owner_references {
+            if let Some(set) = self.dependents.get_mut(&r.uid) {
+                set.remove(&id);
+                if set.is_empty() {
+                    self.dependents.remove(&r.uid);
+                }
+            }
+        }
+    }
+    fn put(&mut self, o: Object) -> Option<Object> {
+        let id = (o.kind(), o.meta().key());
+        let old = self.objects.remove(&id);
+        if let Some(old) = &old {
+            self.index_remove(old);
+        }
+        self.index_add(&o);
+        self.objects.insert(id, o);
+        old
+    }
+    fn take(&mut self, kind: Kind, key: &str) -> Option<Object> {
+        let o = self.objects.remove(&(kind, key.to_string()))?;
+        self.index_remove(&o);
+        Some(o)
+    }
+
+    // ------------------------------------------------------------ writes
+
+    /// Stores a new object: defaulting, validation, name generation, uid, resourceVersion 1st
+    /// generation and creationTimestamp, as `POST` does.
+    pub fn create(&mut self, mut obj: Object) -> Result<Object, ApiError> {
+        let kind = obj.kind();
+        {
+            let m = obj.meta_mut();
+            if m.namespace.is_empty() {
+                m.namespace = "default".into();
+            }
+        }
+        if obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty() {
+            let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
+            obj.meta_mut().name = name;
+        }
+        match &mut obj {
+            Object::Deployment(d) => {
+                defaults::default_deployment(d);
+                validation::validate_deployment(d).map_err(ApiError::Invalid)?;
+                d.status = Default::default();
+            }
+            Object::ReplicaSet(r) => {
+                defaults::default_replicaset(r);
+                validation::validate_replicaset(r).map_err(ApiError::Invalid)?;
+            }
+            Object::Pod(p) => {
+                if let Some(limit) = self.pod_create_limit {
+                    if limit == 0 {
+                        self.log("create", kind, "", &p.metadata.name);
+                        return Err(ApiError::Injected("pod create limit reached".into()));
+                    }
+                    self.pod_create_limit = Some(limit - 1);
+                }
+                defaults::default_pod(p);
+                validation::validate_pod(p).map_err(ApiError::Invalid)?;
+                if p.status.phase.is_empty() {
+                    p.status.phase = crate::api::PHASE_PENDING.into();
+                }
+            }
+        }
+        let key = obj.meta().key();
+        if self.objects.contains_key(&(kind, key.clone())) {
+            return Err(ApiError::AlreadyExists { kind, name: obj.meta().name.clone() });
+        }
+        let uid = self.next_uid();
+        let rv = self.next_rv();
+        let now = self.now;
+        {
+            let m = obj.meta_mut();
+            m.uid = uid;
+            m.resource_version = rv;
+            m.generation = 1;
+            m.creation_timestamp = Some(now);
+            m.deletion_timestamp = None;
+        }
+        self.log("create", kind, "", &obj.meta().name);
+        self.put(obj.clone());
+        self.watch.push(WatchEvent::Added(obj.clone()));
+        Ok(obj)
+    }
+
+    /// Inserts an object exactly as given (fixtures for conformance tests): no validation,
+    /// a uid and resourceVersion only where missing, no watch event.
+    pub fn insert_raw(&mut self, mut obj: Object) -> Object {
+        if obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        if obj.meta().uid.is_empty() {
+            let uid = self.next_uid();
+            obj.meta_mut().uid = uid;
+        }
+        if obj.meta().resource_version.is_empty() {
+            let rv = self.next_rv();
+            obj.meta_mut().resource_version = rv;
+        }
+        self.put(obj.clone());
+        obj
+    }
+
+    fn check_rv(&self, new: &ObjectMeta, old: &ObjectMeta, kind: Kind) -> Result<(), ApiError> {
+        if !new.resource_version.is_empty() && new.resource_version != old.resource_version {
+            return Err(ApiError::Conflict { kind, name: new.name.clone() });
+        }
+        Ok(())
+    }
+
+    /// `PUT`: metadata and spec; the stored status is kept. Generation moves when the spec does.
+    pub fn update(&mut self, obj: Object) -> Result<Object, ApiError> {
+        self.write(obj, false)
+    }
+
+    /// `PUT .../status`: status (and, as the registry allows, annotations); spec and labels kept.
+    pub fn update_status(&mut self, obj: Object) -> Result<Object, ApiError> {
+        self.write(obj, true)
+    }
+
+    fn write(&mut self, mut obj: Object, status: bool) -> Result<Object, ApiError> {
+        let kind = obj.kind();
+        if obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        let key = obj.meta().key();
+        let Some(old) = self.get(kind, &key).cloned() else {
+            self.log("update", kind, if status { "status" } else { "" }, &obj.meta().name);
+            return Err(ApiError::NotFound { kind, name: obj.meta().name.clone() });
+        };
+        self.check_rv(obj.meta(), old.meta(), kind)?;
+        // Fields the client cannot change through this verb come from the stored object.
+        {
+            let (om, nm) = (old.meta(), obj.meta_mut());
+            nm.namespace = om.namespace.clone();
+            nm.uid = om.uid.clone();
+            nm.creation_timestamp = om.creation_timestamp;
+            nm.deletion_timestamp = om.deletion_timestamp;
+            nm.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
+            nm.generation = om.generation;
+            if status {
+                nm.labels = om.labels.clone();
+                nm.owner_references = om.owner_references.clone();
+                nm.finalizers = om.finalizers.clone();
+            }
+        }
+        let spec_changed = match (&mut obj, &old) {
+            (Object::Deployment(n), Object::Deployment(o)) => {
+                if status {
+                    n.spec = o.spec.clone();
+                } else {
+                    n.status = o.status.clone();
+                    defaults::default_deployment(n);
+                    validation::validate_deployment_update(n, o).map_err(ApiError::Invalid)?;
+                }
+                n.spec != o.spec
+            }
+            (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+                if status {
+                    n.spec = o.spec.clone();
+                } else {
+                    n.status = o.status.clone();
+                    defaults::default_replicaset(n);
+                    validation::validate_replicaset(n).map_err(ApiError::Invalid)?;
+                }
+                n.spec != o.spec
+            }
+            (Object::Pod(n), Object::Pod(o)) => {
+                if status {
+                    n.spec = o.spec.clone();
+                } else {
+                    n.status = o.status.clone();
+                }
+                false
+            }
+            _ => false,
+        };
+        if spec_changed {
+            obj.meta_mut().generation += 1;
+        }
+        self.log("update", kind, if status { "status" } else { "" }, &obj.meta().name);
+        if obj == old || (without_rv(&obj) == without_rv(&old)) {
+            // An update that changes nothing is a no-op in the apiserver: no new resourceVersion.
+            return Ok(old);
+        }
+        let rv = self.next_rv();
+        obj.meta_mut().resource_version = rv;
+        // Removing the last finalizer of an object being deleted completes its deletion.
+        if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers.is_empty() && kind != Kind::Pod {
+            self.take(kind, &key);
+            self.watch.push(WatchEvent::Deleted(obj.clone()));
+            return Ok(obj);
+        }
+        self.put(obj.clone());
+        self.watch.push(WatchEvent::Modified { old, new: obj.clone() });
+        Ok(obj)
+    }
+
+    /// `DELETE` with a propagation policy. Pods that are scheduled terminate gracefully
+    /// (deletionTimestamp now, gone when the kubelet says so); other objects go at once unless a
+    /// finalizer holds them.
+    pub fn delete(&mut self, kind: Kind, key: &str, propagation: Propagation, grace_seconds: Option<i64>) -> Result<(), ApiError> {
+        let name = key.rsplit('/').next().unwrap_or(key).to_string();
+        self.log("delete", kind, "", &name);
+        let Some(old) = self.get(kind, key).cloned() else {
+            return Err(ApiError::NotFound { kind, name });
+        };
+        let mut obj = old.clone();
+        let finalizer = match propagation {
+            Propagation::Foreground => Some(FINALIZER_FOREGROUND),
+            Propagation::Orphan => Some(FINALIZER_ORPHAN),
+            Propagation::Background => None,
+        };
+        // Pods have no dependents here, so a policy finalizer would only delay nothing.
+        if let (Some(f), false) = (finalizer, kind == Kind::Pod) {
+            if !obj.meta().finalizers.iter().any(|x| x == f) {
+                obj.meta_mut().finalizers.push(f.to_string());
+            }
+        }
+        let graceful_pod = match &obj {
+            Object::Pod(p) => !p.spec.node_name.is_empty() && grace_seconds.unwrap_or(1) > 0,
+            _ => false,
+        };
+        if obj.meta().finalizers.is_empty() && !graceful_pod {
+            self.take(kind, key);
+            let rv = self.next_rv();
+            obj.meta_mut().resource_version = rv;
+            self.watch.push(WatchEvent::Deleted(obj));
+            return Ok(());
+        }
+        if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers == old.meta().finalizers {
+            return Ok(());
+        }
+        let now = self.now;
+        {
+            let m = obj.meta_mut();
+            if m.deletion_timestamp.is_none() {
+                m.deletion_timestamp = Some(now);
+                m.generation += 1;
+            }
+            if graceful_pod {
+                m.deletion_grace_period_seconds = Some(grace_seconds.unwrap_or(30));
+            }
+        }
+        let rv = self.next_rv();
+        obj.meta_mut().resource_version = rv;
+        self.put(obj.clone());
+        self.watch.push(WatchEvent::Modified { old, new: obj });
+        Ok(())
+    }
+
+    /// The kubelet's final word on a terminating pod: the object is removed.
+    pub fn remove_pod(&mut self, key: &str) -> Option<Pod> {
+        let Some(Object::Pod(mut p)) = self.take(Kind::Pod, key) else { return None };
+        let rv = self.next_rv();
+        p.metadata.resource_version = rv;
+        self.log("delete", Kind::Pod, "", &p.metadata.name.clone());
+        self.watch.push(WatchEvent::Deleted(Object::Pod(p.clone())));
+        Some(p)
+    }
+
+    /// Watch events since the last call, oldest first.
+    pub fn drain_watch(&mut self) -> Vec<WatchEvent> {
+        std::mem::take(&mut self.watch)
+    }
+}
+
+fn without_rv(o: &Object) -> Object {
+    let mut c = o.clone();
+    c.meta_mut().resource_version.clear();
+    c
+}
+
+/// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,141 @@
+//! The controllers, named and structured after kube-controller-manager: `deployment/` is
+//! pkg/controller/deployment, `replicaset/` is pkg/controller/replicaset, and this module holds
+//! what pkg/controller/controller_utils.go shares between them (pod ranking, expectations, the
+//! template hash, ReplicaSet orderings, slow start).
+
+pub mod deployment;
+pub mod expectations;
+pub mod ranking;
+pub mod replicaset;
+
+use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
+use serde_json::Value;
+use std::cmp::Ordering;
+
+/// One line of a sync's explanation: which upstream function decided, and its arithmetic.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Explain {
+    #[serde(rename = "fn")]
+    pub func: String,
+    pub text: String,
+}
+
+impl Explain {
+    pub fn new(func: &str, text: impl Into<String>) -> Explain {
+        Explain { func: func.into(), text: text.into() }
+    }
+}
+
+/// `controller.FilterActivePods`: pods neither terminal nor being deleted.
+pub fn filter_active_pods<'a>(pods: impl IntoIterator<Item = &'a Pod>) -> Vec<&'a Pod> {
+    pods.into_iter().filter(|p| p.is_active()).collect()
+}
+
+/// `controller.FilterActiveReplicaSets`: ReplicaSets with spec.replicas > 0.
+pub fn filter_active_replica_sets(rss: &[ReplicaSet]) -> Vec<ReplicaSet> {
+    rss.iter().filter(|r| r.replicas() > 0).cloned().collect()
+}
+
+/// `ReplicaSetsByCreationTimestamp`: older first, then by name.
+pub fn by_creation_timestamp(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
+    let (ta, tb) = (a.metadata.creation_timestamp, b.metadata.creation_timestamp);
+    if ta == tb { a.metadata.name.cmp(&b.metadata.name) } else { ta.cmp(&tb) }
+}
+
+/// `ReplicaSetsBySizeOlder`: larger first; equal sizes older first (scale-down order).
+pub fn by_size_older(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
+    if a.replicas() == b.replicas() { by_creation_timestamp(a, b) } else { b.replicas().cmp(&a.replicas()) }
+}
+
+/// `ReplicaSetsBySizeNewer`: larger first; equal sizes newer first (scale-up order).
+pub fn by_size_newer(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
+    if a.replicas() == b.replicas() { by_creation_timestamp(b, a) } else { b.replicas().cmp(&a.replicas()) }
+}
+
+/// FNV-1a, 32 bit, as Go's `hash/fnv` computes it.
+fn fnv32a(bytes: &[u8], mut h: u32) -> u32 {
+    for b in bytes {
+        h ^= *b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// Writes a JSON value with object keys sorted, so that equal templates hash equally.
+fn canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String((*k).clone()).to_string());
+                out.push(':');
+                canonical(&m[*k], out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(x, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// `controller.ComputeHash`: FNV-32a over the template (upstream prints it with spew; we use
+/// canonical JSON, so values differ from a real cluster's but have the same properties), then the
+/// collision count, rendered with `rand.SafeEncodeString` of the decimal hash.
+pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
+    let mut s = String::new();
+    canonical(&serde_json::to_value(template).unwrap_or(Value::Null), &mut s);
+    let mut h = fnv32a(s.as_bytes(), 0x811c_9dc5);
+    if let Some(c) = collision_count {
+        h = fnv32a(&(c as u32).to_le_bytes(), h);
+    }
+    safe_encode(&h.to_string())
+}
+
+/// `rand.SafeEncodeString`: maps each byte onto an alphabet without vowels or look-alikes.
+pub fn safe_encode(s: &str) -> String {
+    const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    s.bytes().map(|b| ALPHANUMS[b as usize % ALPHANUMS.len()] as char).collect()
+}
+
+/// `slowStartBatch`: calls `f` in batches of 1, 2, 4, … (capped by what is left), stopping
+/// after the first batch with a failure. Returns successes and the first error.
+pub fn slow_start_batch<E>(count: usize, initial_batch_size: usize, mut f: impl FnMut() -> Result<(), E>) -> (usize, Option<E>) {
+    let mut remaining = count;
+    let mut successes = 0;
+    let mut batch = remaining.min(initial_batch_size);
+    while batch > 0 {
+        let mut first_err = None;
+        let mut ok = 0;
+        for _ in 0..batch {
+            match f() {
+                Ok(()) => ok += 1,
+                Err(e) => {
+                    if first_err.is_none() {
+                        first_err = Some(e);
+                    }
+                }
+            }
+        }
+        successes += ok;
+        if first_err.is_some() {
+            return (successes, first_err);
+        }
+        remaining -= batch;
+        batch = (2 * batch).min(remaining);
+    }
+    (successes, None)
+}

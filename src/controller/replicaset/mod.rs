@@ -1,0 +1,422 @@
+//! The ReplicaSet controller (pkg/controller/replicaset): claims pods, creates missing ones in
+//! slow-start batches (1, 2, 4, …, at most `burstReplicas` per sync) and deletes surplus ones in
+//! ranked order, gated by expectations, then writes `calculate_status`.
+
+use crate::api::*;
+use crate::cluster::events::EventRecorder;
+use crate::cluster::queue::WorkQueue;
+use crate::cluster::store::{ApiError, Propagation, Store, WatchEvent};
+use crate::controller::deployment::util::{get_replica_set_condition, remove_replica_set_condition, set_replica_set_condition, REPLICA_FAILURE};
+use crate::controller::expectations::UidTrackingExpectations;
+use crate::controller::ranking::{ranked_less, sort_by_less, RankingGates};
+use crate::controller::{slow_start_batch, Explain};
+use std::collections::BTreeMap;
+
+pub const BURST_REPLICAS: usize = 500;
+pub const SLOW_START_INITIAL_BATCH_SIZE: usize = 1;
+
+#[derive(Clone)]
+pub struct ReplicaSetController {
+    pub queue: WorkQueue,
+    pub expectations: UidTrackingExpectations,
+    pub burst_replicas: usize,
+    pub gates: RankingGates,
+    /// `DeploymentReplicaSetTerminatingReplicas` (on by default since v1.35).
+    pub terminating_replicas: bool,
+}
+
+impl Default for ReplicaSetController {
+    fn default() -> Self {
+        ReplicaSetController {
+            queue: WorkQueue::default(),
+            expectations: UidTrackingExpectations::default(),
+            burst_replicas: BURST_REPLICAS,
+            gates: RankingGates::default(),
+            terminating_replicas: true,
+        }
+    }
+}
+
+/// What one sync did, for the trace.
+#[derive(Clone, Debug, Default)]
+pub struct RsSyncReport {
+    pub created: usize,
+    pub deleted: usize,
+    pub waited_on_expectations: bool,
+    pub error: Option<String>,
+    pub explain: Vec<Explain>,
+}
+
+pub fn pod_key(p: &Pod) -> String {
+    format!("{}/{}", p.metadata.namespace, p.metadata.name)
+}
+
+/// `getPodKeys`.
+pub fn get_pod_keys(pods: &[&Pod]) -> Vec<String> {
+    pods.iter().map(|p| pod_key(p)).collect()
+}
+
+impl ReplicaSetController {
+    fn rs_for_ref(store: &Store, ns: &str, r: &OwnerReference) -> Option<ReplicaSet> {
+        if r.kind != "ReplicaSet" {
+            return None;
+        }
+        store.replicaset(&format!("{ns}/{}", r.name)).filter(|rs| rs.metadata.uid == r.uid).cloned()
+    }
+
+    fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<String> {
+        store
+            .replicasets()
+            .filter(|rs| rs.metadata.namespace == p.metadata.namespace && !rs.spec.selector.is_empty() && rs.spec.selector.matches(&p.metadata.labels))
+            .map(|rs| rs.metadata.key())
+            .collect()
+    }
+
+    /// Informer callbacks (addPod, updatePod, deletePod, and the ReplicaSet ones).
+    pub fn handle(&mut self, store: &Store, ev: &WatchEvent, now_ms: u64) {
+        match ev {
+            WatchEvent::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
+            WatchEvent::Modified { new: Object::ReplicaSet(rs), .. } => self.queue.add(&rs.metadata.key()),
+            WatchEvent::Deleted(Object::ReplicaSet(rs)) => {
+                self.expectations.delete_expectations(&rs.metadata.key());
+                self.queue.add(&rs.metadata.key());
+            }
+            WatchEvent::Added(Object::Pod(p)) => {
+                if p.metadata.deletion_timestamp.is_some() {
+                    return self.delete_pod(store, p);
+                }
+                if let Some(r) = p.metadata.controller_ref() {
+                    if let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) {
+                        self.expectations.counts.creation_observed(&rs.metadata.key());
+                        self.queue.add(&rs.metadata.key());
+                    }
+                    return;
+                }
+                for k in Self::matching_replica_sets(store, p) {
+                    self.queue.add(&k);
+                }
+            }
+            WatchEvent::Modified { old: Object::Pod(old), new: Object::Pod(cur) } => {
+                if old.metadata.resource_version == cur.metadata.resource_version {
+                    return;
+                }
+                let labels_changed = old.metadata.labels != cur.metadata.labels;
+                if cur.metadata.deletion_timestamp.is_some() {
+                    self.delete_pod(store, cur);
+                    if labels_changed {
+                        self.delete_pod(store, old);
+                    }
+                    return;
+                }
+                let (cr, or) = (cur.metadata.controller_ref(), old.metadata.controller_ref());
+                if cr != or {
+                    if let Some(r) = or {
+                        if let Some(rs) = Self::rs_for_ref(store, &old.metadata.namespace, r) {
+                            self.queue.add(&rs.metadata.key());
+                        }
+                    }
+                }
+                if let Some(r) = cr {
+                    if let Some(rs) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
+                        let key = rs.metadata.key();
+                        self.queue.add(&key);
+                        // A pod that just became ready turns available minReadySeconds later;
+                        // upstream adds a second against clock skew.
+                        if !old.is_ready() && cur.is_ready() && rs.spec.min_ready_seconds > 0 {
+                            self.queue.add_after(&key, now_ms, rs.spec.min_ready_seconds as u64 * 1000 + 1000);
+                        }
+                    }
+                    return;
+                }
+                if labels_changed || cr != or {
+                    for k in Self::matching_replica_sets(store, cur) {
+                        self.queue.add(&k);
+                    }
+                }
+            }
+            WatchEvent::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
+            _ => {}
+        }
+    }
+
+    fn delete_pod(&mut self, store: &Store, p: &Pod) {
+        let Some(r) = p.metadata.controller_ref() else { return };
+        let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) else { return };
+        let key = rs.metadata.key();
+        self.expectations.deletion_observed(&key, &pod_key(p));
+        self.queue.add(&key);
+    }
+
+    /// `syncReplicaSet`.
+    pub fn sync_replica_set(&mut self, store: &mut Store, events: &mut EventRecorder, now_ms: u64, key: &str) -> RsSyncReport {
+        let mut report = RsSyncReport::default();
+        let Some(rs) = store.replicaset(key).cloned() else {
+            self.expectations.delete_expectations(key);
+            report.explain.push(Explain::new("syncReplicaSet", format!("ReplicaSet {key} has been deleted")));
+            return report;
+        };
+        let now = store.now;
+        let needs_sync = self.expectations.satisfied(key, now);
+        // Claim: pods we control, plus matching orphans we adopt (unless we are being deleted).
+        let mut claimed: Vec<Pod> = store.pods_controlled_by(&rs.metadata.uid).into_iter().filter(|p| rs.spec.selector.matches(&p.metadata.labels)).cloned().collect();
+        let mut to_release: Vec<Pod> =
+            store.pods_controlled_by(&rs.metadata.uid).into_iter().filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active()).cloned().collect();
+        if rs.metadata.deletion_timestamp.is_none() {
+            let orphans: Vec<Pod> = store
+                .orphan_pods()
+                .filter(|p| p.metadata.namespace == rs.metadata.namespace && p.is_active() && rs.spec.selector.matches(&p.metadata.labels))
+                .cloned()
+                .collect();
+            for mut p in orphans {
+                p.metadata.owner_references.push(OwnerReference::controller_of("apps/v1", "ReplicaSet", &rs.metadata));
+                report.explain.push(Explain::new("claimPods", format!("adopting orphan pod {}", p.metadata.name)));
+                if let Ok(Object::Pod(p)) = store.update(Object::Pod(p)) {
+                    claimed.push(p);
+                }
+            }
+            for mut p in to_release.drain(..) {
+                p.metadata.owner_references.retain(|o| o.uid != rs.metadata.uid);
+                report.explain.push(Explain::new("claimPods", format!("releasing pod {}: labels no longer match", p.metadata.name)));
+                let _ = store.update(Object::Pod(p));
+            }
+        }
+        let active: Vec<&Pod> = claimed.iter().filter(|p| p.is_active()).collect();
+        let terminating: Vec<&Pod> = claimed.iter().filter(|p| p.is_terminating()).collect();
+        let mut manage_err = None;
+        if needs_sync && rs.metadata.deletion_timestamp.is_none() {
+            if let Err(e) = self.manage_replicas(store, events, &active, &rs, &mut report) {
+                manage_err = Some(e.to_string());
+            }
+        } else if !needs_sync {
+            report.waited_on_expectations = true;
+            let e = self.expectations.counts.get(key).cloned();
+            report.explain.push(Explain::new(
+                "syncReplicaSet",
+                format!(
+                    "expectations not yet met (creations {}, deletions {} still to observe): no create or delete this sync",
+                    e.as_ref().map(|e| e.add.max(0)).unwrap_or(0),
+                    e.as_ref().map(|e| e.del.max(0)).unwrap_or(0)
+                ),
+            ));
+        }
+        // The status is computed from the pods as they stood before this sync's writes, as
+        // upstream does from its informer cache.
+        let status = calculate_status(&rs, &active, &terminating, manage_err.as_deref(), self.terminating_replicas, now);
+        match update_replica_set_status(store, &rs, status) {
+            Ok(updated) => {
+                if manage_err.is_none()
+                    && updated.spec.min_ready_seconds > 0
+                    && updated.status.ready_replicas == updated.replicas()
+                    && updated.status.available_replicas != updated.replicas()
+                {
+                    self.queue.add_after(key, now_ms, updated.spec.min_ready_seconds as u64 * 1000);
+                }
+            }
+            Err(e) => {
+                manage_err.get_or_insert(e.to_string());
+            }
+        }
+        if let Some(e) = &manage_err {
+            self.queue.add_rate_limited(key, now_ms);
+            report.error = Some(e.clone());
+        } else {
+            self.queue.forget(key);
+        }
+        report
+    }
+
+    /// `manageReplicas`.
+    fn manage_replicas(&mut self, store: &mut Store, events: &mut EventRecorder, active: &[&Pod], rs: &ReplicaSet, report: &mut RsSyncReport) -> Result<(), ApiError> {
+        let diff = active.len() as i64 - rs.replicas() as i64;
+        let key = rs.metadata.key();
+        let now = store.now;
+        if diff < 0 {
+            let want = (-diff) as usize;
+            let n = want.min(self.burst_replicas);
+            self.expectations.counts.expect_creations(&key, n as i64, now);
+            let capped = if n < want { format!(", capped by burstReplicas {}", self.burst_replicas) } else { String::new() };
+            let mut batches = vec![];
+            let mut b = n.min(SLOW_START_INITIAL_BATCH_SIZE);
+            let mut left = n;
+            while b > 0 {
+                batches.push(b.to_string());
+                left -= b;
+                b = (2 * b).min(left);
+            }
+            report.explain.push(Explain::new(
+                "manageReplicas",
+                format!("{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}", active.len(), rs.replicas(), batches.join(", ")),
+            ));
+            let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
+                let pod = pod_from_template(rs);
+                match store.create(Object::Pod(pod)) {
+                    Ok(Object::Pod(p)) => {
+                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Normal", "SuccessfulCreate", format!("Created pod: {}", p.metadata.name));
+                        Ok(())
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Warning", "FailedCreate", format!("Error creating: {e}"));
+                        Err(e)
+                    }
+                }
+            });
+            report.created = ok;
+            for _ in ok..n {
+                self.expectations.counts.creation_observed(&key);
+            }
+            return err.map_or(Ok(()), Err);
+        }
+        if diff > 0 {
+            let n = (diff as usize).min(self.burst_replicas);
+            let related = self.indirectly_related_pods(store, rs);
+            let victims = get_pods_to_delete(active, &related, n, Some(now), self.gates);
+            report.explain.push(Explain::new(
+                "manageReplicas",
+                format!(
+                    "{} active pods, spec.replicas {}: delete {n} ({})",
+                    active.len(),
+                    rs.replicas(),
+                    victims.iter().map(|p| p.metadata.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+            let keys = get_pod_keys(&victims);
+            self.expectations.expect_deletions(&key, keys.clone(), now);
+            let mut first_err = None;
+            for (p, pk) in victims.iter().zip(keys) {
+                match store.delete(Kind::Pod, &pk, Propagation::Background, p.spec.termination_grace_period_seconds) {
+                    Ok(()) => {
+                        report.deleted += 1;
+                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Normal", "SuccessfulDelete", format!("Deleted pod: {}", p.metadata.name));
+                    }
+                    Err(e) => {
+                        if !e.is_not_found() {
+                            self.expectations.deletion_observed(&key, &pk);
+                            events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Warning", "FailedDelete", format!("Error deleting: {e}"));
+                            first_err.get_or_insert(e);
+                        }
+                    }
+                }
+            }
+            return first_err.map_or(Ok(()), Err);
+        }
+        Ok(())
+    }
+
+    /// `getIndirectlyRelatedPods`: pods of every ReplicaSet controlled by the same owner.
+    fn indirectly_related_pods(&self, store: &Store, rs: &ReplicaSet) -> Vec<Pod> {
+        let Some(owner) = rs.metadata.controller_ref() else {
+            return store.pods_controlled_by(&rs.metadata.uid).into_iter().cloned().collect();
+        };
+        store
+            .dependents_of(&owner.uid)
+            .filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r.metadata.uid.clone()) } else { None })
+            .flat_map(|uid| store.pods_controlled_by(&uid).into_iter().cloned().collect::<Vec<_>>())
+            .collect()
+    }
+}
+
+/// `GetPodFromTemplate`: a pod named `<rs>-xxxxx` carrying the template and a controller ref.
+pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
+    let t = &rs.spec.template;
+    Pod {
+        api_version: "v1".into(),
+        kind: "Pod".into(),
+        metadata: ObjectMeta {
+            generate_name: format!("{}-", rs.metadata.name),
+            namespace: rs.metadata.namespace.clone(),
+            labels: t.metadata.labels.clone(),
+            annotations: t.metadata.annotations.clone(),
+            finalizers: t.metadata.finalizers.clone(),
+            owner_references: vec![OwnerReference::controller_of("apps/v1", "ReplicaSet", &rs.metadata)],
+            ..Default::default()
+        },
+        spec: t.spec.clone(),
+        status: Default::default(),
+    }
+}
+
+/// `getPodsToDelete`: the first `diff` pods in deletion order (unsorted when all go).
+pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[Pod], diff: usize, now: Option<Time>, gates: RankingGates) -> Vec<&'a Pod> {
+    if diff >= pods.len() {
+        return pods.to_vec();
+    }
+    let mut on_node: BTreeMap<&str, i32> = BTreeMap::new();
+    for p in related.iter().filter(|p| p.is_active()) {
+        *on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
+    }
+    let mut ranked: Vec<(&Pod, i32)> = pods.iter().map(|p| (*p, on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0))).collect();
+    sort_by_less(&mut ranked, |a, b| ranked_less(a.0, a.1, b.0, b.1, now, gates));
+    ranked.into_iter().take(diff).map(|(p, _)| p).collect()
+}
+
+/// `calculateStatus` of the ReplicaSet controller.
+pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], terminating: &[&Pod], manage_err: Option<&str>, track_terminating: bool, now: Time) -> ReplicaSetStatus {
+    let mut s = rs.status.clone();
+    let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
+    let (mut fully, mut ready, mut available) = (0, 0, 0);
+    for p in active {
+        if template.matches(&p.metadata.labels) {
+            fully += 1;
+        }
+        if p.is_ready() {
+            ready += 1;
+            if p.is_available(rs.spec.min_ready_seconds, now) {
+                available += 1;
+            }
+        }
+    }
+    let failure = get_replica_set_condition(&rs.status, REPLICA_FAILURE).is_some();
+    match manage_err {
+        Some(e) if !failure => {
+            let diff = active.len() as i64 - rs.replicas() as i64;
+            let reason = if diff < 0 {
+                "FailedCreate"
+            } else if diff > 0 {
+                "FailedDelete"
+            } else {
+                ""
+            };
+            set_replica_set_condition(
+                &mut s,
+                ReplicaSetCondition { type_: REPLICA_FAILURE.into(), status: "True".into(), last_transition_time: Some(now), reason: reason.into(), message: e.to_string() },
+            );
+        }
+        None if failure => remove_replica_set_condition(&mut s, REPLICA_FAILURE),
+        _ => {}
+    }
+    s.replicas = active.len() as i32;
+    s.fully_labeled_replicas = fully;
+    s.ready_replicas = ready;
+    s.available_replicas = available;
+    s.terminating_replicas = track_terminating.then_some(terminating.len() as i32);
+    s
+}
+
+/// `updateReplicaSetStatus`: writes only when something changed, with one retry on conflict.
+pub fn update_replica_set_status(store: &mut Store, rs: &ReplicaSet, mut s: ReplicaSetStatus) -> Result<ReplicaSet, ApiError> {
+    if rs.status.replicas == s.replicas
+        && rs.status.fully_labeled_replicas == s.fully_labeled_replicas
+        && rs.status.ready_replicas == s.ready_replicas
+        && rs.status.available_replicas == s.available_replicas
+        && rs.status.terminating_replicas == s.terminating_replicas
+        && rs.metadata.generation == rs.status.observed_generation
+        && rs.status.conditions == s.conditions
+    {
+        return Ok(rs.clone());
+    }
+    s.observed_generation = rs.metadata.generation;
+    let mut cur = rs.clone();
+    for attempt in 0..2 {
+        cur.status = s.clone();
+        match store.update_status(Object::ReplicaSet(cur.clone())) {
+            Ok(Object::ReplicaSet(r)) => return Ok(r),
+            Ok(_) => unreachable!("updated a ReplicaSet"),
+            Err(e) if attempt == 1 => return Err(e),
+            Err(_) => {
+                cur = store.replicaset(&rs.metadata.key()).cloned().ok_or(ApiError::NotFound { kind: Kind::ReplicaSet, name: rs.metadata.name.clone() })?;
+            }
+        }
+    }
+    unreachable!("the loop returns")
+}

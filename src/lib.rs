@@ -1,0 +1,16 @@
+//! # Rollout Playground core
+//!
+//! The Kubernetes Deployment controller re-implemented faithfully in Rust, with the simulated
+//! cluster it runs in. Start reading at [`controller::deployment`] (`sync_deployment`, the
+//! ladder **delete > pause > rollback > scale > rollout**), then [`cluster`] (the store,
+//! informers, queues and the virtual clock) and [`scenario`] (scenario files, kubectl, traces).
+//! `ARCHITECTURE.md` maps every module to its upstream file.
+//!
+//! **Invariant:** the core never reads the wall clock and never draws randomness: the same
+//! scenario yields the same trace, natively and in wasm.
+
+pub mod api;
+pub mod cluster;
+pub mod conformance;
+pub mod controller;
+pub mod scenario;

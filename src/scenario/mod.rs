@@ -1,0 +1,231 @@
+//! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
+//! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
+
+pub mod kubectl;
+pub mod table;
+pub mod trace;
+
+use crate::api::yaml::{object_from_value, parse_objects};
+use crate::cluster::kubelet::World;
+use crate::cluster::{Cluster, Livelock};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+use trace::TraceStep;
+
+/// How long `until: settled` may run past the last step before giving up (virtual time).
+pub const MAX_SETTLE_MS: u64 = 3_600_000;
+/// The most steps a scenario may have, and the most replicas a Deployment may ask for.
+pub const MAX_STEPS: usize = 1000;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Until {
+    At(u64),
+    Settled,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub at_ms: u64,
+    pub run: Option<String>,
+    pub caption: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub world: World,
+    /// Manifests, each as YAML text.
+    pub objects: Vec<String>,
+    pub steps: Vec<Step>,
+    pub until: Until,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError(pub String);
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    world: World,
+    #[serde(default)]
+    objects: Vec<Value>,
+    #[serde(default)]
+    steps: Vec<RawStep>,
+    #[serde(default)]
+    until: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    at: Value,
+    #[serde(default)]
+    run: Option<String>,
+    #[serde(default)]
+    caption: Option<String>,
+}
+
+/// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
+pub fn parse_duration(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::Number(n) => n.as_u64().ok_or_else(|| format!("{n} is not a non-negative number of milliseconds")),
+        Value::String(s) => {
+            let s = s.trim();
+            if let Ok(n) = s.parse::<u64>() {
+                return Ok(n);
+            }
+            let mut total = 0u64;
+            let mut num = String::new();
+            let mut chars = s.chars().peekable();
+            let mut any = false;
+            while let Some(c) = chars.next() {
+                if c.is_ascii_digit() || c == '.' {
+                    num.push(c);
+                    continue;
+                }
+                let unit = if c == 'm' && chars.peek() == Some(&'s') {
+                    chars.next();
+                    1
+                } else {
+                    match c {
+                        'h' => 3_600_000,
+                        'm' => 60_000,
+                        's' => 1000,
+                        _ => return Err(format!("{s:?} is not a duration: unknown unit {c:?} (use e.g. 30s, 1m30s, 500ms)")),
+                    }
+                };
+                let n: f64 = num.parse().map_err(|_| format!("{s:?} is not a duration (use e.g. 30s, 1m30s, 500ms)"))?;
+                total += (n * unit as f64).round() as u64;
+                num.clear();
+                any = true;
+            }
+            if !num.is_empty() || !any {
+                return Err(format!("{s:?} is not a duration: a number needs a unit (ms, s, m, h)"));
+            }
+            Ok(total)
+        }
+        other => Err(format!("{other} is not a duration (use e.g. 30s)")),
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario file (YAML or JSON). Errors name the field.
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        let v: Value = serde_norway::from_str(text).map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
+        let raw: RawScenario = serde_path_to_error::deserialize(v).map_err(|e| ScenarioError(format!("{}: {}", e.path(), e.inner())))?;
+        if raw.name.trim().is_empty() {
+            return Err(ScenarioError("name: a scenario needs a short id".into()));
+        }
+        if raw.steps.len() > MAX_STEPS {
+            return Err(ScenarioError(format!("steps: at most {MAX_STEPS} steps, got {}", raw.steps.len())));
+        }
+        let mut objects = vec![];
+        for (i, o) in raw.objects.into_iter().enumerate() {
+            match o {
+                Value::String(s) => objects.push(s),
+                Value::Object(_) => objects.push(serde_norway::to_string(&o).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?),
+                other => return Err(ScenarioError(format!("objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"))),
+            }
+        }
+        let mut steps = vec![];
+        let mut last = 0;
+        for (i, s) in raw.steps.into_iter().enumerate() {
+            let at_ms = parse_duration(&s.at).map_err(|e| ScenarioError(format!("steps[{i}].at: {e}")))?;
+            if at_ms < last {
+                return Err(ScenarioError(format!("steps[{i}].at: steps must be in time order ({at_ms}ms comes after {last}ms)")));
+            }
+            last = at_ms;
+            if s.run.is_none() && s.caption.is_none() {
+                return Err(ScenarioError(format!("steps[{i}]: a step needs `run`, `caption` or both")));
+            }
+            steps.push(Step { at_ms, run: s.run, caption: s.caption });
+        }
+        let until = match raw.until {
+            None => Until::Settled,
+            Some(Value::String(s)) if s.trim() == "settled" => Until::Settled,
+            Some(v) => Until::At(parse_duration(&v).map_err(|e| ScenarioError(format!("until: {e}")))?),
+        };
+        Ok(Scenario { name: raw.name, description: raw.description, world: raw.world, objects, steps, until })
+    }
+
+    /// Builds the cluster with the scenario's objects created at t = 0 (validated as the
+    /// apiserver would; an invalid object is an error naming it and the field).
+    pub fn start(&self) -> Result<Cluster, ScenarioError> {
+        let mut c = Cluster::new(self.world.clone());
+        for (i, text) in self.objects.iter().enumerate() {
+            let objs = parse_objects(text).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?;
+            for o in objs {
+                let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
+                c.create(o).map_err(|e| ScenarioError(format!("objects[{i}] ({label}): {e}")))?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Runs the whole scenario and returns the trace.
+    pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
+        let mut c = self.start()?;
+        self.run_on(&mut c).map_err(|e| ScenarioError(e.to_string()))?;
+        Ok(c.trace)
+    }
+
+    /// Plays the steps and the tail (`until`) on a started cluster.
+    pub fn run_on(&self, c: &mut Cluster) -> Result<(), Livelock> {
+        c.drain()?;
+        for step in &self.steps {
+            c.advance(step.at_ms)?;
+            apply_step(c, step);
+            c.drain()?;
+        }
+        let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
+        match self.until {
+            Until::At(t) => c.advance(t.max(c.now_ms)),
+            Until::Settled => {
+                let limit = last + MAX_SETTLE_MS;
+                while !c.is_settled() {
+                    match c.next_event_ms() {
+                        Some(t) if t <= limit => c.advance(t)?,
+                        _ => break,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Applies one user step at the cluster's current instant and records it as an `action` step.
+pub fn apply_step(c: &mut Cluster, step: &Step) {
+    let mut s = TraceStep::new(c.now_ms, "action");
+    s.caption = step.caption.clone();
+    if let Some(cmd) = &step.run {
+        s.command = Some(cmd.clone());
+        match kubectl::run(c, cmd) {
+            Ok(out) => s.output = Some(out),
+            Err(e) => s.errors.push(e),
+        }
+    }
+    c.dispatch();
+    if c.record {
+        c.push_step(s);
+    }
+}
+
+/// Reads objects given as standalone values (used by the JS API).
+pub fn object_from_json(v: Value) -> Result<crate::api::Object, String> {
+    object_from_value(v).map_err(|e| e.to_string())
+}

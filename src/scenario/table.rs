@@ -1,0 +1,47 @@
+//! The `rollout run --format table` view: what `kubectl get rs -w` would have printed (a line
+//! whenever a ReplicaSet's DESIRED/CURRENT/READY changed), with the branch of every Deployment
+//! sync and each user action alongside.
+
+use super::trace::TraceStep;
+use std::collections::BTreeMap;
+
+pub fn render(steps: &[TraceStep]) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("{:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n", "T", "NAME", "DESIRED", "CURRENT", "READY", "WHY"));
+    let mut last: BTreeMap<String, (i32, i32, i32)> = BTreeMap::new();
+    for s in steps {
+        let t = format!("{:.1}s", s.t as f64 / 1000.0);
+        let why = match s.kind {
+            "action" => match (&s.command, s.errors.first()) {
+                (Some(c), Some(e)) => format!("$ {c}  → {e}"),
+                (Some(c), None) => format!("$ {c}"),
+                (None, _) => format!("# {}", s.caption.clone().unwrap_or_default()),
+            },
+            "sync" if s.controller == Some("deployment") => {
+                let mut w = format!("deployment sync: {}", s.branch.unwrap_or(""));
+                if let Some(st) = s.strategy.as_deref().filter(|_| s.branch == Some("rollout")) {
+                    w.push_str(&format!(" ({st})"));
+                }
+                if let Some(e) = &s.error {
+                    w.push_str(&format!(" — error: {e}"));
+                }
+                w
+            }
+            "sync" => format!("{} sync", s.controller.unwrap_or("")),
+            _ => s.changes.join("; "),
+        };
+        let mut printed = false;
+        for rs in &s.replica_sets {
+            let now = (rs.replicas, rs.status.replicas, rs.status.ready_replicas);
+            if last.get(&rs.name) != Some(&now) {
+                last.insert(rs.name.clone(), now);
+                out.push_str(&format!("{t:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n", rs.name, now.0, now.1, now.2, if printed { "" } else { &why }));
+                printed = true;
+            }
+        }
+        if !printed && (s.kind == "action" || (s.kind == "sync" && s.controller == Some("deployment"))) {
+            out.push_str(&format!("{t:>8}  {:<28} {:>7} {:>7} {:>5}  {why}\n", "", "", "", ""));
+        }
+    }
+    out
+}

@@ -1,0 +1,148 @@
+//! The trace: one JSON object per step (a controller sync, a world event, a user action), in
+//! the shape `shared/spec/simulation.md` §3 fixes, with the Deployment and its ReplicaSets as
+//! they stand after the step.
+
+use crate::cluster::events::Event;
+use crate::controller::Explain;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TraceStep {
+    pub t: u64,
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explain: Vec<Explain>,
+    /// A sync that returned an error (the key is requeued with back-off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The command of an action step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
+    /// What kubectl printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// Why a command was rejected (nothing changed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+    /// World steps: what the scheduler and kubelets did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deployment: Option<DeploymentView>,
+    pub replica_sets: Vec<ReplicaSetView>,
+}
+
+impl TraceStep {
+    pub fn new(t: u64, kind: &'static str) -> TraceStep {
+        TraceStep {
+            t,
+            kind,
+            controller: None,
+            key: None,
+            branch: None,
+            strategy: None,
+            explain: vec![],
+            error: None,
+            command: None,
+            caption: None,
+            output: None,
+            errors: vec![],
+            changes: vec![],
+            events: vec![],
+            deployment: None,
+            replica_sets: vec![],
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentView {
+    pub name: String,
+    pub replicas: i32,
+    pub paused: bool,
+    pub generation: i64,
+    pub observed_generation: i64,
+    pub strategy: String,
+    pub max_surge: i32,
+    pub max_unavailable: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    pub deleting: bool,
+    pub status: DeploymentStatusView,
+    pub conditions: Vec<ConditionView>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentStatusView {
+    pub replicas: i32,
+    pub updated_replicas: i32,
+    pub ready_replicas: i32,
+    pub available_replicas: i32,
+    pub unavailable_replicas: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminating_replicas: Option<i32>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ConditionView {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaSetView {
+    pub name: String,
+    pub revision: i64,
+    pub replicas: i32,
+    pub status: ReplicaSetStatusView,
+    pub images: Vec<String>,
+    pub pods: PodCounts,
+    pub deleting: bool,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaSetStatusView {
+    pub replicas: i32,
+    pub ready_replicas: i32,
+    pub available_replicas: i32,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct PodCounts {
+    pub pending: u32,
+    pub running: u32,
+    pub ready: u32,
+    pub available: u32,
+    pub terminating: u32,
+}
+
+/// The trace as JSON Lines.
+pub fn to_jsonl(steps: &[TraceStep]) -> String {
+    let mut out = String::new();
+    for s in steps {
+        out.push_str(&serde_json::to_string(s).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}
