@@ -3,6 +3,7 @@
 //! function runs, and its result is compared with what upstream asserts.
 
 mod fixtures;
+mod handlers;
 mod vectors;
 
 pub use vectors::evaluate_case;
@@ -28,7 +29,7 @@ pub fn evaluate_file(text: &str) -> Result<Vec<CaseResult>, String> {
     let mut out = vec![];
     for (i, c) in cases.iter().enumerate() {
         let name = c.get("name").and_then(|x| x.as_str()).map(String::from).unwrap_or_else(|| format!("case {i}"));
-        let outcome = evaluate_case(&id, c);
+        let outcome = evaluate_case(&v, c);
         out.push(CaseResult { id: id.clone(), name, outcome });
     }
     Ok(out)

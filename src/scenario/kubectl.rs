@@ -570,7 +570,7 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
                 }
                 if let Some(old) = map.get(k) {
                     if !overwrite && old != v {
-                        return Err(format!("error: --overwrite is false but found the following declared {verb}(s): '{k}' already has a value ({old})"));
+                        return Err(format!("error: --overwrite is false but found the following declared {}(s): '{k}' already has a value ({old})", if verb == "label" { "label" } else { "annotation" }));
                     }
                 }
                 map.insert(k.to_string(), v.to_string());
