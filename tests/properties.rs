@@ -1,0 +1,76 @@
+//! Property tests over random rollouts: random sizes, maxSurge/maxUnavailable and sequences of
+//! `kubectl set image` / `scale` at random times, with healthy images. Invariants (upstream's
+//! promises): never more than replicas + maxSurge desired pods while rolling, never fewer than
+//! replicas − maxUnavailable available once the first rollout is done, revisions only grow, old
+//! ReplicaSets ≤ revisionHistoryLimit once complete, a settled world matches the spec, and the
+//! same scenario always gives the same trace.
+
+use proptest::prelude::*;
+use rollout_playground::scenario::{trace::to_jsonl, Scenario};
+
+fn scenario(replicas: i32, surge: i32, unavailable: i32, history: i32, images: &[(u64, u8)]) -> String {
+    let mut s = format!(
+        "name: prop\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {replicas}\n      revisionHistoryLimit: {history}\n      strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: {surge}, maxUnavailable: {unavailable}}}}}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:0'}}]}}\nsteps:\n"
+    );
+    let mut t = 20_000;
+    for (gap, img) in images {
+        t += gap;
+        s.push_str(&format!("  - at: {t}\n    run: kubectl set image deployment/web app=app:{img}\n"));
+    }
+    s.push_str("until: settled\n");
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rolling_update_invariants(
+        replicas in 1i32..15,
+        surge in 0i32..5,
+        unavailable in 0i32..5,
+        history in 0i32..4,
+        images in proptest::collection::vec((0u64..6000, 1u8..5), 1..5),
+    ) {
+        prop_assume!(surge + unavailable > 0);
+        let text = scenario(replicas, surge, unavailable, history, &images);
+        let sc = Scenario::parse(&text).unwrap();
+        let steps = sc.run().unwrap();
+        let unavailable_eff = unavailable.min(replicas);
+        let mut max_rev = 0;
+        for s in &steps {
+            let desired: i32 = s.replica_sets.iter().map(|r| r.replicas).sum();
+            prop_assert!(desired <= replicas + surge, "t={} desired {} > {} + {}", s.t, desired, replicas, surge);
+            if s.t >= 20_000 {
+                let available: i32 = s.replica_sets.iter().map(|r| r.pods.available as i32).sum();
+                prop_assert!(available >= replicas - unavailable_eff, "t={} available {} < {} - {}", s.t, available, replicas, unavailable_eff);
+            }
+            let rev = s.deployment.as_ref().and_then(|d| d.revision.as_ref()).and_then(|r| r.parse::<i64>().ok()).unwrap_or(0);
+            prop_assert!(rev >= max_rev, "revision went back from {} to {}", max_rev, rev);
+            max_rev = rev;
+        }
+        let last = steps.last().unwrap();
+        let d = last.deployment.as_ref().unwrap();
+        let want_image = format!("app:{}", images.last().unwrap().1);
+        let active: Vec<_> = last.replica_sets.iter().filter(|r| r.replicas > 0).collect();
+        prop_assert_eq!(active.len(), 1);
+        prop_assert_eq!(&active[0].images, &vec![want_image]);
+        prop_assert_eq!(active[0].pods.available as i32, replicas);
+        prop_assert_eq!(d.status.available_replicas, replicas);
+        prop_assert_eq!(d.status.updated_replicas, replicas);
+        prop_assert!(last.replica_sets.len() as i32 - 1 <= history, "{} old ReplicaSets kept, limit {}", last.replica_sets.len() - 1, history);
+        prop_assert_eq!(to_jsonl(&steps), to_jsonl(&sc.run().unwrap()));
+    }
+
+    #[test]
+    fn scaling_settles_at_the_requested_size(first in 0i32..20, second in 0i32..20) {
+        let text = format!(
+            "name: s\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 3\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - at: 10s\n    run: kubectl scale deployment/web --replicas={first}\n  - at: 12s\n    run: kubectl set image deployment/web app=app:2\n  - at: 13s\n    run: kubectl scale deployment/web --replicas={second}\n"
+        );
+        let steps = Scenario::parse(&text).unwrap().run().unwrap();
+        let last = steps.last().unwrap();
+        let total: u32 = last.replica_sets.iter().map(|r| r.pods.available).sum();
+        prop_assert_eq!(total as i32, second);
+        prop_assert_eq!(last.deployment.as_ref().unwrap().status.replicas, second);
+    }
+}
