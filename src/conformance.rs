@@ -21,16 +21,31 @@ pub struct CaseResult {
 /// is unknown.
 pub fn evaluate_file(text: &str) -> Result<Vec<CaseResult>, String> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let id = v.get("id").and_then(|x| x.as_str()).ok_or("missing \"id\"")?.to_string();
-    let cases = v.get("cases").and_then(|x| x.as_array()).ok_or("missing \"cases\" list")?;
+    let id = v
+        .get("id")
+        .and_then(|x| x.as_str())
+        .ok_or("missing \"id\"")?
+        .to_string();
+    let cases = v
+        .get("cases")
+        .and_then(|x| x.as_array())
+        .ok_or("missing \"cases\" list")?;
     if !vectors::KNOWN_IDS.contains(&id.as_str()) {
         return Err(format!("unknown vector id {id:?}"));
     }
     let mut out = vec![];
     for (i, c) in cases.iter().enumerate() {
-        let name = c.get("name").and_then(|x| x.as_str()).map(String::from).unwrap_or_else(|| format!("case {i}"));
+        let name = c
+            .get("name")
+            .and_then(|x| x.as_str())
+            .map(String::from)
+            .unwrap_or_else(|| format!("case {i}"));
         let outcome = evaluate_case(&v, c);
-        out.push(CaseResult { id: id.clone(), name, outcome });
+        out.push(CaseResult {
+            id: id.clone(),
+            name,
+            outcome,
+        });
     }
     Ok(out)
 }

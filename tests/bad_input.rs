@@ -1,8 +1,8 @@
 //! Bad input gets a clear error naming the field or token, and nothing changes.
 
 use rollout_playground::api::yaml::parse_objects;
-use rollout_playground::cluster::{kubelet::World, Cluster};
-use rollout_playground::scenario::{kubectl, Scenario};
+use rollout_playground::cluster::{Cluster, kubelet::World};
+use rollout_playground::scenario::{Scenario, kubectl};
 
 const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: nginx, image: 'nginx:1.25'}]}\n";
 
@@ -17,15 +17,26 @@ fn rejects(cmd: &str, needle: &str) {
     let mut c = cluster();
     let before = c.store.clone().deployment("default/web").cloned();
     let err = kubectl::run(&mut c, cmd).expect_err(cmd);
-    assert!(err.contains(needle), "{cmd}: {err:?} should mention {needle:?}");
-    assert_eq!(c.store.deployment("default/web").cloned(), before, "{cmd} changed the store");
+    assert!(
+        err.contains(needle),
+        "{cmd}: {err:?} should mention {needle:?}"
+    );
+    assert_eq!(
+        c.store.deployment("default/web").cloned(),
+        before,
+        "{cmd} changed the store"
+    );
 }
 
 #[test]
 fn malformed_and_invalid_manifests_name_the_field() {
-    let e = parse_objects("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web\n").unwrap_err();
+    let e =
+        parse_objects("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web\n").unwrap_err();
     assert!(e.line.is_some() && e.message.contains("YAML"), "{e}");
-    let e = parse_objects("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: three\n").unwrap_err();
+    let e = parse_objects(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: three\n",
+    )
+    .unwrap_err();
     assert!(e.message.starts_with("spec.replicas"), "{e}");
     assert_eq!(e.line, Some(5));
     let e = parse_objects("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n").unwrap_err();
@@ -35,50 +46,129 @@ fn malformed_and_invalid_manifests_name_the_field() {
 #[test]
 fn apiserver_validation_messages() {
     let cases = [
-        ("maxSurge: 0, maxUnavailable: 0", "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"),
-        ("maxSurge: 1, maxUnavailable: '120%'", "must not be greater than 100%"),
-        ("maxSurge: 'x%', maxUnavailable: 1", "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"x%\""),
+        (
+            "maxSurge: 0, maxUnavailable: 0",
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0",
+        ),
+        (
+            "maxSurge: 1, maxUnavailable: '120%'",
+            "must not be greater than 100%",
+        ),
+        (
+            "maxSurge: 'x%', maxUnavailable: 1",
+            "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"x%\"",
+        ),
     ];
     for (ru, want) in cases {
-        let text = WEB.replace("  replicas: 3\n", &format!("  replicas: 3\n  strategy: {{type: RollingUpdate, rollingUpdate: {{{ru}}}}}\n"));
+        let text = WEB.replace(
+            "  replicas: 3\n",
+            &format!(
+                "  replicas: 3\n  strategy: {{type: RollingUpdate, rollingUpdate: {{{ru}}}}}\n"
+            ),
+        );
         let mut c = Cluster::new(World::default());
-        let err = c.create(parse_objects(&text).unwrap().remove(0)).unwrap_err().to_string();
+        let err = c
+            .create(parse_objects(&text).unwrap().remove(0))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(want), "{ru}: {err}");
         assert!(c.store.is_empty());
     }
     let mut c = Cluster::new(World::default());
-    let bad = WEB.replace("metadata: {labels: {app: web}}", "metadata: {labels: {app: other}}").replace("name: web", "name: Web_1");
-    let err = c.create(parse_objects(&bad).unwrap().remove(0)).unwrap_err().to_string();
-    assert!(err.contains("metadata.name: Invalid value: \"Web_1\""), "{err}");
-    assert!(err.contains("spec.template.metadata.labels") && err.contains("`selector` does not match template `labels`"), "{err}");
+    let bad = WEB
+        .replace(
+            "metadata: {labels: {app: web}}",
+            "metadata: {labels: {app: other}}",
+        )
+        .replace("name: web", "name: Web_1");
+    let err = c
+        .create(parse_objects(&bad).unwrap().remove(0))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("metadata.name: Invalid value: \"Web_1\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("spec.template.metadata.labels")
+            && err.contains("`selector` does not match template `labels`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn kubectl_errors_name_the_command_and_change_nothing() {
-    rejects("kubectl frobnicate deployment/web", "unknown command \"frobnicate\"");
-    rejects("kubectl scale deployment/web --replicas=many", "invalid argument \"many\" for \"--replicas\"");
-    rejects("kubectl scale deployment/web", "required flag(s) \"replicas\" not set");
-    rejects("kubectl set image deployment/web php=php:8", "unable to find container named \"php\"");
-    rejects("kubectl set image deployment/nope nginx=nginx:2", "deployments.apps \"nope\" not found");
+    rejects(
+        "kubectl frobnicate deployment/web",
+        "unknown command \"frobnicate\"",
+    );
+    rejects(
+        "kubectl scale deployment/web --replicas=many",
+        "invalid argument \"many\" for \"--replicas\"",
+    );
+    rejects(
+        "kubectl scale deployment/web",
+        "required flag(s) \"replicas\" not set",
+    );
+    rejects(
+        "kubectl set image deployment/web php=php:8",
+        "unable to find container named \"php\"",
+    );
+    rejects(
+        "kubectl set image deployment/nope nginx=nginx:2",
+        "deployments.apps \"nope\" not found",
+    );
     rejects("kubectl rollout resume deployment/web", "is not paused");
-    rejects("kubectl rollout frob deployment/web", "unknown command \"rollout frob\"");
-    rejects("kubectl delete deployment/web --cascade=sideways", "invalid argument \"sideways\" for \"--cascade\"");
-    rejects("kubectl patch deployment/web --type=merge -p '{\"spec\":{\"replicas\":-1}}'", "spec.replicas: Invalid value: -1");
-    rejects("kubectl patch deployment/web --type=merge -p '{not json'", "unable to parse");
-    rejects("kubectl patch deployment/web --type=merge -p '{\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}}}}'", "field is immutable");
-    rejects("kubectl get deployment/web --frobs", "unknown flag: --frobs");
-    rejects("kubectl scale deployment/web --replicas='3", "unterminated single quote");
+    rejects(
+        "kubectl rollout frob deployment/web",
+        "unknown command \"rollout frob\"",
+    );
+    rejects(
+        "kubectl delete deployment/web --cascade=sideways",
+        "invalid argument \"sideways\" for \"--cascade\"",
+    );
+    rejects(
+        "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"replicas\":-1}}'",
+        "spec.replicas: Invalid value: -1",
+    );
+    rejects(
+        "kubectl patch deployment/web --type=merge -p '{not json'",
+        "unable to parse",
+    );
+    rejects(
+        "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}}}}'",
+        "field is immutable",
+    );
+    rejects(
+        "kubectl get deployment/web --frobs",
+        "unknown flag: --frobs",
+    );
+    rejects(
+        "kubectl scale deployment/web --replicas='3",
+        "unterminated single quote",
+    );
 }
 
 #[test]
 fn scenario_errors_name_the_field() {
-    let e = Scenario::parse("name: x\nsteps:\n  - at: soon\n    run: kubectl get pods\n").unwrap_err();
+    let e =
+        Scenario::parse("name: x\nsteps:\n  - at: soon\n    run: kubectl get pods\n").unwrap_err();
     assert!(e.0.starts_with("steps[0].at"), "{e}");
     let e = Scenario::parse("name: x\nwrld: {}\n").unwrap_err();
     assert!(e.0.contains("unknown field `wrld`"), "{e}");
-    let bad = format!("name: x\nobjects:\n  - |\n{}", WEB.replace("replicas: 3", "replicas: -2").lines().map(|l| format!("    {l}\n")).collect::<String>());
+    let bad = format!(
+        "name: x\nobjects:\n  - |\n{}",
+        WEB.replace("replicas: 3", "replicas: -2")
+            .lines()
+            .map(|l| format!("    {l}\n"))
+            .collect::<String>()
+    );
     let e = Scenario::parse(&bad).unwrap().run().unwrap_err();
-    assert!(e.0.contains("objects[0] (Deployment/web)") && e.0.contains("spec.replicas: Invalid value: -2"), "{e}");
+    assert!(
+        e.0.contains("objects[0] (Deployment/web)")
+            && e.0.contains("spec.replicas: Invalid value: -2"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -87,11 +177,23 @@ fn rollout_run_exits_non_zero_on_an_invalid_scenario() {
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("bad.yaml");
     std::fs::write(&f, "name: bad\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      selector: {matchLabels: {app: web}}\n      strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: a, image: a}]}\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rollout")).args(["run", f.to_str().unwrap()]).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rollout"))
+        .args(["run", f.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.yaml") && err.contains("spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"), "{err}");
-    let ok = std::process::Command::new(env!("CARGO_BIN_EXE_rollout")).args(["check", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance/util.MaxUnavailable.json")]).output().unwrap();
+    let ok = std::process::Command::new(env!("CARGO_BIN_EXE_rollout"))
+        .args([
+            "check",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/conformance/util.MaxUnavailable.json"
+            ),
+        ])
+        .output()
+        .unwrap();
     assert!(ok.status.success());
     assert!(String::from_utf8_lossy(&ok.stdout).contains("7 passed, 0 failed"));
 }

@@ -6,16 +6,24 @@
 //! same scenario always gives the same trace.
 
 use proptest::prelude::*;
-use rollout_playground::scenario::{trace::to_jsonl, Scenario};
+use rollout_playground::scenario::{Scenario, trace::to_jsonl};
 
-fn scenario(replicas: i32, surge: i32, unavailable: i32, history: i32, images: &[(u64, u8)]) -> String {
+fn scenario(
+    replicas: i32,
+    surge: i32,
+    unavailable: i32,
+    history: i32,
+    images: &[(u64, u8)],
+) -> String {
     let mut s = format!(
         "name: prop\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {replicas}\n      revisionHistoryLimit: {history}\n      strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: {surge}, maxUnavailable: {unavailable}}}}}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:0'}}]}}\nsteps:\n"
     );
     let mut t = 20_000;
     for (gap, img) in images {
         t += gap;
-        s.push_str(&format!("  - at: {t}\n    run: kubectl set image deployment/web app=app:{img}\n"));
+        s.push_str(&format!(
+            "  - at: {t}\n    run: kubectl set image deployment/web app=app:{img}\n"
+        ));
     }
     s.push_str("until: settled\n");
     s

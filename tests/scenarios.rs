@@ -2,18 +2,25 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), and two runs are identical.
 //! Also the seeds' worked examples, checked step by step.
 
-use rollout_playground::scenario::{trace::to_jsonl, trace::TraceStep, Scenario};
+use rollout_playground::scenario::{Scenario, trace::TraceStep, trace::to_jsonl};
 use std::path::PathBuf;
 
 fn gallery() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
     v.sort();
     v
 }
 
 fn run(path: &PathBuf) -> Vec<TraceStep> {
     let text = std::fs::read_to_string(path).unwrap();
-    Scenario::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())).run().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    Scenario::parse(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .run()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -36,39 +43,75 @@ fn gallery_traces_match_snapshots_and_are_deterministic() {
             failures.push(p.display().to_string());
         }
     }
-    assert!(failures.is_empty(), "traces differ from snapshots (UPDATE_SNAPSHOTS=1 to accept): {failures:?}");
+    assert!(
+        failures.is_empty(),
+        "traces differ from snapshots (UPDATE_SNAPSHOTS=1 to accept): {failures:?}"
+    );
 }
 
 #[test]
 fn no_gallery_command_is_rejected() {
     for p in gallery() {
         for s in run(&p) {
-            assert!(s.errors.is_empty(), "{}: {:?} rejected: {:?}", p.display(), s.command, s.errors);
-            assert!(s.error.as_deref().is_none_or(|e| e.contains("the object has been modified")), "{}: sync error {:?}", p.display(), s.error);
+            assert!(
+                s.errors.is_empty(),
+                "{}: {:?} rejected: {:?}",
+                p.display(),
+                s.command,
+                s.errors
+            );
+            assert!(
+                s.error
+                    .as_deref()
+                    .is_none_or(|e| e.contains("the object has been modified")),
+                "{}: sync error {:?}",
+                p.display(),
+                s.error
+            );
         }
     }
 }
 
 fn sizes(s: &TraceStep) -> Vec<(i32, i64)> {
-    s.replica_sets.iter().map(|r| (r.replicas, r.revision)).collect()
+    s.replica_sets
+        .iter()
+        .map(|r| (r.replicas, r.revision))
+        .collect()
 }
 
 /// Seed 000: 10 replicas, maxSurge 3, maxUnavailable 2. The sync after `set image` creates the
 /// new ReplicaSet at 3 and drops the old one to 8 in the same sync; then the new one grows to 5.
 #[test]
 fn seed_000_rolling_update_10_replicas_surge_3_unavailable_2() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/rolling-update-surge3-unavailable2.yaml")));
-    let syncs: Vec<&TraceStep> = steps.iter().filter(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2).collect();
-    assert_eq!(sizes(syncs[0]), vec![(8, 1), (3, 2)], "first rollout sync: old 8, new 3");
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rolling-update-surge3-unavailable2.yaml"
+    )));
+    let syncs: Vec<&TraceStep> = steps
+        .iter()
+        .filter(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2)
+        .collect();
+    assert_eq!(
+        sizes(syncs[0]),
+        vec![(8, 1), (3, 2)],
+        "first rollout sync: old 8, new 3"
+    );
     let later: Vec<Vec<(i32, i64)>> = syncs.iter().map(|s| sizes(s)).collect();
-    assert!(later.contains(&vec![(8, 1), (5, 2)]), "then the new ReplicaSet grows to 13 - 8 = 5: {later:?}");
+    assert!(
+        later.contains(&vec![(8, 1), (5, 2)]),
+        "then the new ReplicaSet grows to 13 - 8 = 5: {later:?}"
+    );
     let last = steps.last().unwrap();
     assert_eq!(sizes(last), vec![(0, 1), (10, 2)]);
     // Never more than replicas + maxSurge desired, never fewer than replicas - maxUnavailable available.
     for s in &steps {
         let desired: i32 = s.replica_sets.iter().map(|r| r.replicas).sum();
         assert!(desired <= 13, "t={} desired {desired}", s.t);
-        let available: i32 = s.replica_sets.iter().map(|r| r.status.available_replicas).sum();
+        let available: i32 = s
+            .replica_sets
+            .iter()
+            .map(|r| r.status.available_replicas)
+            .sum();
         if s.t > 5000 {
             assert!(available >= 8, "t={} available {available}", s.t);
         }
@@ -79,12 +122,20 @@ fn seed_000_rolling_update_10_replicas_surge_3_unavailable_2() {
 /// new ReplicaSet gets any replica.
 #[test]
 fn seed_004_recreate_waits_for_old_pods() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/recreate.yaml")));
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/recreate.yaml"
+    )));
     for s in &steps {
-        if let [old, new] = &s.replica_sets[..] {
-            if new.replicas > 0 {
-                assert_eq!(old.pods.running + old.pods.pending + old.pods.terminating, 0, "t={}: new replicas while old pods exist", s.t);
-            }
+        if let [old, new] = &s.replica_sets[..]
+            && new.replicas > 0
+        {
+            assert_eq!(
+                old.pods.running + old.pods.pending + old.pods.terminating,
+                0,
+                "t={}: new replicas while old pods exist",
+                s.t
+            );
         }
     }
     assert_eq!(sizes(steps.last().unwrap()).last().unwrap().0, 10);
@@ -93,60 +144,145 @@ fn seed_004_recreate_waits_for_old_pods() {
 /// Seed 004, experiment 2: 25%/25% of 10 → first round creates 3 and terminates 2.
 #[test]
 fn seed_004_rolling_update_25_percent() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/rolling-update.yaml")));
-    let first = steps.iter().find(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2).unwrap();
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rolling-update.yaml"
+    )));
+    let first = steps
+        .iter()
+        .find(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2)
+        .unwrap();
     assert_eq!(sizes(first), vec![(8, 1), (3, 2)]);
-    assert!(first.explain.iter().any(|e| e.text.contains("maxSurge = ceil(25% × 10) = 3")), "{:?}", first.explain);
+    assert!(
+        first
+            .explain
+            .iter()
+            .any(|e| e.text.contains("maxSurge = ceil(25% × 10) = 3")),
+        "{:?}",
+        first.explain
+    );
 }
 
 /// kubernetes.io proportional scaling: 10 → 15 while stuck at old 8 / new 5 gives old 11, new 7.
 #[test]
 fn proportional_scaling_kubernetes_io_example() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/proportional-scaling.yaml")));
-    let scale = steps.iter().find(|s| s.branch == Some("scale")).expect("a scale sync");
-    assert_eq!(sizes(scale).iter().map(|x| x.0).collect::<Vec<_>>(), vec![11, 7]);
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/proportional-scaling.yaml"
+    )));
+    let scale = steps
+        .iter()
+        .find(|s| s.branch == Some("scale"))
+        .expect("a scale sync");
+    assert_eq!(
+        sizes(scale).iter().map(|x| x.0).collect::<Vec<_>>(),
+        vec![11, 7]
+    );
 }
 
 #[test]
 fn progress_deadline_is_exceeded_on_the_virtual_clock() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/progress-deadline-exceeded.yaml")));
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/progress-deadline-exceeded.yaml"
+    )));
     let d = steps.last().unwrap().deployment.as_ref().unwrap();
-    assert!(d.conditions.iter().any(|c| c.type_ == "Progressing" && c.status == "False" && c.reason == "ProgressDeadlineExceeded"), "{:?}", d.conditions);
+    assert!(
+        d.conditions.iter().any(|c| c.type_ == "Progressing"
+            && c.status == "False"
+            && c.reason == "ProgressDeadlineExceeded"),
+        "{:?}",
+        d.conditions
+    );
 }
 
 #[test]
 fn orphan_delete_keeps_replica_sets_and_foreground_removes_them() {
-    let orphan = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/delete-orphan.yaml")));
+    let orphan = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/delete-orphan.yaml"
+    )));
     let last = orphan.last().unwrap();
     assert!(last.deployment.is_none());
-    assert!(last.replica_sets.iter().any(|r| r.replicas > 0 && r.pods.running > 0));
-    let fg = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/delete-foreground.yaml")));
+    assert!(
+        last.replica_sets
+            .iter()
+            .any(|r| r.replicas > 0 && r.pods.running > 0)
+    );
+    let fg = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/delete-foreground.yaml"
+    )));
     let last = fg.last().unwrap();
-    assert!(last.deployment.is_none() && last.replica_sets.is_empty(), "{last:?}");
-    assert!(fg.iter().any(|s| s.branch == Some("delete")), "the delete branch fired while the Deployment waited for its dependents");
+    assert!(
+        last.deployment.is_none() && last.replica_sets.is_empty(),
+        "{last:?}"
+    );
+    assert!(
+        fg.iter().any(|s| s.branch == Some("delete")),
+        "the delete branch fired while the Deployment waited for its dependents"
+    );
 }
 
 #[test]
 fn revision_history_limit_prunes_old_replica_sets() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/revision-history-limit.yaml")));
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/revision-history-limit.yaml"
+    )));
     let last = steps.last().unwrap();
-    assert_eq!(last.replica_sets.len(), 3, "current + revisionHistoryLimit 2: {:?}", sizes(last));
+    assert_eq!(
+        last.replica_sets.len(),
+        3,
+        "current + revisionHistoryLimit 2: {:?}",
+        sizes(last)
+    );
 }
 
 #[test]
 fn rollbacks_restore_old_templates() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/rollback-to-revision.yaml")));
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rollback-to-revision.yaml"
+    )));
     assert!(steps.iter().any(|s| s.branch == Some("rollback")));
-    assert!(steps.iter().flat_map(|s| &s.events).any(|e| e.reason == "DeploymentRollback" && e.message.contains("to revision 1")));
-    let prev = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/rollback-previous.yaml")));
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == "DeploymentRollback" && e.message.contains("to revision 1"))
+    );
+    let prev = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rollback-previous.yaml"
+    )));
     let last = prev.last().unwrap();
-    let active: Vec<_> = last.replica_sets.iter().filter(|r| r.replicas > 0).collect();
+    let active: Vec<_> = last
+        .replica_sets
+        .iter()
+        .filter(|r| r.replicas > 0)
+        .collect();
     assert_eq!(active.len(), 1);
-    assert!(!active[0].images.iter().any(|i| i.contains("sometag") || i.contains("1.161")), "{:?}", active[0].images);
+    assert!(
+        !active[0]
+            .images
+            .iter()
+            .any(|i| i.contains("sometag") || i.contains("1.161")),
+        "{:?}",
+        active[0].images
+    );
 }
 
 #[test]
 fn adoption_of_an_orphaned_replica_set() {
-    let steps = run(&PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/adopt-orphan-replicaset.yaml")));
-    assert!(steps.iter().flat_map(|s| &s.explain).any(|e| e.text.starts_with("adopting orphan ReplicaSet")));
+    let steps = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/adopt-orphan-replicaset.yaml"
+    )));
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.explain)
+            .any(|e| e.text.starts_with("adopting orphan ReplicaSet"))
+    );
 }

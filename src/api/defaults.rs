@@ -13,7 +13,11 @@ pub fn default_deployment(d: &mut Deployment) {
         d.spec.strategy.type_ = ROLLING_UPDATE.into();
     }
     if d.spec.strategy.type_ == ROLLING_UPDATE {
-        let ru = d.spec.strategy.rolling_update.get_or_insert_with(Default::default);
+        let ru = d
+            .spec
+            .strategy
+            .rolling_update
+            .get_or_insert_with(Default::default);
         if ru.max_unavailable.is_none() {
             ru.max_unavailable = Some(IntOrString::Str("25%".into()));
         }
@@ -63,18 +67,31 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         s.termination_grace_period_seconds = Some(30);
     }
     let e = &mut s.extra;
-    e.entry("dnsPolicy").or_insert_with(|| "ClusterFirst".into());
-    e.entry("schedulerName").or_insert_with(|| "default-scheduler".into());
-    e.entry("securityContext").or_insert_with(|| serde_json::json!({}));
+    e.entry("dnsPolicy")
+        .or_insert_with(|| "ClusterFirst".into());
+    e.entry("schedulerName")
+        .or_insert_with(|| "default-scheduler".into());
+    e.entry("securityContext")
+        .or_insert_with(|| serde_json::json!({}));
     for c in &mut s.containers {
-        let policy = if c.image.ends_with(":latest") || !c.image.rsplit('/').next().unwrap_or("").contains(':') {
+        let policy = if c.image.ends_with(":latest")
+            || !c.image.rsplit('/').next().unwrap_or("").contains(':')
+        {
             "Always"
         } else {
             "IfNotPresent"
         };
-        c.extra.entry("imagePullPolicy").or_insert_with(|| policy.into());
-        c.extra.entry("terminationMessagePath").or_insert_with(|| "/dev/termination-log".into());
-        c.extra.entry("terminationMessagePolicy").or_insert_with(|| "File".into());
-        c.extra.entry("resources").or_insert_with(|| serde_json::json!({}));
+        c.extra
+            .entry("imagePullPolicy")
+            .or_insert_with(|| policy.into());
+        c.extra
+            .entry("terminationMessagePath")
+            .or_insert_with(|| "/dev/termination-log".into());
+        c.extra
+            .entry("terminationMessagePolicy")
+            .or_insert_with(|| "File".into());
+        c.extra
+            .entry("resources")
+            .or_insert_with(|| serde_json::json!({}));
     }
 }

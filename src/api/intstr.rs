@@ -45,7 +45,11 @@ impl IntOrString {
                     .percent()
                     .ok_or_else(|| format!("invalid value for IntOrString: invalid type: string is not a percentage: {s:?}"))?;
                 let product = p * total as i64;
-                let v = if round_up { (product + 99).div_euclid(100) } else { product.div_euclid(100) };
+                let v = if round_up {
+                    (product + 99).div_euclid(100)
+                } else {
+                    product.div_euclid(100)
+                };
                 Ok(v as i32)
             }
         }

@@ -26,7 +26,10 @@ pub struct LabelSelectorRequirement {
 
 impl LabelSelector {
     pub fn from_labels(labels: &Labels) -> LabelSelector {
-        LabelSelector { match_labels: labels.clone(), match_expressions: vec![] }
+        LabelSelector {
+            match_labels: labels.clone(),
+            match_expressions: vec![],
+        }
     }
 
     /// A selector with no requirement at all selects everything.
@@ -37,7 +40,9 @@ impl LabelSelector {
     /// Whether `labels` satisfy every requirement. An empty selector matches everything, as
     /// `metav1.LabelSelectorAsSelector` makes it; callers that must refuse that check `is_empty`.
     pub fn matches(&self, labels: &Labels) -> bool {
-        self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+        self.match_labels
+            .iter()
+            .all(|(k, v)| labels.get(k) == Some(v))
             && self.match_expressions.iter().all(|r| {
                 let have = labels.get(&r.key);
                 match r.operator.as_str() {
@@ -59,7 +64,11 @@ impl LabelSelector {
 
     /// The string form kubectl prints (`app=web,tier in (a,b)`).
     pub fn to_selector_string(&self) -> String {
-        let mut parts: Vec<String> = self.match_labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut parts: Vec<String> = self
+            .match_labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         for r in &self.match_expressions {
             parts.push(match r.operator.as_str() {
                 "In" => format!("{} in ({})", r.key, r.values.join(",")),
@@ -84,5 +93,9 @@ pub fn labels_string(labels: &Labels) -> String {
     if labels.is_empty() {
         return "<none>".to_string();
     }
-    labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+    labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }

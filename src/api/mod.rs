@@ -79,7 +79,9 @@ pub struct ObjectMeta {
 impl ObjectMeta {
     /// The ownerReference with `controller: true`, if any (upstream `GetControllerOf`).
     pub fn controller_ref(&self) -> Option<&OwnerReference> {
-        self.owner_references.iter().find(|r| r.controller == Some(true))
+        self.owner_references
+            .iter()
+            .find(|r| r.controller == Some(true))
     }
 
     pub fn key(&self) -> String {
@@ -297,7 +299,8 @@ impl Pod {
         if min_ready_seconds == 0 {
             return true;
         }
-        c.last_transition_time.is_some_and(|t| t.plus_secs(min_ready_seconds as i64) < now)
+        c.last_transition_time
+            .is_some_and(|t| t.plus_secs(min_ready_seconds as i64) < now)
     }
 
     /// Succeeded or Failed (`podutil.IsPodTerminal`).
@@ -316,11 +319,20 @@ impl Pod {
     }
 
     pub fn max_restarts(&self) -> i32 {
-        self.status.container_statuses.iter().map(|c| c.restart_count).max().unwrap_or(0)
+        self.status
+            .container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .max()
+            .unwrap_or(0)
     }
 
     pub fn restarts(&self) -> i32 {
-        self.status.container_statuses.iter().map(|c| c.restart_count).sum()
+        self.status
+            .container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .sum()
     }
 }
 
@@ -506,7 +518,13 @@ impl ReplicaSet {
 
     /// The images of the pod template's containers, in order.
     pub fn images(&self) -> Vec<String> {
-        self.spec.template.spec.containers.iter().map(|c| c.image.clone()).collect()
+        self.spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .map(|c| c.image.clone())
+            .collect()
     }
 }
 

@@ -44,7 +44,8 @@ impl Time {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
     pub fn parse(s: &str) -> Result<Time, String> {
-        let bad = || format!("invalid timestamp {s:?}: expected RFC 3339, e.g. 2026-01-01T00:00:00Z");
+        let bad =
+            || format!("invalid timestamp {s:?}: expected RFC 3339, e.g. 2026-01-01T00:00:00Z");
         let b = s.as_bytes();
         if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || (b[10] != b'T' && b[10] != b't') {
             return Err(bad());
@@ -98,7 +99,13 @@ impl fmt::Display for Time {
         let days = secs.div_euclid(86_400);
         let rem = secs.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
-        write!(f, "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60)?;
+        write!(
+            f,
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        )?;
         if ns != 0 {
             let frac = format!("{ns:09}");
             write!(f, ".{}", frac.trim_end_matches('0'))?;
@@ -140,7 +147,15 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 /// Formats a duration the way kubectl prints ages: `45s`, `3m2s`, `2m`, `5h`, `3d`.
@@ -149,7 +164,11 @@ pub fn human_duration(ms: i64) -> String {
     if s < 120 {
         format!("{s}s")
     } else if s < 600 {
-        if s % 60 == 0 { format!("{}m", s / 60) } else { format!("{}m{}s", s / 60, s % 60) }
+        if s % 60 == 0 {
+            format!("{}m", s / 60)
+        } else {
+            format!("{}m{}s", s / 60, s % 60)
+        }
     } else if s < 3 * 3600 {
         format!("{}m", s / 60)
     } else if s < 48 * 3600 {
@@ -165,11 +184,18 @@ mod tests {
 
     #[test]
     fn round_trips_rfc3339() {
-        for s in ["2026-01-01T00:00:00Z", "2017-02-15T18:49:00Z", "2016-01-01T00:01:09.25Z"] {
+        for s in [
+            "2026-01-01T00:00:00Z",
+            "2017-02-15T18:49:00Z",
+            "2016-01-01T00:01:09.25Z",
+        ] {
             assert_eq!(Time::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(Time::from_virtual(0).to_string(), "2026-01-01T00:00:00Z");
-        assert_eq!(Time::from_virtual(1500).to_string(), "2026-01-01T00:00:01.5Z");
+        assert_eq!(
+            Time::from_virtual(1500).to_string(),
+            "2026-01-01T00:00:01.5Z"
+        );
         let a = Time::parse("2017-02-15T18:49:59.000000001Z").unwrap();
         let b = Time::parse("2017-02-15T18:49:59Z").unwrap();
         assert_eq!(a.since(b), 1);

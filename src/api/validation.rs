@@ -18,17 +18,32 @@ impl fmt::Display for FieldError {
 }
 
 fn invalid(field: &str, value: impl fmt::Display, msg: &str) -> FieldError {
-    FieldError { field: field.into(), detail: format!("Invalid value: {value}: {msg}") }
+    FieldError {
+        field: field.into(),
+        detail: format!("Invalid value: {value}: {msg}"),
+    }
 }
 fn required(field: &str) -> FieldError {
-    FieldError { field: field.into(), detail: "Required value".into() }
+    FieldError {
+        field: field.into(),
+        detail: "Required value".into(),
+    }
 }
 fn forbidden(field: &str, msg: &str) -> FieldError {
-    FieldError { field: field.into(), detail: format!("Forbidden: {msg}") }
+    FieldError {
+        field: field.into(),
+        detail: format!("Forbidden: {msg}"),
+    }
 }
 fn unsupported(field: &str, value: &str, supported: &[&str]) -> FieldError {
     let list: Vec<String> = supported.iter().map(|s| format!("\"{s}\"")).collect();
-    FieldError { field: field.into(), detail: format!("Unsupported value: \"{value}\": supported values: {}", list.join(", ")) }
+    FieldError {
+        field: field.into(),
+        detail: format!(
+            "Unsupported value: \"{value}\": supported values: {}",
+            list.join(", ")
+        ),
+    }
 }
 
 /// All of an object's field errors, printed as the apiserver's `Invalid` status does.
@@ -61,7 +76,8 @@ fn is_dns1123_label(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b.len() <= 63
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
         && b[0] != b'-'
         && b[b.len() - 1] != b'-'
 }
@@ -74,7 +90,8 @@ fn is_label_value(v: &str) -> bool {
     let b = v.as_bytes();
     v.is_empty()
         || (b.len() <= 63
-            && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
             && b[0].is_ascii_alphanumeric()
             && b[b.len() - 1].is_ascii_alphanumeric())
 }
@@ -98,7 +115,7 @@ fn validate_labels(labels: &Labels, field: &str, errs: &mut Vec<FieldError>) {
             errs.push(invalid(field, format!("\"{k}\""), "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"));
         }
         if !is_label_value(v) {
-            errs.push(invalid(&format!("{field}"), format!("\"{v}\""), "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"));
+            errs.push(invalid(field, format!("\"{v}\""), "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"));
         }
     }
 }
@@ -110,18 +127,32 @@ fn validate_selector(sel: &LabelSelector, field: &str, errs: &mut Vec<FieldError
         match r.operator.as_str() {
             "In" | "NotIn" => {
                 if r.values.is_empty() {
-                    errs.push(required(&format!("{f}.values")).with_detail("must be specified when `operator` is 'In' or 'NotIn'"));
+                    errs.push(
+                        required(&format!("{f}.values"))
+                            .with_detail("must be specified when `operator` is 'In' or 'NotIn'"),
+                    );
                 }
             }
             "Exists" | "DoesNotExist" => {
                 if !r.values.is_empty() {
-                    errs.push(forbidden(&format!("{f}.values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+                    errs.push(forbidden(
+                        &format!("{f}.values"),
+                        "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                    ));
                 }
             }
-            op => errs.push(invalid(&format!("{f}.operator"), format!("\"{op}\""), "not a valid selector operator")),
+            op => errs.push(invalid(
+                &format!("{f}.operator"),
+                format!("\"{op}\""),
+                "not a valid selector operator",
+            )),
         }
         if !is_qualified_name(&r.key) {
-            errs.push(invalid(&format!("{f}.key"), format!("\"{}\"", r.key), "name part must consist of alphanumeric characters, '-', '_' or '.'"));
+            errs.push(invalid(
+                &format!("{f}.key"),
+                format!("\"{}\"", r.key),
+                "name part must consist of alphanumeric characters, '-', '_' or '.'",
+            ));
         }
     }
 }
@@ -160,7 +191,11 @@ fn is_zero(v: &Option<IntOrString>) -> bool {
 
 /// Validates a pod template (the parts a Deployment's template must get right).
 pub fn validate_pod_template(t: &PodTemplateSpec, field: &str, errs: &mut Vec<FieldError>) {
-    validate_labels(&t.metadata.labels, &format!("{field}.metadata.labels"), errs);
+    validate_labels(
+        &t.metadata.labels,
+        &format!("{field}.metadata.labels"),
+        errs,
+    );
     let spec = format!("{field}.spec");
     if t.spec.containers.is_empty() {
         errs.push(required(&format!("{spec}.containers")));
@@ -171,16 +206,27 @@ pub fn validate_pod_template(t: &PodTemplateSpec, field: &str, errs: &mut Vec<Fi
         if c.name.is_empty() {
             errs.push(required(&format!("{f}.name")));
         } else if !is_dns1123_label(&c.name) {
-            errs.push(invalid(&format!("{f}.name"), format!("\"{}\"", c.name), DNS1123_LABEL_MSG));
+            errs.push(invalid(
+                &format!("{f}.name"),
+                format!("\"{}\"", c.name),
+                DNS1123_LABEL_MSG,
+            ));
         } else if !seen.insert(c.name.clone()) {
-            errs.push(FieldError { field: format!("{f}.name"), detail: format!("Duplicate value: \"{}\"", c.name) });
+            errs.push(FieldError {
+                field: format!("{f}.name"),
+                detail: format!("Duplicate value: \"{}\"", c.name),
+            });
         }
         if c.image.trim().is_empty() {
             errs.push(required(&format!("{f}.image")));
         }
     }
     if !t.spec.restart_policy.is_empty() && t.spec.restart_policy != "Always" {
-        errs.push(unsupported(&format!("{spec}.restartPolicy"), &t.spec.restart_policy, &["Always"]));
+        errs.push(unsupported(
+            &format!("{spec}.restartPolicy"),
+            &t.spec.restart_policy,
+            &["Always"],
+        ));
     }
     if let Some(g) = t.spec.termination_grace_period_seconds {
         non_negative(g, &format!("{spec}.terminationGracePeriodSeconds"), errs);
@@ -194,7 +240,11 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     if name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
     } else if !is_dns1123_subdomain(name) {
-        errs.push(invalid("metadata.name", format!("\"{name}\""), DNS1123_SUBDOMAIN_MSG));
+        errs.push(invalid(
+            "metadata.name",
+            format!("\"{name}\""),
+            DNS1123_SUBDOMAIN_MSG,
+        ));
     }
     validate_labels(&d.metadata.labels, "metadata.labels", &mut errs);
     let s = &d.spec;
@@ -221,7 +271,10 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     match s.strategy.type_.as_str() {
         RECREATE => {
             if s.strategy.rolling_update.is_some() {
-                errs.push(forbidden("spec.strategy.rollingUpdate", "may not be specified when strategy `type` is 'Recreate'"));
+                errs.push(forbidden(
+                    "spec.strategy.rollingUpdate",
+                    "may not be specified when strategy `type` is 'Recreate'",
+                ));
             }
         }
         ROLLING_UPDATE | "" => {
@@ -230,46 +283,92 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
                 if let Some(mu) = &ru.max_unavailable {
                     validate_int_or_percent(mu, &format!("{f}.maxUnavailable"), &mut errs);
                     if mu.percent().is_some_and(|p| p > 100) {
-                        errs.push(invalid(&format!("{f}.maxUnavailable"), format!("\"{mu}\""), "must not be greater than 100%"));
+                        errs.push(invalid(
+                            &format!("{f}.maxUnavailable"),
+                            format!("\"{mu}\""),
+                            "must not be greater than 100%",
+                        ));
                     }
                 }
                 if let Some(ms) = &ru.max_surge {
                     validate_int_or_percent(ms, &format!("{f}.maxSurge"), &mut errs);
                 }
                 if is_zero(&ru.max_unavailable) && is_zero(&ru.max_surge) {
-                    let shown = ru.max_unavailable.as_ref().map(|v| v.to_string()).unwrap_or_else(|| "0".into());
-                    errs.push(invalid(&format!("{f}.maxUnavailable"), shown, "may not be 0 when `maxSurge` is 0"));
+                    let shown = ru
+                        .max_unavailable
+                        .as_ref()
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "0".into());
+                    errs.push(invalid(
+                        &format!("{f}.maxUnavailable"),
+                        shown,
+                        "may not be 0 when `maxSurge` is 0",
+                    ));
                 }
             }
         }
-        other => errs.push(unsupported("spec.strategy.type", other, &[RECREATE, ROLLING_UPDATE])),
+        other => errs.push(unsupported(
+            "spec.strategy.type",
+            other,
+            &[RECREATE, ROLLING_UPDATE],
+        )),
     }
-    non_negative(s.min_ready_seconds as i64, "spec.minReadySeconds", &mut errs);
+    non_negative(
+        s.min_ready_seconds as i64,
+        "spec.minReadySeconds",
+        &mut errs,
+    );
     if let Some(r) = s.revision_history_limit {
         non_negative(r as i64, "spec.revisionHistoryLimit", &mut errs);
     }
     if let Some(p) = s.progress_deadline_seconds {
         non_negative(p as i64, "spec.progressDeadlineSeconds", &mut errs);
         if p >= 0 && p <= s.min_ready_seconds {
-            errs.push(invalid("spec.progressDeadlineSeconds", p, "must be greater than minReadySeconds"));
+            errs.push(invalid(
+                "spec.progressDeadlineSeconds",
+                p,
+                "must be greater than minReadySeconds",
+            ));
         }
     }
-    if let Some(v) = d.metadata.annotations.get(DEPRECATED_ROLLBACK_TO) {
-        if v.parse::<i64>().is_ok_and(|r| r < 0) {
-            errs.push(invalid(&format!("metadata.annotations[{DEPRECATED_ROLLBACK_TO}]"), v, "must be greater than or equal to 0"));
-        }
+    if let Some(v) = d.metadata.annotations.get(DEPRECATED_ROLLBACK_TO)
+        && v.parse::<i64>().is_ok_and(|r| r < 0)
+    {
+        errs.push(invalid(
+            &format!("metadata.annotations[{DEPRECATED_ROLLBACK_TO}]"),
+            v,
+            "must be greater than or equal to 0",
+        ));
     }
-    if errs.is_empty() { Ok(()) } else { Err(Invalid { kind: "Deployment", name: name.clone(), errors: errs }) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "Deployment",
+            name: name.clone(),
+            errors: errs,
+        })
+    }
 }
 
 /// `ValidateDeploymentUpdate`: everything above, and the selector may not change.
 pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Result<(), Invalid> {
     let mut result = validate_deployment(new);
     if new.spec.selector != old.spec.selector {
-        let e = invalid("spec.selector", format_selector(new.spec.selector.as_ref()), "field is immutable");
+        let e = invalid(
+            "spec.selector",
+            format_selector(new.spec.selector.as_ref()),
+            "field is immutable",
+        );
         match &mut result {
             Err(inv) => inv.errors.push(e),
-            Ok(()) => result = Err(Invalid { kind: "Deployment", name: new.metadata.name.clone(), errors: vec![e] }),
+            Ok(()) => {
+                result = Err(Invalid {
+                    kind: "Deployment",
+                    name: new.metadata.name.clone(),
+                    errors: vec![e],
+                })
+            }
         }
     }
     result
@@ -278,7 +377,10 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Result<
 fn format_selector(s: Option<&LabelSelector>) -> String {
     match s {
         None => "null".into(),
-        Some(s) => format!("v1.LabelSelector{{MatchLabels:{}}}", labels::go_map_string(&s.match_labels)),
+        Some(s) => format!(
+            "v1.LabelSelector{{MatchLabels:{}}}",
+            labels::go_map_string(&s.match_labels)
+        ),
     }
 }
 
@@ -289,21 +391,41 @@ pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
     if name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
     } else if !is_dns1123_subdomain(name) {
-        errs.push(invalid("metadata.name", format!("\"{name}\""), DNS1123_SUBDOMAIN_MSG));
+        errs.push(invalid(
+            "metadata.name",
+            format!("\"{name}\""),
+            DNS1123_SUBDOMAIN_MSG,
+        ));
     }
     if let Some(r) = rs.spec.replicas {
         non_negative(r as i64, "spec.replicas", &mut errs);
     }
     if rs.spec.selector.is_empty() {
-        errs.push(invalid("spec.selector", "{}", "empty selector is invalid for deployment"));
+        errs.push(invalid(
+            "spec.selector",
+            "{}",
+            "empty selector is invalid for deployment",
+        ));
     } else {
         validate_selector(&rs.spec.selector, "spec.selector", &mut errs);
         if !rs.spec.selector.matches(&rs.spec.template.metadata.labels) {
-            errs.push(invalid("spec.template.metadata.labels", labels::go_map_string(&rs.spec.template.metadata.labels), "`selector` does not match template `labels`"));
+            errs.push(invalid(
+                "spec.template.metadata.labels",
+                labels::go_map_string(&rs.spec.template.metadata.labels),
+                "`selector` does not match template `labels`",
+            ));
         }
     }
     validate_pod_template(&rs.spec.template, "spec.template", &mut errs);
-    if errs.is_empty() { Ok(()) } else { Err(Invalid { kind: "ReplicaSet", name: name.clone(), errors: errs }) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "ReplicaSet",
+            name: name.clone(),
+            errors: errs,
+        })
+    }
 }
 
 /// Minimal pod validation: a name and containers with images.
@@ -312,12 +434,30 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
     if p.metadata.name.is_empty() && p.metadata.generate_name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
     } else if !p.metadata.name.is_empty() && !is_dns1123_subdomain(&p.metadata.name) {
-        errs.push(invalid("metadata.name", format!("\"{}\"", p.metadata.name), DNS1123_SUBDOMAIN_MSG));
+        errs.push(invalid(
+            "metadata.name",
+            format!("\"{}\"", p.metadata.name),
+            DNS1123_SUBDOMAIN_MSG,
+        ));
     }
-    let t = PodTemplateSpec { metadata: p.metadata.clone(), spec: PodSpec { restart_policy: String::new(), ..p.spec.clone() } };
+    let t = PodTemplateSpec {
+        metadata: p.metadata.clone(),
+        spec: PodSpec {
+            restart_policy: String::new(),
+            ..p.spec.clone()
+        },
+    };
     validate_pod_template(&t, "", &mut errs);
     for e in &mut errs {
         e.field = e.field.trim_start_matches('.').to_string();
     }
-    if errs.is_empty() { Ok(()) } else { Err(Invalid { kind: "Pod", name: p.metadata.name.clone(), errors: errs }) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "Pod",
+            name: p.metadata.name.clone(),
+            errors: errs,
+        })
+    }
 }

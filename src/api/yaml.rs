@@ -48,9 +48,14 @@ fn strip_location(msg: &str) -> String {
 
 /// Reads one manifest value as a typed object, by its `apiVersion` and `kind`.
 pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
-    let err = |m: String| ManifestError { line: None, message: m };
+    let err = |m: String| ManifestError {
+        line: None,
+        message: m,
+    };
     let Some(map) = v.as_object() else {
-        return Err(err("a manifest must be a mapping with apiVersion, kind and metadata".into()));
+        return Err(err(
+            "a manifest must be a mapping with apiVersion, kind and metadata".into(),
+        ));
     };
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     let api = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
@@ -70,12 +75,17 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
         }
     };
     if api != want {
-        return Err(err(format!("no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})")));
+        return Err(err(format!(
+            "no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})"
+        )));
     }
     fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ManifestError> {
         serde_path_to_error::deserialize(v).map_err(|e| {
             let path = e.path().to_string();
-            ManifestError { line: None, message: format!("{path}: {}", e.inner()) }
+            ManifestError {
+                line: None,
+                message: format!("{path}: {}", e.inner()),
+            }
         })
     }
     Ok(match kind {
@@ -89,7 +99,10 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
 pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
     let docs = parse_documents(text)?;
     if docs.is_empty() {
-        return Err(ManifestError { line: None, message: "no objects passed to apply".into() });
+        return Err(ManifestError {
+            line: None,
+            message: "no objects passed to apply".into(),
+        });
     }
     docs.into_iter()
         .map(|d| {
@@ -111,7 +124,9 @@ fn locate_path(text: &str, message: &str) -> Option<usize> {
         return None;
     }
     let needle = format!("{last}:");
-    text.lines().position(|l| l.trim_start().trim_start_matches("- ").starts_with(&needle)).map(|i| i + 1)
+    text.lines()
+        .position(|l| l.trim_start().trim_start_matches("- ").starts_with(&needle))
+        .map(|i| i + 1)
 }
 
 /// The object as YAML, fields in the order Kubernetes prints them.

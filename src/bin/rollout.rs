@@ -5,7 +5,7 @@
 //! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
 
 use rollout_playground::conformance;
-use rollout_playground::scenario::{table, trace, Scenario};
+use rollout_playground::scenario::{Scenario, table, trace};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]";
@@ -117,5 +117,9 @@ fn check(files: &[String]) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed");
-    if failed > 0 || malformed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if failed > 0 || malformed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

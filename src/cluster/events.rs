@@ -23,20 +23,32 @@ pub struct Event {
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {
     pub events: Vec<Event>,
+    /// (object, type, reason, message) → index in `events`, so aggregation costs a lookup.
+    index: std::collections::BTreeMap<(String, String, String, String), usize>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
     pub now_ms: u64,
 }
 
 impl EventRecorder {
-    pub fn record(&mut self, source: &str, kind: Kind, name: &str, type_: &str, reason: &str, message: String) {
+    pub fn record(
+        &mut self,
+        source: &str,
+        kind: Kind,
+        name: &str,
+        type_: &str,
+        reason: &str,
+        message: String,
+    ) {
         let object = format!("{}/{}", kind.as_str(), name);
         let now = self.now_ms;
-        if let Some(i) = self
-            .events
-            .iter()
-            .rposition(|e| e.object == object && e.reason == reason && e.message == message && e.type_ == type_)
-        {
+        let id = (
+            object.clone(),
+            type_.to_string(),
+            reason.to_string(),
+            message.clone(),
+        );
+        if let Some(&i) = self.index.get(&id) {
             self.events[i].count += 1;
             self.events[i].last_ms = now;
             self.fresh.push(i);
@@ -53,6 +65,7 @@ impl EventRecorder {
             last_ms: now,
         });
         self.fresh.push(self.events.len() - 1);
+        self.index.insert(id, self.events.len() - 1);
     }
 
     /// Events recorded since the previous call (for the trace step that caused them).

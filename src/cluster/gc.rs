@@ -5,7 +5,7 @@
 
 use super::queue::WorkQueue;
 use super::store::{ApiError, Propagation, Store, WatchEvent};
-use crate::api::{Kind, Object, FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
+use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN, Kind, Object};
 use crate::controller::Explain;
 
 #[derive(Default, Clone)]
@@ -42,19 +42,26 @@ impl GarbageCollector {
                 }
                 // An owner waiting for this dependent may now finish.
                 for r in &o.meta().owner_references {
-                    if let Some(owner) = store.by_uid(&r.uid) {
-                        if owner.meta().deletion_timestamp.is_some() {
-                            self.enqueue(&owner.clone());
-                        }
+                    if let Some(owner) = store.by_uid(&r.uid)
+                        && owner.meta().deletion_timestamp.is_some()
+                    {
+                        self.enqueue(&owner.clone());
                     }
                 }
             }
             WatchEvent::Added(o) | WatchEvent::Modified { new: o, .. } => {
                 let m = o.meta();
-                if m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND || f == FINALIZER_ORPHAN) {
+                if m.deletion_timestamp.is_some()
+                    && m.finalizers
+                        .iter()
+                        .any(|f| f == FINALIZER_FOREGROUND || f == FINALIZER_ORPHAN)
+                {
                     self.enqueue(o);
                 }
-                if m.owner_references.iter().any(|r| store.by_uid(&r.uid).is_none()) {
+                if m.owner_references
+                    .iter()
+                    .any(|r| store.by_uid(&r.uid).is_none())
+                {
                     self.enqueue(o);
                 }
             }
@@ -64,42 +71,90 @@ impl GarbageCollector {
     /// One `attemptToDeleteItem` / `processDeletingDependents` / `orphanDependents` step.
     pub fn sync(&mut self, store: &mut Store, key: &str) -> (Vec<Explain>, Option<String>) {
         let mut ex = Vec::new();
-        let Some((kind, okey)) = parse_key(key) else { return (ex, None) };
-        let Some(obj) = store.get(kind, okey).cloned() else { return (ex, None) };
+        let Some((kind, okey)) = parse_key(key) else {
+            return (ex, None);
+        };
+        let Some(obj) = store.get(kind, okey).cloned() else {
+            return (ex, None);
+        };
         let m = obj.meta().clone();
         let name = format!("{}/{}", kind.as_str(), m.name);
         let result: Result<(), ApiError> = (|| {
-            if m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == FINALIZER_ORPHAN) {
+            if m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == FINALIZER_ORPHAN)
+            {
                 let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
                 for mut d in deps {
                     d.meta_mut().owner_references.retain(|r| r.uid != m.uid);
-                    ex.push(Explain::new("orphanDependents", format!("remove the ownerReference to {name} from {}/{}", d.kind().as_str(), d.meta().name)));
+                    ex.push(Explain::new(
+                        "orphanDependents",
+                        format!(
+                            "remove the ownerReference to {name} from {}/{}",
+                            d.kind().as_str(),
+                            d.meta().name
+                        ),
+                    ));
                     store.update(d)?;
                 }
-                let mut o = store.get(kind, okey).cloned().ok_or(ApiError::NotFound { kind, name: m.name.clone() })?;
+                let mut o = store.get(kind, okey).cloned().ok_or(ApiError::NotFound {
+                    kind,
+                    name: m.name.clone(),
+                })?;
                 o.meta_mut().finalizers.retain(|f| f != FINALIZER_ORPHAN);
-                ex.push(Explain::new("orphanDependents", format!("dependents orphaned: remove the orphan finalizer of {name}")));
+                ex.push(Explain::new(
+                    "orphanDependents",
+                    format!("dependents orphaned: remove the orphan finalizer of {name}"),
+                ));
                 store.update(o)?;
                 return Ok(());
             }
-            if m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND) {
+            if m.deletion_timestamp.is_some()
+                && m.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND)
+            {
                 let blocking: Vec<Object> = store
                     .dependents_of(&m.uid)
-                    .filter(|d| d.meta().owner_references.iter().any(|r| r.uid == m.uid && r.block_owner_deletion == Some(true)))
+                    .filter(|d| {
+                        d.meta()
+                            .owner_references
+                            .iter()
+                            .any(|r| r.uid == m.uid && r.block_owner_deletion == Some(true))
+                    })
                     .cloned()
                     .collect();
                 if blocking.is_empty() {
                     let mut o = obj.clone();
-                    o.meta_mut().finalizers.retain(|f| f != FINALIZER_FOREGROUND);
+                    o.meta_mut()
+                        .finalizers
+                        .retain(|f| f != FINALIZER_FOREGROUND);
                     ex.push(Explain::new("processDeletingDependents", format!("no blocking dependents left: remove the foregroundDeletion finalizer of {name}")));
                     store.update(o)?;
                     return Ok(());
                 }
-                ex.push(Explain::new("processDeletingDependents", format!("{name} waits for {} dependents", blocking.len())));
-                for d in blocking.iter().filter(|d| d.meta().deletion_timestamp.is_none()) {
-                    let policy = if d.kind() == Kind::Pod { Propagation::Background } else { Propagation::Foreground };
-                    ex.push(Explain::new("attemptToDeleteItem", format!("delete {}/{} (owner deleted in the foreground)", d.kind().as_str(), d.meta().name)));
-                    let grace = if let Object::Pod(p) = d { p.spec.termination_grace_period_seconds } else { None };
+                ex.push(Explain::new(
+                    "processDeletingDependents",
+                    format!("{name} waits for {} dependents", blocking.len()),
+                ));
+                for d in blocking
+                    .iter()
+                    .filter(|d| d.meta().deletion_timestamp.is_none())
+                {
+                    let policy = if d.kind() == Kind::Pod {
+                        Propagation::Background
+                    } else {
+                        Propagation::Foreground
+                    };
+                    ex.push(Explain::new(
+                        "attemptToDeleteItem",
+                        format!(
+                            "delete {}/{} (owner deleted in the foreground)",
+                            d.kind().as_str(),
+                            d.meta().name
+                        ),
+                    ));
+                    let grace = if let Object::Pod(p) = d {
+                        p.spec.termination_grace_period_seconds
+                    } else {
+                        None
+                    };
                     match store.delete(d.kind(), &d.meta().key(), policy, grace) {
                         Ok(()) | Err(ApiError::NotFound { .. }) => {}
                         Err(e) => return Err(e),
@@ -110,12 +165,23 @@ impl GarbageCollector {
             if m.owner_references.is_empty() || m.deletion_timestamp.is_some() {
                 return Ok(());
             }
-            let alive = m.owner_references.iter().any(|r| store.by_uid(&r.uid).is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind));
+            let alive = m.owner_references.iter().any(|r| {
+                store
+                    .by_uid(&r.uid)
+                    .is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind)
+            });
             if alive {
                 return Ok(());
             }
-            ex.push(Explain::new("attemptToDeleteItem", format!("every owner of {name} is gone: delete it (background)")));
-            let grace = if let Object::Pod(p) = &obj { p.spec.termination_grace_period_seconds } else { None };
+            ex.push(Explain::new(
+                "attemptToDeleteItem",
+                format!("every owner of {name} is gone: delete it (background)"),
+            ));
+            let grace = if let Object::Pod(p) = &obj {
+                p.spec.termination_grace_period_seconds
+            } else {
+                None
+            };
             match store.delete(kind, okey, Propagation::Background, grace) {
                 Ok(()) | Err(ApiError::NotFound { .. }) => Ok(()),
                 Err(e) => Err(e),

@@ -91,7 +91,15 @@ pub type Happening = String;
 
 /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`). Returns a
 /// description and the follow-up steps (delay ms, step).
-pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &str, uid: &str, step: PodStep, node_rr: &mut u32) -> Option<(Happening, Vec<(u64, PodStep)>)> {
+pub fn apply(
+    store: &mut Store,
+    rec: &mut EventRecorder,
+    world: &World,
+    key: &str,
+    uid: &str,
+    step: PodStep,
+    node_rr: &mut u32,
+) -> Option<(Happening, Vec<(u64, PodStep)>)> {
     let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?.clone();
     let now = store.now;
     let name = pod.metadata.name.clone();
@@ -103,7 +111,12 @@ pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &st
         return None;
     }
     let mut p = pod.clone();
-    let image = p.spec.containers.first().map(|c| c.image.clone()).unwrap_or_default();
+    let image = p
+        .spec
+        .containers
+        .first()
+        .map(|c| c.image.clone())
+        .unwrap_or_default();
     let (what, next): (String, Vec<(u64, PodStep)>) = match step {
         PodStep::Bind => {
             let node = world.node_name(*node_rr);
@@ -119,39 +132,105 @@ pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &st
                 .map(|c| ContainerStatus {
                     name: c.name.clone(),
                     image: c.image.clone(),
-                    state: ContainerState { waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: String::new() }), ..Default::default() },
+                    state: ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "ContainerCreating".into(),
+                            message: String::new(),
+                        }),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 })
                 .collect();
             store.update_status(Object::Pod(p)).ok()?;
-            rec.record("default-scheduler", Kind::Pod, &name, "Normal", "Scheduled", format!("Successfully assigned {key} to {node}"));
-            return Some((format!("{name} scheduled to {node}"), vec![(world.start_ms, PodStep::Start)]));
+            rec.record(
+                "default-scheduler",
+                Kind::Pod,
+                &name,
+                "Normal",
+                "Scheduled",
+                format!("Successfully assigned {key} to {node}"),
+            );
+            return Some((
+                format!("{name} scheduled to {node}"),
+                vec![(world.start_ms, PodStep::Start)],
+            ));
         }
         PodStep::Start if world.image_fails(&image) => {
             p.status.start_time.get_or_insert(now);
-            set_waiting(&mut p, "ErrImagePull", &format!("failed to pull image \"{image}\""));
-            rec.record("kubelet", Kind::Pod, &name, "Normal", "Pulling", format!("Pulling image \"{image}\""));
-            rec.record("kubelet", Kind::Pod, &name, "Warning", "Failed", format!("Failed to pull image \"{image}\": not found"));
-            (format!("{name} cannot pull {image}: ErrImagePull"), vec![(5000, PodStep::PullBackOff)])
+            set_waiting(
+                &mut p,
+                "ErrImagePull",
+                &format!("failed to pull image \"{image}\""),
+            );
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                &name,
+                "Normal",
+                "Pulling",
+                format!("Pulling image \"{image}\""),
+            );
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                &name,
+                "Warning",
+                "Failed",
+                format!("Failed to pull image \"{image}\": not found"),
+            );
+            (
+                format!("{name} cannot pull {image}: ErrImagePull"),
+                vec![(5000, PodStep::PullBackOff)],
+            )
         }
         PodStep::PullBackOff => {
-            set_waiting(&mut p, "ImagePullBackOff", &format!("Back-off pulling image \"{image}\""));
-            rec.record("kubelet", Kind::Pod, &name, "Normal", "BackOff", format!("Back-off pulling image \"{image}\""));
+            set_waiting(
+                &mut p,
+                "ImagePullBackOff",
+                &format!("Back-off pulling image \"{image}\""),
+            );
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                &name,
+                "Normal",
+                "BackOff",
+                format!("Back-off pulling image \"{image}\""),
+            );
             (format!("{name}: ImagePullBackOff"), vec![])
         }
         PodStep::Start | PodStep::Restart => {
             p.status.phase = PHASE_RUNNING.into();
             p.status.start_time.get_or_insert(now);
             for c in &mut p.status.container_statuses {
-                c.state = ContainerState { running: Some(ContainerStateRunning { started_at: Some(now) }), ..Default::default() };
+                c.state = ContainerState {
+                    running: Some(ContainerStateRunning {
+                        started_at: Some(now),
+                    }),
+                    ..Default::default()
+                };
                 c.started = true;
             }
             set_pod_condition(&mut p, "Initialized", "True", now);
-            rec.record("kubelet", Kind::Pod, &name, "Normal", "Started", "Started container".into());
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                &name,
+                "Normal",
+                "Started",
+                "Started container".into(),
+            );
             if world.image_crashes(&image) {
-                (format!("{name} started (its container will crash)"), vec![(1000, PodStep::Crash)])
+                (
+                    format!("{name} started (its container will crash)"),
+                    vec![(1000, PodStep::Crash)],
+                )
             } else {
-                (format!("{name} is Running"), vec![(world.ready_ms, PodStep::Ready)])
+                (
+                    format!("{name} is Running"),
+                    vec![(world.ready_ms, PodStep::Ready)],
+                )
             }
         }
         PodStep::Crash => {
@@ -162,16 +241,36 @@ pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &st
                 c.ready = false;
                 c.started = false;
                 c.last_state = ContainerState {
-                    terminated: Some(ContainerStateTerminated { exit_code: 1, reason: "Error".into(), finished_at: Some(now) }),
+                    terminated: Some(ContainerStateTerminated {
+                        exit_code: 1,
+                        reason: "Error".into(),
+                        finished_at: Some(now),
+                    }),
                     ..Default::default()
                 };
                 c.state = ContainerState {
-                    waiting: Some(ContainerStateWaiting { reason: "CrashLoopBackOff".into(), message: format!("back-off {}s restarting failed container", backoff_ms / 1000) }),
+                    waiting: Some(ContainerStateWaiting {
+                        reason: "CrashLoopBackOff".into(),
+                        message: format!(
+                            "back-off {}s restarting failed container",
+                            backoff_ms / 1000
+                        ),
+                    }),
                     ..Default::default()
                 };
             }
-            rec.record("kubelet", Kind::Pod, &name, "Warning", "BackOff", "Back-off restarting failed container".into());
-            (format!("{name} crashed (restart {restarts}): CrashLoopBackOff"), vec![(backoff_ms, PodStep::Restart)])
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                &name,
+                "Warning",
+                "BackOff",
+                "Back-off restarting failed container".into(),
+            );
+            (
+                format!("{name} crashed (restart {restarts}): CrashLoopBackOff"),
+                vec![(backoff_ms, PodStep::Restart)],
+            )
         }
         PodStep::Ready => {
             for c in &mut p.status.container_statuses {
@@ -189,7 +288,13 @@ pub fn apply(store: &mut Store, rec: &mut EventRecorder, world: &World, key: &st
 
 fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
     for c in &mut p.status.container_statuses {
-        c.state = ContainerState { waiting: Some(ContainerStateWaiting { reason: reason.into(), message: message.into() }), ..Default::default() };
+        c.state = ContainerState {
+            waiting: Some(ContainerStateWaiting {
+                reason: reason.into(),
+                message: message.into(),
+            }),
+            ..Default::default()
+        };
     }
 }
 
@@ -201,7 +306,12 @@ fn set_pod_condition(p: &mut Pod, type_: &str, status: &str, now: Time) {
         }
         return;
     }
-    p.status.conditions.push(PodCondition { type_: type_.into(), status: status.into(), last_transition_time: Some(now), ..Default::default() });
+    p.status.conditions.push(PodCondition {
+        type_: type_.into(),
+        status: status.into(),
+        last_transition_time: Some(now),
+        ..Default::default()
+    });
 }
 
 /// What `kubectl get pods` shows in STATUS for a pod.
@@ -210,11 +320,15 @@ pub fn display_status(p: &Pod) -> String {
         return "Terminating".into();
     }
     for c in &p.status.container_statuses {
-        if let Some(w) = &c.state.waiting {
-            if !w.reason.is_empty() {
-                return w.reason.clone();
-            }
+        if let Some(w) = &c.state.waiting
+            && !w.reason.is_empty()
+        {
+            return w.reason.clone();
         }
     }
-    if p.status.phase.is_empty() { PHASE_PENDING.into() } else { p.status.phase.clone() }
+    if p.status.phase.is_empty() {
+        PHASE_PENDING.into()
+    } else {
+        p.status.phase.clone()
+    }
 }

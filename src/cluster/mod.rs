@@ -15,7 +15,9 @@ pub mod kubelet;
 pub mod queue;
 pub mod store;
 
-use crate::api::{Deployment, Kind, Object, Pod, ReplicaSet, Time, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY};
+use crate::api::{
+    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Time,
+};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::replicaset::ReplicaSetController;
@@ -37,7 +39,11 @@ pub struct Livelock {
 
 impl std::fmt::Display for Livelock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "livelock: {} controller syncs at t={}ms without the queues draining", self.syncs, self.t_ms)
+        write!(
+            f,
+            "livelock: {} controller syncs at t={}ms without the queues draining",
+            self.syncs, self.t_ms
+        )
     }
 }
 
@@ -93,7 +99,10 @@ impl Cluster {
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
         self.timer_seq += 1;
-        self.timers.insert((at_ms, self.timer_seq), (pod.metadata.key(), pod.metadata.uid.clone(), step));
+        self.timers.insert(
+            (at_ms, self.timer_seq),
+            (pod.metadata.key(), pod.metadata.uid.clone(), step),
+        );
     }
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
@@ -114,11 +123,26 @@ impl Cluster {
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
         match ev {
-            WatchEvent::Added(Object::Pod(p)) if p.spec.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() => {
+            WatchEvent::Added(Object::Pod(p))
+                if p.spec.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() =>
+            {
                 self.add_timer(self.now_ms + self.world.schedule_ms, p, PodStep::Bind);
             }
-            WatchEvent::Modified { old: Object::Pod(o), new: Object::Pod(n) } if o.metadata.deletion_timestamp.is_none() && n.metadata.deletion_timestamp.is_some() => {
-                let ms = if self.world.use_grace_period { n.metadata.deletion_grace_period_seconds.unwrap_or(30).max(0) as u64 * 1000 } else { self.world.termination_ms };
+            WatchEvent::Modified {
+                old: Object::Pod(o),
+                new: Object::Pod(n),
+            } if o.metadata.deletion_timestamp.is_none()
+                && n.metadata.deletion_timestamp.is_some() =>
+            {
+                let ms = if self.world.use_grace_period {
+                    n.metadata
+                        .deletion_grace_period_seconds
+                        .unwrap_or(30)
+                        .max(0) as u64
+                        * 1000
+                } else {
+                    self.world.termination_ms
+                };
                 self.add_timer(self.now_ms + ms, n, PodStep::Gone);
             }
             _ => {}
@@ -149,7 +173,10 @@ impl Cluster {
             syncs += 1;
             self.total_syncs += 1;
             if syncs > MAX_SYNCS_PER_INSTANT {
-                return Err(Livelock { t_ms: self.now_ms, syncs });
+                return Err(Livelock {
+                    t_ms: self.now_ms,
+                    syncs,
+                });
             }
             self.store.now = self.now();
             self.events.now_ms = self.now_ms;
@@ -162,8 +189,15 @@ impl Cluster {
     }
 
     fn sync_deployment_queue(&mut self) {
-        let Some(key) = self.dc.queue.get() else { return };
-        let mut cx = Ctx { store: &mut self.store, events: &mut self.events, now_ms: self.now_ms, explain: vec![] };
+        let Some(key) = self.dc.queue.get() else {
+            return;
+        };
+        let mut cx = Ctx {
+            store: &mut self.store,
+            events: &mut self.events,
+            now_ms: self.now_ms,
+            explain: vec![],
+        };
         let report = self.dc.process(&mut cx, &key);
         let explain = std::mem::take(&mut cx.explain);
         self.dc.queue.done(&key);
@@ -180,8 +214,12 @@ impl Cluster {
     }
 
     fn sync_replicaset_queue(&mut self) {
-        let Some(key) = self.rsc.queue.get() else { return };
-        let report = self.rsc.sync_replica_set(&mut self.store, &mut self.events, self.now_ms, &key);
+        let Some(key) = self.rsc.queue.get() else {
+            return;
+        };
+        let report =
+            self.rsc
+                .sync_replica_set(&mut self.store, &mut self.events, self.now_ms, &key);
         self.rsc.queue.done(&key);
         if self.record {
             let mut s = TraceStep::new(self.now_ms, "sync");
@@ -194,7 +232,9 @@ impl Cluster {
     }
 
     fn sync_gc_queue(&mut self) {
-        let Some(key) = self.gc.queue.get() else { return };
+        let Some(key) = self.gc.queue.get() else {
+            return;
+        };
         let (explain, error) = self.gc.sync(&mut self.store, &key);
         if error.is_some() {
             self.gc.queue.add_rate_limited(&key, self.now_ms);
@@ -212,23 +252,34 @@ impl Cluster {
 
     /// When the next thing happens on its own (a pod timer or a delayed queue key).
     pub fn next_event_ms(&self) -> Option<u64> {
-        [self.timers.keys().next().map(|(t, _)| *t), self.dc.queue.next_due(), self.rsc.queue.next_due(), self.gc.queue.next_due()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.timers.keys().next().map(|(t, _)| *t),
+            self.dc.queue.next_due(),
+            self.rsc.queue.next_due(),
+            self.gc.queue.next_due(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// True when nothing but crash-loop and image-pull back-off cycles is still scheduled (a
     /// progress-deadline check of a Deployment that has completed changes nothing either).
     pub fn is_settled(&self) -> bool {
-        let idle_check = |key: &String| self.store.deployment(key).is_none_or(|d| du::deployment_complete(d, &d.status));
+        let idle_check = |key: &String| {
+            self.store
+                .deployment(key)
+                .is_none_or(|d| du::deployment_complete(d, &d.status))
+        };
         self.dc.queue.is_empty()
             && self.rsc.queue.is_empty()
             && self.gc.queue.is_empty()
             && self.dc.queue.delayed_keys().all(idle_check)
             && !self.rsc.queue.has_delayed()
             && !self.gc.queue.has_delayed()
-            && self.timers.values().all(|(_, _, s)| matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff))
+            && self.timers.values().all(|(_, _, s)| {
+                matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff)
+            })
     }
 
     /// Moves the clock to `t_ms`, firing every pod timer and delayed queue key due by then (one
@@ -250,7 +301,15 @@ impl Cluster {
                     break;
                 }
                 let (key, uid, step) = self.timers.remove(&(at, seq)).expect("timer exists");
-                if let Some((what, next)) = kubelet::apply(&mut self.store, &mut self.events, &self.world, &key, &uid, step, &mut self.node_rr) {
+                if let Some((what, next)) = kubelet::apply(
+                    &mut self.store,
+                    &mut self.events,
+                    &self.world,
+                    &key,
+                    &uid,
+                    step,
+                    &mut self.node_rr,
+                ) {
                     changes.push(what);
                     if let Some(p) = self.store.pod(&key).cloned() {
                         for (delay, s) in next {
@@ -285,13 +344,15 @@ impl Cluster {
 
     /// The focus Deployment and its ReplicaSets (by revision), as the trace shows them.
     pub fn snapshot(&mut self) -> (Option<DeploymentView>, Vec<ReplicaSetView>) {
-        let Some(name) = self.focus.clone() else { return (None, vec![]) };
+        let Some(name) = self.focus.clone() else {
+            return (None, vec![]);
+        };
         let d = self.store.deployment(&format!("default/{name}")).cloned();
-        if let Some(d) = &d {
-            if self.focus_uid.as_deref() != Some(d.metadata.uid.as_str()) {
-                self.focus_uid = Some(d.metadata.uid.clone());
-                self.focus_owned.clear();
-            }
+        if let Some(d) = &d
+            && self.focus_uid.as_deref() != Some(d.metadata.uid.as_str())
+        {
+            self.focus_uid = Some(d.metadata.uid.clone());
+            self.focus_owned.clear();
         }
         if let Some(uid) = self.focus_uid.clone() {
             for o in self.store.dependents_of(&uid) {
@@ -300,10 +361,17 @@ impl Cluster {
                 }
             }
         }
-        let mut rss: Vec<&ReplicaSet> = self.focus_owned.iter().filter_map(|k| self.store.replicaset(k)).collect();
+        let mut rss: Vec<&ReplicaSet> = self
+            .focus_owned
+            .iter()
+            .filter_map(|k| self.store.replicaset(k))
+            .collect();
         rss.sort_by(|a, b| du::by_revision(a, b));
         let now = self.now();
-        let views = rss.iter().map(|rs| replica_set_view(&self.store, rs, now)).collect();
+        let views = rss
+            .iter()
+            .map(|rs| replica_set_view(&self.store, rs, now))
+            .collect();
         (d.as_ref().map(deployment_view), views)
     }
 
@@ -311,10 +379,10 @@ impl Cluster {
     pub fn create(&mut self, obj: Object) -> Result<Object, store::ApiError> {
         self.store.now = self.now();
         let created = self.store.create(obj)?;
-        if let Object::Deployment(d) = &created {
-            if self.focus.is_none() {
-                self.focus = Some(d.metadata.name.clone());
-            }
+        if let Object::Deployment(d) = &created
+            && self.focus.is_none()
+        {
+            self.focus = Some(d.metadata.name.clone());
         }
         Ok(created)
     }
@@ -331,7 +399,11 @@ pub fn deployment_view(d: &Deployment) -> DeploymentView {
         strategy: d.spec.strategy.type_.clone(),
         max_surge: du::max_surge(d),
         max_unavailable: du::max_unavailable(d),
-        revision: d.metadata.annotations.get(crate::api::REVISION_ANNOTATION).cloned(),
+        revision: d
+            .metadata
+            .annotations
+            .get(crate::api::REVISION_ANNOTATION)
+            .cloned(),
         deleting: d.metadata.deletion_timestamp.is_some(),
         status: DeploymentStatusView {
             replicas: s.replicas,
@@ -344,7 +416,12 @@ pub fn deployment_view(d: &Deployment) -> DeploymentView {
         conditions: s
             .conditions
             .iter()
-            .map(|c| ConditionView { type_: c.type_.clone(), status: c.status.clone(), reason: c.reason.clone(), message: c.message.clone() })
+            .map(|c| ConditionView {
+                type_: c.type_.clone(),
+                status: c.status.clone(),
+                reason: c.reason.clone(),
+                message: c.message.clone(),
+            })
             .collect(),
     }
 }
@@ -374,7 +451,11 @@ pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSet
         name: rs.metadata.name.clone(),
         revision: du::revision(&rs.metadata).unwrap_or(0),
         replicas: rs.replicas(),
-        status: ReplicaSetStatusView { replicas: rs.status.replicas, ready_replicas: rs.status.ready_replicas, available_replicas: rs.status.available_replicas },
+        status: ReplicaSetStatusView {
+            replicas: rs.status.replicas,
+            ready_replicas: rs.status.ready_replicas,
+            available_replicas: rs.status.available_replicas,
+        },
         images: rs.images(),
         pods,
         deleting: rs.metadata.deletion_timestamp.is_some(),
@@ -383,5 +464,8 @@ pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSet
 
 /// The pod-template-hash of a ReplicaSet, if it carries one.
 pub fn template_hash(rs: &ReplicaSet) -> Option<&str> {
-    rs.metadata.labels.get(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY).map(String::as_str)
+    rs.metadata
+        .labels
+        .get(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY)
+        .map(String::as_str)
 }

@@ -34,11 +34,16 @@ impl WorkQueue {
             return self.add(key);
         }
         // A key already waiting for an earlier instant needs no second timer.
-        if self.delayed.iter().any(|((due, _), k)| k == key && *due <= now_ms + delay_ms) {
+        if self
+            .delayed
+            .iter()
+            .any(|((due, _), k)| k == key && *due <= now_ms + delay_ms)
+        {
             return;
         }
         self.seq += 1;
-        self.delayed.insert((now_ms + delay_ms, self.seq), key.to_string());
+        self.delayed
+            .insert((now_ms + delay_ms, self.seq), key.to_string());
     }
 
     /// The per-item exponential back-off delay for the next retry of `key`.

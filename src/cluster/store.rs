@@ -6,7 +6,7 @@
 //! **Invariant:** a rejected write leaves the store exactly as it was.
 
 use crate::api::validation::{self, Invalid};
-use crate::api::{defaults, Deployment, Kind, Object, ObjectMeta, Pod, ReplicaSet, Time};
+use crate::api::{Deployment, Kind, Object, ObjectMeta, Pod, ReplicaSet, Time, defaults};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -32,9 +32,18 @@ impl Propagation {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ApiError {
-    NotFound { kind: Kind, name: String },
-    AlreadyExists { kind: Kind, name: String },
-    Conflict { kind: Kind, name: String },
+    NotFound {
+        kind: Kind,
+        name: String,
+    },
+    AlreadyExists {
+        kind: Kind,
+        name: String,
+    },
+    Conflict {
+        kind: Kind,
+        name: String,
+    },
     Invalid(Invalid),
     /// A failure a test injected (e.g. "pod create limit reached").
     Injected(String),
@@ -49,8 +58,12 @@ impl ApiError {
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApiError::NotFound { kind, name } => write!(f, "{} \"{name}\" not found", kind.resource()),
-            ApiError::AlreadyExists { kind, name } => write!(f, "{} \"{name}\" already exists", kind.resource()),
+            ApiError::NotFound { kind, name } => {
+                write!(f, "{} \"{name}\" not found", kind.resource())
+            }
+            ApiError::AlreadyExists { kind, name } => {
+                write!(f, "{} \"{name}\" already exists", kind.resource())
+            }
             ApiError::Conflict { kind, name } => write!(
                 f,
                 "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
@@ -64,7 +77,8 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// What informers are told.
+/// What informers are told. (Variants differ in size; events live only until dispatched.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum WatchEvent {
     Added(Object),
@@ -110,12 +124,18 @@ pub struct Store {
 
 impl Store {
     pub fn new() -> Store {
-        Store { now: Time::from_virtual(0), ..Default::default() }
+        Store {
+            now: Time::from_virtual(0),
+            ..Default::default()
+        }
     }
 
     /// A store with the fake clientset's leniency, for fixtures taken from upstream tests.
     pub fn fake() -> Store {
-        Store { fake: true, ..Store::new() }
+        Store {
+            fake: true,
+            ..Store::new()
+        }
     }
 
     fn next_rv(&mut self) -> String {
@@ -153,7 +173,12 @@ impl Store {
     }
 
     fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
-        self.actions.push(Action { verb, resource: resource_of(kind), subresource, name: name.to_string() });
+        self.actions.push(Action {
+            verb,
+            resource: resource_of(kind),
+            subresource,
+            name: name.to_string(),
+        });
     }
 
     // ------------------------------------------------------------ reads (listers)
@@ -184,33 +209,61 @@ impl Store {
         self.get(*k, key)
     }
     fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
-        self.objects.range((kind, String::new())..).take_while(move |((k, _), _)| *k == kind).map(|(_, o)| o)
+        self.objects
+            .range((kind, String::new())..)
+            .take_while(move |((k, _), _)| *k == kind)
+            .map(|(_, o)| o)
     }
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
-        self.list(Kind::Deployment).filter_map(|o| if let Object::Deployment(d) = o { Some(d) } else { None })
+        self.list(Kind::Deployment).filter_map(|o| {
+            if let Object::Deployment(d) = o {
+                Some(d)
+            } else {
+                None
+            }
+        })
     }
     pub fn replicasets(&self) -> impl Iterator<Item = &ReplicaSet> {
-        self.list(Kind::ReplicaSet).filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r) } else { None })
+        self.list(Kind::ReplicaSet).filter_map(|o| {
+            if let Object::ReplicaSet(r) = o {
+                Some(r)
+            } else {
+                None
+            }
+        })
     }
     pub fn pods(&self) -> impl Iterator<Item = &Pod> {
-        self.list(Kind::Pod).filter_map(|o| if let Object::Pod(p) = o { Some(p) } else { None })
+        self.list(Kind::Pod).filter_map(|o| {
+            if let Object::Pod(p) = o {
+                Some(p)
+            } else {
+                None
+            }
+        })
     }
     /// Objects with an ownerReference to `uid` (the informer index the controllers use).
     pub fn dependents_of(&self, uid: &str) -> impl Iterator<Item = &Object> {
-        self.dependents.get(uid).into_iter().flatten().filter_map(|(k, key)| self.get(*k, key))
+        self.dependents
+            .get(uid)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, key)| self.get(*k, key))
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by(&self, uid: &str) -> Vec<&Pod> {
         self.dependents_of(uid)
             .filter_map(|o| match o {
-                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == uid) => Some(p),
+                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == uid) => {
+                    Some(p)
+                }
                 _ => None,
             })
             .collect()
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
-        self.pods().filter(|p| p.metadata.controller_ref().is_none())
+        self.pods()
+            .filter(|p| p.metadata.controller_ref().is_none())
     }
     pub fn len(&self) -> usize {
         self.objects.len()
@@ -225,7 +278,10 @@ impl Store {
         let id = (o.kind(), o.meta().key());
         self.by_uid.insert(o.meta().uid.clone(), id.clone());
         for r in &o.meta().owner_references {
-            self.dependents.entry(r.uid.clone()).or_default().insert(id.clone());
+            self.dependents
+                .entry(r.uid.clone())
+                .or_default()
+                .insert(id.clone());
         }
     }
     fn index_remove(&mut self, o: &Object) {
@@ -299,7 +355,10 @@ impl Store {
         }
         let key = obj.meta().key();
         if self.objects.contains_key(&(kind, key.clone())) {
-            return Err(ApiError::AlreadyExists { kind, name: obj.meta().name.clone() });
+            return Err(ApiError::AlreadyExists {
+                kind,
+                name: obj.meta().name.clone(),
+            });
         }
         let uid = self.next_uid();
         let rv = self.next_rv();
@@ -337,8 +396,14 @@ impl Store {
     }
 
     fn check_rv(&self, new: &ObjectMeta, old: &ObjectMeta, kind: Kind) -> Result<(), ApiError> {
-        if !self.fake && !new.resource_version.is_empty() && new.resource_version != old.resource_version {
-            return Err(ApiError::Conflict { kind, name: new.name.clone() });
+        if !self.fake
+            && !new.resource_version.is_empty()
+            && new.resource_version != old.resource_version
+        {
+            return Err(ApiError::Conflict {
+                kind,
+                name: new.name.clone(),
+            });
         }
         Ok(())
     }
@@ -360,8 +425,16 @@ impl Store {
         }
         let key = obj.meta().key();
         let Some(old) = self.get(kind, &key).cloned() else {
-            self.log("update", kind, if status { "status" } else { "" }, &obj.meta().name);
-            return Err(ApiError::NotFound { kind, name: obj.meta().name.clone() });
+            self.log(
+                "update",
+                kind,
+                if status { "status" } else { "" },
+                &obj.meta().name,
+            );
+            return Err(ApiError::NotFound {
+                kind,
+                name: obj.meta().name.clone(),
+            });
         };
         self.check_rv(obj.meta(), old.meta(), kind)?;
         // Fields the client cannot change through this verb come from the stored object.
@@ -417,7 +490,12 @@ impl Store {
         if spec_changed {
             obj.meta_mut().generation += 1;
         }
-        self.log("update", kind, if status { "status" } else { "" }, &obj.meta().name);
+        self.log(
+            "update",
+            kind,
+            if status { "status" } else { "" },
+            &obj.meta().name,
+        );
         if obj == old || (without_rv(&obj) == without_rv(&old)) {
             // An update that changes nothing is a no-op in the apiserver: no new resourceVersion.
             return Ok(old);
@@ -425,20 +503,32 @@ impl Store {
         let rv = self.next_rv();
         obj.meta_mut().resource_version = rv;
         // Removing the last finalizer of an object being deleted completes its deletion.
-        if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers.is_empty() && kind != Kind::Pod {
+        if obj.meta().deletion_timestamp.is_some()
+            && obj.meta().finalizers.is_empty()
+            && kind != Kind::Pod
+        {
             self.take(kind, &key);
             self.watch.push(WatchEvent::Deleted(obj.clone()));
             return Ok(obj);
         }
         self.put(obj.clone());
-        self.watch.push(WatchEvent::Modified { old, new: obj.clone() });
+        self.watch.push(WatchEvent::Modified {
+            old,
+            new: obj.clone(),
+        });
         Ok(obj)
     }
 
     /// `DELETE` with a propagation policy. Pods that are scheduled terminate gracefully
     /// (deletionTimestamp now, gone when the kubelet says so); other objects go at once unless a
     /// finalizer holds them.
-    pub fn delete(&mut self, kind: Kind, key: &str, propagation: Propagation, grace_seconds: Option<i64>) -> Result<(), ApiError> {
+    pub fn delete(
+        &mut self,
+        kind: Kind,
+        key: &str,
+        propagation: Propagation,
+        grace_seconds: Option<i64>,
+    ) -> Result<(), ApiError> {
         let name = key.rsplit('/').next().unwrap_or(key).to_string();
         self.log("delete", kind, "", &name);
         let Some(old) = self.get(kind, key).cloned() else {
@@ -451,10 +541,10 @@ impl Store {
             Propagation::Background => None,
         };
         // Pods have no dependents here, so a policy finalizer would only delay nothing.
-        if let (Some(f), false) = (finalizer, kind == Kind::Pod) {
-            if !obj.meta().finalizers.iter().any(|x| x == f) {
-                obj.meta_mut().finalizers.push(f.to_string());
-            }
+        if let (Some(f), false) = (finalizer, kind == Kind::Pod)
+            && !obj.meta().finalizers.iter().any(|x| x == f)
+        {
+            obj.meta_mut().finalizers.push(f.to_string());
         }
         let graceful_pod = match &obj {
             Object::Pod(p) => !p.spec.node_name.is_empty() && grace_seconds.unwrap_or(1) > 0,
@@ -467,7 +557,8 @@ impl Store {
             self.watch.push(WatchEvent::Deleted(obj));
             return Ok(());
         }
-        if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers == old.meta().finalizers {
+        if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers == old.meta().finalizers
+        {
             return Ok(());
         }
         let now = self.now;
@@ -490,7 +581,9 @@ impl Store {
 
     /// The kubelet's final word on a terminating pod: the object is removed.
     pub fn remove_pod(&mut self, key: &str) -> Option<Pod> {
-        let Some(Object::Pod(mut p)) = self.take(Kind::Pod, key) else { return None };
+        let Some(Object::Pod(mut p)) = self.take(Kind::Pod, key) else {
+            return None;
+        };
         let rv = self.next_rv();
         p.metadata.resource_version = rv;
         self.log("delete", Kind::Pod, "", &p.metadata.name.clone());

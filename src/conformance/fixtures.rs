@@ -15,7 +15,13 @@ pub fn i32_of(v: &Value, k: &str) -> Option<i32> {
 }
 
 pub fn str_map(v: Option<&Value>) -> BTreeMap<String, String> {
-    v.and_then(Value::as_object).map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string())).collect()).unwrap_or_default()
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 pub fn int_or_string(v: Option<&Value>) -> Option<IntOrString> {
@@ -27,7 +33,8 @@ pub fn int_or_string(v: Option<&Value>) -> Option<IntOrString> {
 }
 
 pub fn time_at(secs: Option<&Value>) -> Option<Time> {
-    secs.and_then(Value::as_f64).map(|s| Time(epoch().0 + (s * 1e9) as i64))
+    secs.and_then(Value::as_f64)
+        .map(|s| Time(epoch().0 + (s * 1e9) as i64))
 }
 
 pub fn abs_time(v: Option<&Value>) -> Option<Time> {
@@ -37,8 +44,18 @@ pub fn abs_time(v: Option<&Value>) -> Option<Time> {
 /// The pod template the upstream helpers use (one nginx container), with `labels`.
 pub fn template(labels: BTreeMap<String, String>) -> PodTemplateSpec {
     PodTemplateSpec {
-        metadata: ObjectMeta { labels, ..Default::default() },
-        spec: PodSpec { containers: vec![Container { name: "nginx".into(), image: "nginx".into(), ..Default::default() }], ..Default::default() },
+        metadata: ObjectMeta {
+            labels,
+            ..Default::default()
+        },
+        spec: PodSpec {
+            containers: vec![Container {
+                name: "nginx".into(),
+                image: "nginx".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
     }
 }
 
@@ -60,9 +77,21 @@ pub fn conditions(v: Option<&Value>) -> Vec<DeploymentCondition> {
 }
 
 pub fn deployment(v: &Value) -> Deployment {
-    let mut d = Deployment { api_version: "apps/v1".into(), kind: "Deployment".into(), ..Default::default() };
-    d.metadata.name = v.get("name").and_then(Value::as_str).unwrap_or("foo").into();
-    d.metadata.namespace = v.get("namespace").and_then(Value::as_str).unwrap_or("default").into();
+    let mut d = Deployment {
+        api_version: "apps/v1".into(),
+        kind: "Deployment".into(),
+        ..Default::default()
+    };
+    d.metadata.name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("foo")
+        .into();
+    d.metadata.namespace = v
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .into();
     d.metadata.uid = format!("uid-{}", d.metadata.name);
     d.metadata.annotations = str_map(v.get("annotations"));
     d.spec.replicas = match v.get("replicas") {
@@ -70,21 +99,43 @@ pub fn deployment(v: &Value) -> Deployment {
         Some(x) => x.as_i64().map(|n| n as i32),
         None => Some(1),
     };
-    let sel = v.get("selector").map(|s| str_map(Some(s))).unwrap_or_else(|| BTreeMap::from([("foo".to_string(), "bar".to_string())]));
+    let sel = v
+        .get("selector")
+        .map(|s| str_map(Some(s)))
+        .unwrap_or_else(|| BTreeMap::from([("foo".to_string(), "bar".to_string())]));
     d.spec.selector = Some(LabelSelector::from_labels(&sel));
-    let tl = v.get("templateLabels").map(|s| str_map(Some(s))).unwrap_or_else(|| sel.clone());
+    let tl = v
+        .get("templateLabels")
+        .map(|s| str_map(Some(s)))
+        .unwrap_or_else(|| sel.clone());
     d.spec.template = template(tl);
     if let Some(st) = v.get("strategy") {
-        d.spec.strategy.type_ = st.get("type").and_then(Value::as_str).unwrap_or(ROLLING_UPDATE).into();
+        d.spec.strategy.type_ = st
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(ROLLING_UPDATE)
+            .into();
         if d.spec.strategy.type_ == ROLLING_UPDATE || st.get("maxSurge").is_some() {
-            d.spec.strategy.rolling_update = Some(RollingUpdateDeployment { max_surge: int_or_string(st.get("maxSurge")), max_unavailable: int_or_string(st.get("maxUnavailable")) });
+            d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+                max_surge: int_or_string(st.get("maxSurge")),
+                max_unavailable: int_or_string(st.get("maxUnavailable")),
+            });
         }
     } else {
         d.spec.strategy.type_ = ROLLING_UPDATE.into();
-        d.spec.strategy.rolling_update = Some(RollingUpdateDeployment { max_surge: Some(IntOrString::Int(0)), max_unavailable: Some(IntOrString::Int(0)) });
+        d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+            max_surge: Some(IntOrString::Int(0)),
+            max_unavailable: Some(IntOrString::Int(0)),
+        });
     }
-    d.spec.progress_deadline_seconds = v.get("progressDeadlineSeconds").and_then(Value::as_i64).map(|x| x as i32);
-    d.spec.revision_history_limit = v.get("revisionHistoryLimit").and_then(Value::as_i64).map(|x| x as i32);
+    d.spec.progress_deadline_seconds = v
+        .get("progressDeadlineSeconds")
+        .and_then(Value::as_i64)
+        .map(|x| x as i32);
+    d.spec.revision_history_limit = v
+        .get("revisionHistoryLimit")
+        .and_then(Value::as_i64)
+        .map(|x| x as i32);
     if let Some(s) = v.get("status") {
         d.status.replicas = i32_of(s, "replicas").unwrap_or(0);
         d.status.updated_replicas = i32_of(s, "updatedReplicas").unwrap_or(0);
@@ -95,8 +146,14 @@ pub fn deployment(v: &Value) -> Deployment {
     if v.get("deletionTimestampSet").and_then(Value::as_bool) == Some(true) {
         d.metadata.deletion_timestamp = Some(epoch());
     }
-    if let Some(to) = v.get("rollbackTo").and_then(|r| r.get("revision")).and_then(Value::as_i64) {
-        d.metadata.annotations.insert(DEPRECATED_ROLLBACK_TO.into(), to.to_string());
+    if let Some(to) = v
+        .get("rollbackTo")
+        .and_then(|r| r.get("revision"))
+        .and_then(Value::as_i64)
+    {
+        d.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), to.to_string());
     }
     d
 }
@@ -108,7 +165,10 @@ pub fn status_of(v: Option<&Value>) -> ReplicaSetStatus {
         s.available_replicas = i32_of(v, "availableReplicas").unwrap_or(0);
         s.ready_replicas = i32_of(v, "readyReplicas").unwrap_or(0);
         s.terminating_replicas = i32_of(v, "terminatingReplicas");
-        s.observed_generation = v.get("observedGeneration").and_then(Value::as_i64).unwrap_or(0);
+        s.observed_generation = v
+            .get("observedGeneration")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
     }
     s
 }
@@ -116,28 +176,59 @@ pub fn status_of(v: Option<&Value>) -> ReplicaSetStatus {
 /// A ReplicaSet owned by `owner` (when given), with the owner's template unless the fixture
 /// says `template: "different"`.
 pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
-    let mut rs = ReplicaSet { api_version: "apps/v1".into(), kind: "ReplicaSet".into(), ..Default::default() };
-    let name = v.get("name").and_then(Value::as_str).unwrap_or("rs").to_string();
+    let mut rs = ReplicaSet {
+        api_version: "apps/v1".into(),
+        kind: "ReplicaSet".into(),
+        ..Default::default()
+    };
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("rs")
+        .to_string();
     rs.metadata.name = name.clone();
-    rs.metadata.namespace = v.get("namespace").and_then(Value::as_str).unwrap_or("default").into();
-    rs.metadata.uid = v.get("uid").and_then(Value::as_str).map(String::from).unwrap_or_else(|| format!("uid-{name}"));
+    rs.metadata.namespace = v
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .into();
+    rs.metadata.uid = v
+        .get("uid")
+        .and_then(Value::as_str)
+        .map(String::from)
+        .unwrap_or_else(|| format!("uid-{name}"));
     rs.metadata.annotations = str_map(v.get("annotations"));
     rs.metadata.creation_timestamp = time_at(v.get("createdAt"));
     rs.spec.replicas = Some(i32_of(v, "specReplicas").unwrap_or(0));
     rs.status = status_of(v.get("status"));
-    let sel_labels = v.get("selector").map(|s| str_map(Some(s))).or_else(|| owner.map(|d| d.selector().match_labels)).unwrap_or_else(|| BTreeMap::from([("foo".to_string(), "bar".to_string())]));
+    let sel_labels = v
+        .get("selector")
+        .map(|s| str_map(Some(s)))
+        .or_else(|| owner.map(|d| d.selector().match_labels))
+        .unwrap_or_else(|| BTreeMap::from([("foo".to_string(), "bar".to_string())]));
     rs.spec.selector = LabelSelector::from_labels(&sel_labels);
-    rs.metadata.labels = v.get("labels").map(|s| str_map(Some(s))).unwrap_or_else(|| sel_labels.clone());
-    let mut t = owner.map(|d| d.spec.template.clone()).unwrap_or_else(|| template(sel_labels.clone()));
+    rs.metadata.labels = v
+        .get("labels")
+        .map(|s| str_map(Some(s)))
+        .unwrap_or_else(|| sel_labels.clone());
+    let mut t = owner
+        .map(|d| d.spec.template.clone())
+        .unwrap_or_else(|| template(sel_labels.clone()));
     if v.get("template").and_then(Value::as_str) == Some("different") {
         t.spec.containers[0].name = "nginx-old-1".into();
     }
     if let Some(h) = v.get("templateHash").and_then(Value::as_str) {
-        t.metadata.labels.insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), h.into());
+        t.metadata
+            .labels
+            .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), h.into());
     }
     rs.spec.template = t;
     if let Some(d) = owner {
-        rs.metadata.owner_references = vec![OwnerReference::controller_of("apps/v1", "Deployment", &d.metadata)];
+        rs.metadata.owner_references = vec![OwnerReference::controller_of(
+            "apps/v1",
+            "Deployment",
+            &d.metadata,
+        )];
     }
     if v.get("deletionTimestampSet").and_then(Value::as_bool) == Some(true) {
         rs.metadata.deletion_timestamp = Some(epoch());
@@ -147,25 +238,61 @@ pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
 
 /// A pod from `{name, phase, nodeName, ready, readySince, createdAt, restartCounts, …}`.
 pub fn pod(v: &Value) -> Pod {
-    let mut p = Pod { api_version: "v1".into(), kind: "Pod".into(), ..Default::default() };
-    p.metadata.name = v.get("name").and_then(Value::as_str).unwrap_or("pod").into();
-    p.metadata.namespace = v.get("namespace").and_then(Value::as_str).unwrap_or("default").into();
+    let mut p = Pod {
+        api_version: "v1".into(),
+        kind: "Pod".into(),
+        ..Default::default()
+    };
+    p.metadata.name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("pod")
+        .into();
+    p.metadata.namespace = v
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .into();
     p.metadata.uid = v.get("uid").and_then(Value::as_str).unwrap_or("").into();
     p.metadata.labels = str_map(v.get("labels"));
     p.metadata.annotations = str_map(v.get("annotations"));
     p.metadata.creation_timestamp = time_at(v.get("createdAt"));
-    p.spec.node_name = v.get("nodeName").and_then(Value::as_str).unwrap_or("").into();
+    p.spec.node_name = v
+        .get("nodeName")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .into();
     p.status.phase = v.get("phase").and_then(Value::as_str).unwrap_or("").into();
-    let ready = v.get("ready").and_then(Value::as_bool).or_else(|| v.get("readyConditionTrue").and_then(Value::as_bool));
+    let ready = v
+        .get("ready")
+        .and_then(Value::as_bool)
+        .or_else(|| v.get("readyConditionTrue").and_then(Value::as_bool));
     let ready_cond = v.get("readyCondition").and_then(Value::as_str);
-    let since = v.get("readySince").or_else(|| v.get("readyLastTransitionTime"));
+    let since = v
+        .get("readySince")
+        .or_else(|| v.get("readyLastTransitionTime"));
     if ready == Some(true) || ready_cond == Some("True") {
-        p.status.conditions.push(PodCondition { type_: "Ready".into(), status: "True".into(), last_transition_time: time_at(since), ..Default::default() });
+        p.status.conditions.push(PodCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            last_transition_time: time_at(since),
+            ..Default::default()
+        });
     } else if ready_cond == Some("False") {
-        p.status.conditions.push(PodCondition { type_: "Ready".into(), status: "False".into(), ..Default::default() });
+        p.status.conditions.push(PodCondition {
+            type_: "Ready".into(),
+            status: "False".into(),
+            ..Default::default()
+        });
     }
     if let Some(rc) = v.get("restartCounts").and_then(Value::as_array) {
-        p.status.container_statuses = rc.iter().map(|n| ContainerStatus { restart_count: n.as_i64().unwrap_or(0) as i32, ..Default::default() }).collect();
+        p.status.container_statuses = rc
+            .iter()
+            .map(|n| ContainerStatus {
+                restart_count: n.as_i64().unwrap_or(0) as i32,
+                ..Default::default()
+            })
+            .collect();
     }
     if v.get("deletionTimestampSet").and_then(Value::as_bool) == Some(true) {
         p.metadata.deletion_timestamp = Some(epoch());

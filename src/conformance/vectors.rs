@@ -8,10 +8,10 @@ use crate::cluster::store::{Store, WatchEvent};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::expectations::{ControllerExpectations, UidTrackingExpectations};
-use crate::controller::ranking::{active_pods_less, ranked_less, sort_by_less, RankingGates};
+use crate::controller::ranking::{RankingGates, active_pods_less, ranked_less, sort_by_less};
 use crate::controller::replicaset::{self as rsc, ReplicaSetController};
 use crate::controller::{compute_hash, filter_active_pods, slow_start_batch};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 pub const KNOWN_IDS: &[&str] = &[
     "util.NewRSNewReplicas",
@@ -67,7 +67,11 @@ pub const KNOWN_IDS: &[&str] = &[
 type R = Result<(), String>;
 
 fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
-    if expected == got { Ok(()) } else { Err(format!("{what}: expected {expected:?}, got {got:?}")) }
+    if expected == got {
+        Ok(())
+    } else {
+        Err(format!("{what}: expected {expected:?}, got {got:?}"))
+    }
 }
 
 /// A store holding the fixtures, and the pieces a controller call needs.
@@ -81,35 +85,60 @@ impl World {
     fn new(now: Time) -> World {
         let mut store = Store::fake();
         store.now = now;
-        World { store, events: EventRecorder::default(), dc: DeploymentController::default() }
+        World {
+            store,
+            events: EventRecorder::default(),
+            dc: DeploymentController::default(),
+        }
     }
     fn put_rs(&mut self, rs: &ReplicaSet) {
         self.store.insert_raw(Object::ReplicaSet(rs.clone()));
     }
     fn rs(&self, name: &str) -> ReplicaSet {
-        self.store.replicaset(&format!("default/{name}")).cloned().unwrap_or_default()
+        self.store
+            .replicaset(&format!("default/{name}"))
+            .cloned()
+            .unwrap_or_default()
     }
     fn with<T>(&mut self, f: impl FnOnce(&mut DeploymentController, &mut Ctx) -> T) -> T {
-        let mut cx = Ctx { store: &mut self.store, events: &mut self.events, now_ms: 0, explain: vec![] };
+        let mut cx = Ctx {
+            store: &mut self.store,
+            events: &mut self.events,
+            now_ms: 0,
+            explain: vec![],
+        };
         f(&mut self.dc, &mut cx)
     }
     fn updates(&self) -> usize {
-        self.store.actions.iter().filter(|a| a.verb == "update" && a.resource == "replicasets").count()
+        self.store
+            .actions
+            .iter()
+            .filter(|a| a.verb == "update" && a.resource == "replicasets")
+            .count()
     }
 }
 
 fn rs_list(v: &Value, d: Option<&Deployment>) -> Vec<ReplicaSet> {
-    v.as_array().map(|a| a.iter().map(|x| replica_set(x, d)).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| a.iter().map(|x| replica_set(x, d)).collect())
+        .unwrap_or_default()
 }
 
 /// `allRSs` lists may name "newRS" / "oldRSs[0]" instead of repeating a fixture.
-fn resolve_all(all: &Value, new_rs: Option<&ReplicaSet>, olds: &[ReplicaSet], d: &Deployment) -> Vec<ReplicaSet> {
+fn resolve_all(
+    all: &Value,
+    new_rs: Option<&ReplicaSet>,
+    olds: &[ReplicaSet],
+    d: &Deployment,
+) -> Vec<ReplicaSet> {
     all.as_array()
         .map(|a| {
             a.iter()
                 .filter_map(|x| match x.as_str() {
                     Some("newRS") => new_rs.cloned(),
-                    Some(s) if s.starts_with("oldRSs[") => olds.get(s[7..s.len() - 1].parse::<usize>().ok()?).cloned(),
+                    Some(s) if s.starts_with("oldRSs[") => {
+                        olds.get(s[7..s.len() - 1].parse::<usize>().ok()?).cloned()
+                    }
                     Some(_) => None,
                     None => Some(replica_set(x, Some(d))),
                 })
@@ -132,62 +161,129 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let refs: Vec<&ReplicaSet> = all.iter().collect();
             let r = du::new_rs_new_replicas(&d, &refs, &new_rs);
             same("error", e["error"].as_bool().unwrap_or(false), r.is_err())?;
-            same("replicas", e["replicas"].as_i64().unwrap_or(0) as i32, r.map(|x| x.0).unwrap_or(0))
+            same(
+                "replicas",
+                e["replicas"].as_i64().unwrap_or(0) as i32,
+                r.map(|x| x.0).unwrap_or(0),
+            )
         }
         "util.ResolveFenceposts" => {
-            let (ms, mu) = (int_or_string(i.get("maxSurge")), int_or_string(i.get("maxUnavailable")));
-            let r = du::resolve_fenceposts(ms.as_ref(), mu.as_ref(), i["desired"].as_i64().unwrap_or(0) as i32);
+            let (ms, mu) = (
+                int_or_string(i.get("maxSurge")),
+                int_or_string(i.get("maxUnavailable")),
+            );
+            let r = du::resolve_fenceposts(
+                ms.as_ref(),
+                mu.as_ref(),
+                i["desired"].as_i64().unwrap_or(0) as i32,
+            );
             same("error", e["error"].as_bool().unwrap_or(false), r.is_err())?;
             let (s, u) = r.unwrap_or((0, 0));
             same("surge", e["surge"].as_i64().unwrap_or(0) as i32, s)?;
-            same("unavailable", e["unavailable"].as_i64().unwrap_or(0) as i32, u)
+            same(
+                "unavailable",
+                e["unavailable"].as_i64().unwrap_or(0) as i32,
+                u,
+            )
         }
-        "util.MaxUnavailable" => same("maxUnavailable", e["maxUnavailable"].as_i64().unwrap_or(0) as i32, du::max_unavailable(&deployment(&i["deployment"]))),
-        "util.MinAvailable" => same("minAvailable", e["minAvailable"].as_i64().unwrap_or(0) as i32, du::min_available(&deployment(&i["deployment"]))),
+        "util.MaxUnavailable" => same(
+            "maxUnavailable",
+            e["maxUnavailable"].as_i64().unwrap_or(0) as i32,
+            du::max_unavailable(&deployment(&i["deployment"])),
+        ),
+        "util.MinAvailable" => same(
+            "minAvailable",
+            e["minAvailable"].as_i64().unwrap_or(0) as i32,
+            du::min_available(&deployment(&i["deployment"])),
+        ),
         "util.getNonNegativeInt32FromAnnotation" => {
-            let (v, ok, err) = du::non_negative_int32_annotation(&str_map(i.get("annotations")), i["key"].as_str().unwrap_or(""));
+            let (v, ok, err) = du::non_negative_int32_annotation(
+                &str_map(i.get("annotations")),
+                i["key"].as_str().unwrap_or(""),
+            );
             same("value", e["value"].as_i64().unwrap_or(0) as i32, v)?;
             same("valid", e["valid"].as_bool().unwrap_or(false), ok)?;
             match e["errorContains"].as_str() {
                 None => same("error", None, err),
-                Some(s) => err.filter(|x| x.contains(s)).map(|_| ()).ok_or_else(|| format!("error: expected one containing {s:?}")),
+                Some(s) => err
+                    .filter(|x| x.contains(s))
+                    .map(|_| ())
+                    .ok_or_else(|| format!("error: expected one containing {s:?}")),
             }
         }
         "util.getReplicaSetFraction" => {
             let d = deployment(&i["deployment"]);
             let rs = replica_set(&i["rs"], Some(&d));
-            same("fraction", e["fraction"].as_i64().unwrap_or(0) as i32, du::get_replica_set_fraction(&rs, &d).0)
+            same(
+                "fraction",
+                e["fraction"].as_i64().unwrap_or(0) as i32,
+                du::get_replica_set_fraction(&rs, &d).0,
+            )
         }
         "util.DeploymentComplete" => {
             let d = deployment(&i["deployment"]);
-            let mut s = DeploymentStatus::default();
-            s.replicas = i32_of(&i["newStatus"], "replicas").unwrap_or(0);
-            s.updated_replicas = i32_of(&i["newStatus"], "updatedReplicas").unwrap_or(0);
-            s.available_replicas = i32_of(&i["newStatus"], "availableReplicas").unwrap_or(0);
-            same("complete", e["complete"].as_bool().unwrap_or(false), du::deployment_complete(&d, &s))
+            let s = DeploymentStatus {
+                replicas: i32_of(&i["newStatus"], "replicas").unwrap_or(0),
+                updated_replicas: i32_of(&i["newStatus"], "updatedReplicas").unwrap_or(0),
+                available_replicas: i32_of(&i["newStatus"], "availableReplicas").unwrap_or(0),
+                ..Default::default()
+            };
+            same(
+                "complete",
+                e["complete"].as_bool().unwrap_or(false),
+                du::deployment_complete(&d, &s),
+            )
         }
         "util.DeploymentProgressing" => {
             let d = deployment(&json!({"status": i["oldStatus"]}));
             let n = deployment(&json!({"status": i["newStatus"]}));
-            same("progressing", e["progressing"].as_bool().unwrap_or(false), du::deployment_progressing(&d, &n.status))
+            same(
+                "progressing",
+                e["progressing"].as_bool().unwrap_or(false),
+                du::deployment_progressing(&d, &n.status),
+            )
         }
         "util.DeploymentTimedOut" => {
             let d = deployment(&json!({"progressDeadlineSeconds": i["progressDeadlineSeconds"]}));
             let pc = &i["progressingCondition"];
-            let mut s = DeploymentStatus::default();
-            s.conditions = conditions(Some(&json!([{"type": "Progressing", "status": pc["status"], "reason": pc["reason"], "lastUpdateTime": pc["lastUpdateTime"]}])));
+            let s = DeploymentStatus {
+                conditions: conditions(Some(
+                    &json!([{"type": "Progressing", "status": pc["status"], "reason": pc["reason"], "lastUpdateTime": pc["lastUpdateTime"]}]),
+                )),
+                ..Default::default()
+            };
             let now = abs_time(i.get("now")).unwrap_or(epoch());
-            same("timedOut", e["timedOut"].as_bool().unwrap_or(false), du::deployment_timed_out(&d, &s, now))
+            same(
+                "timedOut",
+                e["timedOut"].as_bool().unwrap_or(false),
+                du::deployment_timed_out(&d, &s, now),
+            )
         }
         "util.EqualIgnoreHash" => {
             let t = |v: &Value| PodTemplateSpec {
-                metadata: ObjectMeta { name: v["name"].as_str().unwrap_or("").into(), labels: str_map(v.get("labels")), annotations: str_map(v.get("annotations")), ..Default::default() },
-                spec: PodSpec { node_name: v["nodeName"].as_str().unwrap_or("").into(), ..Default::default() },
+                metadata: ObjectMeta {
+                    name: v["name"].as_str().unwrap_or("").into(),
+                    labels: str_map(v.get("labels")),
+                    annotations: str_map(v.get("annotations")),
+                    ..Default::default()
+                },
+                spec: PodSpec {
+                    node_name: v["nodeName"].as_str().unwrap_or("").into(),
+                    ..Default::default()
+                },
             };
             let (a, b) = (t(&i["former"]), t(&i["latter"]));
             let (a0, b0) = (a.clone(), b.clone());
-            same("equal", e["equal"].as_bool().unwrap_or(false), du::equal_ignore_hash(&a, &b))?;
-            same("equalReversed", e["equalReversed"].as_bool().unwrap_or(false), du::equal_ignore_hash(&b, &a))?;
+            same(
+                "equal",
+                e["equal"].as_bool().unwrap_or(false),
+                du::equal_ignore_hash(&a, &b),
+            )?;
+            same(
+                "equalReversed",
+                e["equalReversed"].as_bool().unwrap_or(false),
+                du::equal_ignore_hash(&b, &a),
+            )?;
             same("inputs unchanged", (a0, b0), (a, b))
         }
         "util.FindNewReplicaSet" | "util.FindOldReplicaSets" => {
@@ -195,16 +291,34 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let rss = rs_list(&i["rsList"], Some(&d));
             let refs: Vec<&ReplicaSet> = rss.iter().collect();
             if id == "util.FindNewReplicaSet" {
-                return same("newRS", e["newRS"].as_str().map(String::from), du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.clone()));
+                return same(
+                    "newRS",
+                    e["newRS"].as_str().map(String::from),
+                    du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.clone()),
+                );
             }
             let (req, all) = du::find_old_replica_sets(&d, &refs);
             let mut all: Vec<&ReplicaSet> = all;
             all.sort_by(|a, b| crate::controller::by_creation_timestamp(a, b));
-            let names = |v: &[&ReplicaSet]| -> Option<Vec<String>> { if v.is_empty() { None } else { Some(v.iter().map(|r| r.metadata.name.clone()).collect()) } };
+            let names = |v: &[&ReplicaSet]| -> Option<Vec<String>> {
+                if v.is_empty() {
+                    None
+                } else {
+                    Some(v.iter().map(|r| r.metadata.name.clone()).collect())
+                }
+            };
             let want = |k: &str| -> Option<Vec<String>> {
-                let mut v: Vec<String> = e[k].as_array()?.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect();
+                let mut v: Vec<String> = e[k]
+                    .as_array()?
+                    .iter()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect();
                 if k == "allOldRSs" {
-                    v.sort_by_key(|n| rss.iter().find(|r| &r.metadata.name == n).map(|r| (r.metadata.creation_timestamp, r.metadata.name.clone())));
+                    v.sort_by_key(|n| {
+                        rss.iter()
+                            .find(|r| &r.metadata.name == n)
+                            .map(|r| (r.metadata.creation_timestamp, r.metadata.name.clone()))
+                    });
                 }
                 Some(v)
             };
@@ -212,28 +326,61 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             same("requiredRSs", want("requiredRSs"), names(&req))
         }
         "util.GetDeploymentCondition" => {
-            let s = DeploymentStatus { conditions: conditions(i.get("conditions")), ..Default::default() };
-            same("found", e["found"].as_bool().unwrap_or(false), du::get_deployment_condition(&s, i["type"].as_str().unwrap_or("")).is_some())
+            let s = DeploymentStatus {
+                conditions: conditions(i.get("conditions")),
+                ..Default::default()
+            };
+            same(
+                "found",
+                e["found"].as_bool().unwrap_or(false),
+                du::get_deployment_condition(&s, i["type"].as_str().unwrap_or("")).is_some(),
+            )
         }
         "util.RemoveDeploymentCondition" | "util.SetDeploymentCondition" => {
-            let mut s = DeploymentStatus { conditions: conditions(i.get("conditions")), ..Default::default() };
+            let mut s = DeploymentStatus {
+                conditions: conditions(i.get("conditions")),
+                ..Default::default()
+            };
             if id.starts_with("util.Remove") {
                 du::remove_deployment_condition(&mut s, i["type"].as_str().unwrap_or(""));
             } else {
-                du::set_deployment_condition(&mut s, conditions(Some(&json!([i["condition"]])))[0].clone());
+                du::set_deployment_condition(
+                    &mut s,
+                    conditions(Some(&json!([i["condition"]])))[0].clone(),
+                );
             }
             same("conditions", conditions(e.get("conditions")), s.conditions)
         }
         "util.GetReplicaCountForReplicaSets" => {
             let rss = rs_list(&i["replicaSets"], None);
             let refs: Vec<&ReplicaSet> = rss.iter().collect();
-            same("replicaCount", e["replicaCount"].as_i64().unwrap_or(0) as i32, du::replica_count(&refs))?;
-            same("actualReplicaCount", e["actualReplicaCount"].as_i64().unwrap_or(0) as i32, du::actual_replica_count(&refs))?;
-            same("terminatingReplicaCount", e["terminatingReplicaCount"].as_i64().map(|x| x as i32), du::terminating_replica_count(&refs))
+            same(
+                "replicaCount",
+                e["replicaCount"].as_i64().unwrap_or(0) as i32,
+                du::replica_count(&refs),
+            )?;
+            same(
+                "actualReplicaCount",
+                e["actualReplicaCount"].as_i64().unwrap_or(0) as i32,
+                du::actual_replica_count(&refs),
+            )?;
+            same(
+                "terminatingReplicaCount",
+                e["terminatingReplicaCount"].as_i64().map(|x| x as i32),
+                du::terminating_replica_count(&refs),
+            )
         }
         "util.ReplicasAnnotationsNeedUpdate" => {
             let rs = replica_set(&json!({"annotations": i["annotations"]}), None);
-            same("needUpdate", e["needUpdate"].as_bool().unwrap_or(false), du::replicas_annotations_need_update(&rs, i["desired"].as_i64().unwrap_or(0) as i32, i["max"].as_i64().unwrap_or(0) as i32))
+            same(
+                "needUpdate",
+                e["needUpdate"].as_bool().unwrap_or(false),
+                du::replicas_annotations_need_update(
+                    &rs,
+                    i["desired"].as_i64().unwrap_or(0) as i32,
+                    i["max"].as_i64().unwrap_or(0) as i32,
+                ),
+            )
         }
         "util.AnnotationUtils" => annotation_utils(name, i, e),
         "util.GetDeploymentsForReplicaSet" => {
@@ -243,10 +390,20 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             }
             let mut rs = replica_set(&i["rs"], None);
             rs.metadata.labels = str_map(i["rs"].get("labels"));
-            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs).map(|v| v.into_iter().map(|d| d.metadata.name).collect::<Vec<_>>());
+            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs)
+                .map(|v| v.into_iter().map(|d| d.metadata.name).collect::<Vec<_>>());
             match e.get("error").and_then(Value::as_str) {
                 Some(msg) => same("error", Err(msg.to_string()), r),
-                None => same("deployments", Ok(e["deployments"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect()), r),
+                None => same(
+                    "deployments",
+                    Ok(e["deployments"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|x| x.as_str().unwrap_or("").to_string())
+                        .collect()),
+                    r,
+                ),
             }
         }
         "sync.TestScale" => {
@@ -258,11 +415,19 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let r = w.with(|dc, cx| dc.scale(cx, &d, new_rs.as_ref(), &olds));
             same("error", e["error"].as_bool().unwrap_or(false), r.is_err())?;
             if let Some(n) = e["newRS"].as_object() {
-                same("newRS", n["specReplicas"].as_i64().unwrap_or(0) as i32, w.rs(n["name"].as_str().unwrap_or("")).replicas())?;
+                same(
+                    "newRS",
+                    n["specReplicas"].as_i64().unwrap_or(0) as i32,
+                    w.rs(n["name"].as_str().unwrap_or("")).replicas(),
+                )?;
             }
             for o in e["oldRSs"].as_array().into_iter().flatten() {
                 let n = o["name"].as_str().unwrap_or("");
-                same(n, o["specReplicas"].as_i64().unwrap_or(0) as i32, w.rs(n).replicas())?;
+                same(
+                    n,
+                    o["specReplicas"].as_i64().unwrap_or(0) as i32,
+                    w.rs(n).replicas(),
+                )?;
             }
             Ok(())
         }
@@ -273,13 +438,25 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let olds = rs_list(&i["oldRSs"], Some(&d));
             let mut w = World::new(epoch());
             olds.iter().for_each(|r| w.put_rs(r));
-            w.with(|dc, cx| dc.cleanup_deployment(cx, &olds, &d)).map_err(|e| e.to_string())?;
-            let mut deleted: Vec<String> = w.store.actions.iter().filter(|a| a.verb == "delete").map(|a| a.name.clone()).collect();
+            w.with(|dc, cx| dc.cleanup_deployment(cx, &olds, &d))
+                .map_err(|e| e.to_string())?;
+            let mut deleted: Vec<String> = w
+                .store
+                .actions
+                .iter()
+                .filter(|a| a.verb == "delete")
+                .map(|a| a.name.clone())
+                .collect();
             if let Some(n) = e.get("deletions") {
                 return same("deletions", n.as_u64().unwrap_or(0) as usize, deleted.len());
             }
             deleted.sort();
-            let mut want: Vec<String> = e["deletedReplicaSets"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect();
+            let mut want: Vec<String> = e["deletedReplicaSets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect();
             want.sort();
             same("deletedReplicaSets", want, deleted)
         }
@@ -289,13 +466,27 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let all = resolve_all(&i["allRSs"], Some(&new_rs), &[], &d);
             let mut w = World::new(epoch());
             w.put_rs(&new_rs);
-            let scaled = w.with(|dc, cx| dc.reconcile_new_replica_set(cx, &all, &new_rs, &d)).map_err(|e| e.to_string())?;
+            let scaled = w
+                .with(|dc, cx| dc.reconcile_new_replica_set(cx, &all, &new_rs, &d))
+                .map_err(|e| e.to_string())?;
             same("scaled", e["scaled"].as_bool().unwrap_or(false), scaled)?;
             if let Some(n) = e.get("clientActions") {
-                return same("client actions", n.as_u64().unwrap_or(0) as usize, w.store.actions.len());
+                return same(
+                    "client actions",
+                    n.as_u64().unwrap_or(0) as usize,
+                    w.store.actions.len(),
+                );
             }
-            same("update actions", e["updateActions"].as_u64().unwrap_or(0) as usize, w.updates())?;
-            same("new spec.replicas", e["newRSSpecReplicas"].as_i64().unwrap_or(0) as i32, w.rs(&new_rs.metadata.name).replicas())
+            same(
+                "update actions",
+                e["updateActions"].as_u64().unwrap_or(0) as usize,
+                w.updates(),
+            )?;
+            same(
+                "new spec.replicas",
+                e["newRSSpecReplicas"].as_i64().unwrap_or(0) as i32,
+                w.rs(&new_rs.metadata.name).replicas(),
+            )
         }
         "rolling.reconcileOldReplicaSets" => {
             let d = deployment(&i["deployment"]);
@@ -304,7 +495,9 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let all = resolve_all(&i["allRSs"], Some(&new_rs), &olds, &d);
             let mut w = World::new(epoch());
             all.iter().for_each(|r| w.put_rs(r));
-            let scaled = w.with(|dc, cx| dc.reconcile_old_replica_sets(cx, &all, &olds, &new_rs, &d)).map_err(|e| e.to_string())?;
+            let scaled = w
+                .with(|dc, cx| dc.reconcile_old_replica_sets(cx, &all, &olds, &new_rs, &d))
+                .map_err(|e| e.to_string())?;
             same("scaled", e["scaled"].as_bool().unwrap_or(false), scaled)
         }
         "rolling.cleanupUnhealthyReplicas" => {
@@ -313,8 +506,14 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let mut w = World::new(epoch());
             olds.iter().for_each(|r| w.put_rs(r));
             let max = i["maxCleanupCount"].as_i64().unwrap_or(0) as i32;
-            let (_, n) = w.with(|dc, cx| dc.cleanup_unhealthy_replicas(cx, &olds, &d, max)).map_err(|e| e.to_string())?;
-            same("cleanupCount", e["cleanupCount"].as_i64().unwrap_or(0) as i32, n)
+            let (_, n) = w
+                .with(|dc, cx| dc.cleanup_unhealthy_replicas(cx, &olds, &d, max))
+                .map_err(|e| e.to_string())?;
+            same(
+                "cleanupCount",
+                e["cleanupCount"].as_i64().unwrap_or(0) as i32,
+                n,
+            )
         }
         "rolling.scaleDownOldReplicaSetsForRollingUpdate" => {
             let d = deployment(&i["deployment"]);
@@ -322,38 +521,79 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let all = resolve_all(&i["allRSs"], None, &olds, &d);
             let mut w = World::new(epoch());
             olds.iter().for_each(|r| w.put_rs(r));
-            let n = w.with(|dc, cx| dc.scale_down_old_replica_sets_for_rolling_update(cx, &all, &olds, &d)).map_err(|e| e.to_string())?;
+            let n = w
+                .with(|dc, cx| {
+                    dc.scale_down_old_replica_sets_for_rolling_update(cx, &all, &olds, &d)
+                })
+                .map_err(|e| e.to_string())?;
             if let Some(z) = e.get("scaledDownCount") {
                 same("scaledDownCount", z.as_i64().unwrap_or(0) as i32, n)?;
                 return same("update actions", 0, w.updates());
             }
             same("scaledDownCount != 0", true, n != 0)?;
-            same("update actions", e["updateActions"].as_u64().unwrap_or(0) as usize, w.updates())?;
-            same("spec.replicas", e["updatedSpecReplicas"].as_i64().unwrap_or(0) as i32, w.rs(&olds[0].metadata.name).replicas())
+            same(
+                "update actions",
+                e["updateActions"].as_u64().unwrap_or(0) as usize,
+                w.updates(),
+            )?;
+            same(
+                "spec.replicas",
+                e["updatedSpecReplicas"].as_i64().unwrap_or(0) as i32,
+                w.rs(&olds[0].metadata.name).replicas(),
+            )
         }
         "recreate.oldPodsRunning" => {
             let olds = rs_list(&i["oldRSs"], None);
             let mut map = std::collections::BTreeMap::new();
             for (uid, pods) in i["podMap"].as_object().into_iter().flatten() {
-                map.insert(uid.clone(), pods.as_array().into_iter().flatten().map(pod).collect::<Vec<_>>());
+                map.insert(
+                    uid.clone(),
+                    pods.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(pod)
+                        .collect::<Vec<_>>(),
+                );
             }
-            same("hasOldPodsRunning", e["hasOldPodsRunning"].as_bool().unwrap_or(false), crate::controller::deployment::recreate::old_pods_running(None, &olds, &map).is_some())
+            same(
+                "hasOldPodsRunning",
+                e["hasOldPodsRunning"].as_bool().unwrap_or(false),
+                crate::controller::deployment::recreate::old_pods_running(None, &olds, &map)
+                    .is_some(),
+            )
         }
         "recreate.scaleDownOldReplicaSetsForRecreate" => {
             let d = deployment(&i["deployment"]);
             let olds = rs_list(&i["oldRSs"], Some(&d));
             let mut w = World::new(epoch());
             olds.iter().for_each(|r| w.put_rs(r));
-            w.with(|dc, cx| dc.scale_down_old_replica_sets_for_recreate(cx, &olds, &d)).map_err(|e| e.to_string())?;
-            let after: Vec<i64> = olds.iter().map(|r| w.rs(&r.metadata.name).replicas() as i64).collect();
-            same("spec.replicas after", e["oldRSsSpecReplicasAfter"].as_array().into_iter().flatten().filter_map(Value::as_i64).collect::<Vec<_>>(), after)
+            w.with(|dc, cx| dc.scale_down_old_replica_sets_for_recreate(cx, &olds, &d))
+                .map_err(|e| e.to_string())?;
+            let after: Vec<i64> = olds
+                .iter()
+                .map(|r| w.rs(&r.metadata.name).replicas() as i64)
+                .collect();
+            same(
+                "spec.replicas after",
+                e["oldRSsSpecReplicasAfter"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_i64)
+                    .collect::<Vec<_>>(),
+                after,
+            )
         }
         "progress.requeueStuckDeployment" => {
             let d = deployment(&i["deployment"]);
             let n = deployment(&json!({"status": i["newStatus"]}));
             let mut w = World::new(abs_time(i.get("now")).unwrap_or(epoch()));
             let r = w.with(|dc, cx| dc.requeue_stuck_deployment(cx, &d, &n.status));
-            same("duration (ns)", e["durationNanos"].as_i64().unwrap_or(0), r.as_nanos())
+            same(
+                "duration (ns)",
+                e["durationNanos"].as_i64().unwrap_or(0),
+                r.as_nanos(),
+            )
         }
         "progress.syncRolloutStatus" => {
             let d = deployment(&i["deployment"]);
@@ -361,11 +601,24 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let all = resolve_all(&i["allRSs"], new_rs.as_ref(), &[], &d);
             let mut w = World::new(abs_time(i.get("now")).unwrap_or(epoch()));
             w.store.insert_raw(Object::Deployment(d.clone()));
-            let mut dd = w.store.deployment(&d.metadata.key()).cloned().unwrap_or_default();
-            w.with(|dc, cx| dc.sync_rollout_status(cx, &all, new_rs.as_ref(), &mut dd)).map_err(|e| e.to_string())?;
-            let cond = du::get_deployment_condition(&dd.status, du::PROGRESSING).map(|c| (c.status.clone(), c.reason.clone()));
+            let mut dd = w
+                .store
+                .deployment(&d.metadata.key())
+                .cloned()
+                .unwrap_or_default();
+            w.with(|dc, cx| dc.sync_rollout_status(cx, &all, new_rs.as_ref(), &mut dd))
+                .map_err(|e| e.to_string())?;
+            let cond = du::get_deployment_condition(&dd.status, du::PROGRESSING)
+                .map(|c| (c.status.clone(), c.reason.clone()));
             match e.get("progressingCondition") {
-                Some(pc) => same("Progressing", Some((pc["status"].as_str().unwrap_or("").to_string(), pc["reason"].as_str().unwrap_or("").to_string())), cond),
+                Some(pc) => same(
+                    "Progressing",
+                    Some((
+                        pc["status"].as_str().unwrap_or("").to_string(),
+                        pc["reason"].as_str().unwrap_or("").to_string(),
+                    )),
+                    cond,
+                ),
                 // The case upstream leaves vacuous: its intent (no deadline → no condition).
                 None => same("Progressing", None, cond),
             }
@@ -374,30 +627,88 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let t = PodTemplateSpec::default();
             let a = compute_hash(&t, i["collisionCount"].as_i64().map(|x| x as i32));
             let b = compute_hash(&t, i["otherCollisionCount"].as_i64().map(|x| x as i32));
-            same("hashes differ", e["hashesDiffer"].as_bool().unwrap_or(true), a != b)
+            same(
+                "hashes differ",
+                e["hashesDiffer"].as_bool().unwrap_or(true),
+                a != b,
+            )
         }
         "controller.ControllerExpectations" => controller_expectations(i),
         "controller.UIDTrackingExpectations" => uid_expectations(i),
         "controller.CountTerminatingPods" => {
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(pod).collect();
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
             let n = pods.iter().filter(|p| p.is_terminating()).count();
             same("count", e["count"].as_u64().unwrap_or(0) as usize, n)?;
-            same("filteredLength", e["filteredLength"].as_u64().unwrap_or(0) as usize, n)
+            same(
+                "filteredLength",
+                e["filteredLength"].as_u64().unwrap_or(0) as usize,
+                n,
+            )
         }
         "controller.FilterActivePods" => {
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(pod).collect();
-            let mut got: Vec<String> = filter_active_pods(&pods).iter().map(|p| p.metadata.name.clone()).collect();
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            let mut got: Vec<String> = filter_active_pods(&pods)
+                .iter()
+                .map(|p| p.metadata.name.clone())
+                .collect();
             got.sort();
-            same("active", e["activePodNames(sorted)"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect::<Vec<_>>(), got)
+            same(
+                "active",
+                e["activePodNames(sorted)"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect::<Vec<_>>(),
+                got,
+            )
         }
         "controller.FilterActiveReplicaSets" => {
-            let rss: Vec<ReplicaSet> = i["replicaSets"].as_array().into_iter().flatten().filter(|x| !x.is_null()).map(|x| replica_set(x, None)).collect();
-            let got: Vec<String> = crate::controller::filter_active_replica_sets(&rss).into_iter().map(|r| r.metadata.name).collect();
-            same("replicaSets", e["replicaSets"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect::<Vec<_>>(), got)
+            let rss: Vec<ReplicaSet> = i["replicaSets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|x| !x.is_null())
+                .map(|x| replica_set(x, None))
+                .collect();
+            let got: Vec<String> = crate::controller::filter_active_replica_sets(&rss)
+                .into_iter()
+                .map(|r| r.metadata.name)
+                .collect();
+            same(
+                "replicaSets",
+                e["replicaSets"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect::<Vec<_>>(),
+                got,
+            )
         }
         "controller.SortingActivePods" => {
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(pod).collect();
-            let want: Vec<String> = e["order"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect();
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            let want: Vec<String> = e["order"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect();
             // Every rotation and the reversal must sort to the same order.
             for k in 0..=pods.len() {
                 let mut v = pods.clone();
@@ -407,82 +718,233 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     v.rotate_left(k);
                 }
                 sort_by_less(&mut v, active_pods_less);
-                same("order", &want, &v.iter().map(|p| p.metadata.name.clone()).collect::<Vec<_>>())?;
+                same(
+                    "order",
+                    &want,
+                    &v.iter()
+                        .map(|p| p.metadata.name.clone())
+                        .collect::<Vec<_>>(),
+                )?;
             }
             Ok(())
         }
         "controller.SortingActivePodsWithRanks" => {
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(pod).collect();
-            let ranks: Vec<i32> = i["ranks"].as_array().into_iter().flatten().map(|x| x.as_i64().unwrap_or(0) as i32).collect();
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            let ranks: Vec<i32> = i["ranks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|x| x.as_i64().unwrap_or(0) as i32)
+                .collect();
             let g = &c["featureGates"];
             let gates = RankingGates {
-                pod_deletion_cost: g.get("PodDeletionCost").and_then(Value::as_bool).unwrap_or(true),
-                logarithmic_scale_down: g.get("LogarithmicScaleDown").and_then(Value::as_bool).unwrap_or(true),
+                pod_deletion_cost: g
+                    .get("PodDeletionCost")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
+                logarithmic_scale_down: g
+                    .get("LogarithmicScaleDown")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
             };
             let now = Some(epoch());
-            same("less(0,1)", e["less(0,1)"].as_bool().unwrap_or(false), ranked_less(&pods[0], ranks[0], &pods[1], ranks[1], now, gates))?;
-            same("less(1,0)", e["less(1,0)"].as_bool().unwrap_or(false), ranked_less(&pods[1], ranks[1], &pods[0], ranks[0], now, gates))
+            same(
+                "less(0,1)",
+                e["less(0,1)"].as_bool().unwrap_or(false),
+                ranked_less(&pods[0], ranks[0], &pods[1], ranks[1], now, gates),
+            )?;
+            same(
+                "less(1,0)",
+                e["less(1,0)"].as_bool().unwrap_or(false),
+                ranked_less(&pods[1], ranks[1], &pods[0], ranks[0], now, gates),
+            )
         }
         "replicaset.burstReplicas" => burst_replicas(i, e),
         "replicaset.calculateStatus" => {
             let rv = &i["rs"];
-            let mut rs = replica_set(&json!({"specReplicas": rv["specReplicas"], "selector": rv["selector"]}), None);
+            let mut rs = replica_set(
+                &json!({"specReplicas": rv["specReplicas"], "selector": rv["selector"]}),
+                None,
+            );
             rs.spec.template.metadata.labels = str_map(rv.get("templateLabels"));
             rs.spec.min_ready_seconds = rv["minReadySeconds"].as_i64().unwrap_or(0) as i32;
-            let active: Vec<Pod> = i["activePods"].as_array().into_iter().flatten().map(pod).collect();
-            let term: Vec<Pod> = i["terminatingPods"].as_array().into_iter().flatten().map(pod).collect();
-            let track = c["featureGates"]["terminatingReplicasTracking"].as_bool().unwrap_or(true);
-            let s = rsc::calculate_status(&rs, &active.iter().collect::<Vec<_>>(), &term.iter().collect::<Vec<_>>(), None, track, epoch().plus_secs(1));
+            let active: Vec<Pod> = i["activePods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            let term: Vec<Pod> = i["terminatingPods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            let track = c["featureGates"]["terminatingReplicasTracking"]
+                .as_bool()
+                .unwrap_or(true);
+            let s = rsc::calculate_status(
+                &rs,
+                &active.iter().collect::<Vec<_>>(),
+                &term.iter().collect::<Vec<_>>(),
+                None,
+                track,
+                epoch().plus_secs(1),
+            );
             let w = &e["status"];
             same(
                 "status",
-                (i32_of(w, "replicas"), i32_of(w, "fullyLabeledReplicas"), i32_of(w, "readyReplicas"), i32_of(w, "availableReplicas"), i32_of(w, "terminatingReplicas")),
-                (Some(s.replicas), Some(s.fully_labeled_replicas), Some(s.ready_replicas), Some(s.available_replicas), s.terminating_replicas),
+                (
+                    i32_of(w, "replicas"),
+                    i32_of(w, "fullyLabeledReplicas"),
+                    i32_of(w, "readyReplicas"),
+                    i32_of(w, "availableReplicas"),
+                    i32_of(w, "terminatingReplicas"),
+                ),
+                (
+                    Some(s.replicas),
+                    Some(s.fully_labeled_replicas),
+                    Some(s.ready_replicas),
+                    Some(s.available_replicas),
+                    s.terminating_replicas,
+                ),
             )
         }
         "replicaset.calculateStatusConditions" => {
             let mut rs = replica_set(&json!({"specReplicas": i["rsSpecReplicas"]}), None);
             rs.status.conditions = rs_conditions(&i["existingConditions"]);
-            let pods: Vec<Pod> = (0..i["activePods"].as_u64().unwrap_or(0)).map(|n| pod(&json!({"name": format!("p{n}"), "phase": "Running"}))).collect();
-            let s = rsc::calculate_status(&rs, &pods.iter().collect::<Vec<_>>(), &[], i["manageReplicasErr"].as_str(), true, epoch());
-            let strip = |v: Vec<ReplicaSetCondition>| v.into_iter().map(|c| (c.type_, c.status, c.reason, c.message)).collect::<Vec<_>>();
-            same("conditions", strip(rs_conditions(&e["conditions"])), strip(s.conditions))
+            let pods: Vec<Pod> = (0..i["activePods"].as_u64().unwrap_or(0))
+                .map(|n| pod(&json!({"name": format!("p{n}"), "phase": "Running"})))
+                .collect();
+            let s = rsc::calculate_status(
+                &rs,
+                &pods.iter().collect::<Vec<_>>(),
+                &[],
+                i["manageReplicasErr"].as_str(),
+                true,
+                epoch(),
+            );
+            let strip = |v: Vec<ReplicaSetCondition>| {
+                v.into_iter()
+                    .map(|c| (c.type_, c.status, c.reason, c.message))
+                    .collect::<Vec<_>>()
+            };
+            same(
+                "conditions",
+                strip(rs_conditions(&e["conditions"])),
+                strip(s.conditions),
+            )
         }
         "replicaset.conditions" => {
-            let mut s = ReplicaSetStatus { conditions: rs_conditions(&i["conditions"]), ..Default::default() };
+            let mut s = ReplicaSetStatus {
+                conditions: rs_conditions(&i["conditions"]),
+                ..Default::default()
+            };
             match i["op"].as_str() {
-                Some("get") => return same("found", e["found"].as_bool().unwrap_or(false), du::get_replica_set_condition(&s, i["type"].as_str().unwrap_or("")).is_some()),
-                Some("set") => du::set_replica_set_condition(&mut s, rs_conditions(&json!([i["condition"]]))[0].clone()),
+                Some("get") => {
+                    return same(
+                        "found",
+                        e["found"].as_bool().unwrap_or(false),
+                        du::get_replica_set_condition(&s, i["type"].as_str().unwrap_or(""))
+                            .is_some(),
+                    );
+                }
+                Some("set") => du::set_replica_set_condition(
+                    &mut s,
+                    rs_conditions(&json!([i["condition"]]))[0].clone(),
+                ),
                 _ => du::remove_replica_set_condition(&mut s, i["type"].as_str().unwrap_or("")),
             }
             same("conditions", rs_conditions(&e["conditions"]), s.conditions)
         }
         "replicaset.getPodKeys" => {
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(pod).collect();
-            same("keys", e["keys"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect::<Vec<_>>(), rsc::get_pod_keys(&pods.iter().collect::<Vec<_>>()))
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(pod)
+                .collect();
+            same(
+                "keys",
+                e["keys"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect::<Vec<_>>(),
+                rsc::get_pod_keys(&pods.iter().collect::<Vec<_>>()),
+            )
         }
         "replicaset.getPodsToDelete" => {
             let conv = file["conventions"].as_str().unwrap_or("");
-            let defs: Value = conv.split_once("podDefinitions: ").and_then(|(_, j)| serde_json::from_str(j).ok()).ok_or("conventions: podDefinitions missing")?;
+            let defs: Value = conv
+                .split_once("podDefinitions: ")
+                .and_then(|(_, j)| serde_json::from_str(j).ok())
+                .ok_or("conventions: podDefinitions missing")?;
             let by_name = |v: &Value| pod(&defs[v.as_str().unwrap_or("")]);
-            let pods: Vec<Pod> = i["pods"].as_array().into_iter().flatten().map(by_name).collect();
+            let pods: Vec<Pod> = i["pods"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(by_name)
+                .collect();
             let related: Vec<Pod> = match i["relatedPods"].as_array() {
                 Some(a) => a.iter().map(by_name).collect(),
                 None => pods.clone(),
             };
-            let got = rsc::get_pods_to_delete(&pods.iter().collect::<Vec<_>>(), &related, i["diff"].as_u64().unwrap_or(0) as usize, Some(epoch()), RankingGates::default());
-            same("podsToDelete", e["podsToDelete"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect::<Vec<_>>(), got.iter().map(|p| p.metadata.name.clone()).collect())
+            let got = rsc::get_pods_to_delete(
+                &pods.iter().collect::<Vec<_>>(),
+                &related,
+                i["diff"].as_u64().unwrap_or(0) as usize,
+                Some(epoch()),
+                RankingGates::default(),
+            );
+            same(
+                "podsToDelete",
+                e["podsToDelete"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect::<Vec<_>>(),
+                got.iter().map(|p| p.metadata.name.clone()).collect(),
+            )
         }
         "replicaset.slowStartBatch" => {
             let limit = i["fnSucceedsForFirstNCalls"].as_u64().unwrap_or(0) as usize;
             let mut calls = 0;
-            let (ok, err) = slow_start_batch(i["count"].as_u64().unwrap_or(0) as usize, i["initialBatchSize"].as_u64().unwrap_or(1) as usize, || {
-                calls += 1;
-                if calls <= limit { Ok(()) } else { Err("fake error") }
-            });
-            same("successes", e["successes"].as_u64().unwrap_or(0) as usize, ok)?;
-            same("error", e["error"].as_bool().unwrap_or(false), err.is_some())?;
-            same("callCount", e["callCount"].as_u64().unwrap_or(0) as usize, calls)
+            let (ok, err) = slow_start_batch(
+                i["count"].as_u64().unwrap_or(0) as usize,
+                i["initialBatchSize"].as_u64().unwrap_or(1) as usize,
+                || {
+                    calls += 1;
+                    if calls <= limit {
+                        Ok(())
+                    } else {
+                        Err("fake error")
+                    }
+                },
+            );
+            same(
+                "successes",
+                e["successes"].as_u64().unwrap_or(0) as usize,
+                ok,
+            )?;
+            same(
+                "error",
+                e["error"].as_bool().unwrap_or(false),
+                err.is_some(),
+            )?;
+            same(
+                "callCount",
+                e["callCount"].as_u64().unwrap_or(0) as usize,
+                calls,
+            )
         }
         "replicaset.sync.scenarios" => super::handlers::rs_sync_scenario(name, i, e),
         "deployment_controller.eventHandlers" => super::handlers::event_handlers(name, i, e),
@@ -499,7 +961,11 @@ pub fn rs_conditions(v: &Value) -> Vec<ReplicaSetCondition> {
             type_: c["type"].as_str().unwrap_or("").into(),
             status: c["status"].as_str().unwrap_or("").into(),
             reason: c.get("reason").and_then(Value::as_str).unwrap_or("").into(),
-            message: c.get("message").and_then(Value::as_str).unwrap_or("").into(),
+            message: c
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .into(),
             last_transition_time: None,
         })
         .collect()
@@ -511,24 +977,64 @@ fn annotation_utils(name: &str, i: &Value, e: &Value) -> R {
         "SetNewReplicaSetAnnotations" => {
             let mut rs = ReplicaSet::default();
             for (k, s) in i["steps"].as_array().into_iter().flatten().enumerate() {
-                du::set_new_replica_set_annotations(&d, &mut rs, s["newRevision"].as_str().unwrap_or(""), s["exists"].as_bool().unwrap_or(true), s["maxRevHistoryLengthInChars"].as_u64().unwrap_or(2000) as usize);
-                same(&format!("step {k} revision"), s["expectedRevision"].as_str(), rs.metadata.annotations.get(REVISION_ANNOTATION).map(String::as_str))?;
+                du::set_new_replica_set_annotations(
+                    &d,
+                    &mut rs,
+                    s["newRevision"].as_str().unwrap_or(""),
+                    s["exists"].as_bool().unwrap_or(true),
+                    s["maxRevHistoryLengthInChars"].as_u64().unwrap_or(2000) as usize,
+                );
+                same(
+                    &format!("step {k} revision"),
+                    s["expectedRevision"].as_str(),
+                    rs.metadata
+                        .annotations
+                        .get(REVISION_ANNOTATION)
+                        .map(String::as_str),
+                )?;
                 if let Some(h) = s["expectedRevisionHistory"].as_str() {
-                    same(&format!("step {k} revision-history"), Some(h), rs.metadata.annotations.get(REVISION_HISTORY_ANNOTATION).map(String::as_str))?;
+                    same(
+                        &format!("step {k} revision-history"),
+                        Some(h),
+                        rs.metadata
+                            .annotations
+                            .get(REVISION_HISTORY_ANNOTATION)
+                            .map(String::as_str),
+                    )?;
                 }
             }
             Ok(())
         }
         "SetReplicasAnnotations" => {
             let mut rs = ReplicaSet::default();
-            let changed = du::set_replicas_annotations(&mut rs, i["desiredReplicas"].as_i64().unwrap_or(0) as i32, i["maxReplicas"].as_i64().unwrap_or(0) as i32);
-            same("returned", e["returned"].as_bool().unwrap_or(false), changed)?;
-            same("annotations", str_map(e.get("annotations")), rs.metadata.annotations)
+            let changed = du::set_replicas_annotations(
+                &mut rs,
+                i["desiredReplicas"].as_i64().unwrap_or(0) as i32,
+                i["maxReplicas"].as_i64().unwrap_or(0) as i32,
+            );
+            same(
+                "returned",
+                e["returned"].as_bool().unwrap_or(false),
+                changed,
+            )?;
+            same(
+                "annotations",
+                str_map(e.get("annotations")),
+                rs.metadata.annotations,
+            )
         }
         _ => {
-            let mut rs = replica_set(&json!({"annotations": i["rs"]["annotations"], "specReplicas": i["rs"]["specReplicas"]}), None);
-            rs.status.available_replicas = i["rs"]["status"]["availableReplicas"].as_i64().unwrap_or(0) as i32;
-            same("saturated", e["saturated"].as_bool().unwrap_or(false), du::is_saturated(&d, Some(&rs)))
+            let mut rs = replica_set(
+                &json!({"annotations": i["rs"]["annotations"], "specReplicas": i["rs"]["specReplicas"]}),
+                None,
+            );
+            rs.status.available_replicas =
+                i["rs"]["status"]["availableReplicas"].as_i64().unwrap_or(0) as i32;
+            same(
+                "saturated",
+                e["saturated"].as_bool().unwrap_or(false),
+                du::is_saturated(&d, Some(&rs)),
+            )
         }
     }
 }
@@ -544,11 +1050,23 @@ fn controller_expectations(i: &Value) -> R {
             "SetExpectations" => exp.set(key, n("add"), n("del"), now),
             "CreationObserved" => (0..n("times")).for_each(|_| exp.creation_observed(key)),
             "DeletionObserved" => (0..n("times")).for_each(|_| exp.deletion_observed(key)),
-            "SatisfiedExpectations" => same(&format!("step {k} satisfied"), s["expect"].as_bool().unwrap_or(false), exp.satisfied(key, now))?,
+            "SatisfiedExpectations" => same(
+                &format!("step {k} satisfied"),
+                s["expect"].as_bool().unwrap_or(false),
+                exp.satisfied(key, now),
+            )?,
             "GetExpectations" => {
                 let got = exp.get(key).map(|x| (x.add, x.del));
-                same(&format!("step {k} exists"), s["expectExists"].as_bool().unwrap_or(false), got.is_some())?;
-                same(&format!("step {k} add/del"), Some((n("expectAdd"), n("expectDel"))), got)?;
+                same(
+                    &format!("step {k} exists"),
+                    s["expectExists"].as_bool().unwrap_or(false),
+                    got.is_some(),
+                )?;
+                same(
+                    &format!("step {k} add/del"),
+                    Some((n("expectAdd"), n("expectDel"))),
+                    got,
+                )?;
             }
             "AdvanceClock" => now = Time(now.plus_secs(exp.ttl_secs).0 + 1),
             op => return Err(format!("step {k}: unknown op {op:?}")),
@@ -566,13 +1084,26 @@ fn uid_expectations(i: &Value) -> R {
         match s["op"].as_str().unwrap_or("") {
             "ExpectDeletions" => {
                 key = s["controllerKey"].as_str().unwrap_or("").into();
-                pods = s["podKeys"].as_array().into_iter().flatten().map(|x| x.as_str().unwrap_or("").to_string()).collect();
+                pods = s["podKeys"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect();
                 exp.expect_deletions(&key, pods.clone(), now);
             }
-            "SatisfiedExpectations" => same(&format!("step {k} satisfied"), s["expect"].as_bool().unwrap_or(false), exp.satisfied(&key, now))?,
+            "SatisfiedExpectations" => same(
+                &format!("step {k} satisfied"),
+                s["expect"].as_bool().unwrap_or(false),
+                exp.satisfied(&key, now),
+            )?,
             "DeletionObserved" => pods.iter().for_each(|p| exp.deletion_observed(&key, p)),
             "DeleteExpectations" => exp.delete_expectations(&key),
-            "GetUIDs" => same(&format!("step {k} uids"), true, exp.get_uids(&key).is_none())?,
+            "GetUIDs" => same(
+                &format!("step {k} uids"),
+                true,
+                exp.get_uids(&key).is_none(),
+            )?,
             op => return Err(format!("step {k}: unknown op {op:?}")),
         }
     }
@@ -584,7 +1115,10 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
     let replicas = i["replicas"].as_i64().unwrap_or(0) as i32;
     let mut store = Store::fake();
     let mut events = EventRecorder::default();
-    let mut c = ReplicaSetController { burst_replicas: burst, ..Default::default() };
+    let mut c = ReplicaSetController {
+        burst_replicas: burst,
+        ..Default::default()
+    };
     let rs = replica_set(&json!({"name": "foo", "specReplicas": replicas}), None);
     store.insert_raw(Object::ReplicaSet(rs.clone()));
     let key = "default/foo";
@@ -593,8 +1127,20 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
         for round in 0..1000 {
             let before = store.actions.len();
             c.sync_replica_set(store, &mut events, 0, key);
-            let n = store.actions[before..].iter().filter(|a| a.resource == "pods" && (a.verb == "create" || a.verb == "delete")).count();
-            let evs: Vec<WatchEvent> = store.drain_watch().into_iter().filter(|e| matches!(e, WatchEvent::Added(Object::Pod(_)) | WatchEvent::Deleted(Object::Pod(_)))).collect();
+            let n = store.actions[before..]
+                .iter()
+                .filter(|a| a.resource == "pods" && (a.verb == "create" || a.verb == "delete"))
+                .count();
+            let evs: Vec<WatchEvent> = store
+                .drain_watch()
+                .into_iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        WatchEvent::Added(Object::Pod(_)) | WatchEvent::Deleted(Object::Pod(_))
+                    )
+                })
+                .collect();
             if n == 0 {
                 break;
             }
@@ -606,21 +1152,54 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
             let before = store.actions.len();
             c.sync_replica_set(store, &mut events, 0, key);
             if store.actions[before..].iter().any(|a| a.resource == "pods") {
-                return Err(format!("{want_key} round {round}: a sync acted while one expectation was pending"));
+                return Err(format!(
+                    "{want_key} round {round}: a sync acted while one expectation was pending"
+                ));
             }
             store.drain_watch();
-            let pending = c.expectations.counts.get(key).map(|x| x.add.max(0) + x.del.max(0)).unwrap_or(0);
-            same("pending expectations after observing all but one", e["pendingExpectationAfterObservingAllButOne"].as_i64().unwrap_or(1), pending)?;
+            let pending = c
+                .expectations
+                .counts
+                .get(key)
+                .map(|x| x.add.max(0) + x.del.max(0))
+                .unwrap_or(0);
+            same(
+                "pending expectations after observing all but one",
+                e["pendingExpectationAfterObservingAllButOne"]
+                    .as_i64()
+                    .unwrap_or(1),
+                pending,
+            )?;
             c.handle(store, &evs[evs.len() - 1], 0);
         }
         Ok(per_sync)
     };
     let ups = run(&mut store, "scale up")?;
-    same("creates per sync", e["createsPerSync"].as_array().into_iter().flatten().map(|x| x.as_u64().unwrap_or(0) as usize).collect::<Vec<_>>(), ups)?;
+    same(
+        "creates per sync",
+        e["createsPerSync"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|x| x.as_u64().unwrap_or(0) as usize)
+            .collect::<Vec<_>>(),
+        ups,
+    )?;
     let mut rs = store.replicaset(key).cloned().unwrap_or_default();
     rs.spec.replicas = Some(0);
-    store.update(Object::ReplicaSet(rs)).map_err(|e| e.to_string())?;
+    store
+        .update(Object::ReplicaSet(rs))
+        .map_err(|e| e.to_string())?;
     store.drain_watch();
     let downs = run(&mut store, "scale down")?;
-    same("deletes per sync", e["deletesPerSync"].as_array().into_iter().flatten().map(|x| x.as_u64().unwrap_or(0) as usize).collect::<Vec<_>>(), downs)
+    same(
+        "deletes per sync",
+        e["deletesPerSync"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|x| x.as_u64().unwrap_or(0) as usize)
+            .collect::<Vec<_>>(),
+        downs,
+    )
 }

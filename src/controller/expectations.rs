@@ -22,7 +22,10 @@ pub struct ControllerExpectations {
 
 impl Default for ControllerExpectations {
     fn default() -> Self {
-        ControllerExpectations { records: BTreeMap::new(), ttl_secs: EXPECTATIONS_TTL_SECS }
+        ControllerExpectations {
+            records: BTreeMap::new(),
+            ttl_secs: EXPECTATIONS_TTL_SECS,
+        }
     }
 }
 
@@ -36,12 +39,21 @@ impl ControllerExpectations {
     pub fn satisfied(&self, key: &str, now: Time) -> bool {
         match self.records.get(key) {
             None => true,
-            Some(e) => (e.add <= 0 && e.del <= 0) || now.since(e.timestamp) > self.ttl_secs * 1_000_000_000,
+            Some(e) => {
+                (e.add <= 0 && e.del <= 0) || now.since(e.timestamp) > self.ttl_secs * 1_000_000_000
+            }
         }
     }
 
     pub fn set(&mut self, key: &str, add: i64, del: i64, now: Time) {
-        self.records.insert(key.to_string(), Expectation { add, del, timestamp: now });
+        self.records.insert(
+            key.to_string(),
+            Expectation {
+                add,
+                del,
+                timestamp: now,
+            },
+        );
     }
 
     pub fn expect_creations(&mut self, key: &str, n: i64, now: Time) {
@@ -83,15 +95,16 @@ impl UidTrackingExpectations {
 
     pub fn expect_deletions(&mut self, key: &str, pod_keys: Vec<String>, now: Time) {
         let n = pod_keys.len() as i64;
-        self.uids.insert(key.to_string(), pod_keys.into_iter().collect());
+        self.uids
+            .insert(key.to_string(), pod_keys.into_iter().collect());
         self.counts.set(key, 0, n, now);
     }
 
     pub fn deletion_observed(&mut self, key: &str, pod_key: &str) {
-        if let Some(set) = self.uids.get_mut(key) {
-            if set.remove(pod_key) {
-                self.counts.deletion_observed(key);
-            }
+        if let Some(set) = self.uids.get_mut(key)
+            && set.remove(pod_key)
+        {
+            self.counts.deletion_observed(key);
         }
     }
 

@@ -22,7 +22,10 @@ pub struct Explain {
 
 impl Explain {
     pub fn new(func: &str, text: impl Into<String>) -> Explain {
-        Explain { func: func.into(), text: text.into() }
+        Explain {
+            func: func.into(),
+            text: text.into(),
+        }
     }
 }
 
@@ -39,17 +42,29 @@ pub fn filter_active_replica_sets(rss: &[ReplicaSet]) -> Vec<ReplicaSet> {
 /// `ReplicaSetsByCreationTimestamp`: older first, then by name.
 pub fn by_creation_timestamp(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
     let (ta, tb) = (a.metadata.creation_timestamp, b.metadata.creation_timestamp);
-    if ta == tb { a.metadata.name.cmp(&b.metadata.name) } else { ta.cmp(&tb) }
+    if ta == tb {
+        a.metadata.name.cmp(&b.metadata.name)
+    } else {
+        ta.cmp(&tb)
+    }
 }
 
 /// `ReplicaSetsBySizeOlder`: larger first; equal sizes older first (scale-down order).
 pub fn by_size_older(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
-    if a.replicas() == b.replicas() { by_creation_timestamp(a, b) } else { b.replicas().cmp(&a.replicas()) }
+    if a.replicas() == b.replicas() {
+        by_creation_timestamp(a, b)
+    } else {
+        b.replicas().cmp(&a.replicas())
+    }
 }
 
 /// `ReplicaSetsBySizeNewer`: larger first; equal sizes newer first (scale-up order).
 pub fn by_size_newer(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
-    if a.replicas() == b.replicas() { by_creation_timestamp(b, a) } else { b.replicas().cmp(&a.replicas()) }
+    if a.replicas() == b.replicas() {
+        by_creation_timestamp(b, a)
+    } else {
+        b.replicas().cmp(&a.replicas())
+    }
 }
 
 /// FNV-1a, 32 bit, as Go's `hash/fnv` computes it.
@@ -97,7 +112,10 @@ fn canonical(v: &Value, out: &mut String) {
 /// collision count, rendered with `rand.SafeEncodeString` of the decimal hash.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     let mut s = String::new();
-    canonical(&serde_json::to_value(template).unwrap_or(Value::Null), &mut s);
+    canonical(
+        &serde_json::to_value(template).unwrap_or(Value::Null),
+        &mut s,
+    );
     let mut h = fnv32a(s.as_bytes(), 0x811c_9dc5);
     if let Some(c) = collision_count {
         h = fnv32a(&(c as u32).to_le_bytes(), h);
@@ -108,12 +126,18 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
 /// `rand.SafeEncodeString`: maps each byte onto an alphabet without vowels or look-alikes.
 pub fn safe_encode(s: &str) -> String {
     const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-    s.bytes().map(|b| ALPHANUMS[b as usize % ALPHANUMS.len()] as char).collect()
+    s.bytes()
+        .map(|b| ALPHANUMS[b as usize % ALPHANUMS.len()] as char)
+        .collect()
 }
 
 /// `slowStartBatch`: calls `f` in batches of 1, 2, 4, … (capped by what is left), stopping
 /// after the first batch with a failure. Returns successes and the first error.
-pub fn slow_start_batch<E>(count: usize, initial_batch_size: usize, mut f: impl FnMut() -> Result<(), E>) -> (usize, Option<E>) {
+pub fn slow_start_batch<E>(
+    count: usize,
+    initial_batch_size: usize,
+    mut f: impl FnMut() -> Result<(), E>,
+) -> (usize, Option<E>) {
     let mut remaining = count;
     let mut successes = 0;
     let mut batch = remaining.min(initial_batch_size);

@@ -2,7 +2,9 @@
 //! (unassigned < Pending < Unknown < Running; not ready < ready; lower deletion cost; more
 //! co-located; ready for less time, in log2 buckets of nanoseconds; more restarts; newer).
 
-use crate::api::{Pod, Time, PHASE_PENDING, PHASE_RUNNING, PHASE_UNKNOWN, POD_DELETION_COST_ANNOTATION};
+use crate::api::{
+    PHASE_PENDING, PHASE_RUNNING, PHASE_UNKNOWN, POD_DELETION_COST_ANNOTATION, Pod, Time,
+};
 
 fn phase_ordinal(p: &Pod) -> u8 {
     match p.status.phase.as_str() {
@@ -15,7 +17,11 @@ fn phase_ordinal(p: &Pod) -> u8 {
 
 /// The Ready condition's lastTransitionTime when ready; `None` is Go's zero time.
 fn ready_time(p: &Pod) -> Option<Time> {
-    if p.is_ready() { p.ready_condition().and_then(|c| c.last_transition_time) } else { None }
+    if p.is_ready() {
+        p.ready_condition().and_then(|c| c.last_transition_time)
+    } else {
+        None
+    }
 }
 
 /// `afterOrZero`: a zero time sorts first; otherwise the later time first.
@@ -32,7 +38,11 @@ fn log_rank(now: Time, t: Time) -> i64 {
 }
 
 fn deletion_cost(p: &Pod) -> i32 {
-    p.metadata.annotations.get(POD_DELETION_COST_ANNOTATION).and_then(|v| v.parse::<i32>().ok()).unwrap_or(0)
+    p.metadata
+        .annotations
+        .get(POD_DELETION_COST_ANNOTATION)
+        .and_then(|v| v.parse::<i32>().ok())
+        .unwrap_or(0)
 }
 
 /// Feature gates that change the ordering.
@@ -44,7 +54,10 @@ pub struct RankingGates {
 
 impl Default for RankingGates {
     fn default() -> Self {
-        RankingGates { pod_deletion_cost: true, logarithmic_scale_down: true }
+        RankingGates {
+            pod_deletion_cost: true,
+            logarithmic_scale_down: true,
+        }
     }
 }
 
@@ -77,7 +90,14 @@ pub fn active_pods_less(a: &Pod, b: &Pod) -> bool {
 }
 
 /// `ActivePodsWithRanks.Less`.
-pub fn ranked_less(a: &Pod, rank_a: i32, b: &Pod, rank_b: i32, now: Option<Time>, gates: RankingGates) -> bool {
+pub fn ranked_less(
+    a: &Pod,
+    rank_a: i32,
+    b: &Pod,
+    rank_b: i32,
+    now: Option<Time>,
+    gates: RankingGates,
+) -> bool {
     let (na, nb) = (&a.spec.node_name, &b.spec.node_name);
     if na != nb && (na.is_empty() || nb.is_empty()) {
         return na.is_empty();
@@ -107,15 +127,20 @@ pub fn ranked_less(a: &Pod, rank_a: i32, b: &Pod, rank_b: i32, now: Option<Time>
         match (now, t1, t2) {
             (Some(now), Some(x), Some(y)) => {
                 let diff = log_rank(now, x) - log_rank(now, y);
-                Some(if diff == 0 { a.metadata.uid < b.metadata.uid } else { diff < 0 })
+                Some(if diff == 0 {
+                    a.metadata.uid < b.metadata.uid
+                } else {
+                    diff < 0
+                })
             }
             _ => Some(after_or_zero(t1, t2)),
         }
     };
-    if a.is_ready() && b.is_ready() {
-        if let Some(r) = by_time(ready_time(a), ready_time(b)) {
-            return r;
-        }
+    if a.is_ready()
+        && b.is_ready()
+        && let Some(r) = by_time(ready_time(a), ready_time(b))
+    {
+        return r;
     }
     if a.max_restarts() != b.max_restarts() {
         return a.max_restarts() > b.max_restarts();

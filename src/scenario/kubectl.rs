@@ -5,9 +5,9 @@
 
 use crate::api::yaml::parse_objects;
 use crate::api::*;
+use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::cluster::store::{ApiError, Propagation};
-use crate::cluster::Cluster;
 use crate::controller::deployment::util as du;
 use serde_json::Value;
 
@@ -77,8 +77,12 @@ pub enum Resource {
 impl Resource {
     pub fn parse(s: &str) -> Option<Resource> {
         match s.to_ascii_lowercase().as_str() {
-            "deployment" | "deployments" | "deploy" | "deployment.apps" | "deployments.apps" => Some(Resource::Deployment),
-            "replicaset" | "replicasets" | "rs" | "replicaset.apps" | "replicasets.apps" => Some(Resource::ReplicaSet),
+            "deployment" | "deployments" | "deploy" | "deployment.apps" | "deployments.apps" => {
+                Some(Resource::Deployment)
+            }
+            "replicaset" | "replicasets" | "rs" | "replicaset.apps" | "replicasets.apps" => {
+                Some(Resource::ReplicaSet)
+            }
             "pod" | "pods" | "po" => Some(Resource::Pod),
             _ => None,
         }
@@ -114,11 +118,16 @@ impl Args {
         let mut i = 0;
         while i < tokens.len() {
             let t = &tokens[i];
-            if let Some(f) = t.strip_prefix("--").or_else(|| t.strip_prefix('-').filter(|f| f.len() == 1)) {
+            if let Some(f) = t
+                .strip_prefix("--")
+                .or_else(|| t.strip_prefix('-').filter(|f| f.len() == 1))
+            {
                 if let Some((k, v)) = f.split_once('=') {
                     flags.push((k.to_string(), Some(v.to_string())));
                 } else if with_value.contains(&f) {
-                    let v = tokens.get(i + 1).ok_or_else(|| format!("error: flag needs an argument: --{f}"))?;
+                    let v = tokens
+                        .get(i + 1)
+                        .ok_or_else(|| format!("error: flag needs an argument: --{f}"))?;
                     flags.push((f.to_string(), Some(v.clone())));
                     i += 1;
                 } else {
@@ -132,7 +141,11 @@ impl Args {
         Ok(Args { positional, flags })
     }
     fn flag(&self, name: &str) -> Option<Option<&str>> {
-        self.flags.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_deref())
+        self.flags
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_deref())
     }
     fn only(&self, allowed: &[&str]) -> Result<(), String> {
         for (k, _) in &self.flags {
@@ -145,40 +158,65 @@ impl Args {
     /// `TYPE/NAME` or `TYPE NAME` from the positionals starting at `i`.
     fn target(&self, i: usize, verb: &str) -> Result<(Resource, String, usize), String> {
         let Some(first) = self.positional.get(i) else {
-            return Err(format!("error: you must specify the type of resource to {verb} (e.g. deployment/web)"));
+            return Err(format!(
+                "error: you must specify the type of resource to {verb} (e.g. deployment/web)"
+            ));
         };
         if let Some((r, n)) = first.split_once('/') {
-            let res = Resource::parse(r).ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?;
+            let res = Resource::parse(r)
+                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?;
             if n.is_empty() {
-                return Err(format!("error: arguments in resource/name form must have a single resource and name: {first:?}"));
+                return Err(format!(
+                    "error: arguments in resource/name form must have a single resource and name: {first:?}"
+                ));
             }
             return Ok((res, n.to_string(), i + 1));
         }
-        let res = Resource::parse(first).ok_or_else(|| format!("error: the server doesn't have a resource type \"{first}\""))?;
-        let name = self.positional.get(i + 1).ok_or_else(|| format!("error: resource name may not be empty (kubectl {verb} {first} NAME)"))?;
+        let res = Resource::parse(first)
+            .ok_or_else(|| format!("error: the server doesn't have a resource type \"{first}\""))?;
+        let name = self.positional.get(i + 1).ok_or_else(|| {
+            format!("error: resource name may not be empty (kubectl {verb} {first} NAME)")
+        })?;
         Ok((res, name.clone(), i + 2))
     }
 }
 
 fn not_found(kind: Kind, name: &str) -> String {
-    format!("Error from server (NotFound): {} \"{name}\" not found", kind.resource())
+    format!(
+        "Error from server (NotFound): {} \"{name}\" not found",
+        kind.resource()
+    )
 }
 
 fn api_err(e: ApiError) -> String {
     match e {
-        ApiError::Invalid(i) => format!("The {} \"{}\" is invalid: {}", i.kind, i.name, i.to_string().split_once("is invalid: ").map(|x| x.1).unwrap_or("")),
+        ApiError::Invalid(i) => format!(
+            "The {} \"{}\" is invalid: {}",
+            i.kind,
+            i.name,
+            i.to_string()
+                .split_once("is invalid: ")
+                .map(|x| x.1)
+                .unwrap_or("")
+        ),
         ApiError::NotFound { kind, name } => not_found(kind, &name),
         other => format!("Error from server: {other}"),
     }
 }
 
 fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, String> {
-    c.store.deployment(&format!("default/{name}")).cloned().ok_or_else(|| not_found(Kind::Deployment, name))
+    c.store
+        .deployment(&format!("default/{name}"))
+        .cloned()
+        .ok_or_else(|| not_found(Kind::Deployment, name))
 }
 
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), String> {
     c.store.now = c.now();
-    c.store.update(Object::Deployment(d)).map(|_| ()).map_err(api_err)
+    c.store
+        .update(Object::Deployment(d))
+        .map(|_| ())
+        .map_err(api_err)
 }
 
 /// Runs one command line (with optional stdin after the first line). `Ok` holds what kubectl
@@ -202,7 +240,9 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
     if tokens.first().map(String::as_str) == Some("kubectl") {
         tokens.remove(0);
     }
-    let Some(verb) = tokens.first().cloned() else { return Err("error: empty command: expected e.g. kubectl get deployments".into()) };
+    let Some(verb) = tokens.first().cloned() else {
+        return Err("error: empty command: expected e.g. kubectl get deployments".into());
+    };
     let rest = &tokens[1..];
     match verb.as_str() {
         "apply" | "create" => apply_or_create(c, &verb, rest, stdin.as_deref()),
@@ -221,33 +261,60 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
 }
 
 fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
-    let a = Args::parse(rest, &["f", "filename", "image", "replicas", "n", "namespace"])?;
+    let a = Args::parse(
+        rest,
+        &["f", "filename", "image", "replicas", "n", "namespace"],
+    )?;
     if verb == "create" && a.positional.first().map(String::as_str) == Some("deployment") {
         a.only(&["image", "replicas", "n", "namespace"])?;
         let name = a.positional.get(1).ok_or("error: exactly one NAME is required, got 0 (kubectl create deployment NAME --image=IMAGE)")?;
-        let Some(Some(image)) = a.flag("image") else { return Err("error: required flag(s) \"image\" not set".into()) };
+        let Some(Some(image)) = a.flag("image") else {
+            return Err("error: required flag(s) \"image\" not set".into());
+        };
         let replicas: i32 = match a.flag("replicas") {
             Some(Some(v)) => v.parse().map_err(|_| format!("error: invalid argument \"{v}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"))?,
             _ => 1,
         };
-        let container = image.rsplit('/').next().unwrap_or(image).split([':', '@']).next().unwrap_or("app").to_string();
+        let container = image
+            .rsplit('/')
+            .next()
+            .unwrap_or(image)
+            .split([':', '@'])
+            .next()
+            .unwrap_or("app")
+            .to_string();
         let manifest = format!(
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  labels: {{app: {name}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n    spec:\n      containers:\n      - name: {container}\n        image: {image}\n"
         );
-        let obj = parse_objects(&manifest).map_err(|e| format!("error: {e}"))?.remove(0);
+        let obj = parse_objects(&manifest)
+            .map_err(|e| format!("error: {e}"))?
+            .remove(0);
         c.create(obj).map_err(|e| match e {
-            ApiError::AlreadyExists { kind, name } => format!("error: failed to create deployment: {} \"{name}\" already exists", kind.resource()),
+            ApiError::AlreadyExists { kind, name } => format!(
+                "error: failed to create deployment: {} \"{name}\" already exists",
+                kind.resource()
+            ),
             e => api_err(e),
         })?;
         return Ok(format!("deployment.apps/{name} created"));
     }
-    a.only(&["f", "filename", "n", "namespace", "server-side", "force-conflicts"])?;
+    a.only(&[
+        "f",
+        "filename",
+        "n",
+        "namespace",
+        "server-side",
+        "force-conflicts",
+    ])?;
     let file = a.flag("f").or(a.flag("filename")).flatten();
     if file != Some("-") {
-        return Err(format!("error: kubectl {verb} in the playground reads the manifest from the lines after the command: use `kubectl {verb} -f -`"));
+        return Err(format!(
+            "error: kubectl {verb} in the playground reads the manifest from the lines after the command: use `kubectl {verb} -f -`"
+        ));
     }
     let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
-    let objs = parse_objects(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+    let objs =
+        parse_objects(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
     // Check every object first, so a bad second document changes nothing.
     let snapshot = c.store.clone();
     let mut out = vec![];
@@ -262,7 +329,10 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         let exists = c.store.get(kind, &format!("default/{name}")).cloned();
         let r = match (exists, verb) {
             (None, _) => c.create(obj).map(|_| format!("{prefix}/{name} created")),
-            (Some(_), "create") => Err(ApiError::AlreadyExists { kind, name: name.clone() }),
+            (Some(_), "create") => Err(ApiError::AlreadyExists {
+                kind,
+                name: name.clone(),
+            }),
             (Some(old), _) => {
                 let mut new = obj;
                 {
@@ -277,8 +347,17 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
                     nm.finalizers = om.finalizers.clone();
                 }
                 c.store.now = c.now();
-                let before = c.store.get(kind, &format!("default/{name}")).map(|o| o.meta().resource_version.clone());
-                c.store.update(new).map(|o| if Some(&o.meta().resource_version) == before.as_ref() { format!("{prefix}/{name} unchanged") } else { format!("{prefix}/{name} configured") })
+                let before = c
+                    .store
+                    .get(kind, &format!("default/{name}"))
+                    .map(|o| o.meta().resource_version.clone());
+                c.store.update(new).map(|o| {
+                    if Some(&o.meta().resource_version) == before.as_ref() {
+                        format!("{prefix}/{name} unchanged")
+                    } else {
+                        format!("{prefix}/{name} configured")
+                    }
+                })
             }
         };
         match r {
@@ -286,7 +365,10 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             Err(e) => {
                 c.store = snapshot;
                 return Err(match e {
-                    ApiError::AlreadyExists { kind, name } => format!("Error from server (AlreadyExists): error when creating \"STDIN\": {} \"{name}\" already exists", kind.resource()),
+                    ApiError::AlreadyExists { kind, name } => format!(
+                        "Error from server (AlreadyExists): error when creating \"STDIN\": {} \"{name}\" already exists",
+                        kind.resource()
+                    ),
                     e => api_err(e),
                 });
             }
@@ -297,13 +379,19 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
 
 fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
     if rest.first().map(String::as_str) != Some("image") {
-        return Err(format!("error: unknown command \"set {}\": the playground supports `kubectl set image deployment/NAME CONTAINER=IMAGE`", rest.first().map(String::as_str).unwrap_or("")));
+        return Err(format!(
+            "error: unknown command \"set {}\": the playground supports `kubectl set image deployment/NAME CONTAINER=IMAGE`",
+            rest.first().map(String::as_str).unwrap_or("")
+        ));
     }
     let a = Args::parse(&rest[1..], &[])?;
     a.only(&["record"])?;
     let (res, name, next) = a.target(0, "set image")?;
     if res != Resource::Deployment {
-        return Err(format!("error: the playground sets images on deployments, not {}", res.prefix()));
+        return Err(format!(
+            "error: the playground sets images on deployments, not {}",
+            res.prefix()
+        ));
     }
     let pairs = &a.positional[next..];
     if pairs.is_empty() {
@@ -312,15 +400,24 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
     let mut d = get_deployment(c, &name)?;
     let before = d.clone();
     for p in pairs {
-        let (cname, img) = p.split_once('=').ok_or_else(|| format!("error: invalid image update {p:?}: expected CONTAINER=IMAGE"))?;
+        let (cname, img) = p.split_once('=').ok_or_else(|| {
+            format!("error: invalid image update {p:?}: expected CONTAINER=IMAGE")
+        })?;
         if img.is_empty() {
-            return Err(format!("error: invalid image update {p:?}: the image may not be empty"));
+            return Err(format!(
+                "error: invalid image update {p:?}: the image may not be empty"
+            ));
         }
         let containers = &mut d.spec.template.spec.containers;
         if cname == "*" {
-            containers.iter_mut().for_each(|x| x.image = img.to_string());
+            containers
+                .iter_mut()
+                .for_each(|x| x.image = img.to_string());
         } else {
-            let ct = containers.iter_mut().find(|x| x.name == cname).ok_or_else(|| format!("error: unable to find container named \"{cname}\""))?;
+            let ct = containers
+                .iter_mut()
+                .find(|x| x.name == cname)
+                .ok_or_else(|| format!("error: unable to find container named \"{cname}\""))?;
             ct.image = img.to_string();
         }
     }
@@ -335,7 +432,9 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["replicas"])?;
     a.only(&["replicas", "current-replicas"])?;
     let (res, name, _) = a.target(0, "scale")?;
-    let Some(Some(v)) = a.flag("replicas") else { return Err("error: required flag(s) \"replicas\" not set".into()) };
+    let Some(Some(v)) = a.flag("replicas") else {
+        return Err("error: required flag(s) \"replicas\" not set".into());
+    };
     let n: i32 = v.parse().map_err(|_| format!("error: invalid argument \"{v}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"))?;
     if n < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
@@ -347,21 +446,37 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
             update_deployment(c, d)?;
         }
         Resource::ReplicaSet => {
-            let mut rs = c.store.replicaset(&format!("default/{name}")).cloned().ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
+            let mut rs = c
+                .store
+                .replicaset(&format!("default/{name}"))
+                .cloned()
+                .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
             rs.spec.replicas = Some(n);
             c.store.update(Object::ReplicaSet(rs)).map_err(api_err)?;
         }
-        Resource::Pod => return Err("error: cannot scale pods: only deployments and replicasets have replicas".into()),
+        Resource::Pod => {
+            return Err(
+                "error: cannot scale pods: only deployments and replicasets have replicas".into(),
+            );
+        }
     }
     Ok(format!("{}/{name} scaled", res.prefix()))
 }
 
 fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let Some(sub) = rest.first() else { return Err("error: kubectl rollout needs a subcommand: pause, resume, undo, status or history".into()) };
+    let Some(sub) = rest.first() else {
+        return Err(
+            "error: kubectl rollout needs a subcommand: pause, resume, undo, status or history"
+                .into(),
+        );
+    };
     let a = Args::parse(&rest[1..], &["to-revision", "revision"])?;
     let (res, name, _) = a.target(0, &format!("rollout {sub}"))?;
     if res != Resource::Deployment {
-        return Err(format!("error: no rollout {sub} for {}: the playground models deployments", res.prefix()));
+        return Err(format!(
+            "error: no rollout {sub} for {}: the playground models deployments",
+            res.prefix()
+        ));
     }
     let mut d = get_deployment(c, &name)?;
     match sub.as_str() {
@@ -369,11 +484,21 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
             a.only(&[])?;
             let pause = sub == "pause";
             if d.spec.paused == pause {
-                return Err(format!("error: deployments.apps \"{name}\" is {}", if pause { "already paused" } else { "not paused" }));
+                return Err(format!(
+                    "error: deployments.apps \"{name}\" is {}",
+                    if pause {
+                        "already paused"
+                    } else {
+                        "not paused"
+                    }
+                ));
             }
             d.spec.paused = pause;
             update_deployment(c, d)?;
-            Ok(format!("deployment.apps/{name} {}", if pause { "paused" } else { "resumed" }))
+            Ok(format!(
+                "deployment.apps/{name} {}",
+                if pause { "paused" } else { "resumed" }
+            ))
         }
         "undo" => {
             a.only(&["to-revision"])?;
@@ -385,7 +510,9 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
             if d.spec.paused {
                 return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
             }
-            d.metadata.annotations.insert(DEPRECATED_ROLLBACK_TO.into(), to.to_string());
+            d.metadata
+                .annotations
+                .insert(DEPRECATED_ROLLBACK_TO.into(), to.to_string());
             update_deployment(c, d)?;
             Ok(format!("deployment.apps/{name} rolled back"))
         }
@@ -397,7 +524,9 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
             a.only(&["revision"])?;
             Ok(rollout_history(c, &d, a.flag("revision").flatten())?)
         }
-        other => Err(format!("error: unknown command \"rollout {other}\": expected pause, resume, undo, status or history")),
+        other => Err(format!(
+            "error: unknown command \"rollout {other}\": expected pause, resume, undo, status or history"
+        )),
     }
 }
 
@@ -406,26 +535,47 @@ pub fn rollout_status(d: &Deployment) -> String {
     let n = &d.metadata.name;
     let s = &d.status;
     if d.metadata.generation > s.observed_generation {
-        return format!("Waiting for deployment spec update to be observed...");
+        return "Waiting for deployment spec update to be observed...".to_string();
     }
-    if du::get_deployment_condition(s, du::PROGRESSING).is_some_and(|c| c.reason == du::TIMED_OUT_REASON) {
+    if du::get_deployment_condition(s, du::PROGRESSING)
+        .is_some_and(|c| c.reason == du::TIMED_OUT_REASON)
+    {
         return format!("error: deployment \"{n}\" exceeded its progress deadline");
     }
     let want = d.replicas();
     if s.updated_replicas < want {
-        return format!("Waiting for deployment \"{n}\" rollout to finish: {} out of {want} new replicas have been updated...", s.updated_replicas);
+        return format!(
+            "Waiting for deployment \"{n}\" rollout to finish: {} out of {want} new replicas have been updated...",
+            s.updated_replicas
+        );
     }
     if s.replicas > s.updated_replicas {
-        return format!("Waiting for deployment \"{n}\" rollout to finish: {} old replicas are pending termination...", s.replicas - s.updated_replicas);
+        return format!(
+            "Waiting for deployment \"{n}\" rollout to finish: {} old replicas are pending termination...",
+            s.replicas - s.updated_replicas
+        );
     }
     if s.available_replicas < s.updated_replicas {
-        return format!("Waiting for deployment \"{n}\" rollout to finish: {} of {} updated replicas are available...", s.available_replicas, s.updated_replicas);
+        return format!(
+            "Waiting for deployment \"{n}\" rollout to finish: {} of {} updated replicas are available...",
+            s.available_replicas, s.updated_replicas
+        );
     }
     format!("deployment \"{n}\" successfully rolled out")
 }
 
 fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet> {
-    let mut v: Vec<&ReplicaSet> = c.store.dependents_of(&d.metadata.uid).filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r) } else { None }).collect();
+    let mut v: Vec<&ReplicaSet> = c
+        .store
+        .dependents_of(&d.metadata.uid)
+        .filter_map(|o| {
+            if let Object::ReplicaSet(r) = o {
+                Some(r)
+            } else {
+                None
+            }
+        })
+        .collect();
     v.sort_by(|a, b| du::by_revision(a, b));
     v
 }
@@ -433,19 +583,45 @@ fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet>
 fn rollout_history(c: &Cluster, d: &Deployment, revision: Option<&str>) -> Outcome {
     let rss = owned_replica_sets(c, d);
     if let Some(r) = revision {
-        let want: i64 = r.parse().map_err(|_| format!("error: invalid argument \"{r}\" for \"--revision\" flag"))?;
-        let rs = rss.iter().find(|rs| du::revision(&rs.metadata).ok() == Some(want)).ok_or_else(|| format!("error: unable to find the specified revision"))?;
-        let mut out = format!("deployment.apps/{} with revision #{want}\nPod Template:\n", d.metadata.name);
-        out.push_str(&format!("  Labels:\t{}\n", labels::labels_string(&rs.spec.template.metadata.labels)));
+        let want: i64 = r
+            .parse()
+            .map_err(|_| format!("error: invalid argument \"{r}\" for \"--revision\" flag"))?;
+        let rs = rss
+            .iter()
+            .find(|rs| du::revision(&rs.metadata).ok() == Some(want))
+            .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
+        let mut out = format!(
+            "deployment.apps/{} with revision #{want}\nPod Template:\n",
+            d.metadata.name
+        );
+        out.push_str(&format!(
+            "  Labels:\t{}\n",
+            labels::labels_string(&rs.spec.template.metadata.labels)
+        ));
         for ct in &rs.spec.template.spec.containers {
-            out.push_str(&format!("  Containers:\n   {}:\n    Image:\t{}\n", ct.name, ct.image));
+            out.push_str(&format!(
+                "  Containers:\n   {}:\n    Image:\t{}\n",
+                ct.name, ct.image
+            ));
         }
         return Ok(out.trim_end().to_string());
     }
-    let mut out = format!("deployment.apps/{}\nREVISION  CHANGE-CAUSE\n", d.metadata.name);
+    let mut out = format!(
+        "deployment.apps/{}\nREVISION  CHANGE-CAUSE\n",
+        d.metadata.name
+    );
     let mut rows: Vec<(i64, String)> = rss
         .iter()
-        .map(|rs| (du::revision(&rs.metadata).unwrap_or(0), rs.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).cloned().unwrap_or_else(|| "<none>".into())))
+        .map(|rs| {
+            (
+                du::revision(&rs.metadata).unwrap_or(0),
+                rs.metadata
+                    .annotations
+                    .get(CHANGE_CAUSE_ANNOTATION)
+                    .cloned()
+                    .unwrap_or_else(|| "<none>".into()),
+            )
+        })
         .collect();
     rows.sort();
     for (r, cause) in rows {
@@ -462,19 +638,27 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         None | Some(None) => Propagation::Background,
         Some(Some(v)) => Propagation::parse(v).ok_or_else(|| format!("error: invalid argument \"{v}\" for \"--cascade\" flag: expected background, foreground or orphan"))?,
     };
-    let grace = match a.flag("grace-period") {
-        Some(Some(v)) => Some(v.parse::<i64>().map_err(|_| format!("error: invalid argument \"{v}\" for \"--grace-period\" flag"))?),
-        _ if a.flag("now").is_some() => Some(1),
-        _ if a.flag("force").is_some() => Some(0),
-        _ => None,
-    };
+    let grace =
+        match a.flag("grace-period") {
+            Some(Some(v)) => Some(v.parse::<i64>().map_err(|_| {
+                format!("error: invalid argument \"{v}\" for \"--grace-period\" flag")
+            })?),
+            _ if a.flag("now").is_some() => Some(1),
+            _ if a.flag("force").is_some() => Some(0),
+            _ => None,
+        };
     c.store.now = c.now();
     let key = format!("default/{name}");
     let grace = match (res, grace) {
-        (Resource::Pod, None) => c.store.pod(&key).and_then(|p| p.spec.termination_grace_period_seconds),
+        (Resource::Pod, None) => c
+            .store
+            .pod(&key)
+            .and_then(|p| p.spec.termination_grace_period_seconds),
         (_, g) => g,
     };
-    c.store.delete(res.kind(), &key, propagation, grace).map_err(api_err)?;
+    c.store
+        .delete(res.kind(), &key, propagation, grace)
+        .map_err(api_err)?;
     Ok(format!("{} \"{name}\" deleted", res.prefix()))
 }
 
@@ -506,7 +690,10 @@ fn strategic_patch(target: &mut Value, patch: &Value) {
                     if let (Value::Array(items), Value::Array(new)) = (cur, v) {
                         for n in new {
                             let name = n.get("name").cloned();
-                            match items.iter_mut().find(|i| name.is_some() && i.get("name") == name.as_ref()) {
+                            match items
+                                .iter_mut()
+                                .find(|i| name.is_some() && i.get("name") == name.as_ref())
+                            {
                                 Some(i) => strategic_patch(i, n),
                                 None => items.push(n.clone()),
                             }
@@ -526,19 +713,35 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     a.only(&["type", "p", "patch"])?;
     let (res, name, _) = a.target(0, "patch")?;
     if res != Resource::Deployment {
-        return Err(format!("error: the playground patches deployments, not {}", res.prefix()));
+        return Err(format!(
+            "error: the playground patches deployments, not {}",
+            res.prefix()
+        ));
     }
-    let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else { return Err("error: must specify -p to patch".into()) };
-    let patch: Value = serde_json::from_str(p).map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
+    let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
+        return Err("error: must specify -p to patch".into());
+    };
+    let patch: Value =
+        serde_json::from_str(p).map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
     let ty = a.flag("type").flatten().unwrap_or("strategic");
     let d = get_deployment(c, &name)?;
     let mut v = serde_json::to_value(&d).map_err(|e| e.to_string())?;
     match ty {
         "merge" => merge_patch(&mut v, &patch),
         "strategic" => strategic_patch(&mut v, &patch),
-        other => return Err(format!("error: --type must be one of [json merge strategic], got {other:?} (the playground supports merge and strategic)")),
+        other => {
+            return Err(format!(
+                "error: --type must be one of [json merge strategic], got {other:?} (the playground supports merge and strategic)"
+            ));
+        }
     }
-    let new: Deployment = serde_path_to_error::deserialize(v).map_err(|e| format!("error: the patch does not fit a Deployment: {}: {}", e.path(), e.inner()))?;
+    let new: Deployment = serde_path_to_error::deserialize(v).map_err(|e| {
+        format!(
+            "error: the patch does not fit a Deployment: {}: {}",
+            e.path(),
+            e.inner()
+        )
+    })?;
     if new == d {
         return Ok(format!("deployment.apps/{name} patched (no change)"));
     }
@@ -552,26 +755,53 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
     let (res, name, next) = a.target(0, verb)?;
     let changes = &a.positional[next..];
     if changes.is_empty() {
-        return Err(format!("error: at least one {} update is required (KEY=VALUE or KEY-)", if verb == "label" { "label" } else { "annotation" }));
+        return Err(format!(
+            "error: at least one {} update is required (KEY=VALUE or KEY-)",
+            if verb == "label" {
+                "label"
+            } else {
+                "annotation"
+            }
+        ));
     }
     let key = format!("default/{name}");
-    let mut obj = c.store.get(res.kind(), &key).cloned().ok_or_else(|| not_found(res.kind(), &name))?;
+    let mut obj = c
+        .store
+        .get(res.kind(), &key)
+        .cloned()
+        .ok_or_else(|| not_found(res.kind(), &name))?;
     let overwrite = a.flag("overwrite").is_some();
     {
         let m = obj.meta_mut();
-        let map = if verb == "label" { &mut m.labels } else { &mut m.annotations };
+        let map = if verb == "label" {
+            &mut m.labels
+        } else {
+            &mut m.annotations
+        };
         for ch in changes {
             if let Some(k) = ch.strip_suffix('-').filter(|_| !ch.contains('=')) {
                 map.remove(k);
             } else {
-                let (k, v) = ch.split_once('=').ok_or_else(|| format!("error: invalid {verb} update {ch:?}: expected KEY=VALUE or KEY-"))?;
+                let (k, v) = ch.split_once('=').ok_or_else(|| {
+                    format!("error: invalid {verb} update {ch:?}: expected KEY=VALUE or KEY-")
+                })?;
                 if k.is_empty() {
-                    return Err(format!("error: invalid {verb} update {ch:?}: the key may not be empty"));
+                    return Err(format!(
+                        "error: invalid {verb} update {ch:?}: the key may not be empty"
+                    ));
                 }
-                if let Some(old) = map.get(k) {
-                    if !overwrite && old != v {
-                        return Err(format!("error: --overwrite is false but found the following declared {}(s): '{k}' already has a value ({old})", if verb == "label" { "label" } else { "annotation" }));
-                    }
+                if let Some(old) = map.get(k)
+                    && !overwrite
+                    && old != v
+                {
+                    return Err(format!(
+                        "error: --overwrite is false but found the following declared {}(s): '{k}' already has a value ({old})",
+                        if verb == "label" {
+                            "label"
+                        } else {
+                            "annotation"
+                        }
+                    ));
                 }
                 map.insert(k.to_string(), v.to_string());
             }
@@ -579,18 +809,43 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
     }
     c.store.now = c.now();
     c.store.update(obj).map_err(api_err)?;
-    Ok(format!("{}/{name} {}", res.prefix(), if verb == "label" { "labeled" } else { "annotated" }))
+    Ok(format!(
+        "{}/{name} {}",
+        res.prefix(),
+        if verb == "label" {
+            "labeled"
+        } else {
+            "annotated"
+        }
+    ))
 }
 
 fn age(c: &Cluster, m: &ObjectMeta) -> String {
-    crate::api::time::human_duration(m.creation_timestamp.map(|t| c.now().since(t) / 1_000_000).unwrap_or(0))
+    crate::api::time::human_duration(
+        m.creation_timestamp
+            .map(|t| c.now().since(t) / 1_000_000)
+            .unwrap_or(0),
+    )
 }
 
 fn table(rows: Vec<Vec<String>>) -> String {
     let cols = rows.first().map(Vec::len).unwrap_or(0);
-    let widths: Vec<usize> = (0..cols).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..cols)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
     rows.iter()
-        .map(|r| r.iter().enumerate().map(|(i, x)| if i + 1 == cols { x.clone() } else { format!("{x:<w$}   ", w = widths[i]) }).collect::<String>())
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    if i + 1 == cols {
+                        x.clone()
+                    } else {
+                        format!("{x:<w$}   ", w = widths[i])
+                    }
+                })
+                .collect::<String>()
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -598,28 +853,87 @@ fn table(rows: Vec<Vec<String>>) -> String {
 fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["o", "output", "l", "selector"])?;
     a.only(&["o", "output", "w", "watch", "l", "selector", "show-labels"])?;
-    let Some(first) = a.positional.first() else { return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into()) };
+    let Some(first) = a.positional.first() else {
+        return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
+    };
     let (res, name) = match first.split_once('/') {
-        Some((r, n)) => (Resource::parse(r).ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?, Some(n.to_string())),
-        None => (Resource::parse(first).ok_or_else(|| format!("error: the server doesn't have a resource type \"{first}\""))?, a.positional.get(1).cloned()),
+        Some((r, n)) => (
+            Resource::parse(r)
+                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?,
+            Some(n.to_string()),
+        ),
+        None => (
+            Resource::parse(first).ok_or_else(|| {
+                format!("error: the server doesn't have a resource type \"{first}\"")
+            })?,
+            a.positional.get(1).cloned(),
+        ),
     };
     let output = a.flag("o").or(a.flag("output")).flatten();
-    let selector = a.flag("l").or(a.flag("selector")).flatten().map(parse_selector).transpose()?;
-    let keep = |m: &ObjectMeta| name.as_ref().is_none_or(|n| &m.name == n) && selector.as_ref().is_none_or(|s| s.matches(&m.labels));
+    let selector = a
+        .flag("l")
+        .or(a.flag("selector"))
+        .flatten()
+        .map(parse_selector)
+        .transpose()?;
+    let keep = |m: &ObjectMeta| {
+        name.as_ref().is_none_or(|n| &m.name == n)
+            && selector.as_ref().is_none_or(|s| s.matches(&m.labels))
+    };
     let objs: Vec<Object> = match res {
-        Resource::Deployment => c.store.deployments().filter(|d| keep(&d.metadata)).cloned().map(Object::Deployment).collect(),
-        Resource::ReplicaSet => c.store.replicasets().filter(|r| keep(&r.metadata)).cloned().map(Object::ReplicaSet).collect(),
-        Resource::Pod => c.store.pods().filter(|p| keep(&p.metadata)).cloned().map(Object::Pod).collect(),
+        Resource::Deployment => c
+            .store
+            .deployments()
+            .filter(|d| keep(&d.metadata))
+            .cloned()
+            .map(Object::Deployment)
+            .collect(),
+        Resource::ReplicaSet => c
+            .store
+            .replicasets()
+            .filter(|r| keep(&r.metadata))
+            .cloned()
+            .map(Object::ReplicaSet)
+            .collect(),
+        Resource::Pod => c
+            .store
+            .pods()
+            .filter(|p| keep(&p.metadata))
+            .cloned()
+            .map(Object::Pod)
+            .collect(),
     };
     if let (Some(n), true) = (&name, objs.is_empty()) {
         return Err(not_found(res.kind(), n));
     }
     match output {
-        Some("yaml") => return Ok(objs.iter().map(crate::api::yaml::to_yaml).collect::<Vec<_>>().join("---\n")),
-        Some("json") => return Ok(objs.iter().map(|o| serde_json::to_string_pretty(&o.to_value()).unwrap_or_default()).collect::<Vec<_>>().join("\n")),
-        Some("name") => return Ok(objs.iter().map(|o| format!("{}/{}", res.prefix(), o.meta().name)).collect::<Vec<_>>().join("\n")),
+        Some("yaml") => {
+            return Ok(objs
+                .iter()
+                .map(crate::api::yaml::to_yaml)
+                .collect::<Vec<_>>()
+                .join("---\n"));
+        }
+        Some("json") => {
+            return Ok(objs
+                .iter()
+                .map(|o| serde_json::to_string_pretty(&o.to_value()).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n"));
+        }
+        Some("name") => {
+            return Ok(objs
+                .iter()
+                .map(|o| format!("{}/{}", res.prefix(), o.meta().name))
+                .collect::<Vec<_>>()
+                .join("\n"));
+        }
         Some("wide") | None => {}
-        Some(o) => return Err(format!("error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: json,name,wide,yaml")),
+        Some(o) => {
+            return Err(format!(
+                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: json,name,wide,yaml"
+            ));
+        }
     }
     if objs.is_empty() {
         return Ok("No resources found in default namespace.".into());
@@ -627,28 +941,63 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
     let mut rows = vec![];
     match res {
         Resource::Deployment => {
-            rows.push(["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"].map(String::from).to_vec());
+            rows.push(
+                ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
+                    .map(String::from)
+                    .to_vec(),
+            );
             for o in &objs {
                 if let Object::Deployment(d) = o {
                     let s = &d.status;
-                    rows.push(vec![d.metadata.name.clone(), format!("{}/{}", s.ready_replicas, d.replicas()), s.updated_replicas.to_string(), s.available_replicas.to_string(), age(c, &d.metadata)]);
+                    rows.push(vec![
+                        d.metadata.name.clone(),
+                        format!("{}/{}", s.ready_replicas, d.replicas()),
+                        s.updated_replicas.to_string(),
+                        s.available_replicas.to_string(),
+                        age(c, &d.metadata),
+                    ]);
                 }
             }
         }
         Resource::ReplicaSet => {
-            rows.push(["NAME", "DESIRED", "CURRENT", "READY", "AGE"].map(String::from).to_vec());
+            rows.push(
+                ["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
+                    .map(String::from)
+                    .to_vec(),
+            );
             for o in &objs {
                 if let Object::ReplicaSet(r) = o {
-                    rows.push(vec![r.metadata.name.clone(), r.replicas().to_string(), r.status.replicas.to_string(), r.status.ready_replicas.to_string(), age(c, &r.metadata)]);
+                    rows.push(vec![
+                        r.metadata.name.clone(),
+                        r.replicas().to_string(),
+                        r.status.replicas.to_string(),
+                        r.status.ready_replicas.to_string(),
+                        age(c, &r.metadata),
+                    ]);
                 }
             }
         }
         Resource::Pod => {
-            rows.push(["NAME", "READY", "STATUS", "RESTARTS", "AGE"].map(String::from).to_vec());
+            rows.push(
+                ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+                    .map(String::from)
+                    .to_vec(),
+            );
             for o in &objs {
                 if let Object::Pod(p) = o {
-                    let ready = p.status.container_statuses.iter().filter(|c| c.ready).count();
-                    rows.push(vec![p.metadata.name.clone(), format!("{ready}/{}", p.spec.containers.len()), display_status(p), p.restarts().to_string(), age(c, &p.metadata)]);
+                    let ready = p
+                        .status
+                        .container_statuses
+                        .iter()
+                        .filter(|c| c.ready)
+                        .count();
+                    rows.push(vec![
+                        p.metadata.name.clone(),
+                        format!("{ready}/{}", p.spec.containers.len()),
+                        display_status(p),
+                        p.restarts().to_string(),
+                        age(c, &p.metadata),
+                    ]);
                 }
             }
         }
@@ -659,8 +1008,13 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
 fn parse_selector(s: &str) -> Result<LabelSelector, String> {
     let mut sel = LabelSelector::default();
     for part in s.split(',').filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("error: unable to parse requirement {part:?}: expected KEY=VALUE"))?;
-        sel.match_labels.insert(k.trim_end_matches('=').to_string(), v.trim_start_matches('=').to_string());
+        let (k, v) = part.split_once('=').ok_or_else(|| {
+            format!("error: unable to parse requirement {part:?}: expected KEY=VALUE")
+        })?;
+        sel.match_labels.insert(
+            k.trim_end_matches('=').to_string(),
+            v.trim_start_matches('=').to_string(),
+        );
     }
     Ok(sel)
 }
@@ -670,17 +1024,47 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
     a.only(&[])?;
     let (res, name, _) = a.target(0, "describe")?;
     if res != Resource::Deployment {
-        return Err(format!("error: the playground describes deployments; for {} use kubectl get -o yaml", res.prefix()));
+        return Err(format!(
+            "error: the playground describes deployments; for {} use kubectl get -o yaml",
+            res.prefix()
+        ));
     }
     let d = get_deployment(c, &name)?;
     let s = &d.status;
     let mut o = String::new();
-    o.push_str(&format!("Name:                   {}\nNamespace:              {}\n", d.metadata.name, d.metadata.namespace));
-    o.push_str(&format!("CreationTimestamp:      {}\n", d.metadata.creation_timestamp.map(|t| t.to_string()).unwrap_or_default()));
-    o.push_str(&format!("Labels:                 {}\n", labels::labels_string(&d.metadata.labels)));
-    let ann: Vec<String> = d.metadata.annotations.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    o.push_str(&format!("Annotations:            {}\n", if ann.is_empty() { "<none>".into() } else { ann.join("\n                        ") }));
-    o.push_str(&format!("Selector:               {}\n", d.selector().to_selector_string()));
+    o.push_str(&format!(
+        "Name:                   {}\nNamespace:              {}\n",
+        d.metadata.name, d.metadata.namespace
+    ));
+    o.push_str(&format!(
+        "CreationTimestamp:      {}\n",
+        d.metadata
+            .creation_timestamp
+            .map(|t| t.to_string())
+            .unwrap_or_default()
+    ));
+    o.push_str(&format!(
+        "Labels:                 {}\n",
+        labels::labels_string(&d.metadata.labels)
+    ));
+    let ann: Vec<String> = d
+        .metadata
+        .annotations
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    o.push_str(&format!(
+        "Annotations:            {}\n",
+        if ann.is_empty() {
+            "<none>".into()
+        } else {
+            ann.join("\n                        ")
+        }
+    ));
+    o.push_str(&format!(
+        "Selector:               {}\n",
+        d.selector().to_selector_string()
+    ));
     o.push_str(&format!(
         "Replicas:               {} desired | {} updated | {} total | {} available | {} unavailable\n",
         d.replicas(),
@@ -689,20 +1073,43 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
         s.available_replicas,
         s.unavailable_replicas
     ));
-    o.push_str(&format!("StrategyType:           {}\n", d.spec.strategy.type_));
-    o.push_str(&format!("MinReadySeconds:        {}\n", d.spec.min_ready_seconds));
+    o.push_str(&format!(
+        "StrategyType:           {}\n",
+        d.spec.strategy.type_
+    ));
+    o.push_str(&format!(
+        "MinReadySeconds:        {}\n",
+        d.spec.min_ready_seconds
+    ));
     if let Some(ru) = &d.spec.strategy.rolling_update {
-        let show = |v: &Option<IntOrString>| v.as_ref().map(|x| x.to_string()).unwrap_or_else(|| "0".into());
-        o.push_str(&format!("RollingUpdateStrategy:  {} max unavailable, {} max surge\n", show(&ru.max_unavailable), show(&ru.max_surge)));
+        let show = |v: &Option<IntOrString>| {
+            v.as_ref()
+                .map(|x| x.to_string())
+                .unwrap_or_else(|| "0".into())
+        };
+        o.push_str(&format!(
+            "RollingUpdateStrategy:  {} max unavailable, {} max surge\n",
+            show(&ru.max_unavailable),
+            show(&ru.max_surge)
+        ));
     }
     o.push_str("Pod Template:\n");
-    o.push_str(&format!("  Labels:  {}\n  Containers:\n", labels::labels_string(&d.spec.template.metadata.labels)));
+    o.push_str(&format!(
+        "  Labels:  {}\n  Containers:\n",
+        labels::labels_string(&d.spec.template.metadata.labels)
+    ));
     for ct in &d.spec.template.spec.containers {
-        o.push_str(&format!("   {}:\n    Image:        {}\n", ct.name, ct.image));
+        o.push_str(&format!(
+            "   {}:\n    Image:        {}\n",
+            ct.name, ct.image
+        ));
     }
     o.push_str("Conditions:\n  Type           Status  Reason\n  ----           ------  ------\n");
     for cd in &s.conditions {
-        o.push_str(&format!("  {:<15}{:<8}{}\n", cd.type_, cd.status, cd.reason));
+        o.push_str(&format!(
+            "  {:<15}{:<8}{}\n",
+            cd.type_, cd.status, cd.reason
+        ));
     }
     let rss = owned_replica_sets(c, &d);
     let refs: Vec<&ReplicaSet> = rss.to_vec();
@@ -710,10 +1117,33 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
     let olds: Vec<String> = rss
         .iter()
         .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid) && r.replicas() > 0)
-        .map(|r| format!("{} ({}/{} replicas created)", r.metadata.name, r.status.replicas, r.replicas()))
+        .map(|r| {
+            format!(
+                "{} ({}/{} replicas created)",
+                r.metadata.name,
+                r.status.replicas,
+                r.replicas()
+            )
+        })
         .collect();
-    o.push_str(&format!("OldReplicaSets:  {}\n", if olds.is_empty() { "<none>".into() } else { olds.join(", ") }));
-    o.push_str(&format!("NewReplicaSet:   {}\n", new.map(|n| format!("{} ({}/{} replicas created)", n.metadata.name, n.status.replicas, n.replicas())).unwrap_or_else(|| "<none>".into())));
+    o.push_str(&format!(
+        "OldReplicaSets:  {}\n",
+        if olds.is_empty() {
+            "<none>".into()
+        } else {
+            olds.join(", ")
+        }
+    ));
+    o.push_str(&format!(
+        "NewReplicaSet:   {}\n",
+        new.map(|n| format!(
+            "{} ({}/{} replicas created)",
+            n.metadata.name,
+            n.status.replicas,
+            n.replicas()
+        ))
+        .unwrap_or_else(|| "<none>".into())
+    ));
     o.push_str("Events:\n");
     let evs = c.events.for_object(Kind::Deployment, &name);
     if evs.is_empty() {
@@ -722,8 +1152,19 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
         o.push_str("  Type    Reason             Age   From                   Message\n  ----    ------             ----  ----                   -------\n");
         for e in evs {
             let age = crate::api::time::human_duration((c.now_ms - e.last_ms) as i64);
-            let age = if e.count > 1 { format!("{age} (x{} over {})", e.count, crate::api::time::human_duration((c.now_ms - e.first_ms) as i64)) } else { age };
-            o.push_str(&format!("  {:<8}{:<19}{:<6}{:<23}{}\n", e.type_, e.reason, age, e.source, e.message));
+            let age = if e.count > 1 {
+                format!(
+                    "{age} (x{} over {})",
+                    e.count,
+                    crate::api::time::human_duration((c.now_ms - e.first_ms) as i64)
+                )
+            } else {
+                age
+            };
+            o.push_str(&format!(
+                "  {:<8}{:<19}{:<6}{:<23}{}\n",
+                e.type_, e.reason, age, e.source, e.message
+            ));
         }
     }
     Ok(o.trim_end().to_string())

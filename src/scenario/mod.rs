@@ -82,7 +82,9 @@ struct RawStep {
 /// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
 pub fn parse_duration(v: &Value) -> Result<u64, String> {
     match v {
-        Value::Number(n) => n.as_u64().ok_or_else(|| format!("{n} is not a non-negative number of milliseconds")),
+        Value::Number(n) => n
+            .as_u64()
+            .ok_or_else(|| format!("{n} is not a non-negative number of milliseconds")),
         Value::String(s) => {
             let s = s.trim();
             if let Ok(n) = s.parse::<u64>() {
@@ -105,16 +107,24 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
                         'h' => 3_600_000,
                         'm' => 60_000,
                         's' => 1000,
-                        _ => return Err(format!("{s:?} is not a duration: unknown unit {c:?} (use e.g. 30s, 1m30s, 500ms)")),
+                        _ => {
+                            return Err(format!(
+                                "{s:?} is not a duration: unknown unit {c:?} (use e.g. 30s, 1m30s, 500ms)"
+                            ));
+                        }
                     }
                 };
-                let n: f64 = num.parse().map_err(|_| format!("{s:?} is not a duration (use e.g. 30s, 1m30s, 500ms)"))?;
+                let n: f64 = num
+                    .parse()
+                    .map_err(|_| format!("{s:?} is not a duration (use e.g. 30s, 1m30s, 500ms)"))?;
                 total += (n * unit as f64).round() as u64;
                 num.clear();
                 any = true;
             }
             if !num.is_empty() || !any {
-                return Err(format!("{s:?} is not a duration: a number needs a unit (ms, s, m, h)"));
+                return Err(format!(
+                    "{s:?} is not a duration: a number needs a unit (ms, s, m, h)"
+                ));
             }
             Ok(total)
         }
@@ -125,41 +135,71 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 impl Scenario {
     /// Reads a scenario file (YAML or JSON). Errors name the field.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let v: Value = serde_norway::from_str(text).map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
-        let raw: RawScenario = serde_path_to_error::deserialize(v).map_err(|e| ScenarioError(format!("{}: {}", e.path(), e.inner())))?;
+        let v: Value = serde_norway::from_str(text)
+            .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
+        let raw: RawScenario = serde_path_to_error::deserialize(v)
+            .map_err(|e| ScenarioError(format!("{}: {}", e.path(), e.inner())))?;
         if raw.name.trim().is_empty() {
             return Err(ScenarioError("name: a scenario needs a short id".into()));
         }
         if raw.steps.len() > MAX_STEPS {
-            return Err(ScenarioError(format!("steps: at most {MAX_STEPS} steps, got {}", raw.steps.len())));
+            return Err(ScenarioError(format!(
+                "steps: at most {MAX_STEPS} steps, got {}",
+                raw.steps.len()
+            )));
         }
         let mut objects = vec![];
         for (i, o) in raw.objects.into_iter().enumerate() {
             match o {
                 Value::String(s) => objects.push(s),
-                Value::Object(_) => objects.push(serde_norway::to_string(&o).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?),
-                other => return Err(ScenarioError(format!("objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"))),
+                Value::Object(_) => objects.push(
+                    serde_norway::to_string(&o)
+                        .map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?,
+                ),
+                other => {
+                    return Err(ScenarioError(format!(
+                        "objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"
+                    )));
+                }
             }
         }
         let mut steps = vec![];
         let mut last = 0;
         for (i, s) in raw.steps.into_iter().enumerate() {
-            let at_ms = parse_duration(&s.at).map_err(|e| ScenarioError(format!("steps[{i}].at: {e}")))?;
+            let at_ms =
+                parse_duration(&s.at).map_err(|e| ScenarioError(format!("steps[{i}].at: {e}")))?;
             if at_ms < last {
-                return Err(ScenarioError(format!("steps[{i}].at: steps must be in time order ({at_ms}ms comes after {last}ms)")));
+                return Err(ScenarioError(format!(
+                    "steps[{i}].at: steps must be in time order ({at_ms}ms comes after {last}ms)"
+                )));
             }
             last = at_ms;
             if s.run.is_none() && s.caption.is_none() {
-                return Err(ScenarioError(format!("steps[{i}]: a step needs `run`, `caption` or both")));
+                return Err(ScenarioError(format!(
+                    "steps[{i}]: a step needs `run`, `caption` or both"
+                )));
             }
-            steps.push(Step { at_ms, run: s.run, caption: s.caption });
+            steps.push(Step {
+                at_ms,
+                run: s.run,
+                caption: s.caption,
+            });
         }
         let until = match raw.until {
             None => Until::Settled,
             Some(Value::String(s)) if s.trim() == "settled" => Until::Settled,
-            Some(v) => Until::At(parse_duration(&v).map_err(|e| ScenarioError(format!("until: {e}")))?),
+            Some(v) => {
+                Until::At(parse_duration(&v).map_err(|e| ScenarioError(format!("until: {e}")))?)
+            }
         };
-        Ok(Scenario { name: raw.name, description: raw.description, world: raw.world, objects, steps, until })
+        Ok(Scenario {
+            name: raw.name,
+            description: raw.description,
+            world: raw.world,
+            objects,
+            steps,
+            until,
+        })
     }
 
     /// Builds the cluster with the scenario's objects created at t = 0 (validated as the
@@ -167,10 +207,12 @@ impl Scenario {
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         let mut c = Cluster::new(self.world.clone());
         for (i, text) in self.objects.iter().enumerate() {
-            let objs = parse_objects(text).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?;
+            let objs =
+                parse_objects(text).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?;
             for o in objs {
                 let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
-                c.create(o).map_err(|e| ScenarioError(format!("objects[{i}] ({label}): {e}")))?;
+                c.create(o)
+                    .map_err(|e| ScenarioError(format!("objects[{i}] ({label}): {e}")))?;
             }
         }
         Ok(c)
@@ -179,7 +221,8 @@ impl Scenario {
     /// Runs the whole scenario and returns the trace.
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
         let mut c = self.start()?;
-        self.run_on(&mut c).map_err(|e| ScenarioError(e.to_string()))?;
+        self.run_on(&mut c)
+            .map_err(|e| ScenarioError(e.to_string()))?;
         Ok(c.trace)
     }
 

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 
 pub fn render(steps: &[TraceStep]) -> String {
     let mut out = String::new();
-    out.push_str(&format!("{:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n", "T", "NAME", "DESIRED", "CURRENT", "READY", "WHY"));
+    out.push_str(&format!(
+        "{:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n",
+        "T", "NAME", "DESIRED", "CURRENT", "READY", "WHY"
+    ));
     let mut last: BTreeMap<String, (i32, i32, i32)> = BTreeMap::new();
     for s in steps {
         let t = format!("{:.1}s", s.t as f64 / 1000.0);
@@ -19,7 +22,11 @@ pub fn render(steps: &[TraceStep]) -> String {
             },
             "sync" if s.controller == Some("deployment") => {
                 let mut w = format!("deployment sync: {}", s.branch.unwrap_or(""));
-                if let Some(st) = s.strategy.as_deref().filter(|_| s.branch == Some("rollout")) {
+                if let Some(st) = s
+                    .strategy
+                    .as_deref()
+                    .filter(|_| s.branch == Some("rollout"))
+                {
                     w.push_str(&format!(" ({st})"));
                 }
                 if let Some(e) = &s.error {
@@ -35,12 +42,24 @@ pub fn render(steps: &[TraceStep]) -> String {
             let now = (rs.replicas, rs.status.replicas, rs.status.ready_replicas);
             if last.get(&rs.name) != Some(&now) {
                 last.insert(rs.name.clone(), now);
-                out.push_str(&format!("{t:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n", rs.name, now.0, now.1, now.2, if printed { "" } else { &why }));
+                out.push_str(&format!(
+                    "{t:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n",
+                    rs.name,
+                    now.0,
+                    now.1,
+                    now.2,
+                    if printed { "" } else { &why }
+                ));
                 printed = true;
             }
         }
-        if !printed && (s.kind == "action" || (s.kind == "sync" && s.controller == Some("deployment"))) {
-            out.push_str(&format!("{t:>8}  {:<28} {:>7} {:>7} {:>5}  {why}\n", "", "", "", ""));
+        if !printed
+            && (s.kind == "action" || (s.kind == "sync" && s.controller == Some("deployment")))
+        {
+            out.push_str(&format!(
+                "{t:>8}  {:<28} {:>7} {:>7} {:>5}  {why}\n",
+                "", "", "", ""
+            ));
         }
     }
     out

@@ -39,7 +39,14 @@ impl Ctx<'_> {
         self.explain.push(Explain::new(func, text));
     }
     fn event(&mut self, d: &Deployment, type_: &str, reason: &str, message: String) {
-        self.events.record("deployment-controller", Kind::Deployment, &d.metadata.name, type_, reason, message);
+        self.events.record(
+            "deployment-controller",
+            Kind::Deployment,
+            &d.metadata.name,
+            type_,
+            reason,
+            message,
+        );
     }
 }
 
@@ -99,14 +106,25 @@ impl DeploymentController {
     }
 
     /// `GetDeploymentsForReplicaSet`: Deployments whose selector matches the ReplicaSet's labels.
-    pub fn get_deployments_for_replica_set(store: &Store, rs: &ReplicaSet) -> Result<Vec<Deployment>, String> {
+    pub fn get_deployments_for_replica_set(
+        store: &Store,
+        rs: &ReplicaSet,
+    ) -> Result<Vec<Deployment>, String> {
         if rs.metadata.labels.is_empty() {
-            return Err(format!("no deployments found for ReplicaSet {} because it has no labels", rs.metadata.name));
+            return Err(format!(
+                "no deployments found for ReplicaSet {} because it has no labels",
+                rs.metadata.name
+            ));
         }
         let ds: Vec<Deployment> = store
             .deployments()
             .filter(|d| d.metadata.namespace == rs.metadata.namespace)
-            .filter(|d| d.spec.selector.as_ref().is_some_and(|s| !s.is_empty() && s.matches(&rs.metadata.labels)))
+            .filter(|d| {
+                d.spec
+                    .selector
+                    .as_ref()
+                    .is_some_and(|s| !s.is_empty() && s.matches(&rs.metadata.labels))
+            })
             .cloned()
             .collect();
         if ds.is_empty() {
@@ -123,10 +141,17 @@ impl DeploymentController {
     /// Informer callbacks: which Deployments a watch event wakes (upstream's handlers).
     pub fn handle(&mut self, store: &mut Store, ev: &WatchEvent) {
         match ev {
-            WatchEvent::Added(Object::Deployment(d)) | WatchEvent::Deleted(Object::Deployment(d)) => self.enqueue(d),
-            WatchEvent::Modified { new: Object::Deployment(d), .. } => self.enqueue(d),
+            WatchEvent::Added(Object::Deployment(d))
+            | WatchEvent::Deleted(Object::Deployment(d)) => self.enqueue(d),
+            WatchEvent::Modified {
+                new: Object::Deployment(d),
+                ..
+            } => self.enqueue(d),
             WatchEvent::Added(Object::ReplicaSet(rs)) => self.add_replica_set(store, rs),
-            WatchEvent::Modified { old: Object::ReplicaSet(o), new: Object::ReplicaSet(n) } => self.update_replica_set(store, o, n),
+            WatchEvent::Modified {
+                old: Object::ReplicaSet(o),
+                new: Object::ReplicaSet(n),
+            } => self.update_replica_set(store, o, n),
             WatchEvent::Deleted(Object::ReplicaSet(rs)) => self.delete_replica_set(store, rs),
             WatchEvent::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
             _ => {}
@@ -154,12 +179,11 @@ impl DeploymentController {
         }
         let (cur_ref, old_ref) = (cur.metadata.controller_ref(), old.metadata.controller_ref());
         let ref_changed = cur_ref != old_ref;
-        if ref_changed {
-            if let Some(r) = old_ref {
-                if let Some(d) = Self::resolve_controller_ref(store, &old.metadata.namespace, r) {
-                    self.enqueue(&d);
-                }
-            }
+        if ref_changed
+            && let Some(r) = old_ref
+            && let Some(d) = Self::resolve_controller_ref(store, &old.metadata.namespace, r)
+        {
+            self.enqueue(&d);
         }
         if let Some(r) = cur_ref {
             if let Some(d) = Self::resolve_controller_ref(store, &cur.metadata.namespace, r) {
@@ -175,30 +199,50 @@ impl DeploymentController {
     }
 
     pub fn delete_replica_set(&mut self, store: &mut Store, rs: &ReplicaSet) {
-        if let Some(r) = rs.metadata.controller_ref() {
-            if let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r) {
-                self.enqueue(&d);
-            }
+        if let Some(r) = rs.metadata.controller_ref()
+            && let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r)
+        {
+            self.enqueue(&d);
         }
     }
 
     /// `deletePod`: a Recreate Deployment is woken once none of its pods remain.
     pub fn delete_pod(&mut self, store: &mut Store, pod: &Pod) {
-        let Some(r) = pod.metadata.controller_ref() else { return };
+        let Some(r) = pod.metadata.controller_ref() else {
+            return;
+        };
         if r.kind != "ReplicaSet" {
             return;
         }
-        let Some(rs) = store.replicaset(&format!("{}/{}", pod.metadata.namespace, r.name)) else { return };
+        let Some(rs) = store.replicaset(&format!("{}/{}", pod.metadata.namespace, r.name)) else {
+            return;
+        };
         if rs.metadata.uid != r.uid {
             return;
         }
-        let Some(dr) = rs.metadata.controller_ref() else { return };
-        let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, dr) else { return };
+        let Some(dr) = rs.metadata.controller_ref() else {
+            return;
+        };
+        let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, dr) else {
+            return;
+        };
         if d.spec.strategy.type_ != RECREATE {
             return;
         }
-        let rss: Vec<ReplicaSet> = store.dependents_of(&d.metadata.uid).filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r.clone()) } else { None }).collect();
-        let pods: usize = rss.iter().map(|r| store.pods_controlled_by(&r.metadata.uid).len()).sum();
+        let rss: Vec<ReplicaSet> = store
+            .dependents_of(&d.metadata.uid)
+            .filter_map(|o| {
+                if let Object::ReplicaSet(r) = o {
+                    Some(r.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let pods: usize = rss
+            .iter()
+            .map(|r| store.pods_controlled_by(&r.metadata.uid).len())
+            .sum();
         if pods == 0 {
             self.enqueue(&d);
         }
@@ -211,7 +255,9 @@ impl DeploymentController {
         let report = self.sync_deployment(cx, key);
         match &report.error {
             None => self.queue.forget(key),
-            Some(_) if self.queue.num_requeues(key) < MAX_RETRIES => self.queue.add_rate_limited(key, cx.now_ms),
+            Some(_) if self.queue.num_requeues(key) < MAX_RETRIES => {
+                self.queue.add_rate_limited(key, cx.now_ms)
+            }
             Some(e) => {
                 cx.explain("handleErr", format!("dropping deployment {key} out of the queue after {MAX_RETRIES} retries: {e}"));
                 self.queue.forget(key);
@@ -222,9 +268,16 @@ impl DeploymentController {
 
     /// `syncDeployment`: the ladder.
     pub fn sync_deployment(&mut self, cx: &mut Ctx, key: &str) -> SyncReport {
-        let mut report = SyncReport { branch: Branch::NotFound, strategy: None, error: None };
+        let mut report = SyncReport {
+            branch: Branch::NotFound,
+            strategy: None,
+            error: None,
+        };
         let Some(d) = cx.store.deployment(key).cloned() else {
-            cx.explain("syncDeployment", format!("Deployment {key} has been deleted"));
+            cx.explain(
+                "syncDeployment",
+                format!("Deployment {key} has been deleted"),
+            );
             return report;
         };
         let mut d = d;
@@ -232,7 +285,13 @@ impl DeploymentController {
         let result = (|| -> SyncResult {
             if d.spec.selector.as_ref().is_some_and(|s| s.is_empty()) {
                 report.branch = Branch::SelectAll;
-                cx.event(&d, "Warning", "SelectingAll", "This deployment is selecting all pods. A non-empty selector is required.".into());
+                cx.event(
+                    &d,
+                    "Warning",
+                    "SelectingAll",
+                    "This deployment is selecting all pods. A non-empty selector is required."
+                        .into(),
+                );
                 if d.status.observed_generation < d.metadata.generation {
                     d.status.observed_generation = d.metadata.generation;
                     cx.store.update_status(Object::Deployment(d.clone()))?;
@@ -240,16 +299,27 @@ impl DeploymentController {
                 return Ok(());
             }
             let rs_list = self.get_replica_sets_for_deployment(cx, &d)?;
-            let pod_map = Self::get_pod_map_for_deployment(cx.store, &rs_list);
+            // Upstream lists the pods on every sync; only Recreate reads them, so only it pays.
+            let pod_map = if d.spec.strategy.type_ == RECREATE {
+                Self::get_pod_map_for_deployment(cx.store, &rs_list)
+            } else {
+                BTreeMap::new()
+            };
             if d.metadata.deletion_timestamp.is_some() {
                 report.branch = Branch::Delete;
-                cx.explain("syncDeployment", "deletionTimestamp is set: syncStatusOnly (status only, no scaling)");
+                cx.explain(
+                    "syncDeployment",
+                    "deletionTimestamp is set: syncStatusOnly (status only, no scaling)",
+                );
                 return self.sync_status_only(cx, &mut d, &rs_list);
             }
             self.check_paused_conditions(cx, &mut d)?;
             if d.spec.paused {
                 report.branch = Branch::Pause;
-                cx.explain("syncDeployment", "not being deleted; spec.paused = true: sync (scale only, no rollout)");
+                cx.explain(
+                    "syncDeployment",
+                    "not being deleted; spec.paused = true: sync (scale only, no rollout)",
+                );
                 return self.sync(cx, &mut d, &rs_list);
             }
             if let Some(to) = rollback::get_rollback_to(&d) {
@@ -260,19 +330,33 @@ impl DeploymentController {
             let (scaling, why) = self.is_scaling_event(cx, &mut d, &rs_list)?;
             if scaling {
                 report.branch = Branch::Scale;
-                cx.explain("syncDeployment", format!("not being deleted; not paused; no rollback requested; {why}: sync"));
+                cx.explain(
+                    "syncDeployment",
+                    format!("not being deleted; not paused; no rollback requested; {why}: sync"),
+                );
                 return self.sync(cx, &mut d, &rs_list);
             }
             report.branch = Branch::Rollout;
-            cx.explain("syncDeployment", format!("not being deleted; not paused; no rollback requested; {why}: rollout ({})", d.spec.strategy.type_));
+            cx.explain(
+                "syncDeployment",
+                format!(
+                    "not being deleted; not paused; no rollback requested; {why}: rollout ({})",
+                    d.spec.strategy.type_
+                ),
+            );
             match d.spec.strategy.type_.as_str() {
                 RECREATE => self.rollout_recreate(cx, &mut d, &rs_list, &pod_map),
                 ROLLING_UPDATE => self.rollout_rolling(cx, &mut d, &rs_list),
-                other => Err(ApiError::Injected(format!("unexpected deployment strategy type: {other}"))),
+                other => Err(ApiError::Injected(format!(
+                    "unexpected deployment strategy type: {other}"
+                ))),
             }
         })();
         if let Err(e) = result {
-            cx.explain("syncDeployment", format!("error: {e} (requeued with back-off)"));
+            cx.explain(
+                "syncDeployment",
+                format!("error: {e} (requeued with back-off)"),
+            );
             report.error = Some(e.to_string());
         }
         report
@@ -280,9 +364,18 @@ impl DeploymentController {
 
     /// `getReplicaSetsForDeployment`: claims matching orphans (adopt) and lets go of owned
     /// ReplicaSets that no longer match (release).
-    pub fn get_replica_sets_for_deployment(&mut self, cx: &mut Ctx, d: &Deployment) -> Result<Vec<ReplicaSet>, ApiError> {
+    pub fn get_replica_sets_for_deployment(
+        &mut self,
+        cx: &mut Ctx,
+        d: &Deployment,
+    ) -> Result<Vec<ReplicaSet>, ApiError> {
         let sel = d.selector();
-        let candidates: Vec<ReplicaSet> = cx.store.replicasets().filter(|r| r.metadata.namespace == d.metadata.namespace).cloned().collect();
+        let candidates: Vec<ReplicaSet> = cx
+            .store
+            .replicasets()
+            .filter(|r| r.metadata.namespace == d.metadata.namespace)
+            .cloned()
+            .collect();
         let mut claimed = Vec::new();
         let mut fresh_checked = false;
         for rs in candidates {
@@ -298,36 +391,85 @@ impl DeploymentController {
                     continue;
                 }
                 let mut released = rs.clone();
-                released.metadata.owner_references.retain(|o| o.uid != d.metadata.uid);
-                cx.explain("getReplicaSetsForDeployment", format!("releasing ReplicaSet {}: its labels no longer match the selector", rs.metadata.name));
+                released
+                    .metadata
+                    .owner_references
+                    .retain(|o| o.uid != d.metadata.uid);
+                cx.explain(
+                    "getReplicaSetsForDeployment",
+                    format!(
+                        "releasing ReplicaSet {}: its labels no longer match the selector",
+                        rs.metadata.name
+                    ),
+                );
                 match cx.store.update(Object::ReplicaSet(released)) {
                     Ok(_) | Err(ApiError::NotFound { .. }) => {}
                     Err(e) => return Err(e),
                 }
                 continue;
             }
-            if d.metadata.deletion_timestamp.is_some() || !sel.matches(&rs.metadata.labels) || rs.metadata.deletion_timestamp.is_some() {
+            if d.metadata.deletion_timestamp.is_some()
+                || !sel.matches(&rs.metadata.labels)
+                || rs.metadata.deletion_timestamp.is_some()
+            {
                 continue;
             }
             // canAdopt: a fresh read of the Deployment, which must not be going away.
             if !fresh_checked {
-                cx.store.actions.push(crate::cluster::store::Action { verb: "get", resource: "deployments", subresource: "", name: d.metadata.name.clone() });
+                cx.store.actions.push(crate::cluster::store::Action {
+                    verb: "get",
+                    resource: "deployments",
+                    subresource: "",
+                    name: d.metadata.name.clone(),
+                });
                 let fresh = cx.store.deployment(&d.metadata.key()).cloned();
                 match fresh {
                     Some(f) if f.metadata.uid != d.metadata.uid => {
-                        return Err(ApiError::Injected(format!("original Deployment {} is gone: got uid {}, wanted {}", d.metadata.key(), f.metadata.uid, d.metadata.uid)));
+                        return Err(ApiError::Injected(format!(
+                            "original Deployment {} is gone: got uid {}, wanted {}",
+                            d.metadata.key(),
+                            f.metadata.uid,
+                            d.metadata.uid
+                        )));
                     }
                     Some(f) if f.metadata.deletion_timestamp.is_some() => {
-                        return Err(ApiError::Injected(format!("{}/{} has just been deleted at {}", d.metadata.namespace, d.metadata.name, f.metadata.deletion_timestamp.map(|t| t.to_string()).unwrap_or_default())));
+                        return Err(ApiError::Injected(format!(
+                            "{}/{} has just been deleted at {}",
+                            d.metadata.namespace,
+                            d.metadata.name,
+                            f.metadata
+                                .deletion_timestamp
+                                .map(|t| t.to_string())
+                                .unwrap_or_default()
+                        )));
                     }
-                    None => return Err(ApiError::NotFound { kind: Kind::Deployment, name: d.metadata.name.clone() }),
+                    None => {
+                        return Err(ApiError::NotFound {
+                            kind: Kind::Deployment,
+                            name: d.metadata.name.clone(),
+                        });
+                    }
                     _ => {}
                 }
                 fresh_checked = true;
             }
             let mut adopted = rs.clone();
-            adopted.metadata.owner_references.push(OwnerReference::controller_of("apps/v1", "Deployment", &d.metadata));
-            cx.explain("getReplicaSetsForDeployment", format!("adopting orphan ReplicaSet {}: its labels match the selector {}", rs.metadata.name, sel.to_selector_string()));
+            adopted
+                .metadata
+                .owner_references
+                .push(OwnerReference::controller_of(
+                    "apps/v1",
+                    "Deployment",
+                    &d.metadata,
+                ));
+            cx.explain(
+                "getReplicaSetsForDeployment",
+                format!(
+                    "adopting orphan ReplicaSet {}: its labels match the selector {}",
+                    rs.metadata.name,
+                    sel.to_selector_string()
+                ),
+            );
             match cx.store.update(Object::ReplicaSet(adopted)) {
                 Ok(Object::ReplicaSet(a)) => claimed.push(a),
                 Ok(_) => {}
@@ -340,10 +482,22 @@ impl DeploymentController {
 
     /// `getPodMapForDeployment`: pods grouped by the uid of the ReplicaSet that controls them
     /// (inactive pods included; only Recreate looks at it).
-    pub fn get_pod_map_for_deployment(store: &Store, rs_list: &[ReplicaSet]) -> BTreeMap<String, Vec<Pod>> {
+    pub fn get_pod_map_for_deployment(
+        store: &Store,
+        rs_list: &[ReplicaSet],
+    ) -> BTreeMap<String, Vec<Pod>> {
         rs_list
             .iter()
-            .map(|rs| (rs.metadata.uid.clone(), store.pods_controlled_by(&rs.metadata.uid).into_iter().cloned().collect()))
+            .map(|rs| {
+                (
+                    rs.metadata.uid.clone(),
+                    store
+                        .pods_controlled_by(&rs.metadata.uid)
+                        .into_iter()
+                        .cloned()
+                        .collect(),
+                )
+            })
             .collect()
     }
 }

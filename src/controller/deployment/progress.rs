@@ -29,14 +29,23 @@ impl Requeue {
 
 impl DeploymentController {
     /// `syncRolloutStatus`.
-    pub fn sync_rollout_status(&mut self, cx: &mut Ctx, all: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: &mut Deployment) -> SyncResult {
+    pub fn sync_rollout_status(
+        &mut self,
+        cx: &mut Ctx,
+        all: &[ReplicaSet],
+        new_rs: Option<&ReplicaSet>,
+        d: &mut Deployment,
+    ) -> SyncResult {
         let now = cx.now();
         let mut s = super::sync::calculate_status(all, new_rs, d, now);
         if !has_progress_deadline(d) {
             remove_deployment_condition(&mut s, PROGRESSING);
         }
         let current = get_deployment_condition(&d.status, PROGRESSING).cloned();
-        let complete = s.replicas == s.updated_replicas && current.as_ref().is_some_and(|c| c.reason == NEW_RS_AVAILABLE_REASON);
+        let complete = s.replicas == s.updated_replicas
+            && current
+                .as_ref()
+                .is_some_and(|c| c.reason == NEW_RS_AVAILABLE_REASON);
         if has_progress_deadline(d) && !complete {
             let name = |what: &str| match new_rs {
                 Some(r) => format!("ReplicaSet \"{}\" {what}", r.metadata.name),
@@ -44,9 +53,24 @@ impl DeploymentController {
             };
             if deployment_complete(d, &s) {
                 cx.explain("syncRolloutStatus", format!("complete: updated = replicas = available = {}: Progressing=True NewReplicaSetAvailable", d.replicas()));
-                set_deployment_condition(&mut s, new_deployment_condition(PROGRESSING, "True", NEW_RS_AVAILABLE_REASON, name("has successfully progressed."), now));
+                set_deployment_condition(
+                    &mut s,
+                    new_deployment_condition(
+                        PROGRESSING,
+                        "True",
+                        NEW_RS_AVAILABLE_REASON,
+                        name("has successfully progressed."),
+                        now,
+                    ),
+                );
             } else if deployment_progressing(d, &s) {
-                let mut c = new_deployment_condition(PROGRESSING, "True", REPLICA_SET_UPDATED_REASON, name("is progressing."), now);
+                let mut c = new_deployment_condition(
+                    PROGRESSING,
+                    "True",
+                    REPLICA_SET_UPDATED_REASON,
+                    name("is progressing."),
+                    now,
+                );
                 if let Some(cur) = &current {
                     if cur.status == "True" {
                         c.last_transition_time = cur.last_transition_time;
@@ -59,7 +83,16 @@ impl DeploymentController {
                     "syncRolloutStatus",
                     format!("no progress for longer than progressDeadlineSeconds = {}s: Progressing=False ProgressDeadlineExceeded", d.spec.progress_deadline_seconds.unwrap_or(0)),
                 );
-                set_deployment_condition(&mut s, new_deployment_condition(PROGRESSING, "False", TIMED_OUT_REASON, name("has timed out progressing."), now));
+                set_deployment_condition(
+                    &mut s,
+                    new_deployment_condition(
+                        PROGRESSING,
+                        "False",
+                        TIMED_OUT_REASON,
+                        name("has timed out progressing."),
+                        now,
+                    ),
+                );
             }
         }
         match get_replica_failures(all, new_rs).into_iter().next() {
@@ -77,31 +110,53 @@ impl DeploymentController {
 
     /// `requeueStuckDeployment`: when the rollout shows no progress, wake up again when the
     /// deadline passes (plus a second), so the timeout is noticed without a resync.
-    pub fn requeue_stuck_deployment(&mut self, cx: &mut Ctx, d: &Deployment, s: &DeploymentStatus) -> Requeue {
-        let Some(cur) = get_deployment_condition(&d.status, PROGRESSING) else { return Requeue::No };
+    pub fn requeue_stuck_deployment(
+        &mut self,
+        cx: &mut Ctx,
+        d: &Deployment,
+        s: &DeploymentStatus,
+    ) -> Requeue {
+        let Some(cur) = get_deployment_condition(&d.status, PROGRESSING) else {
+            return Requeue::No;
+        };
         if !has_progress_deadline(d) {
             return Requeue::No;
         }
         if deployment_complete(d, s) || cur.reason == TIMED_OUT_REASON {
             return Requeue::No;
         }
-        let deadline = cur.last_update_time.unwrap_or(Time(0)).plus_secs(d.spec.progress_deadline_seconds.unwrap_or(0) as i64);
+        let deadline = cur
+            .last_update_time
+            .unwrap_or(Time(0))
+            .plus_secs(d.spec.progress_deadline_seconds.unwrap_or(0) as i64);
         let after = deadline.since(cx.now());
         let key = d.metadata.key();
         if after < 1_000_000_000 {
-            cx.explain("requeueStuckDeployment", "less than a second to the progress deadline: requeue now (rate limited)");
+            cx.explain(
+                "requeueStuckDeployment",
+                "less than a second to the progress deadline: requeue now (rate limited)",
+            );
             self.queue.add_rate_limited(&key, cx.now_ms);
             return Requeue::Now;
         }
         let delay_ms = (after + 1_000_000_000).div_euclid(1_000_000) as u64;
-        cx.explain("requeueStuckDeployment", format!("no progress: check again in {}s, when the progress deadline passes", (delay_ms as f64 / 1000.0).ceil()));
+        cx.explain(
+            "requeueStuckDeployment",
+            format!(
+                "no progress: check again in {}s, when the progress deadline passes",
+                (delay_ms as f64 / 1000.0).ceil()
+            ),
+        );
         self.queue.add_after(&key, cx.now_ms, delay_ms);
         Requeue::After(after)
     }
 }
 
 /// `getReplicaFailures`: the new ReplicaSet's ReplicaFailure conditions, else any ReplicaSet's.
-pub fn get_replica_failures(all: &[ReplicaSet], new_rs: Option<&ReplicaSet>) -> Vec<DeploymentCondition> {
+pub fn get_replica_failures(
+    all: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+) -> Vec<DeploymentCondition> {
     let convert = |c: &ReplicaSetCondition| DeploymentCondition {
         type_: c.type_.clone(),
         status: c.status.clone(),
@@ -111,10 +166,24 @@ pub fn get_replica_failures(all: &[ReplicaSet], new_rs: Option<&ReplicaSet>) -> 
         message: c.message.clone(),
     };
     if let Some(n) = new_rs {
-        let v: Vec<_> = n.status.conditions.iter().filter(|c| c.type_ == REPLICA_FAILURE).map(convert).collect();
+        let v: Vec<_> = n
+            .status
+            .conditions
+            .iter()
+            .filter(|c| c.type_ == REPLICA_FAILURE)
+            .map(convert)
+            .collect();
         if !v.is_empty() {
             return v;
         }
     }
-    all.iter().flat_map(|r| r.status.conditions.iter().filter(|c| c.type_ == REPLICA_FAILURE).map(convert)).collect()
+    all.iter()
+        .flat_map(|r| {
+            r.status
+                .conditions
+                .iter()
+                .filter(|c| c.type_ == REPLICA_FAILURE)
+                .map(convert)
+        })
+        .collect()
 }

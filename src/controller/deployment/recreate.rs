@@ -10,13 +10,23 @@ use std::collections::BTreeMap;
 
 impl DeploymentController {
     /// `rolloutRecreate`.
-    pub fn rollout_recreate(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet], pod_map: &BTreeMap<String, Vec<Pod>>) -> SyncResult {
-        let (mut new_rs, mut old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
+    pub fn rollout_recreate(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+        pod_map: &BTreeMap<String, Vec<Pod>>,
+    ) -> SyncResult {
+        let (mut new_rs, mut old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let mut all = old_rss.clone();
         all.extend(new_rs.clone());
         let active_old = filter_active_replica_sets(&old_rss);
         if self.scale_down_old_replica_sets_for_recreate(cx, &active_old, d)? {
-            cx.explain("rolloutRecreate", "old ReplicaSets scaled to 0: wait for their pods to go");
+            cx.explain(
+                "rolloutRecreate",
+                "old ReplicaSets scaled to 0: wait for their pods to go",
+            );
             return self.sync_rollout_status(cx, &all, new_rs.as_ref(), d);
         }
         if let Some(why) = old_pods_running(new_rs.as_ref(), &old_rss, pod_map) {
@@ -41,13 +51,21 @@ impl DeploymentController {
     }
 
     /// `scaleDownOldReplicaSetsForRecreate`: every active old ReplicaSet to 0.
-    pub fn scale_down_old_replica_sets_for_recreate(&mut self, cx: &mut Ctx, old_rss: &[ReplicaSet], d: &Deployment) -> Result<bool, ApiError> {
+    pub fn scale_down_old_replica_sets_for_recreate(
+        &mut self,
+        cx: &mut Ctx,
+        old_rss: &[ReplicaSet],
+        d: &Deployment,
+    ) -> Result<bool, ApiError> {
         let mut scaled = false;
         for rs in old_rss {
             if rs.replicas() == 0 {
                 continue;
             }
-            cx.explain("scaleDownOldReplicaSetsForRecreate", format!("{}: {} → 0", rs.metadata.name, rs.replicas()));
+            cx.explain(
+                "scaleDownOldReplicaSetsForRecreate",
+                format!("{}: {} → 0", rs.metadata.name, rs.replicas()),
+            );
             if self.scale_replica_set_and_record_event(cx, rs, 0, d)?.0 {
                 scaled = true;
             }
@@ -56,17 +74,36 @@ impl DeploymentController {
     }
 
     /// `scaleUpNewReplicaSetForRecreate`.
-    pub fn scale_up_new_replica_set_for_recreate(&mut self, cx: &mut Ctx, new_rs: &ReplicaSet, d: &Deployment) -> Result<bool, ApiError> {
+    pub fn scale_up_new_replica_set_for_recreate(
+        &mut self,
+        cx: &mut Ctx,
+        new_rs: &ReplicaSet,
+        d: &Deployment,
+    ) -> Result<bool, ApiError> {
         if new_rs.replicas() != d.replicas() {
-            cx.explain("scaleUpNewReplicaSetForRecreate", format!("{}: {} → {}", new_rs.metadata.name, new_rs.replicas(), d.replicas()));
+            cx.explain(
+                "scaleUpNewReplicaSetForRecreate",
+                format!(
+                    "{}: {} → {}",
+                    new_rs.metadata.name,
+                    new_rs.replicas(),
+                    d.replicas()
+                ),
+            );
         }
-        Ok(self.scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?.0)
+        Ok(self
+            .scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?
+            .0)
     }
 }
 
 /// `oldPodsRunning`: why old pods still count as running (old ReplicaSets report replicas, or a
 /// pod not of the new ReplicaSet is not Succeeded/Failed; Unknown counts as running), or None.
-pub fn old_pods_running(new_rs: Option<&ReplicaSet>, old_rss: &[ReplicaSet], pod_map: &BTreeMap<String, Vec<Pod>>) -> Option<String> {
+pub fn old_pods_running(
+    new_rs: Option<&ReplicaSet>,
+    old_rss: &[ReplicaSet],
+    pod_map: &BTreeMap<String, Vec<Pod>>,
+) -> Option<String> {
     let refs: Vec<&ReplicaSet> = old_rss.iter().collect();
     let n = actual_replica_count(&refs);
     if n > 0 {
@@ -79,7 +116,17 @@ pub fn old_pods_running(new_rs: Option<&ReplicaSet>, old_rss: &[ReplicaSet], pod
         for p in pods {
             match p.status.phase.as_str() {
                 PHASE_FAILED | PHASE_SUCCEEDED => continue,
-                _ => return Some(format!("old pod {} is {}", p.metadata.name, if p.status.phase.is_empty() { "not terminal" } else { &p.status.phase })),
+                _ => {
+                    return Some(format!(
+                        "old pod {} is {}",
+                        p.metadata.name,
+                        if p.status.phase.is_empty() {
+                            "not terminal"
+                        } else {
+                            &p.status.phase
+                        }
+                    ));
+                }
             }
         }
     }

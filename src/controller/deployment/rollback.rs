@@ -9,22 +9,39 @@ use crate::api::*;
 
 /// `getRollbackTo`: the requested revision; unparsable values are ignored.
 pub fn get_rollback_to(d: &Deployment) -> Option<i64> {
-    d.metadata.annotations.get(DEPRECATED_ROLLBACK_TO).and_then(|v| v.parse::<i64>().ok())
+    d.metadata
+        .annotations
+        .get(DEPRECATED_ROLLBACK_TO)
+        .and_then(|v| v.parse::<i64>().ok())
 }
 
 impl DeploymentController {
     /// `rollback`.
-    pub fn rollback(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> SyncResult {
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
+    pub fn rollback(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+    ) -> SyncResult {
+        let (new_rs, old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let mut all = old_rss;
         all.extend(new_rs);
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let mut to = get_rollback_to(d).unwrap_or(0);
         if to == 0 {
             to = last_revision(&refs);
-            cx.explain("rollback", format!("revision 0 means the previous one: LastRevision = {to}"));
+            cx.explain(
+                "rollback",
+                format!("revision 0 means the previous one: LastRevision = {to}"),
+            );
             if to == 0 {
-                cx.event(d, "Warning", ROLLBACK_REVISION_NOT_FOUND, "Unable to find last revision.".into());
+                cx.event(
+                    d,
+                    "Warning",
+                    ROLLBACK_REVISION_NOT_FOUND,
+                    "Unable to find last revision.".into(),
+                );
                 return self.update_deployment_and_clear_rollback_to(cx, d);
             }
         }
@@ -32,33 +49,69 @@ impl DeploymentController {
             if revision(&rs.metadata).ok() == Some(to) {
                 let performed = self.rollback_to_template(cx, d, rs)?;
                 if performed {
-                    cx.event(d, "Normal", ROLLBACK_DONE, format!("Rolled back deployment \"{}\" to revision {to}", d.metadata.name));
+                    cx.event(
+                        d,
+                        "Normal",
+                        ROLLBACK_DONE,
+                        format!(
+                            "Rolled back deployment \"{}\" to revision {to}",
+                            d.metadata.name
+                        ),
+                    );
                 }
                 return Ok(());
             }
         }
         cx.explain("rollback", format!("no ReplicaSet has revision {to}"));
-        cx.event(d, "Warning", ROLLBACK_REVISION_NOT_FOUND, "Unable to find the revision to rollback to.".into());
+        cx.event(
+            d,
+            "Warning",
+            ROLLBACK_REVISION_NOT_FOUND,
+            "Unable to find the revision to rollback to.".into(),
+        );
         self.update_deployment_and_clear_rollback_to(cx, d)
     }
 
     /// `rollbackToTemplate`: copies the ReplicaSet's template (without pod-template-hash) and
     /// annotations into the Deployment, unless they are already equal.
-    pub fn rollback_to_template(&mut self, cx: &mut Ctx, d: &mut Deployment, rs: &ReplicaSet) -> Result<bool, crate::cluster::store::ApiError> {
+    pub fn rollback_to_template(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs: &ReplicaSet,
+    ) -> Result<bool, crate::cluster::store::ApiError> {
         let performed = if !equal_ignore_hash(&d.spec.template, &rs.spec.template) {
             let mut t = rs.spec.template.clone();
-            t.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+            t.metadata
+                .labels
+                .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
             d.spec.template = t;
             set_deployment_annotations_to(d, rs);
-            cx.explain("rollbackToTemplate", format!("copy the pod template of {} (images {}) into the Deployment", rs.metadata.name, rs.images().join(", ")));
+            cx.explain(
+                "rollbackToTemplate",
+                format!(
+                    "copy the pod template of {} (images {}) into the Deployment",
+                    rs.metadata.name,
+                    rs.images().join(", ")
+                ),
+            );
             true
         } else {
-            cx.explain("rollbackToTemplate", format!("{} has the same template as the Deployment: nothing to roll back", rs.metadata.name));
+            cx.explain(
+                "rollbackToTemplate",
+                format!(
+                    "{} has the same template as the Deployment: nothing to roll back",
+                    rs.metadata.name
+                ),
+            );
             cx.event(
                 d,
                 "Warning",
                 ROLLBACK_TEMPLATE_UNCHANGED,
-                format!("The rollback revision contains the same template as current deployment \"{}\"", d.metadata.name),
+                format!(
+                    "The rollback revision contains the same template as current deployment \"{}\"",
+                    d.metadata.name
+                ),
             );
             false
         };
@@ -67,7 +120,11 @@ impl DeploymentController {
     }
 
     /// `updateDeploymentAndClearRollbackTo`.
-    pub fn update_deployment_and_clear_rollback_to(&mut self, cx: &mut Ctx, d: &mut Deployment) -> SyncResult {
+    pub fn update_deployment_and_clear_rollback_to(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+    ) -> SyncResult {
         d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
         cx.store.update(Object::Deployment(d.clone()))?;
         Ok(())

@@ -10,8 +10,14 @@ use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 
 impl DeploymentController {
     /// `rolloutRolling`.
-    pub fn rollout_rolling(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> SyncResult {
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
+    pub fn rollout_rolling(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+    ) -> SyncResult {
+        let (new_rs, old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let new_rs = new_rs.ok_or_else(|| ApiError::Injected("no new ReplicaSet".into()))?;
         let mut all = old_rss.clone();
         all.push(new_rs.clone());
@@ -32,28 +38,63 @@ impl DeploymentController {
 
     /// `reconcileNewReplicaSet`: grows the new ReplicaSet by what maxSurge allows (or trims it
     /// back to spec.replicas). Returns whether it scaled.
-    pub fn reconcile_new_replica_set(&mut self, cx: &mut Ctx, all: &[ReplicaSet], new_rs: &ReplicaSet, d: &Deployment) -> Result<bool, ApiError> {
+    pub fn reconcile_new_replica_set(
+        &mut self,
+        cx: &mut Ctx,
+        all: &[ReplicaSet],
+        new_rs: &ReplicaSet,
+        d: &Deployment,
+    ) -> Result<bool, ApiError> {
         if new_rs.replicas() == d.replicas() {
-            cx.explain("reconcileNewReplicaSet", format!("new ReplicaSet {} already has spec.replicas = {}", new_rs.metadata.name, d.replicas()));
+            cx.explain(
+                "reconcileNewReplicaSet",
+                format!(
+                    "new ReplicaSet {} already has spec.replicas = {}",
+                    new_rs.metadata.name,
+                    d.replicas()
+                ),
+            );
             return Ok(false);
         }
         if new_rs.replicas() > d.replicas() {
-            cx.explain("reconcileNewReplicaSet", format!("new ReplicaSet has {} > {}: scale down to {}", new_rs.replicas(), d.replicas(), d.replicas()));
-            return Ok(self.scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?.0);
+            cx.explain(
+                "reconcileNewReplicaSet",
+                format!(
+                    "new ReplicaSet has {} > {}: scale down to {}",
+                    new_rs.replicas(),
+                    d.replicas(),
+                    d.replicas()
+                ),
+            );
+            return Ok(self
+                .scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?
+                .0);
         }
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let (count, why) = new_rs_new_replicas(d, &refs, new_rs).map_err(ApiError::Injected)?;
         cx.explain("NewRSNewReplicas", why);
-        Ok(self.scale_replica_set_and_record_event(cx, new_rs, count, d)?.0)
+        Ok(self
+            .scale_replica_set_and_record_event(cx, new_rs, count, d)?
+            .0)
     }
 
     /// `reconcileOldReplicaSets`: how many old pods may go without breaking minAvailable, first
     /// from unhealthy replicas, then from healthy ones.
-    pub fn reconcile_old_replica_sets(&mut self, cx: &mut Ctx, all: &[ReplicaSet], old_rss: &[ReplicaSet], new_rs: &ReplicaSet, d: &Deployment) -> Result<bool, ApiError> {
+    pub fn reconcile_old_replica_sets(
+        &mut self,
+        cx: &mut Ctx,
+        all: &[ReplicaSet],
+        old_rss: &[ReplicaSet],
+        new_rs: &ReplicaSet,
+        d: &Deployment,
+    ) -> Result<bool, ApiError> {
         let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
         let old_pods = replica_count(&old_refs);
         if old_pods == 0 {
-            cx.explain("reconcileOldReplicaSets", "no old replicas left to scale down");
+            cx.explain(
+                "reconcileOldReplicaSets",
+                "no old replicas left to scale down",
+            );
             return Ok(false);
         }
         let all_refs: Vec<&ReplicaSet> = all.iter().collect();
@@ -76,16 +117,24 @@ impl DeploymentController {
         if max_scaled_down <= 0 {
             return Ok(false);
         }
-        let (old_after, cleaned) = self.cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down)?;
+        let (old_after, cleaned) =
+            self.cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down)?;
         let mut all_after = old_after.clone();
         all_after.push(new_rs.clone());
-        let scaled = self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d)?;
+        let scaled =
+            self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d)?;
         Ok(cleaned + scaled > 0)
     }
 
     /// `cleanupUnhealthyReplicas`: scales old ReplicaSets down by their unavailable replicas,
     /// oldest first, at most `max_cleanup` in total.
-    pub fn cleanup_unhealthy_replicas(&mut self, cx: &mut Ctx, old_rss: &[ReplicaSet], d: &Deployment, max_cleanup: i32) -> Result<(Vec<ReplicaSet>, i32), ApiError> {
+    pub fn cleanup_unhealthy_replicas(
+        &mut self,
+        cx: &mut Ctx,
+        old_rss: &[ReplicaSet],
+        d: &Deployment,
+        max_cleanup: i32,
+    ) -> Result<(Vec<ReplicaSet>, i32), ApiError> {
         let mut olds = old_rss.to_vec();
         olds.sort_by(by_creation_timestamp);
         let mut total = 0;
@@ -98,7 +147,14 @@ impl DeploymentController {
             }
             let n = (max_cleanup - total).min(rs.replicas() - rs.status.available_replicas);
             let target = rs.replicas() - n;
-            cx.explain("cleanupUnhealthyReplicas", format!("{} has {} unavailable replicas: scale down by {n} to {target}", rs.metadata.name, rs.replicas() - rs.status.available_replicas));
+            cx.explain(
+                "cleanupUnhealthyReplicas",
+                format!(
+                    "{} has {} unavailable replicas: scale down by {n} to {target}",
+                    rs.metadata.name,
+                    rs.replicas() - rs.status.available_replicas
+                ),
+            );
             let (_, updated) = self.scale_replica_set_and_record_event(cx, rs, target, d)?;
             total += n;
             *rs = updated;
@@ -108,18 +164,32 @@ impl DeploymentController {
 
     /// `scaleDownOldReplicaSetsForRollingUpdate`: takes available old pods away, oldest
     /// ReplicaSet first, down to minAvailable.
-    pub fn scale_down_old_replica_sets_for_rolling_update(&mut self, cx: &mut Ctx, all: &[ReplicaSet], old_rss: &[ReplicaSet], d: &Deployment) -> Result<i32, ApiError> {
+    pub fn scale_down_old_replica_sets_for_rolling_update(
+        &mut self,
+        cx: &mut Ctx,
+        all: &[ReplicaSet],
+        old_rss: &[ReplicaSet],
+        d: &Deployment,
+    ) -> Result<i32, ApiError> {
         let min_avail = d.replicas() - max_unavailable(d);
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let available = available_replica_count(&refs);
         if available <= min_avail {
-            cx.explain("scaleDownOldReplicaSetsForRollingUpdate", format!("available {available} ≤ minAvailable {min_avail}: nothing more may go"));
+            cx.explain(
+                "scaleDownOldReplicaSetsForRollingUpdate",
+                format!("available {available} ≤ minAvailable {min_avail}: nothing more may go"),
+            );
             return Ok(0);
         }
         let mut olds = old_rss.to_vec();
         olds.sort_by(by_creation_timestamp);
         let budget = available - min_avail;
-        cx.explain("scaleDownOldReplicaSetsForRollingUpdate", format!("available {available} − minAvailable {min_avail} = {budget} old replicas may go"));
+        cx.explain(
+            "scaleDownOldReplicaSetsForRollingUpdate",
+            format!(
+                "available {available} − minAvailable {min_avail} = {budget} old replicas may go"
+            ),
+        );
         let mut total = 0;
         for rs in &olds {
             if total >= budget {

@@ -10,8 +10,14 @@ use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_activ
 
 impl DeploymentController {
     /// `syncStatusOnly`: the Deployment is being deleted; only its status is kept current.
-    pub fn sync_status_only(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> SyncResult {
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
+    pub fn sync_status_only(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+    ) -> SyncResult {
+        let (new_rs, old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let mut all = old_rss.clone();
         all.extend(new_rs.clone());
         self.sync_deployment_status(cx, &all, new_rs.as_ref(), d)
@@ -19,7 +25,8 @@ impl DeploymentController {
 
     /// `sync`: reconcile a paused Deployment or a scaling event, without rolling out.
     pub fn sync(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> SyncResult {
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
+        let (new_rs, old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         self.scale(cx, d, new_rs.as_ref(), &old_rss)?;
         if d.spec.paused && super::rollback::get_rollback_to(d).is_none() {
             self.cleanup_deployment(cx, &old_rss, d)?;
@@ -41,16 +48,33 @@ impl DeploymentController {
         if cond.as_ref().is_some_and(|c| c.reason == TIMED_OUT_REASON) {
             return Ok(());
         }
-        let paused_exists = cond.as_ref().is_some_and(|c| c.reason == PAUSED_DEPLOY_REASON);
+        let paused_exists = cond
+            .as_ref()
+            .is_some_and(|c| c.reason == PAUSED_DEPLOY_REASON);
         let now = cx.now();
         let c = if d.spec.paused && !paused_exists {
-            new_deployment_condition(PROGRESSING, "Unknown", PAUSED_DEPLOY_REASON, "Deployment is paused".into(), now)
+            new_deployment_condition(
+                PROGRESSING,
+                "Unknown",
+                PAUSED_DEPLOY_REASON,
+                "Deployment is paused".into(),
+                now,
+            )
         } else if !d.spec.paused && paused_exists {
-            new_deployment_condition(PROGRESSING, "Unknown", RESUMED_DEPLOY_REASON, "Deployment is resumed".into(), now)
+            new_deployment_condition(
+                PROGRESSING,
+                "Unknown",
+                RESUMED_DEPLOY_REASON,
+                "Deployment is resumed".into(),
+                now,
+            )
         } else {
             return Ok(());
         };
-        cx.explain("checkPausedConditions", format!("Progressing=Unknown, reason {}", c.reason));
+        cx.explain(
+            "checkPausedConditions",
+            format!("Progressing=Unknown, reason {}", c.reason),
+        );
         set_deployment_condition(&mut d.status, c);
         cx.store.update_status(Object::Deployment(d.clone()))?;
         Ok(())
@@ -58,7 +82,13 @@ impl DeploymentController {
 
     /// `getAllReplicaSetsAndSyncRevision`: (new ReplicaSet, old ReplicaSets), with the new one's
     /// revision raised above every old one and copied to the Deployment.
-    pub fn get_all_replica_sets_and_sync_revision(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet], create: bool) -> Result<(Option<ReplicaSet>, Vec<ReplicaSet>), ApiError> {
+    pub fn get_all_replica_sets_and_sync_revision(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+        create: bool,
+    ) -> Result<(Option<ReplicaSet>, Vec<ReplicaSet>), ApiError> {
         let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
         let (_, old) = find_old_replica_sets(d, &refs);
         let old: Vec<ReplicaSet> = old.into_iter().cloned().collect();
@@ -68,7 +98,14 @@ impl DeploymentController {
 
     /// `getNewReplicaSet`: finds the ReplicaSet whose template matches (syncing its annotations
     /// and minReadySeconds), or creates it with `NewRSNewReplicas` replicas when asked to.
-    pub fn get_new_replica_set(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet], old_rss: &[ReplicaSet], create: bool) -> Result<Option<ReplicaSet>, ApiError> {
+    pub fn get_new_replica_set(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+        old_rss: &[ReplicaSet],
+        create: bool,
+    ) -> Result<Option<ReplicaSet>, ApiError> {
         let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
         let existing = find_new_replica_set(d, &refs).cloned();
         let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
@@ -77,11 +114,19 @@ impl DeploymentController {
 
         if let Some(existing) = existing {
             let mut rs = existing.clone();
-            let annotations_updated = set_new_replica_set_annotations(d, &mut rs, &new_revision, true, MAX_REV_HISTORY_LENGTH_IN_CHARS);
+            let annotations_updated = set_new_replica_set_annotations(
+                d,
+                &mut rs,
+                &new_revision,
+                true,
+                MAX_REV_HISTORY_LENGTH_IN_CHARS,
+            );
             let min_ready_update = rs.spec.min_ready_seconds != d.spec.min_ready_seconds;
             if annotations_updated || min_ready_update {
                 rs.spec.min_ready_seconds = d.spec.min_ready_seconds;
-                if existing.metadata.annotations.get(REVISION_ANNOTATION) != rs.metadata.annotations.get(REVISION_ANNOTATION) {
+                if existing.metadata.annotations.get(REVISION_ANNOTATION)
+                    != rs.metadata.annotations.get(REVISION_ANNOTATION)
+                {
                     cx.explain("getNewReplicaSet", format!("ReplicaSet {} matches the template: its revision becomes {new_revision}", rs.metadata.name));
                 }
                 return match cx.store.update(Object::ReplicaSet(rs))? {
@@ -89,10 +134,23 @@ impl DeploymentController {
                     _ => Ok(None),
                 };
             }
-            let rev = rs.metadata.annotations.get(REVISION_ANNOTATION).cloned().unwrap_or_default();
+            let rev = rs
+                .metadata
+                .annotations
+                .get(REVISION_ANNOTATION)
+                .cloned()
+                .unwrap_or_default();
             let mut needs_update = set_deployment_revision(d, &rev);
-            if has_progress_deadline(d) && get_deployment_condition(&d.status, PROGRESSING).is_none() {
-                let c = new_deployment_condition(PROGRESSING, "True", FOUND_NEW_RS_REASON, format!("Found new replica set \"{}\"", rs.metadata.name), now);
+            if has_progress_deadline(d)
+                && get_deployment_condition(&d.status, PROGRESSING).is_none()
+            {
+                let c = new_deployment_condition(
+                    PROGRESSING,
+                    "True",
+                    FOUND_NEW_RS_REASON,
+                    format!("Found new replica set \"{}\"", rs.metadata.name),
+                    now,
+                );
                 set_deployment_condition(&mut d.status, c);
                 needs_update = true;
             }
@@ -107,19 +165,34 @@ impl DeploymentController {
 
         let mut template = d.spec.template.clone();
         let hash = compute_hash(&template, d.status.collision_count);
-        template.metadata.labels.insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.clone());
-        let selector = d.selector().with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
+        template
+            .metadata
+            .labels
+            .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.clone());
+        let selector = d
+            .selector()
+            .with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
         let mut new_rs = ReplicaSet {
             api_version: "apps/v1".into(),
             kind: "ReplicaSet".into(),
             metadata: ObjectMeta {
                 name: format!("{}-{hash}", d.metadata.name),
                 namespace: d.metadata.namespace.clone(),
-                owner_references: vec![OwnerReference::controller_of("apps/v1", "Deployment", &d.metadata)],
+                owner_references: vec![OwnerReference::controller_of(
+                    "apps/v1",
+                    "Deployment",
+                    &d.metadata,
+                )],
                 labels: template.metadata.labels.clone(),
                 ..Default::default()
             },
-            spec: ReplicaSetSpec { replicas: Some(0), min_ready_seconds: d.spec.min_ready_seconds, selector, template, extra: Default::default() },
+            spec: ReplicaSetSpec {
+                replicas: Some(0),
+                min_ready_seconds: d.spec.min_ready_seconds,
+                selector,
+                template,
+                extra: Default::default(),
+            },
             status: Default::default(),
         };
         let mut all: Vec<&ReplicaSet> = old_rss.iter().collect();
@@ -127,7 +200,13 @@ impl DeploymentController {
         let (count, why) = new_rs_new_replicas(d, &all, &new_rs).map_err(ApiError::Injected)?;
         cx.explain("NewRSNewReplicas", why);
         new_rs.spec.replicas = Some(count);
-        set_new_replica_set_annotations(d, &mut new_rs, &new_revision, false, MAX_REV_HISTORY_LENGTH_IN_CHARS);
+        set_new_replica_set_annotations(
+            d,
+            &mut new_rs,
+            &new_revision,
+            false,
+            MAX_REV_HISTORY_LENGTH_IN_CHARS,
+        );
         cx.explain("getNewReplicaSet", format!("no ReplicaSet matches the template: create {} (pod-template-hash {hash}) at revision {new_revision} with {count} replicas", new_rs.metadata.name));
         let mut already_exists = false;
         let created = match cx.store.create(Object::ReplicaSet(new_rs.clone())) {
@@ -135,22 +214,49 @@ impl DeploymentController {
             Ok(_) => unreachable!("created a ReplicaSet"),
             Err(ApiError::AlreadyExists { .. }) => {
                 already_exists = true;
-                let rs = cx.store.replicaset(&new_rs.metadata.key()).cloned().ok_or(ApiError::NotFound { kind: Kind::ReplicaSet, name: new_rs.metadata.name.clone() })?;
-                let ours = rs.metadata.controller_ref().is_some_and(|r| r.uid == d.metadata.uid);
+                let rs = cx.store.replicaset(&new_rs.metadata.key()).cloned().ok_or(
+                    ApiError::NotFound {
+                        kind: Kind::ReplicaSet,
+                        name: new_rs.metadata.name.clone(),
+                    },
+                )?;
+                let ours = rs
+                    .metadata
+                    .controller_ref()
+                    .is_some_and(|r| r.uid == d.metadata.uid);
                 if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
                     rs
                 } else {
                     let c = d.status.collision_count.unwrap_or(0);
                     d.status.collision_count = Some(c + 1);
-                    cx.explain("getNewReplicaSet", format!("hash collision with {}: collisionCount {c} → {}", rs.metadata.name, c + 1));
+                    cx.explain(
+                        "getNewReplicaSet",
+                        format!(
+                            "hash collision with {}: collisionCount {c} → {}",
+                            rs.metadata.name,
+                            c + 1
+                        ),
+                    );
                     let _ = cx.store.update_status(Object::Deployment(d.clone()));
-                    return Err(ApiError::AlreadyExists { kind: Kind::ReplicaSet, name: new_rs.metadata.name.clone() });
+                    return Err(ApiError::AlreadyExists {
+                        kind: Kind::ReplicaSet,
+                        name: new_rs.metadata.name.clone(),
+                    });
                 }
             }
             Err(e) => {
-                let msg = format!("Failed to create new replica set \"{}\": {e}", new_rs.metadata.name);
+                let msg = format!(
+                    "Failed to create new replica set \"{}\": {e}",
+                    new_rs.metadata.name
+                );
                 if has_progress_deadline(d) {
-                    let c = new_deployment_condition(PROGRESSING, "False", FAILED_RS_CREATE_REASON, msg.clone(), now);
+                    let c = new_deployment_condition(
+                        PROGRESSING,
+                        "False",
+                        FAILED_RS_CREATE_REASON,
+                        msg.clone(),
+                        now,
+                    );
                     set_deployment_condition(&mut d.status, c);
                     let _ = cx.store.update_status(Object::Deployment(d.clone()));
                 }
@@ -159,11 +265,25 @@ impl DeploymentController {
             }
         };
         if !already_exists && count > 0 {
-            cx.event(d, "Normal", "ScalingReplicaSet", format!("Scaled up replica set {} from 0 to {count}", created.metadata.name));
+            cx.event(
+                d,
+                "Normal",
+                "ScalingReplicaSet",
+                format!(
+                    "Scaled up replica set {} from 0 to {count}",
+                    created.metadata.name
+                ),
+            );
         }
         let mut needs_update = set_deployment_revision(d, &new_revision);
         if !already_exists && has_progress_deadline(d) {
-            let c = new_deployment_condition(PROGRESSING, "True", NEW_REPLICA_SET_REASON, format!("Created new replica set \"{}\"", created.metadata.name), now);
+            let c = new_deployment_condition(
+                PROGRESSING,
+                "True",
+                NEW_REPLICA_SET_REASON,
+                format!("Created new replica set \"{}\"", created.metadata.name),
+                now,
+            );
             set_deployment_condition(&mut d.status, c);
             needs_update = true;
         }
@@ -177,18 +297,44 @@ impl DeploymentController {
     /// takes the whole count; a saturated new ReplicaSet retires the old ones; otherwise, for
     /// RollingUpdate, the change is shared in proportion to each ReplicaSet's size, the leftover
     /// going to the first in order.
-    pub fn scale(&mut self, cx: &mut Ctx, d: &Deployment, new_rs: Option<&ReplicaSet>, old_rss: &[ReplicaSet]) -> SyncResult {
+    pub fn scale(
+        &mut self,
+        cx: &mut Ctx,
+        d: &Deployment,
+        new_rs: Option<&ReplicaSet>,
+        old_rss: &[ReplicaSet],
+    ) -> SyncResult {
         if let Some(target) = find_active_or_latest(new_rs, old_rss) {
             if target.replicas() == d.replicas() {
-                cx.explain("scale", format!("only {} is active and it already has {} replicas", target.metadata.name, d.replicas()));
+                cx.explain(
+                    "scale",
+                    format!(
+                        "only {} is active and it already has {} replicas",
+                        target.metadata.name,
+                        d.replicas()
+                    ),
+                );
                 return Ok(());
             }
-            cx.explain("FindActiveOrLatest", format!("only {} is active: it takes all {} replicas", target.metadata.name, d.replicas()));
+            cx.explain(
+                "FindActiveOrLatest",
+                format!(
+                    "only {} is active: it takes all {} replicas",
+                    target.metadata.name,
+                    d.replicas()
+                ),
+            );
             self.scale_replica_set_and_record_event(cx, &target, d.replicas(), d)?;
             return Ok(());
         }
         if is_saturated(d, new_rs) {
-            cx.explain("IsSaturated", format!("new ReplicaSet has all {} replicas available: old ReplicaSets go to 0", d.replicas()));
+            cx.explain(
+                "IsSaturated",
+                format!(
+                    "new ReplicaSet has all {} replicas available: old ReplicaSets go to 0",
+                    d.replicas()
+                ),
+            );
             for old in filter_active_replica_sets(old_rss) {
                 self.scale_replica_set_and_record_event(cx, &old, 0, d)?;
             }
@@ -204,7 +350,11 @@ impl DeploymentController {
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let current = replica_count(&refs);
         let surge = max_surge(d);
-        let allowed = if d.replicas() > 0 { d.replicas() + surge } else { 0 };
+        let allowed = if d.replicas() > 0 {
+            d.replicas() + surge
+        } else {
+            0
+        };
         let to_add = allowed - current;
         let op = if to_add > 0 {
             all.sort_by(by_size_newer);
@@ -235,7 +385,10 @@ impl DeploymentController {
             if i == 0 && to_add != 0 {
                 let leftover = to_add - added;
                 if leftover != 0 {
-                    cx.explain("scale", format!("leftover {leftover:+} goes to {}", rs.metadata.name));
+                    cx.explain(
+                        "scale",
+                        format!("leftover {leftover:+} goes to {}", rs.metadata.name),
+                    );
                 }
                 sizes[0] = (sizes[0] + leftover).max(0);
             }
@@ -246,17 +399,34 @@ impl DeploymentController {
 
     /// `scaleReplicaSetAndRecordEvent`: returns whether the size changed, and the ReplicaSet as
     /// stored afterwards.
-    pub fn scale_replica_set_and_record_event(&mut self, cx: &mut Ctx, rs: &ReplicaSet, new_scale: i32, d: &Deployment) -> Result<(bool, ReplicaSet), ApiError> {
+    pub fn scale_replica_set_and_record_event(
+        &mut self,
+        cx: &mut Ctx,
+        rs: &ReplicaSet,
+        new_scale: i32,
+        d: &Deployment,
+    ) -> Result<(bool, ReplicaSet), ApiError> {
         if rs.replicas() == new_scale {
             return Ok((false, rs.clone()));
         }
-        let op = if rs.replicas() < new_scale { "up" } else { "down" };
+        let op = if rs.replicas() < new_scale {
+            "up"
+        } else {
+            "down"
+        };
         self.scale_replica_set(cx, rs, new_scale, d, op)
     }
 
     /// `scaleReplicaSet`: writes the size and the desired/max-replicas annotations, and records
     /// `ScalingReplicaSet` when the size changed.
-    pub fn scale_replica_set(&mut self, cx: &mut Ctx, rs: &ReplicaSet, new_scale: i32, d: &Deployment, op: &str) -> Result<(bool, ReplicaSet), ApiError> {
+    pub fn scale_replica_set(
+        &mut self,
+        cx: &mut Ctx,
+        rs: &ReplicaSet,
+        new_scale: i32,
+        d: &Deployment,
+        op: &str,
+    ) -> Result<(bool, ReplicaSet), ApiError> {
         let size_changed = rs.replicas() != new_scale;
         let max = d.replicas() + max_surge(d);
         if !size_changed && !replicas_annotations_need_update(rs, d.replicas(), max) {
@@ -271,31 +441,69 @@ impl DeploymentController {
             _ => unreachable!("updated a ReplicaSet"),
         };
         if size_changed {
-            cx.event(d, "Normal", "ScalingReplicaSet", format!("Scaled {op} replica set {} from {old_scale} to {new_scale}", rs.metadata.name));
+            cx.event(
+                d,
+                "Normal",
+                "ScalingReplicaSet",
+                format!(
+                    "Scaled {op} replica set {} from {old_scale} to {new_scale}",
+                    rs.metadata.name
+                ),
+            );
         }
         Ok((size_changed, updated))
     }
 
     /// `cleanupDeployment`: keeps the newest `revisionHistoryLimit` old ReplicaSets (by
     /// revision) and deletes older ones that are fully scaled down and observed.
-    pub fn cleanup_deployment(&mut self, cx: &mut Ctx, old_rss: &[ReplicaSet], d: &Deployment) -> SyncResult {
+    pub fn cleanup_deployment(
+        &mut self,
+        cx: &mut Ctx,
+        old_rss: &[ReplicaSet],
+        d: &Deployment,
+    ) -> SyncResult {
         if !has_revision_history_limit(d) {
             return Ok(());
         }
         let limit = d.spec.revision_history_limit.unwrap_or(10);
-        let mut cleanable: Vec<&ReplicaSet> = old_rss.iter().filter(|r| r.metadata.deletion_timestamp.is_none()).collect();
+        let mut cleanable: Vec<&ReplicaSet> = old_rss
+            .iter()
+            .filter(|r| r.metadata.deletion_timestamp.is_none())
+            .collect();
         let diff = cleanable.len() as i64 - limit as i64;
         if diff <= 0 {
             return Ok(());
         }
         cleanable.sort_by(|a, b| by_revision(a, b));
-        cx.explain("cleanupDeployment", format!("{} old ReplicaSets, revisionHistoryLimit {limit}: up to {diff} oldest may go", cleanable.len()));
+        cx.explain(
+            "cleanupDeployment",
+            format!(
+                "{} old ReplicaSets, revisionHistoryLimit {limit}: up to {diff} oldest may go",
+                cleanable.len()
+            ),
+        );
         for rs in cleanable.into_iter().take(diff as usize) {
-            if rs.status.replicas != 0 || rs.replicas() != 0 || rs.metadata.generation > rs.status.observed_generation || rs.metadata.deletion_timestamp.is_some() {
+            if rs.status.replicas != 0
+                || rs.replicas() != 0
+                || rs.metadata.generation > rs.status.observed_generation
+                || rs.metadata.deletion_timestamp.is_some()
+            {
                 continue;
             }
-            cx.explain("cleanupDeployment", format!("delete old ReplicaSet {} (revision {})", rs.metadata.name, revision(&rs.metadata).unwrap_or(0)));
-            match cx.store.delete(Kind::ReplicaSet, &rs.metadata.key(), crate::cluster::store::Propagation::Background, None) {
+            cx.explain(
+                "cleanupDeployment",
+                format!(
+                    "delete old ReplicaSet {} (revision {})",
+                    rs.metadata.name,
+                    revision(&rs.metadata).unwrap_or(0)
+                ),
+            );
+            match cx.store.delete(
+                Kind::ReplicaSet,
+                &rs.metadata.key(),
+                crate::cluster::store::Propagation::Background,
+                None,
+            ) {
                 Ok(()) | Err(ApiError::NotFound { .. }) => {}
                 Err(e) => return Err(e),
             }
@@ -304,7 +512,13 @@ impl DeploymentController {
     }
 
     /// `syncDeploymentStatus`.
-    pub fn sync_deployment_status(&mut self, cx: &mut Ctx, all: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: &mut Deployment) -> SyncResult {
+    pub fn sync_deployment_status(
+        &mut self,
+        cx: &mut Ctx,
+        all: &[ReplicaSet],
+        new_rs: Option<&ReplicaSet>,
+        d: &mut Deployment,
+    ) -> SyncResult {
         let s = calculate_status(all, new_rs, d, cx.now());
         if d.status == s {
             return Ok(());
@@ -316,24 +530,48 @@ impl DeploymentController {
 
     /// `isScalingEvent`: some active ReplicaSet's desired-replicas annotation differs from
     /// spec.replicas. Also returns the reason in words.
-    pub fn is_scaling_event(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> Result<(bool, String), ApiError> {
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
+    pub fn is_scaling_event(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        rs_list: &[ReplicaSet],
+    ) -> Result<(bool, String), ApiError> {
+        let (new_rs, old_rss) =
+            self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let mut all = old_rss;
         all.extend(new_rs);
         for rs in filter_active_replica_sets(&all) {
-            if let Some(desired) = desired_replicas_annotation(&rs) {
-                if desired != d.replicas() {
-                    return Ok((true, format!("scaling event: {} has desired-replicas {desired} ≠ spec.replicas {}", rs.metadata.name, d.replicas())));
-                }
+            if let Some(desired) = desired_replicas_annotation(&rs)
+                && desired != d.replicas()
+            {
+                return Ok((
+                    true,
+                    format!(
+                        "scaling event: {} has desired-replicas {desired} ≠ spec.replicas {}",
+                        rs.metadata.name,
+                        d.replicas()
+                    ),
+                ));
             }
         }
-        Ok((false, format!("not a scaling event (desired-replicas = spec.replicas = {})", d.replicas())))
+        Ok((
+            false,
+            format!(
+                "not a scaling event (desired-replicas = spec.replicas = {})",
+                d.replicas()
+            ),
+        ))
     }
 }
 
 /// `calculateStatus`: the Deployment status its ReplicaSets imply, with the Available
 /// condition (MinimumReplicasAvailable when available ≥ replicas − maxUnavailable).
-pub fn calculate_status(all: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: &Deployment, now: Time) -> DeploymentStatus {
+pub fn calculate_status(
+    all: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+    d: &Deployment,
+    now: Time,
+) -> DeploymentStatus {
     let refs: Vec<&ReplicaSet> = all.iter().collect();
     let available = available_replica_count(&refs);
     let total = replica_count(&refs);
@@ -349,9 +587,21 @@ pub fn calculate_status(all: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: &Dep
         collision_count: d.status.collision_count,
     };
     let c = if available >= d.replicas() - max_unavailable(d) {
-        new_deployment_condition(AVAILABLE, "True", MINIMUM_REPLICAS_AVAILABLE, "Deployment has minimum availability.".into(), now)
+        new_deployment_condition(
+            AVAILABLE,
+            "True",
+            MINIMUM_REPLICAS_AVAILABLE,
+            "Deployment has minimum availability.".into(),
+            now,
+        )
     } else {
-        new_deployment_condition(AVAILABLE, "False", MINIMUM_REPLICAS_UNAVAILABLE, "Deployment does not have minimum availability.".into(), now)
+        new_deployment_condition(
+            AVAILABLE,
+            "False",
+            MINIMUM_REPLICAS_UNAVAILABLE,
+            "Deployment does not have minimum availability.".into(),
+            now,
+        )
     };
     set_deployment_condition(&mut s, c);
     s

@@ -31,10 +31,16 @@ pub const REPLICA_FAILURE: &str = "ReplicaFailure";
 
 /// `ResolveFenceposts`: maxSurge rounds up, maxUnavailable rounds down; both zero makes
 /// maxUnavailable 1 so a rollout can always move.
-pub fn resolve_fenceposts(max_surge: Option<&IntOrString>, max_unavailable: Option<&IntOrString>, desired: i32) -> Result<(i32, i32), String> {
+pub fn resolve_fenceposts(
+    max_surge: Option<&IntOrString>,
+    max_unavailable: Option<&IntOrString>,
+    desired: i32,
+) -> Result<(i32, i32), String> {
     let zero = IntOrString::Int(0);
     let surge = max_surge.unwrap_or(&zero).scaled_value(desired, true)?;
-    let unavailable = max_unavailable.unwrap_or(&zero).scaled_value(desired, false)?;
+    let unavailable = max_unavailable
+        .unwrap_or(&zero)
+        .scaled_value(desired, false)?;
     if surge == 0 && unavailable == 0 {
         return Ok((0, 1));
     }
@@ -43,7 +49,12 @@ pub fn resolve_fenceposts(max_surge: Option<&IntOrString>, max_unavailable: Opti
 
 fn fenceposts(d: &Deployment) -> (i32, i32) {
     let ru = d.spec.strategy.rolling_update.clone().unwrap_or_default();
-    resolve_fenceposts(ru.max_surge.as_ref(), ru.max_unavailable.as_ref(), d.replicas()).unwrap_or((0, 0))
+    resolve_fenceposts(
+        ru.max_surge.as_ref(),
+        ru.max_unavailable.as_ref(),
+        d.replicas(),
+    )
+    .unwrap_or((0, 0))
 }
 
 /// `MaxSurge`: 0 unless RollingUpdate.
@@ -71,10 +82,18 @@ pub fn min_available(d: &Deployment) -> i32 {
 }
 
 /// The human form of how maxSurge/maxUnavailable resolve, for explanations.
-pub fn describe_fencepost(v: Option<&IntOrString>, desired: i32, round_up: bool, resolved: i32) -> String {
+pub fn describe_fencepost(
+    v: Option<&IntOrString>,
+    desired: i32,
+    round_up: bool,
+    resolved: i32,
+) -> String {
     match v {
         Some(IntOrString::Str(s)) if s.ends_with('%') => {
-            format!("{}({s} × {desired}) = {resolved}", if round_up { "ceil" } else { "floor" })
+            format!(
+                "{}({s} × {desired}) = {resolved}",
+                if round_up { "ceil" } else { "floor" }
+            )
         }
         Some(v) => format!("{v}"),
         None => "0".into(),
@@ -113,18 +132,29 @@ pub fn terminating_replica_count(rss: &[&ReplicaSet]) -> Option<i32> {
 
 /// `NewRSNewReplicas`: how big the new ReplicaSet may be now. Returns the size and the
 /// explanation of the arithmetic.
-pub fn new_rs_new_replicas(d: &Deployment, all_rss: &[&ReplicaSet], new_rs: &ReplicaSet) -> Result<(i32, String), String> {
+pub fn new_rs_new_replicas(
+    d: &Deployment,
+    all_rss: &[&ReplicaSet],
+    new_rs: &ReplicaSet,
+) -> Result<(i32, String), String> {
     match d.spec.strategy.type_.as_str() {
         ROLLING_UPDATE => {
             let ru = d.spec.strategy.rolling_update.clone().unwrap_or_default();
-            let surge = ru.max_surge.clone().unwrap_or(IntOrString::Int(0)).scaled_value(d.replicas(), true)?;
+            let surge = ru
+                .max_surge
+                .clone()
+                .unwrap_or(IntOrString::Int(0))
+                .scaled_value(d.replicas(), true)?;
             let current = replica_count(all_rss);
             let max_total = d.replicas() + surge;
             let surge_txt = describe_fencepost(ru.max_surge.as_ref(), d.replicas(), true, surge);
             if current >= max_total {
                 return Ok((
                     new_rs.replicas(),
-                    format!("maxSurge = {surge_txt}; {current} pods ≥ replicas + maxSurge = {max_total}: the new ReplicaSet stays at {}", new_rs.replicas()),
+                    format!(
+                        "maxSurge = {surge_txt}; {current} pods ≥ replicas + maxSurge = {max_total}: the new ReplicaSet stays at {}",
+                        new_rs.replicas()
+                    ),
                 ));
             }
             let room = max_total - current;
@@ -140,45 +170,85 @@ pub fn new_rs_new_replicas(d: &Deployment, all_rss: &[&ReplicaSet], new_rs: &Rep
                 ),
             ))
         }
-        RECREATE => Ok((d.replicas(), format!("Recreate: the new ReplicaSet gets all {} replicas", d.replicas()))),
+        RECREATE => Ok((
+            d.replicas(),
+            format!(
+                "Recreate: the new ReplicaSet gets all {} replicas",
+                d.replicas()
+            ),
+        )),
         other => Err(format!("deployment strategy {other:?} isn't supported")),
     }
 }
 
 /// `getNonNegativeInt32FromAnnotationVerbose`: decimal 0..=MaxInt32, else invalid.
-pub fn non_negative_int32_annotation(annotations: &std::collections::BTreeMap<String, String>, key: &str) -> (i32, bool, Option<String>) {
-    let Some(v) = annotations.get(key) else { return (0, false, None) };
+pub fn non_negative_int32_annotation(
+    annotations: &std::collections::BTreeMap<String, String>,
+    key: &str,
+) -> (i32, bool, Option<String>) {
+    let Some(v) = annotations.get(key) else {
+        return (0, false, None);
+    };
     match v.parse::<i64>() {
         Ok(n) if (0..=i32::MAX as i64).contains(&n) => (n as i32, true, None),
-        Ok(n) if n > i32::MAX as i64 => (0, false, Some(format!("strconv.ParseInt: parsing {v:?}: value out of range"))),
-        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() => {
-            (0, false, Some(format!("strconv.ParseInt: parsing {v:?}: value out of range")))
-        }
-        _ => (0, false, Some(format!("strconv.ParseUint: parsing {v:?}: invalid syntax"))),
+        Ok(n) if n > i32::MAX as i64 => (
+            0,
+            false,
+            Some(format!(
+                "strconv.ParseInt: parsing {v:?}: value out of range"
+            )),
+        ),
+        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() => (
+            0,
+            false,
+            Some(format!(
+                "strconv.ParseInt: parsing {v:?}: value out of range"
+            )),
+        ),
+        _ => (
+            0,
+            false,
+            Some(format!("strconv.ParseUint: parsing {v:?}: invalid syntax")),
+        ),
     }
 }
 
 pub fn desired_replicas_annotation(rs: &ReplicaSet) -> Option<i32> {
-    let (v, ok, _) = non_negative_int32_annotation(&rs.metadata.annotations, DESIRED_REPLICAS_ANNOTATION);
+    let (v, ok, _) =
+        non_negative_int32_annotation(&rs.metadata.annotations, DESIRED_REPLICAS_ANNOTATION);
     ok.then_some(v)
 }
 
 pub fn max_replicas_annotation(rs: &ReplicaSet) -> Option<i32> {
-    let (v, ok, _) = non_negative_int32_annotation(&rs.metadata.annotations, MAX_REPLICAS_ANNOTATION);
+    let (v, ok, _) =
+        non_negative_int32_annotation(&rs.metadata.annotations, MAX_REPLICAS_ANNOTATION);
     ok.then_some(v)
 }
 
 /// `getReplicaSetFraction`: this ReplicaSet's share of a resize, before capping.
 pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> (i32, String) {
     if d.replicas() == 0 {
-        return (-rs.replicas(), format!("{}: replicas = 0, so scale to 0 ({:+})", rs.metadata.name, -rs.replicas()));
+        return (
+            -rs.replicas(),
+            format!(
+                "{}: replicas = 0, so scale to 0 ({:+})",
+                rs.metadata.name,
+                -rs.replicas()
+            ),
+        );
     }
     let max_now = d.replicas() + max_surge(d);
     let before = match max_replicas_annotation(rs) {
         Some(v) if v > 0 => v,
         _ => {
             if d.status.replicas == 0 {
-                return (0, format!("{}: no max-replicas annotation and status.replicas = 0: not scaled", rs.metadata.name));
+                return (
+                    0,
+                    format!(
+                        "{}: no max-replicas annotation and status.replicas = 0: not scaled",
+                        rs.metadata.name
+                    ),
+                );
             }
             d.status.replicas
         }
@@ -200,31 +270,53 @@ pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> (i32, String
 /// `GetProportion`: the fraction, capped so the total never overshoots what is left to add.
 pub fn get_proportion(rs: &ReplicaSet, d: &Deployment, to_add: i32, added: i32) -> (i32, String) {
     if rs.replicas() == 0 || to_add == 0 || to_add == added {
-        return (0, format!("{}: nothing left to distribute", rs.metadata.name));
+        return (
+            0,
+            format!("{}: nothing left to distribute", rs.metadata.name),
+        );
     }
     let (fraction, why) = get_replica_set_fraction(rs, d);
     let allowed = to_add - added;
-    let p = if to_add > 0 { fraction.min(allowed) } else { fraction.max(allowed) };
-    (p, if p == fraction { why } else { format!("{why}, capped to {p:+} (left to distribute {allowed:+})") })
+    let p = if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
+    };
+    (
+        p,
+        if p == fraction {
+            why
+        } else {
+            format!("{why}, capped to {p:+} (left to distribute {allowed:+})")
+        },
+    )
 }
 
 /// `IsSaturated`: the new ReplicaSet has all the Deployment's replicas, all available.
 pub fn is_saturated(d: &Deployment, rs: Option<&ReplicaSet>) -> bool {
     let Some(rs) = rs else { return false };
-    let Some(desired) = desired_replicas_annotation(rs) else { return false };
-    rs.replicas() == d.replicas() && desired == d.replicas() && rs.status.available_replicas == d.replicas()
+    let Some(desired) = desired_replicas_annotation(rs) else {
+        return false;
+    };
+    rs.replicas() == d.replicas()
+        && desired == d.replicas()
+        && rs.status.available_replicas == d.replicas()
 }
 
 /// `ReplicasAnnotationsNeedUpdate`.
 pub fn replicas_annotations_need_update(rs: &ReplicaSet, desired: i32, max: i32) -> bool {
     let a = &rs.metadata.annotations;
-    a.get(DESIRED_REPLICAS_ANNOTATION) != Some(&desired.to_string()) || a.get(MAX_REPLICAS_ANNOTATION) != Some(&max.to_string())
+    a.get(DESIRED_REPLICAS_ANNOTATION) != Some(&desired.to_string())
+        || a.get(MAX_REPLICAS_ANNOTATION) != Some(&max.to_string())
 }
 
 /// `SetReplicasAnnotations`: returns whether anything changed.
 pub fn set_replicas_annotations(rs: &mut ReplicaSet, desired: i32, max: i32) -> bool {
     let mut changed = false;
-    for (k, v) in [(DESIRED_REPLICAS_ANNOTATION, desired), (MAX_REPLICAS_ANNOTATION, max)] {
+    for (k, v) in [
+        (DESIRED_REPLICAS_ANNOTATION, desired),
+        (MAX_REPLICAS_ANNOTATION, max),
+    ] {
         let v = v.to_string();
         if rs.metadata.annotations.get(k) != Some(&v) {
             rs.metadata.annotations.insert(k.to_string(), v);
@@ -238,13 +330,19 @@ pub fn set_replicas_annotations(rs: &mut ReplicaSet, desired: i32, max: i32) -> 
 pub fn revision(meta: &ObjectMeta) -> Result<i64, String> {
     match meta.annotations.get(REVISION_ANNOTATION) {
         None => Ok(0),
-        Some(v) => v.parse::<i64>().map_err(|_| format!("strconv.ParseInt: parsing {v:?}: invalid syntax")),
+        Some(v) => v
+            .parse::<i64>()
+            .map_err(|_| format!("strconv.ParseInt: parsing {v:?}: invalid syntax")),
     }
 }
 
 /// `MaxRevision`.
 pub fn max_revision(rss: &[&ReplicaSet]) -> i64 {
-    rss.iter().filter_map(|r| revision(&r.metadata).ok()).max().unwrap_or(0).max(0)
+    rss.iter()
+        .filter_map(|r| revision(&r.metadata).ok())
+        .max()
+        .unwrap_or(0)
+        .max(0)
 }
 
 /// `LastRevision`: the second-highest revision.
@@ -278,7 +376,13 @@ fn skip_copy_annotation(k: &str) -> bool {
 /// `SetNewReplicaSetAnnotations`: copies the Deployment's annotations (except the skipped ones),
 /// raises the revision if it is lower than `new_revision` (remembering the old one in
 /// revision-history, trimmed to `max_history_chars`), and on creation sets desired/max-replicas.
-pub fn set_new_replica_set_annotations(d: &Deployment, rs: &mut ReplicaSet, new_revision: &str, exists: bool, max_history_chars: usize) -> bool {
+pub fn set_new_replica_set_annotations(
+    d: &Deployment,
+    rs: &mut ReplicaSet,
+    new_revision: &str,
+    exists: bool,
+    max_history_chars: usize,
+) -> bool {
     let mut changed = false;
     for (k, v) in &d.metadata.annotations {
         if skip_copy_annotation(k) || rs.metadata.annotations.get(k) == Some(v) {
@@ -295,14 +399,25 @@ pub fn set_new_replica_set_annotations(d: &Deployment, rs: &mut ReplicaSet, new_
             Err(_) => return false,
         },
     };
-    let Ok(new_int) = new_revision.parse::<i64>() else { return false };
+    let Ok(new_int) = new_revision.parse::<i64>() else {
+        return false;
+    };
     if old_int < new_int {
-        rs.metadata.annotations.insert(REVISION_ANNOTATION.into(), new_revision.into());
+        rs.metadata
+            .annotations
+            .insert(REVISION_ANNOTATION.into(), new_revision.into());
         changed = true;
         if let Some(old) = old.filter(|o| !o.is_empty()) {
-            let history = rs.metadata.annotations.get(REVISION_HISTORY_ANNOTATION).cloned().unwrap_or_default();
+            let history = rs
+                .metadata
+                .annotations
+                .get(REVISION_HISTORY_ANNOTATION)
+                .cloned()
+                .unwrap_or_default();
             if history.is_empty() {
-                rs.metadata.annotations.insert(REVISION_HISTORY_ANNOTATION.into(), old);
+                rs.metadata
+                    .annotations
+                    .insert(REVISION_HISTORY_ANNOTATION.into(), old);
             } else {
                 let parts: Vec<&str> = history.split(',').collect();
                 let mut total = history.len() + old.len() + 1;
@@ -314,7 +429,9 @@ pub fn set_new_replica_set_annotations(d: &Deployment, rs: &mut ReplicaSet, new_
                 if total <= max_history_chars {
                     let mut kept: Vec<&str> = parts[start..].to_vec();
                     kept.push(&old);
-                    rs.metadata.annotations.insert(REVISION_HISTORY_ANNOTATION.into(), kept.join(","));
+                    rs.metadata
+                        .annotations
+                        .insert(REVISION_HISTORY_ANNOTATION.into(), kept.join(","));
                 }
             }
         }
@@ -328,7 +445,9 @@ pub fn set_new_replica_set_annotations(d: &Deployment, rs: &mut ReplicaSet, new_
 /// `SetDeploymentAnnotationsTo`: the rollback target's annotations replace the Deployment's
 /// copyable ones.
 pub fn set_deployment_annotations_to(d: &mut Deployment, rs: &ReplicaSet) {
-    d.metadata.annotations.retain(|k, _| skip_copy_annotation(k));
+    d.metadata
+        .annotations
+        .retain(|k, _| skip_copy_annotation(k));
     for (k, v) in &rs.metadata.annotations {
         if !skip_copy_annotation(k) {
             d.metadata.annotations.insert(k.clone(), v.clone());
@@ -338,8 +457,15 @@ pub fn set_deployment_annotations_to(d: &mut Deployment, rs: &ReplicaSet) {
 
 /// `SetDeploymentRevision`.
 pub fn set_deployment_revision(d: &mut Deployment, revision: &str) -> bool {
-    if d.metadata.annotations.get(REVISION_ANNOTATION).map(String::as_str) != Some(revision) {
-        d.metadata.annotations.insert(REVISION_ANNOTATION.into(), revision.into());
+    if d.metadata
+        .annotations
+        .get(REVISION_ANNOTATION)
+        .map(String::as_str)
+        != Some(revision)
+    {
+        d.metadata
+            .annotations
+            .insert(REVISION_ANNOTATION.into(), revision.into());
         return true;
     }
     false
@@ -349,7 +475,9 @@ pub fn set_deployment_revision(d: &mut Deployment, revision: &str) -> bool {
 pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
     let strip = |t: &PodTemplateSpec| {
         let mut t = t.clone();
-        t.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+        t.metadata
+            .labels
+            .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
         t
     };
     strip(a) == strip(b)
@@ -359,11 +487,16 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Option<&'a ReplicaSet> {
     let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
     sorted.sort_by(|a, b| by_creation_timestamp(a, b));
-    sorted.into_iter().find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
+    sorted
+        .into_iter()
+        .find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
 }
 
 /// `FindOldReplicaSets`: (old ones with replicas, all old ones).
-pub fn find_old_replica_sets<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> (Vec<&'a ReplicaSet>, Vec<&'a ReplicaSet>) {
+pub fn find_old_replica_sets<'a>(
+    d: &Deployment,
+    rss: &[&'a ReplicaSet],
+) -> (Vec<&'a ReplicaSet>, Vec<&'a ReplicaSet>) {
     let new_uid = find_new_replica_set(d, rss).map(|r| r.metadata.uid.clone());
     let mut required = vec![];
     let mut all = vec![];
@@ -381,7 +514,10 @@ pub fn find_old_replica_sets<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> (Vec
 
 /// `FindActiveOrLatest`: the only active ReplicaSet, or the newest when none is active; None when
 /// several are active (then scaling is proportional).
-pub fn find_active_or_latest(new_rs: Option<&ReplicaSet>, old_rss: &[ReplicaSet]) -> Option<ReplicaSet> {
+pub fn find_active_or_latest(
+    new_rs: Option<&ReplicaSet>,
+    old_rss: &[ReplicaSet],
+) -> Option<ReplicaSet> {
     if new_rs.is_none() && old_rss.is_empty() {
         return None;
     }
@@ -408,7 +544,9 @@ pub fn by_revision(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
 }
 
 pub fn has_progress_deadline(d: &Deployment) -> bool {
-    d.spec.progress_deadline_seconds.is_some_and(|p| p != i32::MAX)
+    d.spec
+        .progress_deadline_seconds
+        .is_some_and(|p| p != i32::MAX)
 }
 
 pub fn has_revision_history_limit(d: &Deployment) -> bool {
@@ -417,7 +555,13 @@ pub fn has_revision_history_limit(d: &Deployment) -> bool {
 
 // ------------------------------------------------------------------ conditions
 
-pub fn new_deployment_condition(type_: &str, status: &str, reason: &str, message: String, now: Time) -> DeploymentCondition {
+pub fn new_deployment_condition(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: String,
+    now: Time,
+) -> DeploymentCondition {
     DeploymentCondition {
         type_: type_.into(),
         status: status.into(),
@@ -428,7 +572,10 @@ pub fn new_deployment_condition(type_: &str, status: &str, reason: &str, message
     }
 }
 
-pub fn get_deployment_condition<'a>(s: &'a DeploymentStatus, type_: &str) -> Option<&'a DeploymentCondition> {
+pub fn get_deployment_condition<'a>(
+    s: &'a DeploymentStatus,
+    type_: &str,
+) -> Option<&'a DeploymentCondition> {
     s.conditions.iter().find(|c| c.type_ == type_)
 }
 
@@ -475,7 +622,9 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: Time) -> 
     if !has_progress_deadline(d) {
         return false;
     }
-    let Some(c) = get_deployment_condition(s, PROGRESSING) else { return false };
+    let Some(c) = get_deployment_condition(s, PROGRESSING) else {
+        return false;
+    };
     if c.reason == NEW_RS_AVAILABLE_REASON {
         return false;
     }
@@ -486,16 +635,20 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: Time) -> 
     from.plus_secs(d.spec.progress_deadline_seconds.unwrap_or(0) as i64) < now
 }
 
-pub fn get_replica_set_condition<'a>(s: &'a ReplicaSetStatus, type_: &str) -> Option<&'a ReplicaSetCondition> {
+pub fn get_replica_set_condition<'a>(
+    s: &'a ReplicaSetStatus,
+    type_: &str,
+) -> Option<&'a ReplicaSetCondition> {
     s.conditions.iter().find(|c| c.type_ == type_)
 }
 
 /// ReplicaSet `SetCondition`: no-op for the same status and reason, else replace.
 pub fn set_replica_set_condition(s: &mut ReplicaSetStatus, c: ReplicaSetCondition) {
-    if let Some(cur) = get_replica_set_condition(s, &c.type_) {
-        if cur.status == c.status && cur.reason == c.reason {
-            return;
-        }
+    if let Some(cur) = get_replica_set_condition(s, &c.type_)
+        && cur.status == c.status
+        && cur.reason == c.reason
+    {
+        return;
     }
     s.conditions.retain(|x| x.type_ != c.type_);
     s.conditions.push(c);

@@ -6,10 +6,13 @@ use crate::api::*;
 use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
 use crate::cluster::store::{ApiError, Propagation, Store, WatchEvent};
-use crate::controller::deployment::util::{get_replica_set_condition, remove_replica_set_condition, set_replica_set_condition, REPLICA_FAILURE};
+use crate::controller::deployment::util::{
+    REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
+    set_replica_set_condition,
+};
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{ranked_less, sort_by_less, RankingGates};
-use crate::controller::{slow_start_batch, Explain};
+use crate::controller::ranking::{RankingGates, ranked_less, sort_by_less};
+use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
 
 pub const BURST_REPLICAS: usize = 500;
@@ -61,13 +64,20 @@ impl ReplicaSetController {
         if r.kind != "ReplicaSet" {
             return None;
         }
-        store.replicaset(&format!("{ns}/{}", r.name)).filter(|rs| rs.metadata.uid == r.uid).cloned()
+        store
+            .replicaset(&format!("{ns}/{}", r.name))
+            .filter(|rs| rs.metadata.uid == r.uid)
+            .cloned()
     }
 
     fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<String> {
         store
             .replicasets()
-            .filter(|rs| rs.metadata.namespace == p.metadata.namespace && !rs.spec.selector.is_empty() && rs.spec.selector.matches(&p.metadata.labels))
+            .filter(|rs| {
+                rs.metadata.namespace == p.metadata.namespace
+                    && !rs.spec.selector.is_empty()
+                    && rs.spec.selector.matches(&p.metadata.labels)
+            })
             .map(|rs| rs.metadata.key())
             .collect()
     }
@@ -76,7 +86,10 @@ impl ReplicaSetController {
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent, now_ms: u64) {
         match ev {
             WatchEvent::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
-            WatchEvent::Modified { new: Object::ReplicaSet(rs), .. } => self.queue.add(&rs.metadata.key()),
+            WatchEvent::Modified {
+                new: Object::ReplicaSet(rs),
+                ..
+            } => self.queue.add(&rs.metadata.key()),
             WatchEvent::Deleted(Object::ReplicaSet(rs)) => {
                 self.expectations.delete_expectations(&rs.metadata.key());
                 self.queue.add(&rs.metadata.key());
@@ -87,7 +100,9 @@ impl ReplicaSetController {
                 }
                 if let Some(r) = p.metadata.controller_ref() {
                     if let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) {
-                        self.expectations.counts.creation_observed(&rs.metadata.key());
+                        self.expectations
+                            .counts
+                            .creation_observed(&rs.metadata.key());
                         self.queue.add(&rs.metadata.key());
                     }
                     return;
@@ -96,7 +111,10 @@ impl ReplicaSetController {
                     self.queue.add(&k);
                 }
             }
-            WatchEvent::Modified { old: Object::Pod(old), new: Object::Pod(cur) } => {
+            WatchEvent::Modified {
+                old: Object::Pod(old),
+                new: Object::Pod(cur),
+            } => {
                 if old.metadata.resource_version == cur.metadata.resource_version {
                     return;
                 }
@@ -109,12 +127,11 @@ impl ReplicaSetController {
                     return;
                 }
                 let (cr, or) = (cur.metadata.controller_ref(), old.metadata.controller_ref());
-                if cr != or {
-                    if let Some(r) = or {
-                        if let Some(rs) = Self::rs_for_ref(store, &old.metadata.namespace, r) {
-                            self.queue.add(&rs.metadata.key());
-                        }
-                    }
+                if cr != or
+                    && let Some(r) = or
+                    && let Some(rs) = Self::rs_for_ref(store, &old.metadata.namespace, r)
+                {
+                    self.queue.add(&rs.metadata.key());
                 }
                 if let Some(r) = cr {
                     if let Some(rs) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
@@ -123,7 +140,11 @@ impl ReplicaSetController {
                         // A pod that just became ready turns available minReadySeconds later;
                         // upstream adds a second against clock skew.
                         if !old.is_ready() && cur.is_ready() && rs.spec.min_ready_seconds > 0 {
-                            self.queue.add_after(&key, now_ms, rs.spec.min_ready_seconds as u64 * 1000 + 1000);
+                            self.queue.add_after(
+                                &key,
+                                now_ms,
+                                rs.spec.min_ready_seconds as u64 * 1000 + 1000,
+                            );
                         }
                     }
                     return;
@@ -140,43 +161,83 @@ impl ReplicaSetController {
     }
 
     fn delete_pod(&mut self, store: &Store, p: &Pod) {
-        let Some(r) = p.metadata.controller_ref() else { return };
-        let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) else { return };
+        let Some(r) = p.metadata.controller_ref() else {
+            return;
+        };
+        let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) else {
+            return;
+        };
         let key = rs.metadata.key();
         self.expectations.deletion_observed(&key, &pod_key(p));
         self.queue.add(&key);
     }
 
     /// `syncReplicaSet`.
-    pub fn sync_replica_set(&mut self, store: &mut Store, events: &mut EventRecorder, now_ms: u64, key: &str) -> RsSyncReport {
+    pub fn sync_replica_set(
+        &mut self,
+        store: &mut Store,
+        events: &mut EventRecorder,
+        now_ms: u64,
+        key: &str,
+    ) -> RsSyncReport {
         let mut report = RsSyncReport::default();
         let Some(rs) = store.replicaset(key).cloned() else {
             self.expectations.delete_expectations(key);
-            report.explain.push(Explain::new("syncReplicaSet", format!("ReplicaSet {key} has been deleted")));
+            report.explain.push(Explain::new(
+                "syncReplicaSet",
+                format!("ReplicaSet {key} has been deleted"),
+            ));
             return report;
         };
         let now = store.now;
         let needs_sync = self.expectations.satisfied(key, now);
         // Claim: pods we control, plus matching orphans we adopt (unless we are being deleted).
-        let mut claimed: Vec<Pod> = store.pods_controlled_by(&rs.metadata.uid).into_iter().filter(|p| rs.spec.selector.matches(&p.metadata.labels)).cloned().collect();
-        let mut to_release: Vec<Pod> =
-            store.pods_controlled_by(&rs.metadata.uid).into_iter().filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active()).cloned().collect();
+        let mut claimed: Vec<Pod> = store
+            .pods_controlled_by(&rs.metadata.uid)
+            .into_iter()
+            .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
+            .cloned()
+            .collect();
+        let mut to_release: Vec<Pod> = store
+            .pods_controlled_by(&rs.metadata.uid)
+            .into_iter()
+            .filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active())
+            .cloned()
+            .collect();
         if rs.metadata.deletion_timestamp.is_none() {
             let orphans: Vec<Pod> = store
                 .orphan_pods()
-                .filter(|p| p.metadata.namespace == rs.metadata.namespace && p.is_active() && rs.spec.selector.matches(&p.metadata.labels))
+                .filter(|p| {
+                    p.metadata.namespace == rs.metadata.namespace
+                        && p.is_active()
+                        && rs.spec.selector.matches(&p.metadata.labels)
+                })
                 .cloned()
                 .collect();
             for mut p in orphans {
-                p.metadata.owner_references.push(OwnerReference::controller_of("apps/v1", "ReplicaSet", &rs.metadata));
-                report.explain.push(Explain::new("claimPods", format!("adopting orphan pod {}", p.metadata.name)));
+                p.metadata
+                    .owner_references
+                    .push(OwnerReference::controller_of(
+                        "apps/v1",
+                        "ReplicaSet",
+                        &rs.metadata,
+                    ));
+                report.explain.push(Explain::new(
+                    "claimPods",
+                    format!("adopting orphan pod {}", p.metadata.name),
+                ));
                 if let Ok(Object::Pod(p)) = store.update(Object::Pod(p)) {
                     claimed.push(p);
                 }
             }
             for mut p in to_release.drain(..) {
-                p.metadata.owner_references.retain(|o| o.uid != rs.metadata.uid);
-                report.explain.push(Explain::new("claimPods", format!("releasing pod {}: labels no longer match", p.metadata.name)));
+                p.metadata
+                    .owner_references
+                    .retain(|o| o.uid != rs.metadata.uid);
+                report.explain.push(Explain::new(
+                    "claimPods",
+                    format!("releasing pod {}: labels no longer match", p.metadata.name),
+                ));
                 let _ = store.update(Object::Pod(p));
             }
         }
@@ -201,7 +262,14 @@ impl ReplicaSetController {
         }
         // The status is computed from the pods as they stood before this sync's writes, as
         // upstream does from its informer cache.
-        let status = calculate_status(&rs, &active, &terminating, manage_err.as_deref(), self.terminating_replicas, now);
+        let status = calculate_status(
+            &rs,
+            &active,
+            &terminating,
+            manage_err.as_deref(),
+            self.terminating_replicas,
+            now,
+        );
         match update_replica_set_status(store, &rs, status) {
             Ok(updated) => {
                 if manage_err.is_none()
@@ -209,7 +277,8 @@ impl ReplicaSetController {
                     && updated.status.ready_replicas == updated.replicas()
                     && updated.status.available_replicas != updated.replicas()
                 {
-                    self.queue.add_after(key, now_ms, updated.spec.min_ready_seconds as u64 * 1000);
+                    self.queue
+                        .add_after(key, now_ms, updated.spec.min_ready_seconds as u64 * 1000);
                 }
             }
             Err(e) => {
@@ -226,15 +295,28 @@ impl ReplicaSetController {
     }
 
     /// `manageReplicas`.
-    fn manage_replicas(&mut self, store: &mut Store, events: &mut EventRecorder, active: &[&Pod], rs: &ReplicaSet, report: &mut RsSyncReport) -> Result<(), ApiError> {
+    fn manage_replicas(
+        &mut self,
+        store: &mut Store,
+        events: &mut EventRecorder,
+        active: &[&Pod],
+        rs: &ReplicaSet,
+        report: &mut RsSyncReport,
+    ) -> Result<(), ApiError> {
         let diff = active.len() as i64 - rs.replicas() as i64;
         let key = rs.metadata.key();
         let now = store.now;
         if diff < 0 {
             let want = (-diff) as usize;
             let n = want.min(self.burst_replicas);
-            self.expectations.counts.expect_creations(&key, n as i64, now);
-            let capped = if n < want { format!(", capped by burstReplicas {}", self.burst_replicas) } else { String::new() };
+            self.expectations
+                .counts
+                .expect_creations(&key, n as i64, now);
+            let capped = if n < want {
+                format!(", capped by burstReplicas {}", self.burst_replicas)
+            } else {
+                String::new()
+            };
             let mut batches = vec![];
             let mut b = n.min(SLOW_START_INITIAL_BATCH_SIZE);
             let mut left = n;
@@ -245,18 +327,37 @@ impl ReplicaSetController {
             }
             report.explain.push(Explain::new(
                 "manageReplicas",
-                format!("{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}", active.len(), rs.replicas(), batches.join(", ")),
+                format!(
+                    "{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}",
+                    active.len(),
+                    rs.replicas(),
+                    batches.join(", ")
+                ),
             ));
             let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
                 let pod = pod_from_template(rs);
                 match store.create(Object::Pod(pod)) {
                     Ok(Object::Pod(p)) => {
-                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Normal", "SuccessfulCreate", format!("Created pod: {}", p.metadata.name));
+                        events.record(
+                            "replicaset-controller",
+                            Kind::ReplicaSet,
+                            &rs.metadata.name,
+                            "Normal",
+                            "SuccessfulCreate",
+                            format!("Created pod: {}", p.metadata.name),
+                        );
                         Ok(())
                     }
                     Ok(_) => Ok(()),
                     Err(e) => {
-                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Warning", "FailedCreate", format!("Error creating: {e}"));
+                        events.record(
+                            "replicaset-controller",
+                            Kind::ReplicaSet,
+                            &rs.metadata.name,
+                            "Warning",
+                            "FailedCreate",
+                            format!("Error creating: {e}"),
+                        );
                         Err(e)
                     }
                 }
@@ -277,22 +378,45 @@ impl ReplicaSetController {
                     "{} active pods, spec.replicas {}: delete {n} ({})",
                     active.len(),
                     rs.replicas(),
-                    victims.iter().map(|p| p.metadata.name.as_str()).collect::<Vec<_>>().join(", ")
+                    victims
+                        .iter()
+                        .map(|p| p.metadata.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
             let keys = get_pod_keys(&victims);
             self.expectations.expect_deletions(&key, keys.clone(), now);
             let mut first_err = None;
             for (p, pk) in victims.iter().zip(keys) {
-                match store.delete(Kind::Pod, &pk, Propagation::Background, p.spec.termination_grace_period_seconds) {
+                match store.delete(
+                    Kind::Pod,
+                    &pk,
+                    Propagation::Background,
+                    p.spec.termination_grace_period_seconds,
+                ) {
                     Ok(()) => {
                         report.deleted += 1;
-                        events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Normal", "SuccessfulDelete", format!("Deleted pod: {}", p.metadata.name));
+                        events.record(
+                            "replicaset-controller",
+                            Kind::ReplicaSet,
+                            &rs.metadata.name,
+                            "Normal",
+                            "SuccessfulDelete",
+                            format!("Deleted pod: {}", p.metadata.name),
+                        );
                     }
                     Err(e) => {
                         if !e.is_not_found() {
                             self.expectations.deletion_observed(&key, &pk);
-                            events.record("replicaset-controller", Kind::ReplicaSet, &rs.metadata.name, "Warning", "FailedDelete", format!("Error deleting: {e}"));
+                            events.record(
+                                "replicaset-controller",
+                                Kind::ReplicaSet,
+                                &rs.metadata.name,
+                                "Warning",
+                                "FailedDelete",
+                                format!("Error deleting: {e}"),
+                            );
                             first_err.get_or_insert(e);
                         }
                     }
@@ -306,12 +430,28 @@ impl ReplicaSetController {
     /// `getIndirectlyRelatedPods`: pods of every ReplicaSet controlled by the same owner.
     fn indirectly_related_pods(&self, store: &Store, rs: &ReplicaSet) -> Vec<Pod> {
         let Some(owner) = rs.metadata.controller_ref() else {
-            return store.pods_controlled_by(&rs.metadata.uid).into_iter().cloned().collect();
+            return store
+                .pods_controlled_by(&rs.metadata.uid)
+                .into_iter()
+                .cloned()
+                .collect();
         };
         store
             .dependents_of(&owner.uid)
-            .filter_map(|o| if let Object::ReplicaSet(r) = o { Some(r.metadata.uid.clone()) } else { None })
-            .flat_map(|uid| store.pods_controlled_by(&uid).into_iter().cloned().collect::<Vec<_>>())
+            .filter_map(|o| {
+                if let Object::ReplicaSet(r) = o {
+                    Some(r.metadata.uid.clone())
+                } else {
+                    None
+                }
+            })
+            .flat_map(|uid| {
+                store
+                    .pods_controlled_by(&uid)
+                    .into_iter()
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
             .collect()
     }
 }
@@ -328,7 +468,11 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
             labels: t.metadata.labels.clone(),
             annotations: t.metadata.annotations.clone(),
             finalizers: t.metadata.finalizers.clone(),
-            owner_references: vec![OwnerReference::controller_of("apps/v1", "ReplicaSet", &rs.metadata)],
+            owner_references: vec![OwnerReference::controller_of(
+                "apps/v1",
+                "ReplicaSet",
+                &rs.metadata,
+            )],
             ..Default::default()
         },
         spec: t.spec.clone(),
@@ -337,7 +481,13 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
 }
 
 /// `getPodsToDelete`: the first `diff` pods in deletion order (unsorted when all go).
-pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[Pod], diff: usize, now: Option<Time>, gates: RankingGates) -> Vec<&'a Pod> {
+pub fn get_pods_to_delete<'a>(
+    pods: &[&'a Pod],
+    related: &[Pod],
+    diff: usize,
+    now: Option<Time>,
+    gates: RankingGates,
+) -> Vec<&'a Pod> {
     if diff >= pods.len() {
         return pods.to_vec();
     }
@@ -345,13 +495,30 @@ pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[Pod], diff: usize, no
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
     }
-    let mut ranked: Vec<(&Pod, i32)> = pods.iter().map(|p| (*p, on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0))).collect();
-    sort_by_less(&mut ranked, |a, b| ranked_less(a.0, a.1, b.0, b.1, now, gates));
+    let mut ranked: Vec<(&Pod, i32)> = pods
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0),
+            )
+        })
+        .collect();
+    sort_by_less(&mut ranked, |a, b| {
+        ranked_less(a.0, a.1, b.0, b.1, now, gates)
+    });
     ranked.into_iter().take(diff).map(|(p, _)| p).collect()
 }
 
 /// `calculateStatus` of the ReplicaSet controller.
-pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], terminating: &[&Pod], manage_err: Option<&str>, track_terminating: bool, now: Time) -> ReplicaSetStatus {
+pub fn calculate_status(
+    rs: &ReplicaSet,
+    active: &[&Pod],
+    terminating: &[&Pod],
+    manage_err: Option<&str>,
+    track_terminating: bool,
+    now: Time,
+) -> ReplicaSetStatus {
     let mut s = rs.status.clone();
     let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
     let (mut fully, mut ready, mut available) = (0, 0, 0);
@@ -379,7 +546,13 @@ pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], terminating: &[&Pod], 
             };
             set_replica_set_condition(
                 &mut s,
-                ReplicaSetCondition { type_: REPLICA_FAILURE.into(), status: "True".into(), last_transition_time: Some(now), reason: reason.into(), message: e.to_string() },
+                ReplicaSetCondition {
+                    type_: REPLICA_FAILURE.into(),
+                    status: "True".into(),
+                    last_transition_time: Some(now),
+                    reason: reason.into(),
+                    message: e.to_string(),
+                },
             );
         }
         None if failure => remove_replica_set_condition(&mut s, REPLICA_FAILURE),
@@ -394,7 +567,11 @@ pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], terminating: &[&Pod], 
 }
 
 /// `updateReplicaSetStatus`: writes only when something changed, with one retry on conflict.
-pub fn update_replica_set_status(store: &mut Store, rs: &ReplicaSet, mut s: ReplicaSetStatus) -> Result<ReplicaSet, ApiError> {
+pub fn update_replica_set_status(
+    store: &mut Store,
+    rs: &ReplicaSet,
+    mut s: ReplicaSetStatus,
+) -> Result<ReplicaSet, ApiError> {
     if rs.status.replicas == s.replicas
         && rs.status.fully_labeled_replicas == s.fully_labeled_replicas
         && rs.status.ready_replicas == s.ready_replicas
@@ -414,7 +591,13 @@ pub fn update_replica_set_status(store: &mut Store, rs: &ReplicaSet, mut s: Repl
             Ok(_) => unreachable!("updated a ReplicaSet"),
             Err(e) if attempt == 1 => return Err(e),
             Err(_) => {
-                cur = store.replicaset(&rs.metadata.key()).cloned().ok_or(ApiError::NotFound { kind: Kind::ReplicaSet, name: rs.metadata.name.clone() })?;
+                cur = store
+                    .replicaset(&rs.metadata.key())
+                    .cloned()
+                    .ok_or(ApiError::NotFound {
+                        kind: Kind::ReplicaSet,
+                        name: rs.metadata.name.clone(),
+                    })?;
             }
         }
     }
