@@ -2,6 +2,7 @@
 //! controller's informer handlers, and whole `syncDeployment` calls with their client actions.
 
 use super::fixtures::*;
+use super::vectors::{R, same};
 use crate::api::*;
 use crate::cluster::events::EventRecorder;
 use crate::cluster::store::{Store, WatchEvent};

@@ -64,9 +64,10 @@ pub const KNOWN_IDS: &[&str] = &[
     "deployment_controller.syncDeployment",
 ];
 
-type R = Result<(), String>;
+pub(super) type R = Result<(), String>;
 
-fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
+/// Compares one asserted value; the error says what was expected and what came out.
+pub(super) fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
     if expected == got {
         Ok(())
     } else {
