@@ -10,16 +10,6 @@ use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::replicaset::ReplicaSetController;
 use serde_json::{Value, json};
 
-type R = Result<(), String>;
-
-fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(format!("{what}: expected {expected:?}, got {got:?}"))
-    }
-}
-
 fn count(store: &Store, verb: &str, resource: &str) -> usize {
     store
         .actions
