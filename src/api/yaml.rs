@@ -138,3 +138,165 @@ pub fn to_yaml(obj: &Object) -> String {
 pub fn kind_name(k: Kind) -> &'static str {
     k.as_str()
 }
+
+/// The 1-based line where a field path such as `spec.template.spec.containers[0].image` is
+/// written in block-style YAML (the innermost part of the path that can be found), so that an
+/// apiserver error can be shown at its line in an editor.
+pub fn line_of_field(text: &str, path: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    // (raw indent, column where the key starts after any "- " item markers, the key text)
+    fn shape(l: &str) -> (usize, usize, &str) {
+        let raw = l.len() - l.trim_start().len();
+        let mut body = l.trim_start();
+        let mut col = raw;
+        while let Some(rest) = body.strip_prefix("- ") {
+            let pad = rest.len() - rest.trim_start().len();
+            col += 2 + pad;
+            body = rest.trim_start();
+        }
+        (raw, col, body)
+    }
+    let skip = |l: &str| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#') || t == "---"
+    };
+    let mut start = 0usize;
+    let mut parent: isize = -1;
+    let mut found = None;
+    for seg in path.split('.').flat_map(|s| {
+        let mut parts = vec![];
+        let (key, idx) = s.split_once('[').unwrap_or((s, ""));
+        if !key.is_empty() {
+            parts.push((Some(key), None));
+        }
+        for i in idx.split('[') {
+            if let Ok(n) = i.trim_end_matches(']').parse::<usize>() {
+                parts.push((None, Some(n)));
+            }
+        }
+        parts
+    }) {
+        match seg {
+            (Some(key), _) => {
+                let needle = format!("{key}:");
+                let mut hit = None;
+                for (i, l) in lines.iter().enumerate().skip(start) {
+                    if skip(l) {
+                        continue;
+                    }
+                    let (raw, col, body) = shape(l);
+                    if i > start && raw as isize <= parent {
+                        break;
+                    }
+                    if col as isize > parent && body.starts_with(&needle) {
+                        hit = Some((i, col));
+                        break;
+                    }
+                }
+                let Some((i, col)) = hit else {
+                    return found;
+                };
+                found = Some(i + 1);
+                start = i + 1;
+                parent = col as isize;
+            }
+            (None, Some(n)) => {
+                let mut dash_col = None;
+                let mut count = 0;
+                let mut hit = None;
+                for (i, l) in lines.iter().enumerate().skip(start) {
+                    if skip(l) {
+                        continue;
+                    }
+                    let (raw, _, _) = shape(l);
+                    let is_item = l.trim_start().starts_with("- ") || l.trim() == "-";
+                    if (raw as isize) < parent || (!is_item && raw as isize <= parent) {
+                        break;
+                    }
+                    if is_item && dash_col.is_none_or(|d| d == raw) {
+                        dash_col = Some(raw);
+                        if count == n {
+                            hit = Some((i, raw));
+                            break;
+                        }
+                        count += 1;
+                    }
+                }
+                let Some((i, raw)) = hit else {
+                    return found;
+                };
+                found = Some(i + 1);
+                start = i;
+                parent = raw as isize;
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::line_of_field;
+
+    const DOC: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx
+      - name: side
+        image: busybox
+  strategy:
+    rollingUpdate:
+      maxSurge: 0
+";
+
+    #[test]
+    fn finds_nested_keys_and_list_items() {
+        assert_eq!(line_of_field(DOC, "spec.replicas"), Some(6));
+        assert_eq!(line_of_field(DOC, "spec.selector.matchLabels"), Some(8));
+        assert_eq!(
+            line_of_field(DOC, "spec.template.metadata.labels"),
+            Some(12)
+        );
+        assert_eq!(
+            line_of_field(DOC, "spec.template.spec.containers[0].name"),
+            Some(16)
+        );
+        assert_eq!(
+            line_of_field(DOC, "spec.template.spec.containers[1].image"),
+            Some(19)
+        );
+        assert_eq!(
+            line_of_field(DOC, "spec.strategy.rollingUpdate.maxSurge"),
+            Some(22)
+        );
+        assert_eq!(line_of_field(DOC, "metadata.name"), Some(4));
+    }
+
+    #[test]
+    fn falls_back_to_the_deepest_part_found() {
+        assert_eq!(line_of_field(DOC, "spec.minReadySeconds"), Some(5));
+        assert_eq!(
+            line_of_field(DOC, "spec.template.spec.containers[5]"),
+            Some(15)
+        );
+        assert_eq!(
+            line_of_field(DOC, "spec.strategy.rollingUpdate.maxUnavailable"),
+            Some(21)
+        );
+        assert_eq!(line_of_field(DOC, "status"), None);
+    }
+}

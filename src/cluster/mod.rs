@@ -26,6 +26,7 @@ use events::EventRecorder;
 use gc::GarbageCollector;
 use kubelet::{PodStep, World};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use store::{Store, WatchEvent};
 
 /// Syncs allowed at one instant before the run is declared a livelock.
@@ -68,6 +69,11 @@ pub struct Cluster {
     focus_owned: BTreeSet<String>,
     pub total_syncs: u64,
     next_queue: usize,
+    /// Stop once the trace holds this many steps (replaying the run up to a chosen step).
+    pub step_limit: Option<usize>,
+    /// When set, each recorded step also records the focus Deployment's pods (shared with
+    /// the previous step's when nothing changed), for views that animate pods.
+    pub frames: Option<Vec<Rc<Vec<PodView>>>>,
 }
 
 impl Cluster {
@@ -90,11 +96,19 @@ impl Cluster {
             focus_owned: BTreeSet::new(),
             total_syncs: 0,
             next_queue: 0,
+            step_limit: None,
+            frames: None,
         }
     }
 
     pub fn now(&self) -> Time {
         Time::from_virtual(self.now_ms)
+    }
+
+    /// True once the trace reached `step_limit`: every further drain, advance and user step
+    /// is a no-op, so the world stands exactly as it was right after that step.
+    pub fn halted(&self) -> bool {
+        self.step_limit.is_some_and(|n| self.trace.len() >= n)
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
@@ -154,6 +168,9 @@ impl Cluster {
         let mut syncs = 0u32;
         loop {
             self.dispatch();
+            if self.halted() {
+                return Ok(());
+            }
             let order = [0usize, 1, 2];
             let mut picked = None;
             for i in 0..3 {
@@ -286,7 +303,7 @@ impl Cluster {
     /// world step per instant that had pod changes), draining the queues at each instant.
     pub fn advance(&mut self, t_ms: u64) -> Result<(), Livelock> {
         while let Some(next) = self.next_event_ms() {
-            if next > t_ms {
+            if next > t_ms || self.halted() {
                 break;
             }
             self.now_ms = next.max(self.now_ms);
@@ -325,7 +342,7 @@ impl Cluster {
             }
             self.drain()?;
         }
-        if t_ms > self.now_ms {
+        if t_ms > self.now_ms && !self.halted() {
             self.now_ms = t_ms;
             self.store.now = self.now();
             self.events.now_ms = t_ms;
@@ -340,6 +357,39 @@ impl Cluster {
         s.deployment = d;
         s.replica_sets = rss;
         self.trace.push(s);
+        if self.frames.is_some() {
+            let pods = self.pod_views();
+            let Some(frames) = self.frames.as_mut() else {
+                return;
+            };
+            match frames.last() {
+                Some(last) if **last == pods => {
+                    let same = last.clone();
+                    frames.push(same);
+                }
+                _ => frames.push(Rc::new(pods)),
+            }
+        }
+    }
+
+    /// The pods of the focus Deployment's ReplicaSets, by ReplicaSet revision then name.
+    pub fn pod_views(&self) -> Vec<PodView> {
+        let mut rss: Vec<&ReplicaSet> = self
+            .focus_owned
+            .iter()
+            .filter_map(|k| self.store.replicaset(k))
+            .collect();
+        rss.sort_by(|a, b| du::by_revision(a, b));
+        let now = self.now();
+        let mut out = vec![];
+        for rs in rss {
+            let mut pods = self.store.pods_controlled_by(&rs.metadata.uid);
+            pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+            for p in pods {
+                out.push(pod_view(p, rs, now));
+            }
+        }
+        out
     }
 
     /// The focus Deployment and its ReplicaSets (by revision), as the trace shows them.
@@ -459,6 +509,34 @@ pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSet
         images: rs.images(),
         pods,
         deleting: rs.metadata.deletion_timestamp.is_some(),
+    }
+}
+
+/// One pod as the cluster view draws it.
+pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time) -> PodView {
+    let status = kubelet::display_status(p);
+    let state = if p.metadata.deletion_timestamp.is_some() {
+        PodState::Terminating
+    } else {
+        match status.as_str() {
+            "ErrImagePull" => PodState::ErrImagePull,
+            "ImagePullBackOff" => PodState::ImagePullBackOff,
+            "CrashLoopBackOff" => PodState::CrashLoopBackOff,
+            "ContainerCreating" => PodState::ContainerCreating,
+            _ if p.is_ready() && p.is_available(rs.spec.min_ready_seconds, now) => {
+                PodState::Available
+            }
+            _ if p.is_ready() => PodState::Ready,
+            _ if p.status.phase == crate::api::PHASE_RUNNING => PodState::Running,
+            _ => PodState::Pending,
+        }
+    };
+    PodView {
+        name: p.metadata.name.clone(),
+        replica_set: rs.metadata.name.clone(),
+        state,
+        status,
+        node: p.spec.node_name.clone(),
     }
 }
 

@@ -113,6 +113,9 @@ pub struct Store {
     by_uid: BTreeMap<String, (Kind, String)>,
     /// owner uid → dependents (every ownerReference, not only controller ones).
     dependents: BTreeMap<String, BTreeSet<(Kind, String)>>,
+    /// Pods without a controller ownerReference: the adoption candidates, so that a
+    /// ReplicaSet sync does not scan every pod to find them.
+    orphans: BTreeSet<String>,
     pub watch: Vec<WatchEvent>,
     pub actions: Vec<Action>,
     /// Pod creates left before an injected failure (None = unlimited).
@@ -247,7 +250,7 @@ impl Store {
             .get(uid)
             .into_iter()
             .flatten()
-            .filter_map(|(k, key)| self.get(*k, key))
+            .filter_map(|id| self.objects.get(id))
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by(&self, uid: &str) -> Vec<&Pod> {
@@ -262,8 +265,7 @@ impl Store {
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
-        self.pods()
-            .filter(|p| p.metadata.controller_ref().is_none())
+        self.orphans.iter().filter_map(|k| self.pod(k))
     }
     pub fn len(&self) -> usize {
         self.objects.len()
@@ -277,6 +279,9 @@ impl Store {
     fn index_add(&mut self, o: &Object) {
         let id = (o.kind(), o.meta().key());
         self.by_uid.insert(o.meta().uid.clone(), id.clone());
+        if o.kind() == Kind::Pod && o.meta().controller_ref().is_none() {
+            self.orphans.insert(id.1.clone());
+        }
         for r in &o.meta().owner_references {
             self.dependents
                 .entry(r.uid.clone())
@@ -287,6 +292,9 @@ impl Store {
     fn index_remove(&mut self, o: &Object) {
         let id = (o.kind(), o.meta().key());
         self.by_uid.remove(&o.meta().uid);
+        if o.kind() == Kind::Pod {
+            self.orphans.remove(&id.1);
+        }
         for r in &o.meta().owner_references {
             if let Some(set) = self.dependents.get_mut(&r.uid) {
                 set.remove(&id);

@@ -900,7 +900,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             };
             let got = rsc::get_pods_to_delete(
                 &pods.iter().collect::<Vec<_>>(),
-                &related,
+                &related.iter().collect::<Vec<_>>(),
                 i["diff"].as_u64().unwrap_or(0) as usize,
                 Some(epoch()),
                 RankingGates::default(),

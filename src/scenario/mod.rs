@@ -1,7 +1,10 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
+pub mod gallery;
 pub mod kubectl;
+pub mod quick;
+pub mod session;
 pub mod table;
 pub mod trace;
 
@@ -231,6 +234,9 @@ impl Scenario {
         c.drain()?;
         for step in &self.steps {
             c.advance(step.at_ms)?;
+            if c.halted() {
+                return Ok(());
+            }
             apply_step(c, step);
             c.drain()?;
         }
@@ -239,7 +245,7 @@ impl Scenario {
             Until::At(t) => c.advance(t.max(c.now_ms)),
             Until::Settled => {
                 let limit = last + MAX_SETTLE_MS;
-                while !c.is_settled() {
+                while !c.is_settled() && !c.halted() {
                     match c.next_event_ms() {
                         Some(t) if t <= limit => c.advance(t)?,
                         _ => break,

@@ -138,6 +138,73 @@ pub struct PodCounts {
 }
 
 /// The trace as JSON Lines.
+/// The state a pod is drawn in: what `kubectl get pods` says, refined by readiness and
+/// availability (minReadySeconds), which is what a rollout waits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum PodState {
+    Pending,
+    ContainerCreating,
+    Running,
+    Ready,
+    Available,
+    Terminating,
+    ErrImagePull,
+    ImagePullBackOff,
+    CrashLoopBackOff,
+}
+
+impl PodState {
+    pub const ALL: [PodState; 9] = [
+        PodState::Pending,
+        PodState::ContainerCreating,
+        PodState::Running,
+        PodState::Ready,
+        PodState::Available,
+        PodState::Terminating,
+        PodState::ErrImagePull,
+        PodState::ImagePullBackOff,
+        PodState::CrashLoopBackOff,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PodState::Pending => "Pending",
+            PodState::ContainerCreating => "ContainerCreating",
+            PodState::Running => "Running",
+            PodState::Ready => "Ready",
+            PodState::Available => "Available",
+            PodState::Terminating => "Terminating",
+            PodState::ErrImagePull => "ErrImagePull",
+            PodState::ImagePullBackOff => "ImagePullBackOff",
+            PodState::CrashLoopBackOff => "CrashLoopBackOff",
+        }
+    }
+    /// What the state means, for the legend.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            PodState::Pending => "accepted, not yet scheduled or started",
+            PodState::ContainerCreating => "scheduled; pulling the image and starting",
+            PodState::Running => "running, readiness probe not yet passing",
+            PodState::Ready => "ready, waiting out minReadySeconds",
+            PodState::Available => "ready for minReadySeconds: counts as available",
+            PodState::Terminating => "deleted, in its grace period",
+            PodState::ErrImagePull => "the image could not be pulled",
+            PodState::ImagePullBackOff => "waiting before pulling the image again",
+            PodState::CrashLoopBackOff => "the container keeps exiting; restarts back off",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodView {
+    pub name: String,
+    pub replica_set: String,
+    pub state: PodState,
+    /// The STATUS column of `kubectl get pods`.
+    pub status: String,
+    pub node: String,
+}
+
 pub fn to_jsonl(steps: &[TraceStep]) -> String {
     let mut out = String::new();
     for s in steps {

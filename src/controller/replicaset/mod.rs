@@ -50,6 +50,20 @@ pub struct RsSyncReport {
     pub explain: Vec<Explain>,
 }
 
+/// What `manageReplicas` will do this sync, decided from the informer's view of the pods.
+enum ReplicaPlan {
+    Nothing,
+    Create {
+        n: usize,
+        why: String,
+    },
+    /// (name, key, grace period) of each pod to delete, in ranked order.
+    Delete {
+        victims: Vec<(String, String, Option<i64>)>,
+        why: String,
+    },
+}
+
 pub fn pod_key(p: &Pod) -> String {
     format!("{}/{}", p.metadata.namespace, p.metadata.name)
 }
@@ -191,20 +205,15 @@ impl ReplicaSetController {
         };
         let now = store.now;
         let needs_sync = self.expectations.satisfied(key, now);
-        // Claim: pods we control, plus matching orphans we adopt (unless we are being deleted).
-        let mut claimed: Vec<Pod> = store
-            .pods_controlled_by(&rs.metadata.uid)
-            .into_iter()
-            .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
-            .cloned()
-            .collect();
-        let mut to_release: Vec<Pod> = store
-            .pods_controlled_by(&rs.metadata.uid)
-            .into_iter()
-            .filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active())
-            .cloned()
-            .collect();
+        // Claim: release pods we control whose labels stopped matching, and adopt matching
+        // orphans (unless we are being deleted). Only those few pods are copied.
         if rs.metadata.deletion_timestamp.is_none() {
+            let to_release: Vec<Pod> = store
+                .pods_controlled_by(&rs.metadata.uid)
+                .into_iter()
+                .filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active())
+                .cloned()
+                .collect();
             let orphans: Vec<Pod> = store
                 .orphan_pods()
                 .filter(|p| {
@@ -226,11 +235,9 @@ impl ReplicaSetController {
                     "claimPods",
                     format!("adopting orphan pod {}", p.metadata.name),
                 ));
-                if let Ok(Object::Pod(p)) = store.update(Object::Pod(p)) {
-                    claimed.push(p);
-                }
+                let _ = store.update(Object::Pod(p));
             }
-            for mut p in to_release.drain(..) {
+            for mut p in to_release {
                 p.metadata
                     .owner_references
                     .retain(|o| o.uid != rs.metadata.uid);
@@ -241,11 +248,25 @@ impl ReplicaSetController {
                 let _ = store.update(Object::Pod(p));
             }
         }
-        let active: Vec<&Pod> = claimed.iter().filter(|p| p.is_active()).collect();
-        let terminating: Vec<&Pod> = claimed.iter().filter(|p| p.is_terminating()).collect();
+        // The status is computed from the claimed pods as they stand before this sync's
+        // creates and deletes, as upstream does from its informer cache; the plan for
+        // manageReplicas is made from the same view.
+        let (mut status, active_count, plan) = {
+            let claimed: Vec<&Pod> = store
+                .pods_controlled_by(&rs.metadata.uid)
+                .into_iter()
+                .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
+                .collect();
+            let active: Vec<&Pod> = claimed.iter().copied().filter(|p| p.is_active()).collect();
+            let terminating = claimed.iter().filter(|p| p.is_terminating()).count();
+            let status = count_status(&rs, &active, terminating, self.terminating_replicas, now);
+            let plan = (needs_sync && rs.metadata.deletion_timestamp.is_none())
+                .then(|| self.plan_replicas(store, &active, &rs, now));
+            (status, active.len(), plan)
+        };
         let mut manage_err = None;
-        if needs_sync && rs.metadata.deletion_timestamp.is_none() {
-            if let Err(e) = self.manage_replicas(store, events, &active, &rs, &mut report) {
+        if let Some(plan) = plan {
+            if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
                 manage_err = Some(e.to_string());
             }
         } else if !needs_sync {
@@ -260,16 +281,7 @@ impl ReplicaSetController {
                 ),
             ));
         }
-        // The status is computed from the pods as they stood before this sync's writes, as
-        // upstream does from its informer cache.
-        let status = calculate_status(
-            &rs,
-            &active,
-            &terminating,
-            manage_err.as_deref(),
-            self.terminating_replicas,
-            now,
-        );
+        set_failure_condition(&rs, &mut status, active_count, manage_err.as_deref(), now);
         match update_replica_set_status(store, &rs, status) {
             Ok(updated) => {
                 if manage_err.is_none()
@@ -294,24 +306,19 @@ impl ReplicaSetController {
         report
     }
 
-    /// `manageReplicas`.
-    fn manage_replicas(
-        &mut self,
-        store: &mut Store,
-        events: &mut EventRecorder,
+    /// The decision half of `manageReplicas`: how many pods to create, or which to delete
+    /// (ranked among the pods of every sibling ReplicaSet), with the explain line.
+    fn plan_replicas(
+        &self,
+        store: &Store,
         active: &[&Pod],
         rs: &ReplicaSet,
-        report: &mut RsSyncReport,
-    ) -> Result<(), ApiError> {
+        now: Time,
+    ) -> ReplicaPlan {
         let diff = active.len() as i64 - rs.replicas() as i64;
-        let key = rs.metadata.key();
-        let now = store.now;
         if diff < 0 {
             let want = (-diff) as usize;
             let n = want.min(self.burst_replicas);
-            self.expectations
-                .counts
-                .expect_creations(&key, n as i64, now);
             let capped = if n < want {
                 format!(", capped by burstReplicas {}", self.burst_replicas)
             } else {
@@ -325,116 +332,139 @@ impl ReplicaSetController {
                 left -= b;
                 b = (2 * b).min(left);
             }
-            report.explain.push(Explain::new(
-                "manageReplicas",
-                format!(
-                    "{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}",
-                    active.len(),
-                    rs.replicas(),
-                    batches.join(", ")
-                ),
-            ));
-            let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
-                let pod = pod_from_template(rs);
-                match store.create(Object::Pod(pod)) {
-                    Ok(Object::Pod(p)) => {
-                        events.record(
-                            "replicaset-controller",
-                            Kind::ReplicaSet,
-                            &rs.metadata.name,
-                            "Normal",
-                            "SuccessfulCreate",
-                            format!("Created pod: {}", p.metadata.name),
-                        );
-                        Ok(())
-                    }
-                    Ok(_) => Ok(()),
-                    Err(e) => {
-                        events.record(
-                            "replicaset-controller",
-                            Kind::ReplicaSet,
-                            &rs.metadata.name,
-                            "Warning",
-                            "FailedCreate",
-                            format!("Error creating: {e}"),
-                        );
-                        Err(e)
-                    }
-                }
-            });
-            report.created = ok;
-            for _ in ok..n {
-                self.expectations.counts.creation_observed(&key);
-            }
-            return err.map_or(Ok(()), Err);
+            let why = format!(
+                "{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}",
+                active.len(),
+                rs.replicas(),
+                batches.join(", ")
+            );
+            return ReplicaPlan::Create { n, why };
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
             let related = self.indirectly_related_pods(store, rs);
             let victims = get_pods_to_delete(active, &related, n, Some(now), self.gates);
-            report.explain.push(Explain::new(
-                "manageReplicas",
-                format!(
-                    "{} active pods, spec.replicas {}: delete {n} ({})",
-                    active.len(),
-                    rs.replicas(),
-                    victims
-                        .iter()
-                        .map(|p| p.metadata.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-            let keys = get_pod_keys(&victims);
-            self.expectations.expect_deletions(&key, keys.clone(), now);
-            let mut first_err = None;
-            for (p, pk) in victims.iter().zip(keys) {
-                match store.delete(
-                    Kind::Pod,
-                    &pk,
-                    Propagation::Background,
-                    p.spec.termination_grace_period_seconds,
-                ) {
-                    Ok(()) => {
-                        report.deleted += 1;
-                        events.record(
-                            "replicaset-controller",
-                            Kind::ReplicaSet,
-                            &rs.metadata.name,
-                            "Normal",
-                            "SuccessfulDelete",
-                            format!("Deleted pod: {}", p.metadata.name),
-                        );
-                    }
-                    Err(e) => {
-                        if !e.is_not_found() {
-                            self.expectations.deletion_observed(&key, &pk);
+            let why = format!(
+                "{} active pods, spec.replicas {}: delete {n} ({})",
+                active.len(),
+                rs.replicas(),
+                victims
+                    .iter()
+                    .map(|p| p.metadata.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let victims = victims
+                .iter()
+                .map(|p| {
+                    (
+                        p.metadata.name.clone(),
+                        pod_key(p),
+                        p.spec.termination_grace_period_seconds,
+                    )
+                })
+                .collect();
+            return ReplicaPlan::Delete { victims, why };
+        }
+        ReplicaPlan::Nothing
+    }
+
+    /// The acting half of `manageReplicas`: the creates (in slow-start batches) or deletes,
+    /// with expectations raised first and lowered for every call that failed.
+    fn manage_replicas(
+        &mut self,
+        store: &mut Store,
+        events: &mut EventRecorder,
+        plan: ReplicaPlan,
+        rs: &ReplicaSet,
+        report: &mut RsSyncReport,
+    ) -> Result<(), ApiError> {
+        let key = rs.metadata.key();
+        let now = store.now;
+        match plan {
+            ReplicaPlan::Nothing => Ok(()),
+            ReplicaPlan::Create { n, why } => {
+                self.expectations
+                    .counts
+                    .expect_creations(&key, n as i64, now);
+                report.explain.push(Explain::new("manageReplicas", why));
+                let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
+                    let pod = pod_from_template(rs);
+                    match store.create(Object::Pod(pod)) {
+                        Ok(Object::Pod(p)) => {
+                            events.record(
+                                "replicaset-controller",
+                                Kind::ReplicaSet,
+                                &rs.metadata.name,
+                                "Normal",
+                                "SuccessfulCreate",
+                                format!("Created pod: {}", p.metadata.name),
+                            );
+                            Ok(())
+                        }
+                        Ok(_) => Ok(()),
+                        Err(e) => {
                             events.record(
                                 "replicaset-controller",
                                 Kind::ReplicaSet,
                                 &rs.metadata.name,
                                 "Warning",
-                                "FailedDelete",
-                                format!("Error deleting: {e}"),
+                                "FailedCreate",
+                                format!("Error creating: {e}"),
                             );
-                            first_err.get_or_insert(e);
+                            Err(e)
+                        }
+                    }
+                });
+                report.created = ok;
+                for _ in ok..n {
+                    self.expectations.counts.creation_observed(&key);
+                }
+                err.map_or(Ok(()), Err)
+            }
+            ReplicaPlan::Delete { victims, why } => {
+                report.explain.push(Explain::new("manageReplicas", why));
+                let keys = victims.iter().map(|(_, k, _)| k.clone()).collect();
+                self.expectations.expect_deletions(&key, keys, now);
+                let mut first_err = None;
+                for (name, pk, grace) in victims {
+                    match store.delete(Kind::Pod, &pk, Propagation::Background, grace) {
+                        Ok(()) => {
+                            report.deleted += 1;
+                            events.record(
+                                "replicaset-controller",
+                                Kind::ReplicaSet,
+                                &rs.metadata.name,
+                                "Normal",
+                                "SuccessfulDelete",
+                                format!("Deleted pod: {name}"),
+                            );
+                        }
+                        Err(e) => {
+                            if !e.is_not_found() {
+                                self.expectations.deletion_observed(&key, &pk);
+                                events.record(
+                                    "replicaset-controller",
+                                    Kind::ReplicaSet,
+                                    &rs.metadata.name,
+                                    "Warning",
+                                    "FailedDelete",
+                                    format!("Error deleting: {e}"),
+                                );
+                                first_err.get_or_insert(e);
+                            }
                         }
                     }
                 }
+                first_err.map_or(Ok(()), Err)
             }
-            return first_err.map_or(Ok(()), Err);
         }
-        Ok(())
     }
 
     /// `getIndirectlyRelatedPods`: pods of every ReplicaSet controlled by the same owner.
-    fn indirectly_related_pods(&self, store: &Store, rs: &ReplicaSet) -> Vec<Pod> {
+    fn indirectly_related_pods<'s>(&self, store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
         let Some(owner) = rs.metadata.controller_ref() else {
-            return store
-                .pods_controlled_by(&rs.metadata.uid)
-                .into_iter()
-                .cloned()
-                .collect();
+            return store.pods_controlled_by(&rs.metadata.uid);
         };
         store
             .dependents_of(&owner.uid)
@@ -445,13 +475,7 @@ impl ReplicaSetController {
                     None
                 }
             })
-            .flat_map(|uid| {
-                store
-                    .pods_controlled_by(&uid)
-                    .into_iter()
-                    .cloned()
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|uid| store.pods_controlled_by(&uid))
             .collect()
     }
 }
@@ -483,7 +507,7 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
 /// `getPodsToDelete`: the first `diff` pods in deletion order (unsorted when all go).
 pub fn get_pods_to_delete<'a>(
     pods: &[&'a Pod],
-    related: &[Pod],
+    related: &[&Pod],
     diff: usize,
     now: Option<Time>,
     gates: RankingGates,
@@ -519,6 +543,20 @@ pub fn calculate_status(
     track_terminating: bool,
     now: Time,
 ) -> ReplicaSetStatus {
+    let mut s = count_status(rs, active, terminating.len(), track_terminating, now);
+    set_failure_condition(rs, &mut s, active.len(), manage_err, now);
+    s
+}
+
+/// The counting half of `calculateStatus`: replicas, fullyLabeled, ready, available and
+/// terminating, from the claimed pods.
+fn count_status(
+    rs: &ReplicaSet,
+    active: &[&Pod],
+    terminating: usize,
+    track_terminating: bool,
+    now: Time,
+) -> ReplicaSetStatus {
     let mut s = rs.status.clone();
     let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
     let (mut fully, mut ready, mut available) = (0, 0, 0);
@@ -533,10 +571,27 @@ pub fn calculate_status(
             }
         }
     }
+    s.replicas = active.len() as i32;
+    s.fully_labeled_replicas = fully;
+    s.ready_replicas = ready;
+    s.available_replicas = available;
+    s.terminating_replicas = track_terminating.then_some(terminating as i32);
+    s
+}
+
+/// The condition half of `calculateStatus`: ReplicaFailure set when manageReplicas failed
+/// (FailedCreate or FailedDelete by the sign of the diff), removed once it succeeds.
+fn set_failure_condition(
+    rs: &ReplicaSet,
+    s: &mut ReplicaSetStatus,
+    active: usize,
+    manage_err: Option<&str>,
+    now: Time,
+) {
     let failure = get_replica_set_condition(&rs.status, REPLICA_FAILURE).is_some();
     match manage_err {
         Some(e) if !failure => {
-            let diff = active.len() as i64 - rs.replicas() as i64;
+            let diff = active as i64 - rs.replicas() as i64;
             let reason = if diff < 0 {
                 "FailedCreate"
             } else if diff > 0 {
@@ -545,7 +600,7 @@ pub fn calculate_status(
                 ""
             };
             set_replica_set_condition(
-                &mut s,
+                s,
                 ReplicaSetCondition {
                     type_: REPLICA_FAILURE.into(),
                     status: "True".into(),
@@ -555,15 +610,9 @@ pub fn calculate_status(
                 },
             );
         }
-        None if failure => remove_replica_set_condition(&mut s, REPLICA_FAILURE),
+        None if failure => remove_replica_set_condition(s, REPLICA_FAILURE),
         _ => {}
     }
-    s.replicas = active.len() as i32;
-    s.fully_labeled_replicas = fully;
-    s.ready_replicas = ready;
-    s.available_replicas = available;
-    s.terminating_replicas = track_terminating.then_some(terminating.len() as i32);
-    s
 }
 
 /// `updateReplicaSetStatus`: writes only when something changed, with one retry on conflict.

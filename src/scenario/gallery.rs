@@ -1,0 +1,92 @@
+//! The example gallery (`scenarios/*.yaml`) compiled in, so the page and the tests share it.
+
+/// (file stem, scenario text), in the order the gallery lists them.
+pub const GALLERY: &[(&str, &str)] = &[
+    (
+        "rolling-update",
+        include_str!("../../scenarios/rolling-update.yaml"),
+    ),
+    (
+        "kubernetes-io-nginx",
+        include_str!("../../scenarios/kubernetes-io-nginx.yaml"),
+    ),
+    ("recreate", include_str!("../../scenarios/recreate.yaml")),
+    ("scale", include_str!("../../scenarios/scale.yaml")),
+    (
+        "proportional-scaling",
+        include_str!("../../scenarios/proportional-scaling.yaml"),
+    ),
+    (
+        "pause-resume",
+        include_str!("../../scenarios/pause-resume.yaml"),
+    ),
+    (
+        "rollback-to-revision",
+        include_str!("../../scenarios/rollback-to-revision.yaml"),
+    ),
+    (
+        "rollback-previous",
+        include_str!("../../scenarios/rollback-previous.yaml"),
+    ),
+    (
+        "progress-deadline-exceeded",
+        include_str!("../../scenarios/progress-deadline-exceeded.yaml"),
+    ),
+    (
+        "delete-foreground",
+        include_str!("../../scenarios/delete-foreground.yaml"),
+    ),
+    (
+        "delete-orphan",
+        include_str!("../../scenarios/delete-orphan.yaml"),
+    ),
+    (
+        "revision-history-limit",
+        include_str!("../../scenarios/revision-history-limit.yaml"),
+    ),
+    (
+        "max-surge-zero",
+        include_str!("../../scenarios/max-surge-zero.yaml"),
+    ),
+    (
+        "rolling-update-surge3-unavailable2",
+        include_str!("../../scenarios/rolling-update-surge3-unavailable2.yaml"),
+    ),
+    (
+        "crash-loop",
+        include_str!("../../scenarios/crash-loop.yaml"),
+    ),
+    (
+        "adopt-orphan-replicaset",
+        include_str!("../../scenarios/adopt-orphan-replicaset.yaml"),
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::GALLERY;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn the_gallery_lists_every_scenario_file_and_each_parses() {
+        let mut on_disk: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
+                .unwrap()
+                .filter_map(|e| {
+                    e.ok()?
+                        .file_name()
+                        .to_str()?
+                        .strip_suffix(".yaml")
+                        .map(String::from)
+                })
+                .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = GALLERY.iter().map(|(n, _)| n.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, on_disk);
+        for (name, text) in GALLERY {
+            let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!s.description.is_empty(), "{name} has a description");
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! The editor's quick controls: the handful of Deployment fields people change most, read from
+//! and written into the manifest text, so that the controls and the YAML stay in step both ways.
+//! Also the editor's check before an apply: every problem with the line it is on.
+
+use crate::api::Object;
+use crate::api::defaults::default_deployment;
+use crate::api::validation::validate_deployment;
+use crate::api::yaml::{line_of_field, parse_objects};
+use serde_json::{Map, Value};
+
+/// A quick control's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Replicas,
+    Image,
+    Strategy,
+    MaxSurge,
+    MaxUnavailable,
+    MinReadySeconds,
+    ProgressDeadlineSeconds,
+    RevisionHistoryLimit,
+    Paused,
+}
+
+impl Field {
+    pub const ALL: [Field; 9] = [
+        Field::Replicas,
+        Field::Image,
+        Field::Strategy,
+        Field::MaxSurge,
+        Field::MaxUnavailable,
+        Field::MinReadySeconds,
+        Field::ProgressDeadlineSeconds,
+        Field::RevisionHistoryLimit,
+        Field::Paused,
+    ];
+
+    /// The manifest path the control edits.
+    pub fn path(self) -> &'static [&'static str] {
+        match self {
+            Field::Replicas => &["spec", "replicas"],
+            Field::Image => &["spec", "template", "spec", "containers", "0", "image"],
+            Field::Strategy => &["spec", "strategy", "type"],
+            Field::MaxSurge => &["spec", "strategy", "rollingUpdate", "maxSurge"],
+            Field::MaxUnavailable => &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
+            Field::MinReadySeconds => &["spec", "minReadySeconds"],
+            Field::ProgressDeadlineSeconds => &["spec", "progressDeadlineSeconds"],
+            Field::RevisionHistoryLimit => &["spec", "revisionHistoryLimit"],
+            Field::Paused => &["spec", "paused"],
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Replicas => "replicas",
+            Field::Image => "image",
+            Field::Strategy => "strategy",
+            Field::MaxSurge => "maxSurge",
+            Field::MaxUnavailable => "maxUnavailable",
+            Field::MinReadySeconds => "minReadySeconds",
+            Field::ProgressDeadlineSeconds => "progressDeadlineSeconds",
+            Field::RevisionHistoryLimit => "revisionHistoryLimit",
+            Field::Paused => "paused",
+        }
+    }
+
+    /// What the apiserver would default the field to when it is left out.
+    pub fn default_value(self) -> &'static str {
+        match self {
+            Field::Replicas => "1",
+            Field::Image => "",
+            Field::Strategy => "RollingUpdate",
+            Field::MaxSurge | Field::MaxUnavailable => "25%",
+            Field::MinReadySeconds => "0",
+            Field::ProgressDeadlineSeconds => "600",
+            Field::RevisionHistoryLimit => "10",
+            Field::Paused => "false",
+        }
+    }
+}
+
+fn first_document(text: &str) -> Result<Value, String> {
+    let doc = text.split("\n---").next().unwrap_or("");
+    serde_norway::from_str::<Value>(doc).map_err(|e| format!("the manifest is not valid YAML: {e}"))
+}
+
+fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, k| match v {
+        Value::Array(a) => a.get(k.parse::<usize>().ok()?),
+        Value::Object(m) => m.get(*k),
+        _ => None,
+    })
+}
+
+/// The quick controls' values as the manifest states them (`None` when it leaves the field to
+/// its default).
+pub fn read(text: &str) -> Result<Vec<(Field, Option<String>)>, String> {
+    let v = first_document(text)?;
+    Ok(Field::ALL
+        .iter()
+        .map(|f| {
+            let val = lookup(&v, f.path()).and_then(|x| match x {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                Value::Bool(b) => Some(b.to_string()),
+                _ => None,
+            });
+            (*f, val)
+        })
+        .collect())
+}
+
+/// The manifest with one quick-control field set (an empty value removes the field, leaving it
+/// to its default). The text is re-emitted as YAML, so comments in it are not kept.
+pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
+    let mut v = first_document(text)?;
+    let value = value.trim();
+    let typed = match field {
+        _ if value.is_empty() => None,
+        Field::Image | Field::Strategy => Some(Value::String(value.into())),
+        Field::MaxSurge | Field::MaxUnavailable => Some(match value.parse::<i64>() {
+            Ok(n) => Value::from(n),
+            Err(_) => Value::String(value.into()),
+        }),
+        Field::Paused => Some(Value::Bool(match value {
+            "true" => true,
+            "false" => false,
+            other => return Err(format!("{}: {other:?} is not true or false", field.label())),
+        })),
+        _ => Some(Value::from(value.parse::<i64>().map_err(|_| {
+            format!("{}: {value:?} is not a whole number", field.label())
+        })?)),
+    };
+    let path = field.path();
+    let mut cur = &mut v;
+    for k in &path[..path.len() - 1] {
+        cur = match cur {
+            Value::Array(a) => {
+                let i: usize = k
+                    .parse()
+                    .map_err(|_| format!("{}: not a list", field.label()))?;
+                a.get_mut(i)
+                    .ok_or_else(|| format!("{}: the manifest has no container", field.label()))?
+            }
+            Value::Object(m) => m
+                .entry(k.to_string())
+                .or_insert_with(|| Value::Object(Map::new())),
+            _ => return Err(format!("{}: {} is not a mapping", field.label(), k)),
+        };
+    }
+    let last = path[path.len() - 1];
+    let Value::Object(m) = cur else {
+        return Err(format!("{}: its parent is not a mapping", field.label()));
+    };
+    match typed {
+        Some(t) => {
+            m.insert(last.to_string(), t);
+        }
+        None => {
+            m.shift_remove(last);
+        }
+    }
+    // Recreate takes no rollingUpdate block: the apiserver rejects one.
+    if field == Field::Strategy
+        && value == "Recreate"
+        && let Some(Value::Object(s)) = v.get_mut("spec").and_then(|s| s.get_mut("strategy"))
+    {
+        s.shift_remove("rollingUpdate");
+    }
+    serde_norway::to_string(&v).map_err(|e| e.to_string())
+}
+
+/// A problem with the manifest, at its line when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub line: Option<usize>,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+/// Checks the manifest as `kubectl apply` would have the apiserver check it: it parses, it is
+/// a Deployment, and it passes defaulting and validation. Every problem comes with its line.
+pub fn check(text: &str) -> Vec<Problem> {
+    let objects = match parse_objects(text) {
+        Ok(o) => o,
+        Err(e) => {
+            return vec![Problem {
+                line: e.line,
+                field: None,
+                message: e.message,
+            }];
+        }
+    };
+    let mut out = vec![];
+    for o in objects {
+        match o {
+            Object::Deployment(mut d) => {
+                default_deployment(&mut d);
+                if let Err(inv) = validate_deployment(&d) {
+                    for fe in inv.errors {
+                        out.push(Problem {
+                            line: line_of_field(text, &fe.field),
+                            message: fe.to_string(),
+                            field: Some(fe.field),
+                        });
+                    }
+                }
+            }
+            other => out.push(Problem {
+                line: Some(1),
+                field: Some("kind".into()),
+                message: format!(
+                    "kind: the editor holds a Deployment; {} objects are created with kubectl in the console",
+                    other.kind().as_str()
+                ),
+            }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.14.2
+";
+
+    fn value(text: &str, f: Field) -> Option<String> {
+        read(text)
+            .unwrap()
+            .into_iter()
+            .find(|(x, _)| *x == f)
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn reads_what_the_manifest_says() {
+        assert_eq!(value(DOC, Field::Replicas).as_deref(), Some("3"));
+        assert_eq!(value(DOC, Field::Image).as_deref(), Some("nginx:1.14.2"));
+        assert_eq!(value(DOC, Field::MaxSurge), None);
+    }
+
+    #[test]
+    fn writes_round_trip_through_read() {
+        let t = write(DOC, Field::MaxSurge, "2").unwrap();
+        assert_eq!(value(&t, Field::MaxSurge).as_deref(), Some("2"));
+        let t = write(&t, Field::MaxUnavailable, "50%").unwrap();
+        assert_eq!(value(&t, Field::MaxUnavailable).as_deref(), Some("50%"));
+        let t = write(&t, Field::Image, "nginx:1.16.1").unwrap();
+        assert_eq!(value(&t, Field::Image).as_deref(), Some("nginx:1.16.1"));
+        let t = write(&t, Field::Paused, "true").unwrap();
+        assert_eq!(value(&t, Field::Paused).as_deref(), Some("true"));
+        let t = write(&t, Field::Replicas, "").unwrap();
+        assert_eq!(value(&t, Field::Replicas), None);
+        assert!(check(&t).is_empty(), "{:?}", check(&t));
+    }
+
+    #[test]
+    fn recreate_drops_the_rolling_update_block() {
+        let t = write(DOC, Field::MaxSurge, "1").unwrap();
+        let t = write(&t, Field::Strategy, "Recreate").unwrap();
+        assert_eq!(value(&t, Field::MaxSurge), None);
+        assert!(check(&t).is_empty(), "{:?}", check(&t));
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        assert!(
+            write(DOC, Field::Replicas, "three")
+                .unwrap_err()
+                .contains("replicas")
+        );
+        assert!(
+            write(DOC, Field::Paused, "yes")
+                .unwrap_err()
+                .contains("paused")
+        );
+    }
+
+    #[test]
+    fn check_puts_each_problem_on_its_line() {
+        let bad = DOC.replace(
+            "        app: web\n    spec:",
+            "        app: other\n    spec:",
+        );
+        let p = check(&bad);
+        assert!(!p.is_empty());
+        assert!(
+            p.iter().any(
+                |p| p.field.as_deref() == Some("spec.template.metadata.labels")
+                    && p.line == Some(12)
+            ),
+            "{p:?}"
+        );
+        let p = check("kind: [");
+        assert!(p[0].line.is_some(), "{p:?}");
+        let zero = write(
+            &write(DOC, Field::MaxSurge, "0").unwrap(),
+            Field::MaxUnavailable,
+            "0",
+        )
+        .unwrap();
+        let p = check(&zero);
+        assert!(
+            p.iter().any(|p| p.message.contains("may not be 0")),
+            "{p:?}"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! An interactive session over a scenario: the whole run recorded once (trace plus the pods
+//! of every step), so that a timeline can play, step and scrub freely; kubectl commands typed
+//! at a step either read the world as it stood at that step or become new scenario steps at
+//! that instant, after which the run is recomputed. Time travel is replay: the core is
+//! deterministic, so re-running the scenario up to step `i` gives exactly the world of step `i`.
+
+use super::kubectl;
+use super::trace::{PodView, TraceStep};
+use super::{Scenario, ScenarioError, Step, Until};
+use crate::cluster::Cluster;
+use std::rc::Rc;
+
+/// The most steps one recorded run may hold (a guard on memory in the page).
+pub const MAX_RECORDED_STEPS: usize = 50_000;
+
+#[derive(Clone)]
+pub struct Session {
+    pub scenario: Scenario,
+    pub trace: Vec<TraceStep>,
+    /// The focus Deployment's pods after each step (shared between steps that did not change
+    /// them).
+    pub frames: Vec<Rc<Vec<PodView>>>,
+    /// Why the run stopped early (a livelock, or the recording cap), if it did.
+    pub stopped: Option<String>,
+}
+
+/// What a console command did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A read-only command: what kubectl printed, the world untouched.
+    Printed(String),
+    /// A change: it became a step of the scenario; `step` is its action step in the new trace.
+    Applied { step: usize, output: String },
+}
+
+/// Commands that only read the world (kubectl get, describe, rollout status and history).
+pub fn is_read_only(cmd: &str) -> bool {
+    let line = cmd.lines().next().unwrap_or("");
+    let mut words = line
+        .split_whitespace()
+        .filter(|w| *w != "kubectl" && !w.starts_with('-'));
+    match words.next() {
+        Some("get" | "describe") => true,
+        Some("rollout") => matches!(words.next(), Some("status" | "history")),
+        _ => false,
+    }
+}
+
+fn is_watch(cmd: &str) -> bool {
+    cmd.split_whitespace()
+        .any(|w| w == "-w" || w == "--watch" || w == "--watch=true")
+}
+
+impl Session {
+    pub fn new(scenario: Scenario) -> Result<Session, ScenarioError> {
+        let mut s = Session {
+            scenario,
+            trace: vec![],
+            frames: vec![],
+            stopped: None,
+        };
+        s.recompute()?;
+        Ok(s)
+    }
+
+    /// Re-runs the scenario from the start, recording every step and its pods.
+    pub fn recompute(&mut self) -> Result<(), ScenarioError> {
+        let mut c = self.scenario.start()?;
+        c.frames = Some(vec![]);
+        c.step_limit = Some(MAX_RECORDED_STEPS);
+        let result = self.scenario.run_on(&mut c);
+        self.stopped = match result {
+            Err(e) => Some(e.to_string()),
+            Ok(()) if c.halted() => Some(format!(
+                "the run was cut at {MAX_RECORDED_STEPS} steps (the page's recording limit)"
+            )),
+            Ok(()) => None,
+        };
+        self.frames = c.frames.take().unwrap_or_default();
+        self.trace = std::mem::take(&mut c.trace);
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.trace.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.trace.is_empty()
+    }
+
+    /// Virtual time of the last step.
+    pub fn end_ms(&self) -> u64 {
+        self.trace.last().map(|s| s.t).unwrap_or(0)
+    }
+
+    /// The last step at or before virtual time `t_ms` (the first step if none is).
+    pub fn step_at_time(&self, t_ms: u64) -> usize {
+        self.trace
+            .partition_point(|s| s.t <= t_ms)
+            .saturating_sub(1)
+    }
+
+    /// The world exactly as it stood right after step `i`, rebuilt by replaying the scenario.
+    pub fn cluster_at(&self, i: usize) -> Result<Cluster, ScenarioError> {
+        let mut c = self.scenario.start()?;
+        c.step_limit = Some(i + 1);
+        self.scenario
+            .run_on(&mut c)
+            .map_err(|e| ScenarioError(e.to_string()))?;
+        Ok(c)
+    }
+
+    /// Runs a console command at step `i`. A read-only command prints what kubectl would have
+    /// printed then; a change is first tried on that world (an error leaves everything as it
+    /// was) and then added as a scenario step at that instant, and the run recomputed.
+    pub fn command(&mut self, i: usize, cmd: &str) -> Result<Outcome, String> {
+        let cmd = cmd.trim();
+        if cmd.is_empty() {
+            return Err("error: empty command: expected e.g. kubectl get deployments".into());
+        }
+        let i = i.min(self.len().saturating_sub(1));
+        if is_read_only(cmd) && is_watch(cmd) && cmd.contains(" rs") {
+            return Ok(Outcome::Printed(super::table::render(
+                &self.trace[..(i + 1).min(self.len())],
+            )));
+        }
+        let mut c = self.cluster_at(i).map_err(|e| e.0)?;
+        let output = kubectl::run(&mut c, cmd)?;
+        if is_read_only(cmd) {
+            return Ok(Outcome::Printed(output));
+        }
+        let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
+        let step = self.insert_step(Step {
+            at_ms,
+            run: Some(cmd.to_string()),
+            caption: None,
+        })?;
+        Ok(Outcome::Applied { step, output })
+    }
+
+    /// Adds a step after every existing step at or before its instant, recomputes, and returns
+    /// the index of its action step in the new trace.
+    fn insert_step(&mut self, step: Step) -> Result<usize, String> {
+        let at = step.at_ms;
+        let k = self.scenario.steps.partition_point(|s| s.at_ms <= at);
+        let old = self.scenario.clone();
+        self.scenario.steps.insert(k, step);
+        // The reader asked for more: let the world run until it settles after this change.
+        if let Until::At(t) = self.scenario.until
+            && t <= at
+        {
+            self.scenario.until = Until::Settled;
+        }
+        if let Err(e) = self.recompute() {
+            self.scenario = old;
+            self.recompute().map_err(|e| e.0)?;
+            return Err(e.0);
+        }
+        self.trace
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == "action")
+            .nth(k)
+            .map(|(idx, _)| idx)
+            .ok_or_else(|| "the run stopped before the command's instant".to_string())
+    }
+
+    /// Replaces the world settings (pod delays, failing images, nodes) and recomputes.
+    pub fn set_world(&mut self, world: crate::cluster::kubelet::World) -> Result<(), String> {
+        let old = std::mem::replace(&mut self.scenario.world, world);
+        if let Err(e) = self.recompute() {
+            self.scenario.world = old;
+            self.recompute().map_err(|e| e.0)?;
+            return Err(e.0);
+        }
+        Ok(())
+    }
+
+    /// Indices of the steps a timeline marks: user actions and Deployment syncs whose branch
+    /// differs from the previous Deployment sync's.
+    pub fn markers(&self) -> Vec<(usize, Marker)> {
+        let mut out = vec![];
+        let mut last_branch: Option<&str> = None;
+        for (i, s) in self.trace.iter().enumerate() {
+            if s.kind == "action" {
+                out.push((i, Marker::Action));
+            } else if s.controller == Some("deployment") {
+                if s.branch != last_branch {
+                    out.push((i, Marker::Branch));
+                }
+                last_branch = s.branch;
+            }
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marker {
+    Action,
+    Branch,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCENARIO: &str = r#"
+name: web
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 4
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:1"}]}
+"#;
+
+    fn session() -> Session {
+        Session::new(Scenario::parse(SCENARIO).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_step_has_a_frame() {
+        let s = session();
+        assert_eq!(s.frames.len(), s.trace.len());
+        assert_eq!(s.frames.last().unwrap().len(), 4);
+        assert!(s.stopped.is_none());
+    }
+
+    #[test]
+    fn replay_to_a_step_matches_the_recorded_pods() {
+        let s = session();
+        for i in [0, s.len() / 2, s.len() - 1] {
+            let c = s.cluster_at(i).unwrap();
+            assert_eq!(c.trace.len(), i + 1, "replay stops right after step {i}");
+            assert_eq!(c.trace[i].t, s.trace[i].t);
+            assert_eq!(&c.pod_views(), s.frames[i].as_ref(), "pods at step {i}");
+        }
+    }
+
+    #[test]
+    fn read_only_commands_print_the_world_of_that_step() {
+        let mut s = session();
+        let before = s.len();
+        let Outcome::Printed(out) = s.command(0, "kubectl get pods").unwrap() else {
+            panic!("get is read-only")
+        };
+        assert!(out.is_empty() || out.contains("No resources") || !out.contains("Running"));
+        let last = s.len() - 1;
+        let Outcome::Printed(out) = s.command(last, "kubectl get pods").unwrap() else {
+            panic!("get is read-only")
+        };
+        assert_eq!(out.matches("Running").count(), 4, "{out}");
+        assert_eq!(s.len(), before, "reading changes nothing");
+    }
+
+    #[test]
+    fn a_change_lands_at_the_current_instant_and_recomputes() {
+        let mut s = session();
+        let last = s.len() - 1;
+        let t = s.trace[last].t;
+        let Outcome::Applied { step, .. } = s
+            .command(last, "kubectl set image deployment/web app=app:2")
+            .unwrap()
+        else {
+            panic!("set image changes the world")
+        };
+        assert_eq!(s.trace[step].kind, "action");
+        assert_eq!(s.trace[step].t, t);
+        assert!(
+            s.trace[step..]
+                .iter()
+                .any(|x| x.branch == Some("rollout") && x.t >= t)
+        );
+        assert_eq!(s.scenario.steps.len(), 1);
+    }
+
+    #[test]
+    fn a_failing_change_leaves_the_session_alone() {
+        let mut s = session();
+        let before = (s.len(), s.scenario.clone());
+        let err = s
+            .command(3, "kubectl scale deployment/nope --replicas=2")
+            .unwrap_err();
+        assert!(err.contains("nope"), "{err}");
+        assert_eq!((s.len(), s.scenario.clone()), before);
+    }
+
+    #[test]
+    fn read_only_detection() {
+        assert!(is_read_only("kubectl get rs -w"));
+        assert!(is_read_only("kubectl rollout history deployment/web"));
+        assert!(is_read_only("describe deployment web"));
+        assert!(!is_read_only("kubectl rollout undo deployment/web"));
+        assert!(!is_read_only("kubectl scale deployment/web --replicas=3"));
+    }
+
+    #[test]
+    fn step_at_time_picks_the_last_step_of_an_instant() {
+        let s = session();
+        let t = s.trace[s.len() / 2].t;
+        let i = s.step_at_time(t);
+        assert_eq!(s.trace[i].t, t);
+        assert!(i + 1 == s.len() || s.trace[i + 1].t > t);
+    }
+}
