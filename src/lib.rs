@@ -14,3 +14,7 @@ pub mod cluster;
 pub mod conformance;
 pub mod controller;
 pub mod scenario;
+
+/// The browser playground (Yew), compiled only for wasm32.
+#[cfg(target_arch = "wasm32")]
+pub mod web;

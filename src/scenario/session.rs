@@ -111,6 +111,16 @@ impl Session {
         Ok(c)
     }
 
+    /// What a read-only command prints at step `i` (the world left as it was).
+    pub fn read(&self, i: usize, cmd: &str) -> Result<String, String> {
+        let i = i.min(self.len().saturating_sub(1));
+        if is_watch(cmd) && cmd.contains(" rs") {
+            return Ok(super::table::render(&self.trace[..(i + 1).min(self.len())]));
+        }
+        let mut c = self.cluster_at(i).map_err(|e| e.0)?;
+        kubectl::run(&mut c, cmd)
+    }
+
     /// Runs a console command at step `i`. A read-only command prints what kubectl would have
     /// printed then; a change is first tried on that world (an error leaves everything as it
     /// was) and then added as a scenario step at that instant, and the run recomputed.
@@ -120,16 +130,11 @@ impl Session {
             return Err("error: empty command: expected e.g. kubectl get deployments".into());
         }
         let i = i.min(self.len().saturating_sub(1));
-        if is_read_only(cmd) && is_watch(cmd) && cmd.contains(" rs") {
-            return Ok(Outcome::Printed(super::table::render(
-                &self.trace[..(i + 1).min(self.len())],
-            )));
+        if is_read_only(cmd) {
+            return self.read(i, cmd).map(Outcome::Printed);
         }
         let mut c = self.cluster_at(i).map_err(|e| e.0)?;
         let output = kubectl::run(&mut c, cmd)?;
-        if is_read_only(cmd) {
-            return Ok(Outcome::Printed(output));
-        }
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
         let step = self.insert_step(Step {
             at_ms,

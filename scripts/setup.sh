@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what the playground's build and tests need and is not yet on this machine (each step
+# checks first, so a second run installs nothing):
+#   rustfmt, clippy, the wasm32 target; trunk and wasm-bindgen-cli (the version Cargo.lock pins);
+#   npm's binaryen (wasm-opt) and playwright-core; Debian's chromium and chromium-driver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v cargo >/dev/null || { echo "cargo is required (rustup)"; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+WBG=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+  cargo install --locked trunk@0.21.14
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -q "$WBG"; then
+  cargo install wasm-bindgen-cli@"$WBG"
+fi
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  npm install --no-audit --no-fund
+fi
+if ! have chromium || ! have chromedriver; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get install -y chromium chromium-driver || { $SUDO apt-get update && $SUDO apt-get install -y chromium chromium-driver; }
+fi

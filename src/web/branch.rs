@@ -1,0 +1,145 @@
+//! The branch panel: `syncDeployment`'s ladder (delete > pause > rollback > scale > rollout,
+//! with RollingUpdate / Recreate under rollout) drawn as a flow. For the latest Deployment sync
+//! at or before the current step, the branch that fired lights up, the checks before it say
+//! why they were passed over, and the sync's explain lines give the formulas with their numbers.
+
+use super::state::Action;
+use super::{Dispatch, Run};
+use crate::scenario::trace::TraceStep;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: Run,
+    pub pos: usize,
+    pub dispatch: Dispatch,
+}
+
+/// The ladder's rungs: (branch id, the check upstream makes, what it does when it fires).
+pub const LADDER: [(&str, &str, &str); 5] = [
+    (
+        "delete",
+        "deletionTimestamp set?",
+        "syncStatusOnly: only the status is updated",
+    ),
+    ("pause", "spec.paused?", "sync: scale and clean up, no rollout"),
+    (
+        "rollback",
+        "rollback annotation set?",
+        "rollback: copy the old revision's template back",
+    ),
+    (
+        "scale",
+        "isScalingEvent?",
+        "sync: scale ReplicaSets proportionally",
+    ),
+    (
+        "rollout",
+        "otherwise",
+        "rolloutRolling or rolloutRecreate",
+    ),
+];
+
+/// Why each rung before the one that fired was passed over, from the sync's first explain line
+/// (`not being deleted; not paused; …: rollout (RollingUpdate)`).
+pub fn skip_reasons(step: &TraceStep) -> Vec<String> {
+    step.explain
+        .iter()
+        .find(|e| e.func == "syncDeployment")
+        .map(|e| {
+            let head = e.text.rsplit_once(": ").map(|(h, _)| h).unwrap_or(&e.text);
+            head.split("; ").map(str::to_string).collect()
+        })
+        .unwrap_or_default()
+}
+
+#[function_component(BranchPanel)]
+pub fn branch_panel(props: &Props) -> Html {
+    let s = &props.run.0;
+    let upto = (props.pos + 1).min(s.len());
+    let syncs: Vec<(usize, &TraceStep)> = s.trace[..upto]
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.controller == Some("deployment"))
+        .collect();
+    let Some(&(idx, cur)) = syncs.last() else {
+        return html! {
+            <section class="branch" aria-label="syncDeployment branch">
+                <h2>{"syncDeployment"}</h2>
+                <p class="muted">{"No Deployment sync yet: step forward or play."}</p>
+            </section>
+        };
+    };
+    let fired = cur.branch.unwrap_or("");
+    let reasons = skip_reasons(cur);
+    let fired_at = LADDER.iter().position(|(b, _, _)| *b == fired);
+    let rungs = LADDER.iter().enumerate().map(|(i, (b, check, does))| {
+        let state = match fired_at {
+            Some(f) if f == i => "fired",
+            Some(f) if i < f => "skipped",
+            _ => "unreached",
+        };
+        let why = if state == "skipped" {
+            reasons.get(i).cloned().unwrap_or_default()
+        } else if state == "fired" {
+            does.to_string()
+        } else {
+            String::new()
+        };
+        let sub = (*b == "rollout").then(|| {
+            let strat = cur.strategy.as_deref().unwrap_or("");
+            html! {
+                <div class="sub">
+                    { for ["RollingUpdate", "Recreate"].iter().map(|x| html! {
+                        <span class={classes!("substrategy", (state == "fired" && strat == *x).then_some("fired"))}>{ *x }</span>
+                    }) }
+                </div>
+            }
+        });
+        html! {
+            <li class={classes!("rung", state)} data-branch={*b}>
+                <span class="rung-name">{ *b }</span>
+                <span class="rung-check">{ *check }</span>
+                if !why.is_empty() { <span class="rung-why">{ why }</span> }
+                { sub.unwrap_or_default() }
+            </li>
+        }
+    });
+    let special = match fired {
+        "not-found" => Some("The Deployment is gone: nothing to do."),
+        "select-all" => Some("An empty selector would select every pod: the sync stops here."),
+        _ => None,
+    };
+    let recent = syncs.iter().rev().take(12).map(|(i, t)| {
+        let d = props.dispatch.clone();
+        let i = *i;
+        html! {
+            <li>
+                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Seek(i))}
+                    aria-label={format!("sync at step {}", i + 1)}>
+                    { format!("{:>6.1}s  {}{}", t.t as f64 / 1000.0, t.branch.unwrap_or("?"), t.strategy.as_ref().map(|s| format!(" ({s})")).unwrap_or_default()) }
+                </button>
+            </li>
+        }
+    });
+    html! {
+        <section class="branch" aria-label="syncDeployment branch">
+            <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
+            <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
+                if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
+            if let Some(m) = special { <p class="warn">{ m }</p> }
+            <ol class="ladder">{ for rungs }</ol>
+            <h3>{"Why, with the numbers"}</h3>
+            <ul class="explain">
+                { for cur.explain.iter().map(|e| html! {
+                    <li><code class="fn">{ e.func.clone() }</code>{ " " }<span>{ e.text.clone() }</span></li>
+                }) }
+            </ul>
+            if let Some(err) = &cur.error {
+                <p class="error">{ format!("error: {err}") }</p>
+            }
+            <h3>{"Recent syncs"}</h3>
+            <ol class="recent">{ for recent }</ol>
+        </section>
+    }
+}

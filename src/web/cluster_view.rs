@@ -1,0 +1,128 @@
+//! The cluster view: the Deployment, its ReplicaSets by revision, and each ReplicaSet's pods as
+//! shapes whose colour, icon and label say their state. Pods are keyed by name, so the browser
+//! animates a pod appearing, changing state and fading out while it terminates.
+
+use super::state::{Action, Selected};
+use super::{Dispatch, Run};
+use crate::scenario::trace::{PodState, PodView};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: Run,
+    pub pos: usize,
+    pub selected: Option<Selected>,
+    pub dispatch: Dispatch,
+}
+
+pub fn icon(s: PodState) -> &'static str {
+    match s {
+        PodState::Pending => "…",
+        PodState::ContainerCreating => "◔",
+        PodState::Running => "◑",
+        PodState::Ready => "◕",
+        PodState::Available => "●",
+        PodState::Terminating => "✕",
+        PodState::ErrImagePull | PodState::ImagePullBackOff => "⚠",
+        PodState::CrashLoopBackOff => "↻",
+    }
+}
+
+fn class(s: PodState) -> &'static str {
+    match s {
+        PodState::Pending => "pending",
+        PodState::ContainerCreating => "creating",
+        PodState::Running => "running",
+        PodState::Ready => "ready",
+        PodState::Available => "available",
+        PodState::Terminating => "terminating",
+        PodState::ErrImagePull | PodState::ImagePullBackOff => "pullerr",
+        PodState::CrashLoopBackOff => "crash",
+    }
+}
+
+fn pod(p: &PodView, selected: bool, dispatch: &Dispatch) -> Html {
+    let name = p.name.clone();
+    let d = dispatch.clone();
+    let label = format!("pod {} {}", p.name, p.state.as_str());
+    html! {
+        <button key={p.name.clone()} class={classes!("pod", class(p.state), selected.then_some("selected"))}
+            title={format!("{} — {} ({}) on {}", p.name, p.state.as_str(), p.status, if p.node.is_empty() { "no node yet" } else { p.node.as_str() })}
+            aria-label={label}
+            onclick={move |_| d.dispatch(Action::Select(Some(Selected::Pod(name.clone()))))}>
+            <span class="icon" aria-hidden="true">{ icon(p.state) }</span>
+        </button>
+    }
+}
+
+#[function_component(ClusterView)]
+pub fn cluster_view(props: &Props) -> Html {
+    let s = &props.run.0;
+    let Some(step) = s.trace.get(props.pos) else {
+        return html! { <div class="cluster empty">{"Nothing has happened yet."}</div> };
+    };
+    let pods = s.frames.get(props.pos).cloned().unwrap_or_default();
+    let deploy = match &step.deployment {
+        Some(d) => html! {
+            <div class="deploy-head">
+                <h2>{ format!("deployment/{}", d.name) }</h2>
+                <span class="chip">{ format!("replicas {}", d.replicas) }</span>
+                <span class="chip">{ d.strategy.clone() }</span>
+                if d.strategy == "RollingUpdate" {
+                    <span class="chip">{ format!("maxSurge {} · maxUnavailable {}", d.max_surge, d.max_unavailable) }</span>
+                }
+                if let Some(r) = &d.revision {
+                    <span class="chip">{ format!("revision {r}") }</span>
+                }
+                if d.paused { <span class="chip warn">{"paused"}</span> }
+                if d.deleting { <span class="chip warn">{"deleting"}</span> }
+                <span class="counters">{ format!("updated {} · ready {} · available {} · unavailable {}",
+                    d.status.updated_replicas, d.status.ready_replicas, d.status.available_replicas, d.status.unavailable_replicas) }</span>
+            </div>
+        },
+        None => html! { <div class="deploy-head"><h2>{"no Deployment"}</h2></div> },
+    };
+    let newest = step.replica_sets.iter().map(|r| r.revision).max().unwrap_or(0);
+    let rows = step.replica_sets.iter().rev().map(|rs| {
+        let mine: Vec<&PodView> = pods.iter().filter(|p| p.replica_set == rs.name).collect();
+        let hash = rs.name.rsplit('-').next().unwrap_or("").to_string();
+        let sel = props.selected == Some(Selected::ReplicaSet(rs.name.clone()));
+        let d = props.dispatch.clone();
+        let name = rs.name.clone();
+        // Width grows with the desired count, so a ReplicaSet visibly grows and shrinks.
+        let bar = format!("--desired:{};", rs.replicas.max(0));
+        html! {
+            <div key={rs.name.clone()} class={classes!("rs", (rs.revision == newest).then_some("newest"), rs.deleting.then_some("deleting"), sel.then_some("selected"))} style={bar}>
+                <button class="rs-head" aria-label={format!("replica set {}", rs.name)}
+                    onclick={move |_| d.dispatch(Action::Select(Some(Selected::ReplicaSet(name.clone()))))}>
+                    <span class="rev">{ format!("rev {}", rs.revision) }</span>
+                    <span class="rs-name">{ rs.name.clone() }</span>
+                    <span class="hash" title="pod-template-hash">{ hash }</span>
+                    <span class="image">{ rs.images.join(", ") }</span>
+                    <span class="rs-counts" title="desired / current / ready / available">
+                        { format!("{} / {} / {} / {}", rs.replicas, rs.status.replicas, rs.status.ready_replicas, rs.status.available_replicas) }
+                    </span>
+                </button>
+                <div class="pods" role="list">
+                    { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.dispatch)) }
+                </div>
+            </div>
+        }
+    });
+    html! {
+        <div class="cluster" aria-label="cluster view">
+            { deploy }
+            <div class="rs-list">{ for rows }</div>
+            <details class="legend">
+                <summary>{"Legend"}</summary>
+                <ul>
+                    { for PodState::ALL.iter().map(|s| html! {
+                        <li><span class={classes!("pod", "mini", class(*s))} aria-hidden="true"><span class="icon">{ icon(*s) }</span></span>
+                            <b>{ s.as_str() }</b>{ " — " }{ s.meaning() }</li>
+                    }) }
+                    <li>{"ReplicaSet counts: desired / current / ready / available."}</li>
+                </ul>
+            </details>
+        </div>
+    }
+}

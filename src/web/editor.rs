@@ -1,0 +1,146 @@
+//! The spec editor: the Deployment as YAML with line numbers and colouring, each apiserver
+//! error at its line, and quick controls that read from and write into the text. Applying runs
+//! `kubectl apply` at the current step; an invalid manifest is never applied and never lost.
+
+use super::state::Action;
+use super::{Dispatch, bindings};
+use crate::scenario::quick::{self, Field, Problem};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub text: String,
+    pub problems: Rc<Vec<Problem>>,
+    pub dispatch: Dispatch,
+}
+
+/// One line of YAML as coloured spans.
+fn highlight(line: &str) -> Html {
+    let indent_len = line.len() - line.trim_start().len();
+    let (indent, rest) = line.split_at(indent_len);
+    if rest.starts_with('#') {
+        return html! { <>{ indent }<span class="y-comment">{ rest }</span></> };
+    }
+    let (dash, body) = match rest.strip_prefix("- ") {
+        Some(b) => ("- ", b),
+        None if rest == "-" => ("-", ""),
+        None => ("", rest),
+    };
+    let (key, value) = match body.find(": ").or_else(|| body.ends_with(':').then(|| body.len() - 1)) {
+        Some(i) if !body.starts_with('"') && !body.starts_with('{') => (&body[..i], &body[i..]),
+        _ => ("", body),
+    };
+    let value_html = |v: &str| {
+        let (colon, v) = match v.strip_prefix(':') {
+            Some(r) => (":", r),
+            None => ("", v),
+        };
+        let t = v.trim();
+        let class = if t.is_empty() || t == "|" || t == ">" {
+            "y-plain"
+        } else if t.starts_with('"') || t.starts_with('\'') {
+            "y-string"
+        } else if t.parse::<f64>().is_ok() || t.ends_with('%') && t[..t.len() - 1].parse::<f64>().is_ok() {
+            "y-number"
+        } else if matches!(t, "true" | "false" | "null" | "~") {
+            "y-bool"
+        } else {
+            "y-string"
+        };
+        html! { <>{ colon }<span class={class}>{ v }</span></> }
+    };
+    html! {
+        <>
+            { indent }
+            if !dash.is_empty() { <span class="y-dash">{ dash }</span> }
+            if !key.is_empty() { <span class="y-key">{ key }</span> }
+            { value_html(value) }
+        </>
+    }
+}
+
+#[function_component(EditorPanel)]
+pub fn editor_panel(props: &Props) -> Html {
+    let lines: Vec<&str> = props.text.split('\n').collect();
+    let bad: Vec<usize> = props.problems.iter().filter_map(|p| p.line).collect();
+    let values = {
+        let text = props.text.clone();
+        use_memo(text, |t| quick::read(t).ok())
+    };
+    let d = props.dispatch.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        d.dispatch(Action::EditorChanged(bindings::select_value(&e)));
+    });
+    let d = props.dispatch.clone();
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+            e.prevent_default();
+            d.dispatch(Action::Apply);
+        }
+    });
+    let quick_controls = values.as_ref().as_ref().map(|vals| {
+        html! {
+            <div class="quick" aria-label="quick controls">
+                { for vals.iter().map(|(f, v)| {
+                    let f = *f;
+                    let d = props.dispatch.clone();
+                    let current = v.clone().unwrap_or_default();
+                    let placeholder = f.default_value();
+                    match f {
+                        Field::Strategy => {
+                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            let cur = if current.is_empty() { "RollingUpdate".to_string() } else { current };
+                            html! { <label><span>{ f.label() }</span>
+                                <select aria-label={f.label()} {onchange}>
+                                    { for ["RollingUpdate", "Recreate"].iter().map(|x| html! { <option value={*x} selected={cur == *x}>{ *x }</option> }) }
+                                </select></label> }
+                        }
+                        Field::Paused => {
+                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            html! { <label class="check"><input type="checkbox" aria-label="paused" checked={current == "true"} {onchange} /><span>{"paused"}</span></label> }
+                        }
+                        _ => {
+                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            html! { <label class={classes!((f == Field::Image).then_some("wide"))}><span>{ f.label() }</span>
+                                <input type="text" aria-label={f.label()} value={current} placeholder={placeholder} {onchange} /></label> }
+                        }
+                    }
+                }) }
+            </div>
+        }
+    });
+    let d = props.dispatch.clone();
+    html! {
+        <section class="editor" aria-label="Deployment manifest">
+            <div class="editor-head">
+                <h2>{"deployment.yaml"}</h2>
+                <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.dispatch(Action::Apply)}>{"Apply"}</button>
+            </div>
+            { quick_controls.unwrap_or_default() }
+            <div class="code">
+                <div class="gutter" aria-hidden="true">
+                    { for (1..=lines.len()).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
+                </div>
+                <div class="stack">
+                    <pre class="hl" aria-hidden="true">{ for lines.iter().enumerate().map(|(i, l)| html! {
+                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(l) }{ "\u{200b}" }</div>
+                    }) }</pre>
+                    <textarea id="manifest" aria-label="Manifest YAML" spellcheck="false" autocapitalize="off"
+                        rows={(lines.len() + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
+                </div>
+            </div>
+            if !props.problems.is_empty() {
+                <ul class="problems" role="alert" aria-label="manifest errors">
+                    { for props.problems.iter().map(|p| html! {
+                        <li>
+                            if let Some(l) = p.line { <span class="at">{ format!("line {l}") }</span> }
+                            if let Some(f) = &p.field { <code class="field">{ f.clone() }</code> }
+                            <span>{ p.message.clone() }</span>
+                        </li>
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,62 @@
+//! The inspector: the YAML of the pod or ReplicaSet the reader clicked, as it stood at the
+//! current step (rebuilt by replaying the deterministic core to that step), and "delete pod".
+
+use super::state::{Action, Selected};
+use super::{Dispatch, Run};
+use crate::api::yaml::to_yaml;
+use crate::api::Kind;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: Run,
+    pub pos: usize,
+    pub selected: Option<Selected>,
+    pub dispatch: Dispatch,
+}
+
+#[function_component(Inspector)]
+pub fn inspector(props: &Props) -> Html {
+    let yaml = {
+        let deps = (props.run.clone(), props.pos, props.selected.clone());
+        use_memo(deps, |(run, pos, sel)| {
+            let sel = sel.as_ref()?;
+            let c = run.0.cluster_at(*pos).ok()?;
+            let (kind, name) = match sel {
+                Selected::Pod(n) => (Kind::Pod, n),
+                Selected::ReplicaSet(n) => (Kind::ReplicaSet, n),
+            };
+            Some(match c.store.get(kind, &format!("default/{name}")) {
+                Some(o) => to_yaml(&o.clone()),
+                None => format!("# {name} does not exist at this step"),
+            })
+        })
+    };
+    let Some(sel) = props.selected.clone() else {
+        return html! {};
+    };
+    let (what, name) = match &sel {
+        Selected::Pod(n) => ("pod", n.clone()),
+        Selected::ReplicaSet(n) => ("replicaset", n.clone()),
+    };
+    let close = {
+        let d = props.dispatch.clone();
+        move |_| d.dispatch(Action::Select(None))
+    };
+    let delete = matches!(sel, Selected::Pod(_)).then(|| {
+        let d = props.dispatch.clone();
+        let n = name.clone();
+        html! { <button class="danger" aria-label={format!("Delete pod {n}")}
+            onclick={move |_| { d.dispatch(Action::Command(format!("kubectl delete pod {n}"))); d.dispatch(Action::Select(None)); }}>{"Delete pod"}</button> }
+    });
+    html! {
+        <section class="inspector" aria-label={format!("{what} {name}")}>
+            <div class="inspector-head">
+                <h2>{ format!("{what}/{name}") }</h2>
+                { delete.unwrap_or_default() }
+                <button aria-label="Close" onclick={close}>{"×"}</button>
+            </div>
+            <pre class="yaml">{ (*yaml).clone().unwrap_or_default() }</pre>
+        </section>
+    }
+}

@@ -1,0 +1,126 @@
+//! The browser playground: Yew function components over the deterministic core. The page holds
+//! one [`state::Model`]; components render it and send [`state::Action`]s. All JS glue (the
+//! animation loop, keyboard shortcuts, media queries) lives in [`bindings`].
+
+pub mod bindings;
+pub mod branch;
+pub mod cluster_view;
+pub mod console;
+pub mod editor;
+pub mod inspector;
+pub mod state;
+pub mod status;
+pub mod timeline;
+pub mod world;
+
+use crate::scenario::gallery::GALLERY;
+use crate::scenario::session::Session;
+use state::{Action, Model};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A shared recorded run, compared by identity (a new run is a new `Rc`).
+#[derive(Clone)]
+pub struct Run(pub Rc<Session>);
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub type Dispatch = UseReducerDispatcher<Model>;
+
+pub fn start() {
+    yew::Renderer::<App>::new().render();
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let model = use_reducer(|| {
+        Model::new(
+            state::default_scenario(),
+            Some(0),
+            bindings::prefers_dark(),
+        )
+    });
+    let dispatch = model.dispatcher();
+    bindings::use_animation_loop(model.playing, dispatch.clone());
+    bindings::use_shortcuts(dispatch.clone());
+    {
+        let dark = model.dark;
+        use_effect_with(dark, move |dark| bindings::set_theme(*dark));
+    }
+    let run = Run(model.session.clone());
+    let step = model.step().cloned();
+    let on_gallery = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = bindings::select_value(&e);
+            if let Ok(i) = v.parse::<usize>() {
+                d.dispatch(Action::LoadGallery(i));
+            }
+        })
+    };
+    let description = model
+        .gallery
+        .and_then(|i| GALLERY.get(i))
+        .and_then(|(_, t)| crate::scenario::Scenario::parse(t).ok())
+        .map(|s| s.description)
+        .unwrap_or_else(|| model.session.scenario.description.clone());
+    let caption = model
+        .session
+        .trace
+        .iter()
+        .take(model.pos + 1)
+        .rev()
+        .find_map(|s| s.caption.clone());
+    html! {
+        <div class="app">
+            <header class="top">
+                <h1>{"Rollout Playground"}</h1>
+                <label class="gallery">
+                    <span>{"Example"}</span>
+                    <select aria-label="Example scenario" onchange={on_gallery} id="gallery">
+                        { for GALLERY.iter().enumerate().map(|(i, (name, _))| html! {
+                            <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
+                        }) }
+                        if model.gallery.is_none() {
+                            <option value="" selected=true>{ model.session.scenario.name.clone() }</option>
+                        }
+                    </select>
+                </label>
+                <p class="description">{ description }</p>
+                <button class="theme" aria-label="Toggle dark theme"
+                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
+                    { if model.dark { "☀ Light" } else { "☾ Dark" } }
+                </button>
+            </header>
+            if let Some(n) = model.notice.clone() {
+                <div class="notice" role="alert">
+                    <span>{ n }</span>
+                    <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissNotice) }>{"×"}</button>
+                </div>
+            }
+            <main class="grid">
+                <section class="left">
+                    <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} dispatch={dispatch.clone()} />
+                    <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
+                </section>
+                <section class="center">
+                    if let Some(c) = caption {
+                        <p class="caption" aria-live="polite">{ c }</p>
+                    }
+                    <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
+                    <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
+                    <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
+                    <console::Console lines={model.console.clone()} history={model.history.clone()} names={step.as_ref().map(console::names_of).unwrap_or_default()} frame_pods={model.session.frames.get(model.pos).map(|f| f.iter().map(|p| p.name.clone()).collect::<Vec<_>>()).unwrap_or_default()} dispatch={dispatch.clone()} />
+                </section>
+                <section class="right">
+                    <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
+                    <status::StatusPanel run={run} pos={model.pos} />
+                </section>
+            </main>
+        </div>
+    }
+}

@@ -1,0 +1,293 @@
+//! The page's state and its one reducer: every click, key and tick becomes an [`Action`], and
+//! [`Model::reduce`] turns the old state into the new one. Components only render a `Model`
+//! and send actions; no rule of the playground lives inside a component.
+
+use crate::cluster::kubelet::World;
+use crate::scenario::gallery::GALLERY;
+use crate::scenario::quick;
+use crate::scenario::session::{Outcome, Session};
+use crate::scenario::Scenario;
+use std::rc::Rc;
+use yew::Reducible;
+
+pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+/// Console lines kept (older ones scroll away).
+pub const CONSOLE_LINES: usize = 400;
+
+#[derive(Clone, PartialEq)]
+pub enum Line {
+    Command(String),
+    Output(String),
+    Error(String),
+}
+
+#[derive(Clone, PartialEq)]
+pub enum Selected {
+    Pod(String),
+    ReplicaSet(String),
+}
+
+#[derive(Clone)]
+pub struct Model {
+    pub session: Rc<Session>,
+    /// The step the page shows.
+    pub pos: usize,
+    /// The playhead in virtual time (between steps while playing).
+    pub vt_ms: f64,
+    pub playing: bool,
+    pub speed: f64,
+    /// Which gallery scenario is loaded (index), if any.
+    pub gallery: Option<usize>,
+    pub editor: String,
+    pub problems: Rc<Vec<quick::Problem>>,
+    pub console: Rc<Vec<Line>>,
+    pub history: Rc<Vec<String>>,
+    pub selected: Option<Selected>,
+    /// A message about the last thing that went wrong outside the editor and the console.
+    pub notice: Option<String>,
+    pub dark: bool,
+    /// Bumped on every change of `session`, so views can tell runs apart cheaply.
+    pub run_id: u32,
+}
+
+impl PartialEq for Model {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.session, &other.session)
+            && self.pos == other.pos
+            && self.vt_ms == other.vt_ms
+            && self.playing == other.playing
+            && self.speed == other.speed
+            && self.editor == other.editor
+            && self.selected == other.selected
+            && self.notice == other.notice
+            && self.dark == other.dark
+            && Rc::ptr_eq(&self.console, &other.console)
+    }
+}
+
+pub enum Action {
+    LoadGallery(usize),
+    Load(Box<Scenario>),
+    TogglePlay,
+    Play,
+    Pause,
+    /// Real milliseconds elapsed since the last animation frame.
+    Tick(f64),
+    StepForward,
+    StepBack,
+    Seek(usize),
+    SeekTime(u64),
+    SetSpeed(f64),
+    EditorChanged(String),
+    Quick(quick::Field, String),
+    Apply,
+    Command(String),
+    SetWorld(World),
+    Select(Option<Selected>),
+    DismissNotice,
+    ToggleTheme,
+}
+
+/// The manifest the editor starts with: the scenario's first Deployment.
+pub fn editor_text(s: &Scenario) -> String {
+    s.objects
+        .iter()
+        .find(|o| o.contains("kind: Deployment"))
+        .or(s.objects.first())
+        .cloned()
+        .unwrap_or_default()
+}
+
+impl Model {
+    pub fn new(scenario: Scenario, gallery: Option<usize>, dark: bool) -> Model {
+        let editor = editor_text(&scenario);
+        let (session, notice) = match Session::new(scenario) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                Session::new(default_scenario()).expect("the gallery runs"),
+                Some(format!("The scenario could not start ({e}); the default one is shown.")),
+            ),
+        };
+        let notice = notice.or_else(|| session.stopped.clone());
+        Model {
+            pos: 0,
+            vt_ms: 0.0,
+            session: Rc::new(session),
+            playing: false,
+            speed: 1.0,
+            gallery,
+            problems: Rc::new(quick::check(&editor)),
+            editor,
+            console: Rc::new(vec![]),
+            history: Rc::new(vec![]),
+            selected: None,
+            notice,
+            dark,
+            run_id: 0,
+        }
+    }
+
+    pub fn step(&self) -> Option<&crate::scenario::trace::TraceStep> {
+        self.session.trace.get(self.pos)
+    }
+
+    fn seek(&mut self, i: usize) {
+        self.pos = i.min(self.session.len().saturating_sub(1));
+        self.vt_ms = self.step().map(|s| s.t as f64).unwrap_or(0.0);
+    }
+
+    fn print(&mut self, line: Line) {
+        let c = Rc::make_mut(&mut self.console);
+        c.push(line);
+        if c.len() > CONSOLE_LINES {
+            let extra = c.len() - CONSOLE_LINES;
+            c.drain(..extra);
+        }
+    }
+
+    fn replace_session(&mut self, s: Session) {
+        self.notice = s.stopped.clone();
+        self.session = Rc::new(s);
+        self.run_id += 1;
+    }
+
+    /// Runs a console command at the current step.
+    fn command(&mut self, cmd: &str) {
+        let mut s = (*self.session).clone();
+        match s.command(self.pos, cmd) {
+            Ok(Outcome::Printed(out)) => self.print(Line::Output(out)),
+            Ok(Outcome::Applied { step, output }) => {
+                self.replace_session(s);
+                self.seek(step);
+                if !output.is_empty() {
+                    self.print(Line::Output(output));
+                }
+            }
+            Err(e) => self.print(Line::Error(e)),
+        }
+    }
+}
+
+pub fn default_scenario() -> Scenario {
+    Scenario::parse(GALLERY[0].1).expect("the gallery parses")
+}
+
+impl Reducible for Model {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut m = (*self).clone();
+        let last = m.session.len().saturating_sub(1);
+        match action {
+            Action::LoadGallery(i) => {
+                let Some((_, text)) = GALLERY.get(i) else {
+                    return self;
+                };
+                match Scenario::parse(text) {
+                    Ok(s) => return Rc::new(Model::new(s, Some(i), m.dark)),
+                    Err(e) => m.notice = Some(e.0),
+                }
+            }
+            Action::Load(s) => return Rc::new(Model::new(*s, None, m.dark)),
+            Action::TogglePlay => {
+                m.playing = !m.playing;
+                if m.playing && m.pos >= last {
+                    m.seek(0);
+                }
+            }
+            Action::Play => {
+                m.playing = true;
+                if m.pos >= last {
+                    m.seek(0);
+                }
+            }
+            Action::Pause => m.playing = false,
+            Action::Tick(real_ms) => {
+                if !m.playing {
+                    return self;
+                }
+                // A long frame (a hidden tab) must not jump the whole rollout.
+                m.vt_ms += real_ms.min(250.0) * m.speed;
+                let i = m.session.step_at_time(m.vt_ms as u64).max(m.pos);
+                m.pos = i;
+                if m.vt_ms >= m.session.end_ms() as f64 {
+                    m.pos = last;
+                    m.playing = false;
+                }
+            }
+            Action::StepForward => {
+                m.playing = false;
+                m.seek((m.pos + 1).min(last));
+            }
+            Action::StepBack => {
+                m.playing = false;
+                m.seek(m.pos.saturating_sub(1));
+            }
+            Action::Seek(i) => m.seek(i),
+            Action::SeekTime(t) => {
+                m.pos = m.session.step_at_time(t);
+                m.vt_ms = t as f64;
+            }
+            Action::SetSpeed(s) => m.speed = s,
+            Action::EditorChanged(text) => {
+                m.problems = Rc::new(quick::check(&text));
+                m.editor = text;
+            }
+            Action::Quick(field, value) => match quick::write(&m.editor, field, &value) {
+                Ok(text) => {
+                    m.problems = Rc::new(quick::check(&text));
+                    m.editor = text;
+                }
+                Err(e) => {
+                    m.problems = Rc::new(vec![quick::Problem {
+                        line: None,
+                        field: Some(field.label().into()),
+                        message: e,
+                    }])
+                }
+            },
+            Action::Apply => {
+                let problems = quick::check(&m.editor);
+                if problems.is_empty() {
+                    m.playing = false;
+                    let cmd = format!("kubectl apply -f -\n{}", m.editor);
+                    m.print(Line::Command("kubectl apply -f deployment.yaml".into()));
+                    m.command(&cmd);
+                }
+                m.problems = Rc::new(problems);
+            }
+            Action::Command(cmd) => {
+                let cmd = cmd.trim().to_string();
+                if cmd.is_empty() {
+                    return self;
+                }
+                m.playing = false;
+                m.print(Line::Command(cmd.clone()));
+                let h = Rc::make_mut(&mut m.history);
+                if h.last() != Some(&cmd) {
+                    h.push(cmd.clone());
+                }
+                if cmd == "clear" {
+                    m.console = Rc::new(vec![]);
+                } else {
+                    m.command(&cmd);
+                }
+            }
+            Action::SetWorld(w) => {
+                let mut s = (*m.session).clone();
+                match s.set_world(w) {
+                    Ok(()) => {
+                        let pos = m.pos;
+                        m.replace_session(s);
+                        m.seek(pos);
+                    }
+                    Err(e) => m.notice = Some(e),
+                }
+            }
+            Action::Select(sel) => m.selected = sel,
+            Action::DismissNotice => m.notice = None,
+            Action::ToggleTheme => m.dark = !m.dark,
+        }
+        Rc::new(m)
+    }
+}

@@ -1,0 +1,120 @@
+//! Status and events: the Deployment's conditions and counters, its events as `kubectl
+//! describe` lists them, the `kubectl get rs -w` table, and the rollout history.
+
+use super::Run;
+use crate::cluster::events::Event;
+use crate::scenario::table;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: Run,
+    pub pos: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Tab {
+    Status,
+    Events,
+    Watch,
+    History,
+}
+
+/// Events up to step `pos`, aggregated as the event recorder does (same object, reason and
+/// message: one line with a count).
+fn events_upto(run: &Run, pos: usize) -> Vec<Event> {
+    let mut out: Vec<Event> = vec![];
+    for s in run.0.trace.iter().take(pos + 1) {
+        for e in &s.events {
+            match out
+                .iter_mut()
+                .find(|x| x.object == e.object && x.reason == e.reason && x.message == e.message)
+            {
+                Some(x) => {
+                    x.count = e.count.max(x.count + 1);
+                    x.last_ms = e.last_ms;
+                }
+                None => out.push(e.clone()),
+            }
+        }
+    }
+    out
+}
+
+fn age(now_ms: u64, then_ms: u64) -> String {
+    let s = now_ms.saturating_sub(then_ms) / 1000;
+    if s < 120 { format!("{s}s") } else { format!("{}m", s / 60) }
+}
+
+#[function_component(StatusPanel)]
+pub fn status_panel(props: &Props) -> Html {
+    let tab = use_state(|| Tab::Status);
+    let s = &props.run.0;
+    let Some(step) = s.trace.get(props.pos) else {
+        return html! {};
+    };
+    let now = step.t;
+    let body = match *tab {
+        Tab::Status => match &step.deployment {
+            Some(d) => html! {
+                <>
+                    <table class="kv">
+                        <tr><th>{"replicas"}</th><td>{ d.status.replicas }</td><th>{"updated"}</th><td>{ d.status.updated_replicas }</td></tr>
+                        <tr><th>{"ready"}</th><td>{ d.status.ready_replicas }</td><th>{"available"}</th><td>{ d.status.available_replicas }</td></tr>
+                        <tr><th>{"unavailable"}</th><td>{ d.status.unavailable_replicas }</td><th>{"terminating"}</th><td>{ d.status.terminating_replicas.map(|x| x.to_string()).unwrap_or_else(|| "–".into()) }</td></tr>
+                        <tr><th>{"generation"}</th><td>{ d.generation }</td><th>{"observed"}</th><td>{ d.observed_generation }</td></tr>
+                    </table>
+                    <table class="conditions">
+                        <thead><tr><th>{"Type"}</th><th>{"Status"}</th><th>{"Reason"}</th></tr></thead>
+                        <tbody>
+                        { for d.conditions.iter().map(|c| html! {
+                            <tr title={c.message.clone()}><td>{ c.type_.clone() }</td><td>{ c.status.clone() }</td><td>{ c.reason.clone() }</td></tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    { for d.conditions.iter().map(|c| html! { <p class="cond-msg"><b>{ format!("{}: ", c.type_) }</b>{ c.message.clone() }</p> }) }
+                </>
+            },
+            None => html! { <p class="muted">{"No Deployment."}</p> },
+        },
+        Tab::Events => {
+            let evs = events_upto(&props.run, props.pos);
+            html! {
+                <pre class="events">{ format!("{:<8}{:<20}{:<8}{:<24}{}\n", "Type", "Reason", "Age", "From", "Message") }
+                    { for evs.iter().rev().take(60).map(|e| {
+                        let a = if e.count > 1 { format!("{} (x{} over {})", age(now, e.last_ms), e.count, age(now, e.first_ms)) } else { age(now, e.first_ms) };
+                        format!("{:<8}{:<20}{:<8}{:<24}{}  [{}]\n", e.type_, e.reason, a, e.source, e.message, e.object)
+                    }) }
+                </pre>
+            }
+        }
+        Tab::Watch => html! { <pre class="watch">{ table::render(&s.trace[..=props.pos.min(s.len() - 1)]) }</pre> },
+        Tab::History => {
+            let out = step
+                .deployment
+                .as_ref()
+                .map(|d| {
+                    s.read(props.pos, &format!("kubectl rollout history deployment/{}", d.name))
+                        .unwrap_or_else(|e| e)
+                })
+                .unwrap_or_default();
+            html! { <pre class="history">{ out }</pre> }
+        }
+    };
+    let tab_btn = |t: Tab, label: &'static str| {
+        let tab = tab.clone();
+        let on = *tab == t;
+        html! { <button role="tab" aria-selected={on.to_string()} class={classes!(on.then_some("on"))} onclick={move |_| tab.set(t)}>{ label }</button> }
+    };
+    html! {
+        <section class="status" aria-label="status and events">
+            <div class="tabs" role="tablist">
+                { tab_btn(Tab::Status, "Status") }
+                { tab_btn(Tab::Events, "Events") }
+                { tab_btn(Tab::Watch, "get rs -w") }
+                { tab_btn(Tab::History, "History") }
+            </div>
+            { body }
+        </section>
+    }
+}

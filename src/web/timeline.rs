@@ -1,0 +1,91 @@
+//! The timeline: play/pause, step back and forward, speed, and a scrubber over virtual time with
+//! markers for user actions and branch changes.
+
+use super::state::{Action, SPEEDS};
+use super::{Dispatch, Run, bindings};
+use crate::scenario::session::Marker;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: Run,
+    pub pos: usize,
+    pub vt_ms: f64,
+    pub playing: bool,
+    pub speed: f64,
+    pub dispatch: Dispatch,
+}
+
+#[function_component(Timeline)]
+pub fn timeline(props: &Props) -> Html {
+    let s = &props.run.0;
+    let end = s.end_ms().max(1);
+    let markers = {
+        let run = props.run.clone();
+        use_memo(run, |run| run.0.markers())
+    };
+    let d = props.dispatch.clone();
+    let on_scrub = Callback::from(move |e: InputEvent| {
+        let v = bindings::select_value(&e);
+        if let Ok(t) = v.parse::<f64>() {
+            d.dispatch(Action::SeekTime(t as u64));
+        }
+    });
+    let d = props.dispatch.clone();
+    let on_speed = Callback::from(move |e: Event| {
+        if let Ok(x) = bindings::select_value(&e).parse::<f64>() {
+            d.dispatch(Action::SetSpeed(x));
+        }
+    });
+    let step = s.trace.get(props.pos);
+    let what = step
+        .map(|t| match (t.kind, t.controller) {
+            ("action", _) => format!("you: {}", t.command.as_deref().unwrap_or("(caption)").lines().next().unwrap_or("")),
+            ("world", _) => t.changes.first().cloned().unwrap_or_default(),
+            (_, Some(c)) => format!("{c} controller synced {}", t.key.clone().unwrap_or_default()),
+            _ => String::new(),
+        })
+        .unwrap_or_default();
+    let btn = |label: &'static str, name: &'static str, a: fn() -> Action, key: &'static str| {
+        let d = props.dispatch.clone();
+        html! { <button aria-label={name} title={format!("{name} ({key})")} onclick={move |_| d.dispatch(a())}>{ label }</button> }
+    };
+    let time = props.vt_ms.min(end as f64);
+    html! {
+        <section class="timeline" aria-label="timeline">
+            <div class="controls">
+                { btn("«", "Step back", || Action::StepBack, "←") }
+                if props.playing {
+                    { btn("❚❚", "Pause", || Action::Pause, "space") }
+                } else {
+                    { btn("▶", "Play", || Action::Play, "space") }
+                }
+                { btn("»", "Step forward", || Action::StepForward, "→") }
+                <label class="speed">
+                    <span>{"speed"}</span>
+                    <select aria-label="Speed" onchange={on_speed}>
+                        { for SPEEDS.iter().map(|x| html! {
+                            <option value={x.to_string()} selected={*x == props.speed}>{ format!("{x}×") }</option>
+                        }) }
+                    </select>
+                </label>
+                <span class="clock" aria-live="off">{ format!("t = {:.1}s · step {}/{}", time / 1000.0, props.pos + 1, s.len()) }</span>
+            </div>
+            <div class="scrub">
+                <input type="range" aria-label="Virtual time" min="0" max={end.to_string()} step="1"
+                    value={(time as u64).to_string()} oninput={on_scrub} />
+                <div class="markers" aria-hidden="true">
+                    { for markers.iter().map(|(i, m)| {
+                        let left = s.trace[*i].t as f64 * 100.0 / end as f64;
+                        let (class, title) = match m {
+                            Marker::Action => ("action", s.trace[*i].command.clone().unwrap_or_else(|| "caption".into())),
+                            Marker::Branch => ("branch", s.trace[*i].branch.unwrap_or("").to_string()),
+                        };
+                        html! { <span class={classes!("marker", class)} style={format!("left:{left:.3}%")} title={title}></span> }
+                    }) }
+                </div>
+            </div>
+            <p class="what">{ what }</p>
+        </section>
+    }
+}
