@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing (nothing beyond the Rust toolchain for the core) and runs every test:
-# formatting, clippy, unit + conformance + scenario + property tests, and `rollout check` over
-# the shared conformance vectors. Idempotent: a second run installs nothing.
+# Installs what is missing (scripts/setup.sh; idempotent) and runs every test: formatting,
+# clippy (native and wasm32), unit + conformance + scenario + property tests, `rollout check`
+# over the shared conformance vectors, the release web build with its size check, and the
+# browser tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v cargo >/dev/null || { echo "cargo is required (rustup)"; exit 1; }
-rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
-rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+./scripts/setup.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bin playground -- -D warnings
 cargo test
 cargo build --bin rollout
 vectors=tests/conformance
 [ -d ../shared/conformance ] && vectors=../shared/conformance
 ./target/debug/rollout check "$vectors"/*.json | tail -1
+trunk build --release
+./scripts/size.sh
+node tests/browser/e2e.mjs dist

@@ -286,3 +286,31 @@ fn adoption_of_an_orphaned_replica_set() {
             .any(|e| e.text.starts_with("adopting orphan ReplicaSet"))
     );
 }
+
+/// The page's frame-timing scenario: 300 replicas scaled from the gallery's rolling update, then
+/// a new image. Ranking 300 pods for scale-down once hit the standard library's total-order
+/// check (upstream's ranking is not a strict weak order); it must simply complete.
+#[test]
+fn three_hundred_pod_rolling_update_completes() {
+    use rollout_playground::scenario::session::{Outcome, Session};
+    let text = std::fs::read_to_string("scenarios/rolling-update.yaml").unwrap();
+    let mut s =
+        Session::new(rollout_playground::scenario::Scenario::parse(&text).unwrap()).unwrap();
+    let end = s.len() - 1;
+    let Outcome::Applied { .. } = s
+        .command(end, "kubectl scale deployment/web --replicas=300")
+        .unwrap()
+    else {
+        panic!("scale changes the world")
+    };
+    let end = s.len() - 1;
+    s.command(end, "kubectl set image deployment/web nginx=nginx:1.17.0")
+        .unwrap();
+    let last = s.trace.last().unwrap();
+    let d = last.deployment.as_ref().unwrap();
+    assert_eq!(
+        (d.status.updated_replicas, d.status.available_replicas),
+        (300, 300)
+    );
+    assert_eq!(s.frames.last().unwrap().len(), 300);
+}

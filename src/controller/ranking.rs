@@ -151,15 +151,63 @@ pub fn ranked_less(
     false
 }
 
-/// Sorts by a strict-weak "less" the way Go's sort.Sort would settle equal elements: stable.
-pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    v.sort_by(|x, y| {
-        if less(x, y) {
-            std::cmp::Ordering::Less
-        } else if less(y, x) {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
+/// Sorts by a "less" the way Go's sort.Sort would settle equal elements: stable. Upstream's
+/// ranking is not always a strict weak order (the logarithmic bucket falls back to the uid
+/// while other ties fall through), and Go sorts such input without complaint; so this is a
+/// plain merge sort that never checks consistency (the standard library's sort may panic).
+pub fn sort_by_less<T: Clone>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    let n = v.len();
+    if n < 2 {
+        return;
+    }
+    let mut buf: Vec<T> = v.to_vec();
+    let mut width = 1;
+    while width < n {
+        let mut start = 0;
+        while start < n {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (mut i, mut j, mut k) = (start, mid, start);
+            while i < mid && j < end {
+                // Take from the right only when it is strictly less: stability.
+                if less(&v[j], &v[i]) {
+                    buf[k] = v[j].clone();
+                    j += 1;
+                } else {
+                    buf[k] = v[i].clone();
+                    i += 1;
+                }
+                k += 1;
+            }
+            while i < mid {
+                buf[k] = v[i].clone();
+                i += 1;
+                k += 1;
+            }
+            while j < end {
+                buf[k] = v[j].clone();
+                j += 1;
+                k += 1;
+            }
+            start = end;
         }
-    });
+        v.clone_from_slice(&buf);
+        width *= 2;
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::sort_by_less;
+
+    #[test]
+    fn sorts_stably_and_survives_an_inconsistent_less() {
+        let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        sort_by_less(&mut v, |a, b| a.0 < b.0);
+        assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
+        // Rock-paper-scissors: no total order exists; the sort must still finish.
+        let mut w: Vec<u32> = (0..200).map(|i| i % 3).collect();
+        sort_by_less(&mut w, |a, b| (a + 1) % 3 == *b);
+        assert_eq!(w.len(), 200);
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::Dispatch;
 use super::state::Action;
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -99,7 +99,8 @@ pub fn use_animation_loop(playing: bool, dispatch: Dispatch) {
 pub fn use_shortcuts(dispatch: Dispatch) {
     use_effect_with((), move |_| {
         let doc = window().document().expect("a document");
-        let listener = EventListener::new(&doc, "keydown", move |e| {
+        let options = EventListenerOptions::enable_prevent_default();
+        let listener = EventListener::new_with_options(&doc, "keydown", options, move |e| {
             let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                 return;
             };

@@ -22,7 +22,11 @@ pub const LADDER: [(&str, &str, &str); 5] = [
         "deletionTimestamp set?",
         "syncStatusOnly: only the status is updated",
     ),
-    ("pause", "spec.paused?", "sync: scale and clean up, no rollout"),
+    (
+        "pause",
+        "spec.paused?",
+        "sync: scale and clean up, no rollout",
+    ),
     (
         "rollback",
         "rollback annotation set?",
@@ -33,11 +37,7 @@ pub const LADDER: [(&str, &str, &str); 5] = [
         "isScalingEvent?",
         "sync: scale ReplicaSets proportionally",
     ),
-    (
-        "rollout",
-        "otherwise",
-        "rolloutRolling or rolloutRecreate",
-    ),
+    ("rollout", "otherwise", "rolloutRolling or rolloutRecreate"),
 ];
 
 /// Why each rung before the one that fired was passed over, from the sync's first explain line
@@ -64,7 +64,7 @@ pub fn branch_panel(props: &Props) -> Html {
         .collect();
     let Some(&(idx, cur)) = syncs.last() else {
         return html! {
-            <section class="branch" aria-label="syncDeployment branch">
+            <section class="branch-panel" aria-label="syncDeployment branch">
                 <h2>{"syncDeployment"}</h2>
                 <p class="muted">{"No Deployment sync yet: step forward or play."}</p>
             </section>
@@ -123,7 +123,7 @@ pub fn branch_panel(props: &Props) -> Html {
         }
     });
     html! {
-        <section class="branch" aria-label="syncDeployment branch">
+        <section class="branch-panel" aria-label="syncDeployment branch">
             <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>

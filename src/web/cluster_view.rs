@@ -82,7 +82,12 @@ pub fn cluster_view(props: &Props) -> Html {
         },
         None => html! { <div class="deploy-head"><h2>{"no Deployment"}</h2></div> },
     };
-    let newest = step.replica_sets.iter().map(|r| r.revision).max().unwrap_or(0);
+    let newest = step
+        .replica_sets
+        .iter()
+        .map(|r| r.revision)
+        .max()
+        .unwrap_or(0);
     let rows = step.replica_sets.iter().rev().map(|rs| {
         let mine: Vec<&PodView> = pods.iter().filter(|p| p.replica_set == rs.name).collect();
         let hash = rs.name.rsplit('-').next().unwrap_or("").to_string();

@@ -19,10 +19,28 @@ pub struct Props {
 }
 
 pub const VERBS: [&str; 13] = [
-    "get", "describe", "set image", "scale", "rollout status", "rollout history", "rollout pause",
-    "rollout resume", "rollout undo", "delete", "patch", "annotate", "apply",
+    "get",
+    "describe",
+    "set image",
+    "scale",
+    "rollout status",
+    "rollout history",
+    "rollout pause",
+    "rollout resume",
+    "rollout undo",
+    "delete",
+    "patch",
+    "annotate",
+    "apply",
 ];
-pub const RESOURCES: [&str; 6] = ["deployment", "deployments", "rs", "replicasets", "pods", "pod"];
+pub const RESOURCES: [&str; 6] = [
+    "deployment",
+    "deployments",
+    "rs",
+    "replicasets",
+    "pods",
+    "pod",
+];
 
 pub fn names_of(step: &TraceStep) -> Vec<String> {
     let mut v: Vec<String> = step.deployment.iter().map(|d| d.name.clone()).collect();
@@ -40,8 +58,13 @@ pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<
         .filter(|w| *w != "kubectl" && !w.is_empty())
         .collect();
     let mut pool: Vec<String> = match lead.len() {
-        0 => VERBS.iter().map(|v| v.split(' ').next().unwrap_or(v).to_string()).collect(),
-        1 if lead[0] == "rollout" => ["status", "history", "pause", "resume", "undo"].map(String::from).to_vec(),
+        0 => VERBS
+            .iter()
+            .map(|v| v.split(' ').next().unwrap_or(v).to_string())
+            .collect(),
+        1 if lead[0] == "rollout" => ["status", "history", "pause", "resume", "undo"]
+            .map(String::from)
+            .to_vec(),
         1 if lead[0] == "set" => vec!["image".into()],
         _ => {
             let (res, name) = match last.split_once('/') {
@@ -120,9 +143,17 @@ pub fn console(props: &Props) -> Html {
             "ArrowUp" | "ArrowDown" => {
                 e.prevent_default();
                 let n = history.len();
-                let b = if e.key() == "ArrowUp" { (*back + 1).min(n) } else { back.saturating_sub(1) };
+                let b = if e.key() == "ArrowUp" {
+                    (*back + 1).min(n)
+                } else {
+                    back.saturating_sub(1)
+                };
                 back.set(b);
-                input.set(if b == 0 { String::new() } else { history[n - b].clone() });
+                input.set(if b == 0 {
+                    String::new()
+                } else {
+                    history[n - b].clone()
+                });
             }
             "Tab" => {
                 e.prevent_default();

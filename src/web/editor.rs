@@ -27,7 +27,10 @@ fn highlight(line: &str) -> Html {
         None if rest == "-" => ("-", ""),
         None => ("", rest),
     };
-    let (key, value) = match body.find(": ").or_else(|| body.ends_with(':').then(|| body.len() - 1)) {
+    let (key, value) = match body
+        .find(": ")
+        .or_else(|| body.ends_with(':').then(|| body.len() - 1))
+    {
         Some(i) if !body.starts_with('"') && !body.starts_with('{') => (&body[..i], &body[i..]),
         _ => ("", body),
     };
@@ -41,7 +44,9 @@ fn highlight(line: &str) -> Html {
             "y-plain"
         } else if t.starts_with('"') || t.starts_with('\'') {
             "y-string"
-        } else if t.parse::<f64>().is_ok() || t.ends_with('%') && t[..t.len() - 1].parse::<f64>().is_ok() {
+        } else if t.parse::<f64>().is_ok()
+            || t.ends_with('%') && t[..t.len() - 1].parse::<f64>().is_ok()
+        {
             "y-number"
         } else if matches!(t, "true" | "false" | "null" | "~") {
             "y-bool"

@@ -3,8 +3,8 @@
 
 use super::state::{Action, Selected};
 use super::{Dispatch, Run};
-use crate::api::yaml::to_yaml;
 use crate::api::Kind;
+use crate::api::yaml::to_yaml;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

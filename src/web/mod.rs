@@ -37,13 +37,8 @@ pub fn start() {
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(|| {
-        Model::new(
-            state::default_scenario(),
-            Some(0),
-            bindings::prefers_dark(),
-        )
-    });
+    let model =
+        use_reducer(|| Model::new(state::default_scenario(), Some(0), bindings::prefers_dark()));
     let dispatch = model.dispatcher();
     bindings::use_animation_loop(model.playing, dispatch.clone());
     bindings::use_shortcuts(dispatch.clone());

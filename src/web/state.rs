@@ -3,10 +3,10 @@
 //! and send actions; no rule of the playground lives inside a component.
 
 use crate::cluster::kubelet::World;
+use crate::scenario::Scenario;
 use crate::scenario::gallery::GALLERY;
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
-use crate::scenario::Scenario;
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -105,7 +105,9 @@ impl Model {
             Ok(s) => (s, None),
             Err(e) => (
                 Session::new(default_scenario()).expect("the gallery runs"),
-                Some(format!("The scenario could not start ({e}); the default one is shown.")),
+                Some(format!(
+                    "The scenario could not start ({e}); the default one is shown."
+                )),
             ),
         };
         let notice = notice.or_else(|| session.stopped.clone());

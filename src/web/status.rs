@@ -43,7 +43,11 @@ fn events_upto(run: &Run, pos: usize) -> Vec<Event> {
 
 fn age(now_ms: u64, then_ms: u64) -> String {
     let s = now_ms.saturating_sub(then_ms) / 1000;
-    if s < 120 { format!("{s}s") } else { format!("{}m", s / 60) }
+    if s < 120 {
+        format!("{s}s")
+    } else {
+        format!("{}m", s / 60)
+    }
 }
 
 #[function_component(StatusPanel)]
@@ -88,14 +92,19 @@ pub fn status_panel(props: &Props) -> Html {
                 </pre>
             }
         }
-        Tab::Watch => html! { <pre class="watch">{ table::render(&s.trace[..=props.pos.min(s.len() - 1)]) }</pre> },
+        Tab::Watch => {
+            html! { <pre class="watch">{ table::render(&s.trace[..=props.pos.min(s.len() - 1)]) }</pre> }
+        }
         Tab::History => {
             let out = step
                 .deployment
                 .as_ref()
                 .map(|d| {
-                    s.read(props.pos, &format!("kubectl rollout history deployment/{}", d.name))
-                        .unwrap_or_else(|e| e)
+                    s.read(
+                        props.pos,
+                        &format!("kubectl rollout history deployment/{}", d.name),
+                    )
+                    .unwrap_or_else(|e| e)
                 })
                 .unwrap_or_default();
             html! { <pre class="history">{ out }</pre> }

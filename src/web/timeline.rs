@@ -40,9 +40,20 @@ pub fn timeline(props: &Props) -> Html {
     let step = s.trace.get(props.pos);
     let what = step
         .map(|t| match (t.kind, t.controller) {
-            ("action", _) => format!("you: {}", t.command.as_deref().unwrap_or("(caption)").lines().next().unwrap_or("")),
+            ("action", _) => format!(
+                "you: {}",
+                t.command
+                    .as_deref()
+                    .unwrap_or("(caption)")
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            ),
             ("world", _) => t.changes.first().cloned().unwrap_or_default(),
-            (_, Some(c)) => format!("{c} controller synced {}", t.key.clone().unwrap_or_default()),
+            (_, Some(c)) => format!(
+                "{c} controller synced {}",
+                t.key.clone().unwrap_or_default()
+            ),
             _ => String::new(),
         })
         .unwrap_or_default();

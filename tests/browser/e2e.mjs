@@ -1,0 +1,217 @@
+// End-to-end tests of the playground in real headless Chromium (Debian's /usr/bin/chromium),
+// driven by playwright-core against the release build in dist/. Run by scripts/test.sh:
+//   node tests/browser/e2e.mjs [dist-dir]
+// Screenshots and the frame-timing report go to tests/browser/out/.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dist = path.resolve(process.argv[2] || 'dist');
+const out = path.resolve('tests/browser/out');
+fs.mkdirSync(out, { recursive: true });
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+// Served under a sub-path, as a docs site would host it: the build must use relative URLs.
+const server = http.createServer((req, res) => {
+  const url = decodeURIComponent(req.url.split('?')[0]);
+  if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
+  let f = path.join(dist, url.slice('/play/'.length) || 'index.html');
+  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
+  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
+  fs.createReadStream(f).pipe(res);
+});
+await new Promise(r => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/play/`;
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+
+let failed = 0;
+const results = [];
+async function test(name, fn) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(e.message));
+  try {
+    await page.goto(base);
+    await page.waitForSelector('.cluster', { timeout: 30000 });
+    await fn(page);
+    if (errors.length) throw new Error('console errors: ' + errors.join(' | '));
+    results.push(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    results.push(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+    await page.screenshot({ path: path.join(out, `fail-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+  } finally {
+    await page.close();
+  }
+}
+function assert(c, msg) { if (!c) throw new Error(msg); }
+const text = (page, sel) => page.locator(sel).first().innerText();
+async function command(page, cmd) {
+  await page.fill('#console-input', cmd);
+  await page.press('#console-input', 'Enter');
+}
+async function seekEnd(page) {
+  await page.evaluate(() => {
+    const r = document.querySelector('input[aria-label="Virtual time"]');
+    r.value = r.max;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+async function clock(page) { return text(page, '.clock'); }
+
+await test('loads the page with the default scenario and no console errors', async page => {
+  assert((await text(page, 'h1')) === 'Rollout Playground', 'title');
+  assert((await page.locator('.rung').count()) === 5, 'the ladder has five rungs');
+  assert((await page.locator('#manifest').inputValue()).includes('kind: Deployment'), 'editor holds the manifest');
+});
+
+await test('applying an edited manifest lands at the current step', async page => {
+  await seekEnd(page);
+  await page.fill('input[aria-label="replicas"]', '4');
+  await page.locator('input[aria-label="replicas"]').dispatchEvent('change');
+  assert((await page.locator('#manifest').inputValue()).includes('replicas: 4'), 'quick control wrote the YAML');
+  await page.click('button[aria-label="Apply manifest"]');
+  const out = await text(page, '#console-out');
+  assert(out.includes('deployment.apps/web configured'), 'apply printed: ' + out);
+  await seekEnd(page);
+  await page.waitForFunction(() => document.querySelectorAll('.rs.newest .pod.available').length === 4);
+});
+
+await test('an invalid manifest shows the field error at its line and keeps the text', async page => {
+  const bad = (await page.locator('#manifest').inputValue()).replace('maxSurge: 25%', 'maxSurge: 0').replace('maxUnavailable: 25%', 'maxUnavailable: 0');
+  await page.fill('#manifest', bad);
+  await page.click('button[aria-label="Apply manifest"]');
+  const problems = await text(page, '.problems');
+  assert(problems.includes('spec.strategy.rollingUpdate.maxUnavailable'), 'names the field: ' + problems);
+  assert(/line \d+/.test(problems), 'gives the line: ' + problems);
+  assert((await page.locator('.gutter .bad').count()) >= 1, 'marks the line in the gutter');
+  assert((await page.locator('#manifest').inputValue()) === bad, 'the text is kept');
+  assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
+});
+
+await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
+  await page.goto(base); // fresh
+  await page.waitForSelector('.cluster');
+  await page.selectOption('#gallery', { label: 'scale' });
+  await seekEnd(page);
+  await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
+  const out = await text(page, '#console-out');
+  assert(out.includes('image updated'), 'kubectl output: ' + out);
+  await page.click('button[aria-label="Step forward"]');
+  await page.click('button[aria-label="Step forward"]');
+  const fired = await page.locator('.rung.fired').getAttribute('data-branch');
+  assert(fired === 'rollout', 'fired branch: ' + fired);
+  const explain = await text(page, '.explain');
+  assert(explain.includes('maxSurge = '), 'explain shows maxSurge: ' + explain);
+  await page.screenshot({ path: path.join(out, 'mid-rollout.png'), fullPage: true });
+  await seekEnd(page);
+  const n = await page.locator('.rs.newest .pod.available').count();
+  const desired = Number((await text(page, '.rs.newest .rs-counts')).split('/')[0]);
+  assert(n === desired && n > 0, `all ${desired} new pods available, saw ${n}`);
+});
+
+await test('step back and forward reproduce the same view', async page => {
+  for (let i = 0; i < 12; i++) await page.click('button[aria-label="Step forward"]');
+  const before = await page.locator('.cluster').innerHTML();
+  const branch = await page.locator('.branch-panel').innerHTML();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert((await page.locator('.cluster').innerHTML()) !== before || true, 'moved');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert((await page.locator('.cluster').innerHTML()) === before, 'cluster view differs after back/forward');
+  assert((await page.locator('.branch-panel').innerHTML()) === branch, 'branch panel differs after back/forward');
+});
+
+await test('a gallery scenario loads, and the rollback branch shows after an undo', async page => {
+  await page.selectOption('#gallery', { label: 'rollback-previous' });
+  assert((await text(page, '.description')).length > 10, 'description shown');
+  await seekEnd(page);
+  const rollback = page.locator('.recent button', { hasText: 'rollback' });
+  if (await rollback.count() === 0) {
+    // The undo happened earlier than the last dozen syncs: find it by stepping from the start.
+    await page.evaluate(() => {
+      const r = document.querySelector('input[aria-label="Virtual time"]');
+      r.value = 0; r.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    for (let i = 0; i < 400 && (await page.locator('.rung.fired').getAttribute('data-branch').catch(() => null)) !== 'rollback'; i++) {
+      await page.keyboard.press('ArrowRight');
+    }
+  } else {
+    await rollback.first().click();
+  }
+  assert((await page.locator('.rung.fired').getAttribute('data-branch')) === 'rollback', 'rollback fired');
+  await page.locator('.branch-panel').screenshot({ path: path.join(out, 'branch-after-rollback.png') });
+});
+
+await test('clicking a pod shows its YAML and delete pod replaces it', async page => {
+  await seekEnd(page);
+  const pod = page.locator('.pod:not(.mini)').first();
+  const label = await pod.getAttribute('aria-label');
+  await pod.click();
+  const yaml = await text(page, '.inspector .yaml');
+  assert(yaml.includes('kind: Pod') && yaml.includes('ownerReferences'), 'pod YAML: ' + yaml.slice(0, 80));
+  await page.click('.inspector button.danger');
+  assert((await text(page, '#console-out')).includes('deleted'), 'deleted');
+  await seekEnd(page);
+  assert(!(await page.locator(`.pod[aria-label="${label}"]`).count()), 'the pod is gone');
+});
+
+await test('console: history, completion and read-only commands', async page => {
+  await seekEnd(page);
+  await command(page, 'kubectl get rs');
+  assert((await text(page, '#console-out')).includes('DESIRED'), 'get rs prints a table');
+  await page.fill('#console-input', 'kubectl desc');
+  await page.press('#console-input', 'Tab');
+  assert((await page.locator('#console-input').inputValue()) === 'kubectl describe ', 'completes the verb');
+  await page.fill('#console-input', '');
+  await page.press('#console-input', 'ArrowUp');
+  assert((await page.locator('#console-input').inputValue()) === 'kubectl get rs', 'recalls history');
+  await command(page, 'kubectl frobnicate');
+  assert((await text(page, '#console-out .err')).includes('unknown command'), 'errors shown plainly');
+});
+
+await test('phone layout', async page => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await seekEnd(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, 'no horizontal scroll on a phone, overflow ' + overflow);
+  await page.screenshot({ path: path.join(out, 'phone.png'), fullPage: false });
+});
+
+await test('300-pod rolling update at 4x: frame intervals', async page => {
+  await seekEnd(page);
+  await command(page, 'kubectl scale deployment/web --replicas=300');
+  await seekEnd(page);
+  await command(page, 'kubectl set image deployment/web nginx=nginx:1.17.0');
+  await page.selectOption('select[aria-label="Speed"]', '4');
+  await page.click('button[aria-label="Play"]');
+  const startClock = await clock(page);
+  const frames = await page.evaluate(() => new Promise(resolve => {
+    const ts = [];
+    const tick = t => { ts.push(t); if (ts.length < 300) requestAnimationFrame(tick); else resolve(ts); };
+    requestAnimationFrame(tick);
+  }));
+  const d = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+  const median = d[Math.floor(d.length / 2)], p95 = d[Math.floor(d.length * 0.95)];
+  const report = `300-pod rolling update at 4x: ${d.length} frames, median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`;
+  fs.writeFileSync(path.join(out, 'frames.txt'), report + '\n');
+  results.push('     ' + report);
+  assert((await clock(page)) !== startClock, 'the rollout played while frames were measured');
+  await page.click('button[aria-label="Pause"]').catch(() => {});
+  await seekEnd(page);
+  assert((await page.locator('.rs.newest .pod.available').count()) === 300, 'all 300 new pods available at the end');
+});
+
+await browser.close();
+server.close();
+console.log(results.join('\n'));
+console.log(`${results.filter(r => r.startsWith('ok')).length} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
