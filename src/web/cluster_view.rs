@@ -7,6 +7,9 @@ use super::{Dispatch, Run};
 use crate::scenario::trace::{PodState, PodView};
 use yew::prelude::*;
 
+/// Above this many pods, pods change state without transitions (see `.dense` in style.css).
+pub const DENSE_PODS: usize = 120;
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub run: Run,
@@ -115,7 +118,7 @@ pub fn cluster_view(props: &Props) -> Html {
         }
     });
     html! {
-        <div class="cluster" aria-label="cluster view">
+        <div class={classes!("cluster", (pods.len() > DENSE_PODS).then_some("dense"))} aria-label="cluster view">
             { deploy }
             <div class="rs-list">{ for rows }</div>
             <details class="legend">

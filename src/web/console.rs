@@ -12,9 +12,8 @@ use yew::prelude::*;
 pub struct Props {
     pub lines: Rc<Vec<Line>>,
     pub history: Rc<Vec<String>>,
-    /// Deployment and ReplicaSet names at the current step.
-    pub names: Vec<String>,
-    pub frame_pods: Vec<String>,
+    /// (Deployment and ReplicaSet names, pod names) at the current step, for completion.
+    pub names: Rc<(Vec<String>, Vec<String>)>,
     pub dispatch: Dispatch,
 }
 
@@ -131,7 +130,7 @@ pub fn console(props: &Props) -> Html {
         let (input, back, hint) = (input.clone(), back.clone(), hint.clone());
         let history = props.history.clone();
         let d = props.dispatch.clone();
-        let (names, pods) = (props.names.clone(), props.frame_pods.clone());
+        let names = props.names.clone();
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
             "Enter" => {
                 e.prevent_default();
@@ -157,7 +156,7 @@ pub fn console(props: &Props) -> Html {
             }
             "Tab" => {
                 e.prevent_default();
-                let (line, hits) = complete(&input, &names, &pods);
+                let (line, hits) = complete(&input, &names.0, &names.1);
                 input.set(line);
                 hint.set(if hits.len() > 1 { hits } else { vec![] });
             }

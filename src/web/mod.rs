@@ -47,7 +47,6 @@ pub fn app() -> Html {
         use_effect_with(dark, move |dark| bindings::set_theme(*dark));
     }
     let run = Run(model.session.clone());
-    let step = model.step().cloned();
     let on_gallery = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -57,19 +56,20 @@ pub fn app() -> Html {
             }
         })
     };
-    let description = model
-        .gallery
-        .and_then(|i| GALLERY.get(i))
-        .and_then(|(_, t)| crate::scenario::Scenario::parse(t).ok())
-        .map(|s| s.description)
-        .unwrap_or_else(|| model.session.scenario.description.clone());
-    let caption = model
-        .session
-        .trace
-        .iter()
-        .take(model.pos + 1)
-        .rev()
-        .find_map(|s| s.caption.clone());
+    // Derived from the run and the step only: recomputed when those change, not on every frame.
+    let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
+        run.0.trace.iter().take(pos + 1).rev().find_map(|s| s.caption.clone())
+    });
+    let names = use_memo((run.clone(), model.pos), |(run, pos)| {
+        let step = run.0.trace.get(*pos);
+        let pods: Vec<String> = run
+            .0
+            .frames
+            .get(*pos)
+            .map(|f| f.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        (step.map(console::names_of).unwrap_or_default(), pods)
+    });
     html! {
         <div class="app">
             <header class="top">
@@ -85,7 +85,7 @@ pub fn app() -> Html {
                         }
                     </select>
                 </label>
-                <p class="description">{ description }</p>
+                <p class="description">{ model.description.clone() }</p>
                 <button class="theme" aria-label="Toggle dark theme"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
                     { if model.dark { "☀ Light" } else { "☾ Dark" } }
@@ -103,13 +103,13 @@ pub fn app() -> Html {
                     <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
                 </section>
                 <section class="center">
-                    if let Some(c) = caption {
+                    if let Some(c) = (*caption).clone() {
                         <p class="caption" aria-live="polite">{ c }</p>
                     }
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
                     <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
                     <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
-                    <console::Console lines={model.console.clone()} history={model.history.clone()} names={step.as_ref().map(console::names_of).unwrap_or_default()} frame_pods={model.session.frames.get(model.pos).map(|f| f.iter().map(|p| p.name.clone()).collect::<Vec<_>>()).unwrap_or_default()} dispatch={dispatch.clone()} />
+                    <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
                 </section>
                 <section class="right">
                     <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />

@@ -38,6 +38,7 @@ pub struct Model {
     pub speed: f64,
     /// Which gallery scenario is loaded (index), if any.
     pub gallery: Option<usize>,
+    pub description: String,
     pub editor: String,
     pub problems: Rc<Vec<quick::Problem>>,
     pub console: Rc<Vec<Line>>,
@@ -101,6 +102,7 @@ pub fn editor_text(s: &Scenario) -> String {
 impl Model {
     pub fn new(scenario: Scenario, gallery: Option<usize>, dark: bool) -> Model {
         let editor = editor_text(&scenario);
+        let description = scenario.description.clone();
         let (session, notice) = match Session::new(scenario) {
             Ok(s) => (s, None),
             Err(e) => (
@@ -118,6 +120,7 @@ impl Model {
             playing: false,
             speed: 1.0,
             gallery,
+            description,
             problems: Rc::new(quick::check(&editor)),
             editor,
             console: Rc::new(vec![]),
