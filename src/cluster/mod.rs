@@ -383,7 +383,7 @@ impl Cluster {
         let now = self.now();
         let mut out = vec![];
         for rs in rss {
-            let mut pods = self.store.pods_controlled_by(&rs.metadata.uid);
+            let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
             pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
                 out.push(pod_view(p, rs, now));

@@ -253,15 +253,19 @@ impl Store {
             .filter_map(|id| self.objects.get(id))
     }
     /// Pods whose controller ownerReference points at `uid`.
-    pub fn pods_controlled_by(&self, uid: &str) -> Vec<&Pod> {
-        self.dependents_of(uid)
-            .filter_map(|o| match o {
-                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == uid) => {
+    pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
+        let owner = uid.to_string();
+        self.dependents
+            .get(uid)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.objects.get(id))
+            .filter_map(move |o| match o {
+                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
                     Some(p)
                 }
                 _ => None,
             })
-            .collect()
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {

@@ -241,7 +241,7 @@ impl DeploymentController {
             .collect();
         let pods: usize = rss
             .iter()
-            .map(|r| store.pods_controlled_by(&r.metadata.uid).len())
+            .map(|r| store.pods_controlled_by(&r.metadata.uid).count())
             .sum();
         if pods == 0 {
             self.enqueue(&d);

@@ -251,18 +251,25 @@ impl ReplicaSetController {
         // The status is computed from the claimed pods as they stand before this sync's
         // creates and deletes, as upstream does from its informer cache; the plan for
         // manageReplicas is made from the same view.
+        // One pass counts; the active pods are gathered only when some must be ranked for
+        // deletion, so a sync costs no allocation proportional to the ReplicaSet's size.
         let (mut status, active_count, plan) = {
-            let claimed: Vec<&Pod> = store
-                .pods_controlled_by(&rs.metadata.uid)
-                .into_iter()
-                .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
-                .collect();
-            let active: Vec<&Pod> = claimed.iter().copied().filter(|p| p.is_active()).collect();
-            let terminating = claimed.iter().filter(|p| p.is_terminating()).count();
-            let status = count_status(&rs, &active, terminating, self.terminating_replicas, now);
-            let plan = (needs_sync && rs.metadata.deletion_timestamp.is_none())
-                .then(|| self.plan_replicas(store, &active, &rs, now));
-            (status, active.len(), plan)
+            let claimed = || {
+                store
+                    .pods_controlled_by(&rs.metadata.uid)
+                    .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
+            };
+            let (status, active_count) =
+                count_status(&rs, claimed(), self.terminating_replicas, now);
+            let plan = (needs_sync && rs.metadata.deletion_timestamp.is_none()).then(|| {
+                let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
+                    claimed().filter(|p| p.is_active()).collect()
+                } else {
+                    vec![]
+                };
+                self.plan_replicas(store, active_count, &active, &rs, now)
+            });
+            (status, active_count, plan)
         };
         let mut manage_err = None;
         if let Some(plan) = plan {
@@ -311,11 +318,12 @@ impl ReplicaSetController {
     fn plan_replicas(
         &self,
         store: &Store,
+        active_count: usize,
         active: &[&Pod],
         rs: &ReplicaSet,
         now: Time,
     ) -> ReplicaPlan {
-        let diff = active.len() as i64 - rs.replicas() as i64;
+        let diff = active_count as i64 - rs.replicas() as i64;
         if diff < 0 {
             let want = (-diff) as usize;
             let n = want.min(self.burst_replicas);
@@ -334,7 +342,7 @@ impl ReplicaSetController {
             }
             let why = format!(
                 "{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}",
-                active.len(),
+                active_count,
                 rs.replicas(),
                 batches.join(", ")
             );
@@ -346,7 +354,7 @@ impl ReplicaSetController {
             let victims = get_pods_to_delete(active, &related, n, Some(now), self.gates);
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
-                active.len(),
+                active_count,
                 rs.replicas(),
                 victims
                     .iter()
@@ -464,7 +472,7 @@ impl ReplicaSetController {
     /// `getIndirectlyRelatedPods`: pods of every ReplicaSet controlled by the same owner.
     fn indirectly_related_pods<'s>(&self, store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
         let Some(owner) = rs.metadata.controller_ref() else {
-            return store.pods_controlled_by(&rs.metadata.uid);
+            return store.pods_controlled_by(&rs.metadata.uid).collect();
         };
         store
             .dependents_of(&owner.uid)
@@ -543,24 +551,37 @@ pub fn calculate_status(
     track_terminating: bool,
     now: Time,
 ) -> ReplicaSetStatus {
-    let mut s = count_status(rs, active, terminating.len(), track_terminating, now);
-    set_failure_condition(rs, &mut s, active.len(), manage_err, now);
+    let (mut s, n) = count_status(
+        rs,
+        active.iter().chain(terminating).copied(),
+        track_terminating,
+        now,
+    );
+    set_failure_condition(rs, &mut s, n, manage_err, now);
     s
 }
 
 /// The counting half of `calculateStatus`: replicas, fullyLabeled, ready, available and
 /// terminating, from the claimed pods.
-fn count_status(
+/// Also returns the number of active pods.
+fn count_status<'a>(
     rs: &ReplicaSet,
-    active: &[&Pod],
-    terminating: usize,
+    claimed: impl Iterator<Item = &'a Pod>,
     track_terminating: bool,
     now: Time,
-) -> ReplicaSetStatus {
+) -> (ReplicaSetStatus, usize) {
     let mut s = rs.status.clone();
     let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
+    let (mut active, mut terminating) = (0usize, 0usize);
     let (mut fully, mut ready, mut available) = (0, 0, 0);
-    for p in active {
+    for p in claimed {
+        if p.is_terminating() {
+            terminating += 1;
+        }
+        if !p.is_active() {
+            continue;
+        }
+        active += 1;
         if template.matches(&p.metadata.labels) {
             fully += 1;
         }
@@ -571,12 +592,12 @@ fn count_status(
             }
         }
     }
-    s.replicas = active.len() as i32;
+    s.replicas = active as i32;
     s.fully_labeled_replicas = fully;
     s.ready_replicas = ready;
     s.available_replicas = available;
     s.terminating_replicas = track_terminating.then_some(terminating as i32);
-    s
+    (s, active)
 }
 
 /// The condition half of `calculateStatus`: ReplicaFailure set when manageReplicas failed
