@@ -493,7 +493,6 @@ impl DeploymentController {
                     rs.metadata.uid.clone(),
                     store
                         .pods_controlled_by(&rs.metadata.uid)
-                        .into_iter()
                         .cloned()
                         .collect(),
                 )

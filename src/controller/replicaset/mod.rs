@@ -210,7 +210,6 @@ impl ReplicaSetController {
         if rs.metadata.deletion_timestamp.is_none() {
             let to_release: Vec<Pod> = store
                 .pods_controlled_by(&rs.metadata.uid)
-                .into_iter()
                 .filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active())
                 .cloned()
                 .collect();
