@@ -8,13 +8,14 @@ use rollout_playground::conformance;
 use rollout_playground::scenario::{Scenario, table, trace};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("check") => check(&args[1..]),
+        Some("share") => share(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -122,4 +123,30 @@ fn check(files: &[String]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Prints the share-link fragment (`#v1.…`) of each scenario: append it to the playground's URL
+/// (add `?embed` for an embed).
+fn share(files: &[String]) -> ExitCode {
+    if files.is_empty() {
+        eprintln!("rollout share: which scenario?\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut code = ExitCode::SUCCESS;
+    for f in files {
+        let parsed = std::fs::read_to_string(f)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Scenario::parse(&t).map_err(|e| e.0));
+        match parsed {
+            Ok(s) => {
+                let link = rollout_playground::scenario::share::encode(&s, 0);
+                println!("{f}\t{} chars\t#{link}", link.len() + 1);
+            }
+            Err(e) => {
+                eprintln!("{f}: {e}");
+                code = ExitCode::from(1);
+            }
+        }
+    }
+    code
 }

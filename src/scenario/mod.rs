@@ -5,6 +5,7 @@ pub mod gallery;
 pub mod kubectl;
 pub mod quick;
 pub mod session;
+pub mod share;
 pub mod table;
 pub mod trace;
 

@@ -1,0 +1,437 @@
+//! Share links: a whole scenario (manifests, steps, world) and the position on the timeline in a
+//! URL fragment. Format `v1.` + base64url(raw deflate(JSON {"scenario": YAML text, "step": N})).
+//! `v0.` links (base64url of the plain scenario YAML, the first format) still open: each older
+//! version decodes into the current [`Shared`]. Decoding never panics and never inflates more
+//! than [`MAX_DECODED_BYTES`].
+
+use super::{Scenario, Step, Until};
+use serde_json::{Map, Value, json};
+
+/// The most bytes a link may decompress to (a typical scenario is 1–3 KB).
+pub const MAX_DECODED_BYTES: usize = 256 * 1024;
+/// The longest fragment we try to decode at all.
+pub const MAX_LINK_CHARS: usize = 64 * 1024;
+pub const CURRENT: &str = "v1";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared {
+    pub scenario: Scenario,
+    /// The timeline position (a trace step index).
+    pub step: usize,
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding.
+pub fn base64url_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+pub fn base64url_decode(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for (i, c) in text.bytes().enumerate() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            b'=' => break,
+            _ => {
+                return Err(format!(
+                    "the link is damaged: character {:?} at position {i} is not base64url",
+                    c as char
+                ));
+            }
+        };
+        acc = acc << 6 | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+fn ms(at: u64) -> Value {
+    if at % 1000 == 0 {
+        Value::String(format!("{}s", at / 1000))
+    } else {
+        Value::String(format!("{at}ms"))
+    }
+}
+
+impl Scenario {
+    /// The scenario as a scenario file (what [`Scenario::parse`] reads back to an equal value).
+    pub fn to_yaml(&self) -> String {
+        let mut m = Map::new();
+        m.insert("name".into(), self.name.clone().into());
+        if !self.description.is_empty() {
+            m.insert("description".into(), self.description.clone().into());
+        }
+        let world = serde_json::to_value(&self.world).unwrap_or(Value::Null);
+        let default =
+            serde_json::to_value(crate::cluster::kubelet::World::default()).unwrap_or(Value::Null);
+        if let (Value::Object(w), Value::Object(d)) = (world, default) {
+            let changed: Map<String, Value> =
+                w.into_iter().filter(|(k, v)| d.get(k) != Some(v)).collect();
+            if !changed.is_empty() {
+                m.insert("world".into(), Value::Object(changed));
+            }
+        }
+        m.insert(
+            "objects".into(),
+            Value::Array(
+                self.objects
+                    .iter()
+                    .map(|o| Value::String(o.clone()))
+                    .collect(),
+            ),
+        );
+        if !self.steps.is_empty() {
+            let steps = self
+                .steps
+                .iter()
+                .map(|s: &Step| {
+                    let mut o = Map::new();
+                    o.insert("at".into(), ms(s.at_ms));
+                    if let Some(r) = &s.run {
+                        o.insert("run".into(), r.clone().into());
+                    }
+                    if let Some(c) = &s.caption {
+                        o.insert("caption".into(), c.clone().into());
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("steps".into(), Value::Array(steps));
+        }
+        if let Until::At(t) = self.until {
+            m.insert("until".into(), ms(t));
+        }
+        serde_norway::to_string(&Value::Object(m)).unwrap_or_default()
+    }
+}
+
+/// The fragment (without `#`) for a scenario at a step.
+pub fn encode(scenario: &Scenario, step: usize) -> String {
+    let payload = json!({ "scenario": scenario.to_yaml(), "step": step }).to_string();
+    let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+    format!("{CURRENT}.{}", base64url_encode(&packed))
+}
+
+fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, MAX_DECODED_BYTES).map_err(|e| {
+        if matches!(e.status, miniz_oxide::inflate::TINFLStatus::HasMoreOutput) {
+            format!("the link decodes to more than {MAX_DECODED_BYTES} bytes: refused")
+        } else {
+            "the link is damaged or cut short: its data does not decompress".to_string()
+        }
+    })
+}
+
+fn scenario_text(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|_| "the link is damaged: its text is not UTF-8".to_string())
+}
+
+/// Reads a fragment (with or without `#`). Errors say what is wrong with the link.
+pub fn decode(fragment: &str) -> Result<Shared, String> {
+    let f = fragment.trim().trim_start_matches('#');
+    if f.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "the link is longer than {MAX_LINK_CHARS} characters: refused"
+        ));
+    }
+    let Some((version, data)) = f.split_once('.') else {
+        return Err("this is not a playground link (expected e.g. #v1.…)".into());
+    };
+    let (text, step) = match version {
+        // v0: the first format, the scenario YAML itself, base64url, position 0.
+        "v0" => {
+            let bytes = base64url_decode(data)?;
+            if bytes.len() > MAX_DECODED_BYTES {
+                return Err(format!(
+                    "the link decodes to more than {MAX_DECODED_BYTES} bytes: refused"
+                ));
+            }
+            (scenario_text(bytes)?, 0)
+        }
+        "v1" => {
+            let json = scenario_text(inflate(&base64url_decode(data)?)?)?;
+            let v: Value = serde_json::from_str(&json).map_err(|_| {
+                "the link is damaged: its data is not the expected JSON".to_string()
+            })?;
+            let text = v
+                .get("scenario")
+                .and_then(Value::as_str)
+                .ok_or("the link is damaged: it carries no scenario")?
+                .to_string();
+            let step = v.get("step").and_then(Value::as_u64).unwrap_or(0) as usize;
+            (text, step)
+        }
+        other => {
+            return Err(format!(
+                "this link was made by a newer or unknown version of the playground ({other:?}); this page reads v0 and v1"
+            ));
+        }
+    };
+    let scenario = Scenario::parse(&text).map_err(|e| format!("the linked scenario: {e}"))?;
+    Ok(Shared { scenario, step })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::gallery::GALLERY;
+    use proptest::prelude::*;
+
+    #[test]
+    fn base64url_round_trips() {
+        for n in 0..40 {
+            let data: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            assert_eq!(base64url_decode(&base64url_encode(&data)).unwrap(), data);
+        }
+        assert_eq!(base64url_encode(b"hi?"), "aGk_");
+    }
+
+    #[test]
+    fn every_gallery_scenario_round_trips_through_a_link() {
+        for (name, text) in GALLERY {
+            let s = Scenario::parse(text).unwrap();
+            assert_eq!(Scenario::parse(&s.to_yaml()).unwrap(), s, "{name}: to_yaml");
+            let link = encode(&s, 7);
+            let back = decode(&format!("#{link}")).unwrap();
+            assert_eq!(back.scenario, s, "{name}");
+            assert_eq!(back.step, 7);
+            assert!(
+                link.len() < 2000,
+                "{name}: link is {} characters",
+                link.len()
+            );
+        }
+    }
+
+    #[test]
+    fn v0_links_still_open() {
+        let text = GALLERY[0].1;
+        let link = format!("v0.{}", base64url_encode(text.as_bytes()));
+        let s = decode(&link).unwrap();
+        assert_eq!(s.scenario, Scenario::parse(text).unwrap());
+        assert_eq!(s.step, 0);
+    }
+
+    #[test]
+    fn bad_links_say_what_is_wrong() {
+        let good = encode(&Scenario::parse(GALLERY[0].1).unwrap(), 0);
+        let cut = &good[..good.len() / 2];
+        assert!(decode(cut).unwrap_err().contains("damaged"));
+        assert!(decode("v9.abc").unwrap_err().contains("v9"));
+        assert!(
+            decode("hello")
+                .unwrap_err()
+                .contains("not a playground link")
+        );
+        assert!(decode("v1.@@@").unwrap_err().contains("position 0"));
+    }
+
+    #[test]
+    fn the_decoded_size_is_capped() {
+        // A deflate bomb: 10 MB of one byte compresses to a few KB.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b'a'; 10 << 20], 9);
+        let link = format!("v1.{}", base64url_encode(&bomb));
+        assert!(link.len() < MAX_LINK_CHARS);
+        assert!(decode(&link).unwrap_err().contains("more than"));
+        let big = format!(
+            "v0.{}",
+            base64url_encode(&vec![b'a'; MAX_DECODED_BYTES + 10])
+        );
+        assert!(decode(&big).is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn random_bytes_never_panic(s in "\\PC{0,200}") {
+            let _ = decode(&s);
+            let _ = decode(&format!("v1.{s}"));
+            let _ = decode(&format!("v0.{s}"));
+        }
+
+        #[test]
+        fn mutated_links_never_panic(i in 0usize..4000, c in 0u8..64, cut in 0usize..4000) {
+            let good = encode(&Scenario::parse(GALLERY[4].1).unwrap(), 3);
+            let mut b = good.into_bytes();
+            let i = 3 + i % (b.len() - 3);
+            b[i] = ALPHABET[c as usize];
+            let s = String::from_utf8(b).unwrap();
+            let _ = decode(&s);
+            let _ = decode(&s[..cut.min(s.len())]);
+        }
+    }
+}
+
+/// How much of the page to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controls {
+    None,
+    Minimal,
+    Full,
+}
+
+/// Which side panel an embed shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    Branch,
+    Events,
+    None,
+}
+
+/// The page's URL parameters (`?embed&autoplay&readonly&theme=dark&controls=minimal&step=3&until=40&panel=branch`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewOptions {
+    pub embed: bool,
+    pub autoplay: bool,
+    pub readonly: bool,
+    /// `Some(true)` dark, `Some(false)` light, `None` the reader's preference.
+    pub dark: Option<bool>,
+    pub controls: Controls,
+    pub step: Option<usize>,
+    pub until: Option<usize>,
+    pub panel: Panel,
+    /// Parameters that were not understood (reported, never fatal).
+    pub ignored: Vec<String>,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            embed: false,
+            autoplay: false,
+            readonly: false,
+            dark: None,
+            controls: Controls::Full,
+            step: None,
+            until: None,
+            panel: Panel::Branch,
+            ignored: vec![],
+        }
+    }
+}
+
+impl ViewOptions {
+    /// Reads a query string (with or without `?`). A flag may be bare or `=1|true|0|false`.
+    pub fn from_query(query: &str) -> ViewOptions {
+        let mut o = ViewOptions::default();
+        for pair in query
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+        {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let flag = !matches!(v, "0" | "false" | "no");
+            let ok = match k {
+                "embed" => {
+                    o.embed = flag;
+                    true
+                }
+                "autoplay" => {
+                    o.autoplay = flag;
+                    true
+                }
+                "readonly" => {
+                    o.readonly = flag;
+                    true
+                }
+                "theme" => match v {
+                    "dark" => {
+                        o.dark = Some(true);
+                        true
+                    }
+                    "light" => {
+                        o.dark = Some(false);
+                        true
+                    }
+                    _ => false,
+                },
+                "controls" => match v {
+                    "none" => {
+                        o.controls = Controls::None;
+                        true
+                    }
+                    "minimal" => {
+                        o.controls = Controls::Minimal;
+                        true
+                    }
+                    "full" => {
+                        o.controls = Controls::Full;
+                        true
+                    }
+                    _ => false,
+                },
+                "panel" => match v {
+                    "branch" => {
+                        o.panel = Panel::Branch;
+                        true
+                    }
+                    "events" => {
+                        o.panel = Panel::Events;
+                        true
+                    }
+                    "none" => {
+                        o.panel = Panel::None;
+                        true
+                    }
+                    _ => false,
+                },
+                "step" => v.parse().map(|n| o.step = Some(n)).is_ok(),
+                "until" => v.parse().map(|n| o.until = Some(n)).is_ok(),
+                _ => false,
+            };
+            if !ok {
+                o.ignored.push(pair.to_string());
+            }
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod view_tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_parameter() {
+        let o = ViewOptions::from_query(
+            "?embed&autoplay=1&readonly&theme=dark&controls=minimal&step=3&until=40&panel=events",
+        );
+        assert!(o.embed && o.autoplay && o.readonly);
+        assert_eq!(o.dark, Some(true));
+        assert_eq!(o.controls, Controls::Minimal);
+        assert_eq!((o.step, o.until), (Some(3), Some(40)));
+        assert_eq!(o.panel, Panel::Events);
+        assert!(o.ignored.is_empty());
+    }
+
+    #[test]
+    fn bad_parameters_are_ignored_and_reported() {
+        let o = ViewOptions::from_query("embed&theme=pink&step=x&zoom=2&autoplay=false");
+        assert!(o.embed && !o.autoplay);
+        assert_eq!(o.dark, None);
+        assert_eq!(o.ignored, vec!["theme=pink", "step=x", "zoom=2"]);
+    }
+}
