@@ -69,7 +69,7 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, String> {
 }
 
 fn ms(at: u64) -> Value {
-    if at % 1000 == 0 {
+    if at.is_multiple_of(1000) {
         Value::String(format!("{}s", at / 1000))
     } else {
         Value::String(format!("{at}ms"))
@@ -261,6 +261,29 @@ mod tests {
             base64url_encode(&vec![b'a'; MAX_DECODED_BYTES + 10])
         );
         assert!(decode(&big).is_err());
+    }
+
+    #[test]
+    fn the_docs_example_embeds_the_current_gallery_scenarios() {
+        let page = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/www/docs-example.html"
+        ))
+        .unwrap();
+        for (id, name) in [
+            ("rolling", "rolling-update"),
+            ("proportional", "proportional-scaling"),
+        ] {
+            let marker = format!("id=\"{id}\" data-fragment=\"");
+            let start = page.find(&marker).expect("the example is on the page") + marker.len();
+            let fragment = &page[start..start + page[start..].find('"').unwrap()];
+            let text = GALLERY.iter().find(|(n, _)| *n == name).unwrap().1;
+            assert_eq!(
+                decode(fragment).unwrap().scenario,
+                Scenario::parse(text).unwrap(),
+                "www/docs-example.html embeds an old {name}: regenerate with `rollout share scenarios/{name}.yaml`"
+            );
+        }
     }
 
     proptest! {

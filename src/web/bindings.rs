@@ -2,12 +2,12 @@
 //! queries, and small DOM helpers. Components call these; nothing else touches `web_sys`.
 
 use super::Dispatch;
-use super::state::Action;
+use super::state::{Action, Remote};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 fn window() -> web_sys::Window {
@@ -131,6 +131,105 @@ pub fn use_shortcuts(dispatch: Dispatch) {
             if let Some(a) = action {
                 e.prevent_default();
                 dispatch.dispatch(a);
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// The page's query string and fragment.
+pub fn location() -> (String, String) {
+    let l = window().location();
+    (l.search().unwrap_or_default(), l.hash().unwrap_or_default())
+}
+
+/// The page's URL without query and fragment (where the full playground lives).
+pub fn base_url() -> String {
+    let l = window().location();
+    format!(
+        "{}{}",
+        l.origin().unwrap_or_default(),
+        l.pathname().unwrap_or_default()
+    )
+}
+
+/// Puts a share fragment in the address bar without reloading or firing `hashchange`.
+pub fn set_fragment(fragment: &str) {
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+}
+
+pub fn copy_to_clipboard(text: &str) {
+    let _ = window().navigator().clipboard().write_text(text);
+}
+
+/// Opens a share link when the fragment changes (a pasted link, the back button).
+#[hook]
+pub fn use_hash_links(dispatch: Dispatch) {
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&window(), "hashchange", move |_| {
+            let (_, hash) = location();
+            if !hash.trim_start_matches('#').is_empty() {
+                dispatch.dispatch(Action::OpenLink(hash));
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+fn in_frame() -> bool {
+    window()
+        .parent()
+        .ok()
+        .flatten()
+        .is_some_and(|p| !js_sys::Object::is(&p, &window()))
+}
+
+/// Sends a message to the embedding page (when there is one).
+pub fn post_to_parent(msg: &serde_json::Value) {
+    if !in_frame() {
+        return;
+    }
+    if let (Ok(Some(parent)), Ok(v)) = (window().parent(), js_sys::JSON::parse(&msg.to_string())) {
+        let _ = parent.post_message(&v, "*");
+    }
+}
+
+/// Reads a host page's command; anything malformed is `None` and is ignored.
+pub fn parse_remote(data: &JsValue) -> Option<Remote> {
+    let get = |k: &str| js_sys::Reflect::get(data, &JsValue::from_str(k)).ok();
+    if !data.is_object() {
+        return None;
+    }
+    let kind = get("type")?.as_string()?;
+    match kind.as_str() {
+        "play" => Some(Remote::Play),
+        "pause" => Some(Remote::Pause),
+        "step" => Some(Remote::Step),
+        "seek" => {
+            let n = get("step")?.as_f64()?;
+            (n.is_finite() && n >= 0.0).then_some(Remote::Seek(n as usize))
+        }
+        "load" => get("scenario")
+            .and_then(|v| v.as_string())
+            .or_else(|| get("link").and_then(|v| v.as_string()))
+            .filter(|s| s.len() <= crate::scenario::share::MAX_DECODED_BYTES)
+            .map(Remote::Load),
+        _ => None,
+    }
+}
+
+/// Accepts `play`, `pause`, `step`, `seek` and `load` from the embedding page.
+#[hook]
+pub fn use_remote_commands(dispatch: Dispatch) {
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&window(), "message", move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            if let Some(cmd) = parse_remote(&e.data()) {
+                dispatch.dispatch(Action::Remote(cmd));
             }
         });
         move || drop(listener)

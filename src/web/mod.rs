@@ -7,6 +7,7 @@ pub mod branch;
 pub mod cluster_view;
 pub mod console;
 pub mod editor;
+pub mod embed;
 pub mod inspector;
 pub mod state;
 pub mod status;
@@ -37,11 +38,26 @@ pub fn start() {
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let model =
-        use_reducer(|| Model::new(state::default_scenario(), Some(0), bindings::prefers_dark()));
+    let model = use_reducer(|| {
+        let (query, fragment) = bindings::location();
+        Model::from_url(&query, &fragment, bindings::prefers_dark())
+    });
     let dispatch = model.dispatcher();
     bindings::use_animation_loop(model.playing, dispatch.clone());
     bindings::use_shortcuts(dispatch.clone());
+    bindings::use_hash_links(dispatch.clone());
+    bindings::use_remote_commands(dispatch.clone());
+    {
+        // Tell an embedding page where we are: once when ready, then on every step.
+        let deps = (Run(model.session.clone()), model.pos);
+        use_effect_with(deps, |(run, pos)| {
+            bindings::post_to_parent(&embed::step_message(&run.0, *pos));
+        });
+        let ready = Run(model.session.clone());
+        use_effect_with(ready, |run| {
+            bindings::post_to_parent(&embed::ready_message(&run.0))
+        });
+    }
     {
         let dark = model.dark;
         use_effect_with(dark, move |dark| bindings::set_theme(*dark));
@@ -75,6 +91,10 @@ pub fn app() -> Html {
             .unwrap_or_default();
         (step.map(console::names_of).unwrap_or_default(), pods)
     });
+    if model.view.embed {
+        return embed::embed_view(&model, &dispatch, (*caption).clone());
+    }
+    let readonly = model.view.readonly;
     html! {
         <div class="app">
             <header class="top">
@@ -91,6 +111,7 @@ pub fn app() -> Html {
                     </select>
                 </label>
                 <p class="description">{ model.description.clone() }</p>
+                <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
                 <button class="theme" aria-label="Toggle dark theme"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
                     { if model.dark { "☀ Light" } else { "☾ Dark" } }
@@ -103,10 +124,12 @@ pub fn app() -> Html {
                 </div>
             }
             <main class="grid">
-                <section class="left">
-                    <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} dispatch={dispatch.clone()} />
-                    <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
-                </section>
+                if !readonly {
+                    <section class="left">
+                        <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} dispatch={dispatch.clone()} />
+                        <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
+                    </section>
+                }
                 <section class="center">
                     if let Some(c) = (*caption).clone() {
                         <p class="caption" aria-live="polite">{ c }</p>
@@ -114,7 +137,9 @@ pub fn app() -> Html {
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
                     <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
                     <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
-                    <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
+                    if !readonly {
+                        <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
+                    }
                 </section>
                 <section class="right">
                     <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />

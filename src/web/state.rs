@@ -7,6 +7,7 @@ use crate::scenario::Scenario;
 use crate::scenario::gallery::GALLERY;
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
+use crate::scenario::share::{self, ViewOptions};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -49,6 +50,10 @@ pub struct Model {
     pub dark: bool,
     /// Bumped on every change of `session`, so views can tell runs apart cheaply.
     pub run_id: u32,
+    /// URL parameters: embed mode, read-only, which controls and panel, the step range.
+    pub view: Rc<ViewOptions>,
+    /// The last share link made, to show and copy.
+    pub shared: Option<String>,
 }
 
 impl PartialEq for Model {
@@ -66,8 +71,22 @@ impl PartialEq for Model {
     }
 }
 
+/// A command from the page that embeds this one (postMessage).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Remote {
+    Play,
+    Pause,
+    Step,
+    Seek(usize),
+    Load(String),
+}
+
 pub enum Action {
     LoadGallery(usize),
+    /// A share-link fragment to open (hashchange); a bad one only shows a message.
+    OpenLink(String),
+    Remote(Remote),
+    Shared(String),
     Load(Box<Scenario>),
     TogglePlay,
     Play,
@@ -101,6 +120,50 @@ pub fn editor_text(s: &Scenario) -> String {
 
 impl Model {
     pub fn new(scenario: Scenario, gallery: Option<usize>, dark: bool) -> Model {
+        Model::with_view(scenario, gallery, dark, Rc::new(ViewOptions::default()), 0)
+    }
+
+    /// The page as a URL opens it: a share link (or the default scenario, with a message when
+    /// the link is bad) under the URL's view options.
+    pub fn from_url(query: &str, fragment: &str, prefers_dark: bool) -> Model {
+        let view = ViewOptions::from_query(query);
+        let dark = view.dark.unwrap_or(prefers_dark);
+        let view = Rc::new(view);
+        let mut m = if fragment.trim_start_matches('#').is_empty() {
+            Model::with_view(default_scenario(), Some(0), dark, view.clone(), 0)
+        } else {
+            match share::decode(fragment) {
+                Ok(s) => Model::with_view(s.scenario, None, dark, view.clone(), s.step),
+                Err(e) => {
+                    let mut m =
+                        Model::with_view(default_scenario(), Some(0), dark, view.clone(), 0);
+                    m.notice = Some(format!(
+                        "This link could not be opened: {e}. The default scenario is shown."
+                    ));
+                    m
+                }
+            }
+        };
+        if let Some(n) = view.step {
+            m.seek(n);
+        }
+        if !view.ignored.is_empty() && m.notice.is_none() && !view.embed {
+            m.notice = Some(format!(
+                "Ignored URL parameters: {}",
+                view.ignored.join(", ")
+            ));
+        }
+        m.playing = view.autoplay && m.pos < m.last();
+        m
+    }
+
+    fn with_view(
+        scenario: Scenario,
+        gallery: Option<usize>,
+        dark: bool,
+        view: Rc<ViewOptions>,
+        pos: usize,
+    ) -> Model {
         let editor = editor_text(&scenario);
         let description = scenario.description.clone();
         let (session, notice) = match Session::new(scenario) {
@@ -113,7 +176,7 @@ impl Model {
             ),
         };
         let notice = notice.or_else(|| session.stopped.clone());
-        Model {
+        let mut m = Model {
             pos: 0,
             vt_ms: 0.0,
             session: Rc::new(session),
@@ -129,7 +192,17 @@ impl Model {
             notice,
             dark,
             run_id: 0,
-        }
+            view,
+            shared: None,
+        };
+        m.seek(pos);
+        m
+    }
+
+    /// The last step the timeline may reach (`until=N` caps it).
+    pub fn last(&self) -> usize {
+        let end = self.session.len().saturating_sub(1);
+        self.view.until.map_or(end, |u| u.min(end))
     }
 
     pub fn step(&self) -> Option<&crate::scenario::trace::TraceStep> {
@@ -137,7 +210,7 @@ impl Model {
     }
 
     fn seek(&mut self, i: usize) {
-        self.pos = i.min(self.session.len().saturating_sub(1));
+        self.pos = i.min(self.last());
         self.vt_ms = self.step().map(|s| s.t as f64).unwrap_or(0.0);
     }
 
@@ -182,18 +255,79 @@ impl Reducible for Model {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut m = (*self).clone();
-        let last = m.session.len().saturating_sub(1);
+        let last = m.last();
+        if m.view.readonly
+            && matches!(
+                action,
+                Action::Apply | Action::Command(_) | Action::SetWorld(_) | Action::Quick(..)
+            )
+        {
+            m.notice = Some("This playground is read-only.".into());
+            return Rc::new(m);
+        }
         match action {
             Action::LoadGallery(i) => {
                 let Some((_, text)) = GALLERY.get(i) else {
                     return self;
                 };
                 match Scenario::parse(text) {
-                    Ok(s) => return Rc::new(Model::new(s, Some(i), m.dark)),
+                    Ok(s) => {
+                        return Rc::new(Model::with_view(s, Some(i), m.dark, m.view.clone(), 0));
+                    }
                     Err(e) => m.notice = Some(e.0),
                 }
             }
-            Action::Load(s) => return Rc::new(Model::new(*s, None, m.dark)),
+            Action::Load(s) => {
+                return Rc::new(Model::with_view(*s, None, m.dark, m.view.clone(), 0));
+            }
+            Action::OpenLink(fragment) => match share::decode(&fragment) {
+                Ok(s) => {
+                    return Rc::new(Model::with_view(
+                        s.scenario,
+                        None,
+                        m.dark,
+                        m.view.clone(),
+                        s.step,
+                    ));
+                }
+                Err(e) => {
+                    m.notice = Some(format!(
+                        "This link could not be opened: {e}. Your work is as you left it."
+                    ))
+                }
+            },
+            Action::Shared(link) => m.shared = Some(link),
+            Action::Remote(r) => match r {
+                Remote::Play => return self.reduce(Action::Play),
+                Remote::Pause => return self.reduce(Action::Pause),
+                Remote::Step => return self.reduce(Action::StepForward),
+                Remote::Seek(i) => {
+                    m.playing = false;
+                    m.seek(i);
+                }
+                Remote::Load(text) => {
+                    let opened = if text.trim_start().starts_with("v1.")
+                        || text.trim_start().starts_with("#v")
+                        || text.trim_start().starts_with("v0.")
+                    {
+                        share::decode(&text).map(|s| (s.scenario, s.step))
+                    } else {
+                        Scenario::parse(&text).map(|s| (s, 0)).map_err(|e| e.0)
+                    };
+                    match opened {
+                        Ok((s, step)) => {
+                            let mut n = Model::with_view(s, None, m.dark, m.view.clone(), step);
+                            n.playing = m.view.autoplay;
+                            return Rc::new(n);
+                        }
+                        Err(e) => {
+                            m.notice = Some(format!(
+                                "The host page sent a scenario that does not load: {e}"
+                            ))
+                        }
+                    }
+                }
+            },
             Action::TogglePlay => {
                 m.playing = !m.playing;
                 if m.playing && m.pos >= last {
@@ -213,10 +347,11 @@ impl Reducible for Model {
                 }
                 // A long frame (a hidden tab) must not jump the whole rollout.
                 m.vt_ms += real_ms.min(250.0) * m.speed;
-                let i = m.session.step_at_time(m.vt_ms as u64).max(m.pos);
-                m.pos = i;
-                if m.vt_ms >= m.session.end_ms() as f64 {
+                m.pos = m.session.step_at_time(m.vt_ms as u64).max(m.pos).min(last);
+                let last_t = m.session.trace.get(last).map_or(0, |s| s.t) as f64;
+                if m.pos >= last && m.vt_ms >= last_t {
                     m.pos = last;
+                    m.vt_ms = last_t;
                     m.playing = false;
                 }
             }

@@ -23,6 +23,13 @@ const server = http.createServer((req, res) => {
 });
 await new Promise(r => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/play/`;
+// A second origin serving the same build at its root: the embed, as a docs site would use it.
+const other = http.createServer((req, res) => {
+  req.url = '/play' + req.url;
+  server.emit('request', req, res);
+});
+await new Promise(r => other.listen(0, '127.0.0.1', r));
+const otherBase = `http://127.0.0.1:${other.address().port}/`;
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -32,14 +39,14 @@ const browser = await chromium.launch({
 
 let failed = 0;
 const results = [];
-async function test(name, fn) {
+async function test(name, fn, start = base) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', e => errors.push(e.message));
   try {
-    await page.goto(base);
-    await page.waitForSelector('.cluster', { timeout: 30000 });
+    await page.goto(start);
+    if (start === base) await page.waitForSelector('.cluster', { timeout: 30000 });
     await fn(page);
     if (errors.length) throw new Error('console errors: ' + errors.join(' | '));
     results.push(`ok   ${name}`);
@@ -210,7 +217,70 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
   assert((await page.locator('.rs.newest .pod.available').count()) === 300, 'all 300 new pods available at the end');
 });
 
+await test('a share link opens the same state', async page => {
+  await page.selectOption('#gallery', { label: 'proportional-scaling' });
+  for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowRight');
+  await command(page, 'kubectl scale deployment/web --replicas=12');
+  const view = await page.locator('.cluster').innerHTML();
+  const at = await clock(page);
+  await page.click('button[aria-label="Share a link to this state"]');
+  const link = await page.locator('#share-text').inputValue();
+  assert(link.includes('#v1.'), 'a v1 link: ' + link.slice(0, 60));
+  const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await other.goto(link);
+  await other.waitForSelector('.cluster');
+  assert((await clock(other)) === at, `same position: ${await clock(other)} vs ${at}`);
+  assert((await other.locator('.cluster').innerHTML()) === view, 'same cluster view');
+  await other.close();
+});
+
+await test('a corrupted link shows a message and the default scenario', async page => {
+  await page.waitForSelector('.cluster');
+  const notice = await text(page, '.notice');
+  assert(notice.includes('could not be opened'), 'message: ' + notice);
+  assert((await page.locator('#gallery').inputValue()) === '0', 'default scenario');
+  // A bad link pasted later keeps the work on the page.
+  await command(page, 'kubectl scale deployment/web --replicas=3');
+  const before = await page.locator('.cluster').innerHTML();
+  await page.evaluate(() => { location.hash = '#v1.garbage'; });
+  await page.waitForFunction(() => document.querySelector('.notice')?.innerText.includes('as you left it'));
+  assert((await page.locator('.cluster').innerHTML()) === before, 'work kept');
+}, base + '#v1.AAAAnot-a-real-link');
+
+await test('readonly hides editing', async page => {
+  await page.waitForSelector('.cluster');
+  assert((await page.locator('#manifest').count()) === 0, 'no editor');
+  assert((await page.locator('#console-input').count()) === 0, 'no console');
+}, base + '?readonly');
+
+await test('an embed with autoplay plays, minimal controls, no editor', async page => {
+  await page.waitForSelector('.cluster');
+  assert((await page.locator('#manifest').count()) === 0, 'no editor in an embed');
+  assert((await page.locator('input[aria-label="Virtual time"]').count()) === 0, 'minimal controls');
+  const a = await clock(page);
+  await page.waitForTimeout(1500);
+  assert((await clock(page)) !== a, 'autoplay advanced the clock');
+  assert((await page.locator('a[aria-label="Open in the full playground"]').getAttribute('href')).includes('#v1.'), 'links back with the state');
+}, base + '?embed&autoplay&controls=minimal&theme=dark');
+
+await test('the docs page embeds from another origin and drives the embeds by postMessage', async page => {
+  await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready && document.getElementById('proportional-readout').dataset.ready, null, { timeout: 30000 });
+  const frame = page.frames().find(f => f.url().startsWith(otherBase));
+  assert(frame, 'the embed is served from the other origin');
+  // Malformed messages are ignored; the embed keeps answering.
+  await page.evaluate(() => {
+    const w = document.getElementById('rolling').contentWindow;
+    for (const m of [null, 'play', 42, { type: 42 }, { type: 'seek', step: -1 }, { type: 'seek', step: 'x' }, { type: 'load', scenario: 7 }, { type: 'nope' }]) w.postMessage(m, '*');
+    w.postMessage({ type: 'seek', step: 5 }, '*');
+  });
+  await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.step === '5');
+  await page.click('#play-both');
+  await page.waitForFunction(() => Number(document.getElementById('proportional-readout').dataset.step || 0) > 3);
+  await page.screenshot({ path: path.join(out, 'docs-page.png'), fullPage: true });
+}, base + 'docs-example.html?playground=' + encodeURIComponent(otherBase));
+
 await browser.close();
+other.close();
 server.close();
 console.log(results.join('\n'));
 console.log(`${results.filter(r => r.startsWith('ok')).length} passed, ${failed} failed`);
