@@ -149,3 +149,22 @@ pub fn app() -> Html {
         </div>
     }
 }
+
+/// JavaScript API for documentation generators: runs a scenario file (YAML or JSON text) and
+/// returns its trace as an array of step objects, exactly the `rollout run --format jsonl`
+/// lines. Throws an Error naming the field when the scenario does not parse or cannot start.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    let trace = crate::scenario::Scenario::parse(text)
+        .and_then(|s| s.run())
+        .map_err(|e| js_sys::Error::new(&e.0))?;
+    let json = serde_json::to_string(&trace).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    js_sys::JSON::parse(&json)
+}
+
+/// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = shareLink)]
+pub fn share_link(text: &str, step: usize) -> Result<String, wasm_bindgen::JsValue> {
+    let s = crate::scenario::Scenario::parse(text).map_err(|e| js_sys::Error::new(&e.0))?;
+    Ok(crate::scenario::share::encode(&s, step))
+}

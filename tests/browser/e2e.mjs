@@ -279,6 +279,21 @@ await test('the docs page embeds from another origin and drives the embeds by po
   await page.screenshot({ path: path.join(out, 'docs-page.png'), fullPage: true });
 }, base + 'docs-example.html?playground=' + encodeURIComponent(otherBase));
 
+await test('the JavaScript API gives the same trace as the native core (determinism across targets)', async page => {
+  for (const name of ['rolling-update', 'proportional-scaling', 'rollback-previous']) {
+    const yaml = fs.readFileSync(`scenarios/${name}.yaml`, 'utf8');
+    const lines = await page.evaluate(y => window.wasmBindings.runScenario(y).map(s => JSON.stringify(s)), yaml);
+    const native = fs.readFileSync(`tests/snapshots/${name}.jsonl`, 'utf8').trimEnd().split('\n');
+    assert(lines.length === native.length, `${name}: ${lines.length} steps in wasm, ${native.length} native`);
+    const diff = lines.findIndex((l, i) => l !== native[i]);
+    assert(diff === -1, `${name}: step ${diff} differs:\n${lines[diff]}\n${native[diff]}`);
+  }
+  const link = await page.evaluate(y => window.wasmBindings.shareLink(y, 2), fs.readFileSync('scenarios/scale.yaml', 'utf8'));
+  assert(link.startsWith('v1.'), 'shareLink');
+  const err = await page.evaluate(() => { try { window.wasmBindings.runScenario('name: x\nsteps: 3'); return ''; } catch (e) { return String(e.message); } });
+  assert(err.includes('steps'), 'a bad scenario throws naming the field: ' + err);
+});
+
 await browser.close();
 other.close();
 server.close();
