@@ -80,12 +80,9 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
         )));
     }
     fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ManifestError> {
-        serde_path_to_error::deserialize(v).map_err(|e| {
-            let path = e.path().to_string();
-            ManifestError {
-                line: None,
-                message: format!("{path}: {}", e.inner()),
-            }
+        from_value_at(v).map_err(|message| ManifestError {
+            line: None,
+            message,
         })
     }
     Ok(match kind {
@@ -298,5 +295,119 @@ spec:
             Some(21)
         );
         assert_eq!(line_of_field(DOC, "status"), None);
+    }
+}
+
+/// Deserializes a typed value from JSON, naming the path of the field at fault on error
+/// (`spec.template.spec.containers[0].image: invalid type: …`).
+///
+/// Natively this uses serde_path_to_error. In the browser build that crate's wrappers double
+/// the code of every Deserialize impl (about a quarter of the page's weight), so there the
+/// path is found after the fact: the first field whose removal makes the error go away is on
+/// the path, and the search descends into it. Every modelled field is optional, so removing a
+/// field never causes an error of its own.
+pub fn from_value_at<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        serde_path_to_error::deserialize(v).map_err(|e| format!("{}: {}", e.path(), e.inner()))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        match serde_json::from_value::<T>(v.clone()) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                let msg = e.to_string();
+                Err(format!("{}: {msg}", locate_error::<T>(&v, &msg)))
+            }
+        }
+    }
+}
+
+/// The path (in serde_path_to_error's spelling) of the field that makes `T` fail on `root`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn locate_error<T: serde::de::DeserializeOwned>(root: &Value, msg: &str) -> String {
+    #[derive(Clone)]
+    enum Seg {
+        Key(String),
+        Index(usize),
+    }
+    fn node<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
+        path.iter().try_fold(v, |v, s| match (v, s) {
+            (Value::Object(m), Seg::Key(k)) => m.get_mut(k),
+            (Value::Array(a), Seg::Index(i)) => a.get_mut(*i),
+            _ => None,
+        })
+    }
+    let fixes = |trial: Value| match serde_json::from_value::<T>(trial) {
+        Ok(_) => true,
+        Err(e) => {
+            let m = e.to_string();
+            m != msg && !m.starts_with("missing field")
+        }
+    };
+    let mut path: Vec<Seg> = vec![];
+    'descend: loop {
+        let mut probe = root.clone();
+        let children: Vec<Seg> = match node(&mut probe, &path) {
+            Some(Value::Object(m)) => m.keys().cloned().map(Seg::Key).collect(),
+            Some(Value::Array(a)) => (0..a.len()).map(Seg::Index).collect(),
+            _ => break,
+        };
+        for c in children {
+            let mut trial = root.clone();
+            match (node(&mut trial, &path), &c) {
+                (Some(Value::Object(m)), Seg::Key(k)) => {
+                    m.shift_remove(k);
+                }
+                (Some(Value::Array(a)), Seg::Index(i)) => {
+                    a.remove(*i);
+                }
+                _ => continue,
+            }
+            if fixes(trial) {
+                path.push(c);
+                continue 'descend;
+            }
+        }
+        break;
+    }
+    let mut out = String::new();
+    for s in &path {
+        match s {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    if out.is_empty() { ".".into() } else { out }
+}
+
+#[cfg(test)]
+mod locate_tests {
+    use super::*;
+    use crate::api::Deployment;
+
+    #[test]
+    fn finds_the_field_at_fault_like_serde_path_to_error() {
+        for (doc, want) in [
+            ("{spec: {replicas: abc}}", "spec.replicas"),
+            (
+                "{spec: {template: {spec: {containers: [{name: a, image: x}, {name: b, image: [1]}]}}}}",
+                "spec.template.spec.containers[1].image",
+            ),
+            ("{metadata: {labels: {app: [x]}}}", "metadata.labels.app"),
+        ] {
+            let v: Value = serde_norway::from_str(doc).unwrap();
+            let msg = serde_json::from_value::<Deployment>(v.clone())
+                .unwrap_err()
+                .to_string();
+            assert_eq!(locate_error::<Deployment>(&v, &msg), want, "{doc}");
+            let native = from_value_at::<Deployment>(v).unwrap_err();
+            assert!(native.starts_with(want), "{native}");
+        }
     }
 }

@@ -735,13 +735,8 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
             ));
         }
     }
-    let new: Deployment = serde_path_to_error::deserialize(v).map_err(|e| {
-        format!(
-            "error: the patch does not fit a Deployment: {}: {}",
-            e.path(),
-            e.inner()
-        )
-    })?;
+    let new: Deployment = crate::api::yaml::from_value_at(v)
+        .map_err(|e| format!("error: the patch does not fit a Deployment: {e}"))?;
     if new == d {
         return Ok(format!("deployment.apps/{name} patched (no change)"));
     }

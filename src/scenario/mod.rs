@@ -141,8 +141,7 @@ impl Scenario {
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         let v: Value = serde_norway::from_str(text)
             .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
-        let raw: RawScenario = serde_path_to_error::deserialize(v)
-            .map_err(|e| ScenarioError(format!("{}: {}", e.path(), e.inner())))?;
+        let raw: RawScenario = crate::api::yaml::from_value_at(v).map_err(ScenarioError)?;
         if raw.name.trim().is_empty() {
             return Err(ScenarioError("name: a scenario needs a short id".into()));
         }
