@@ -101,6 +101,10 @@ await test('an invalid manifest shows the field error at its line and keeps the 
   assert((await page.locator('.gutter .bad').count()) >= 1, 'marks the line in the gutter');
   assert((await page.locator('#manifest').inputValue()) === bad, 'the text is kept');
   assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
+  // A value of the wrong type: the browser build finds the field without serde_path_to_error.
+  await page.fill('#manifest', bad.replace('replicas: 10', 'replicas: ten'));
+  const typed = await text(page, '.problems');
+  assert(typed.includes('spec.replicas') && /line 8\b/.test(typed), 'type error at its field and line: ' + typed);
 });
 
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
