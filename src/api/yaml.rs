@@ -232,11 +232,10 @@ pub fn line_of_field(text: &str, path: &str) -> Option<usize> {
     found
 }
 
+/// A Deployment manifest shared by the tests that find fields and edit manifests.
 #[cfg(test)]
-mod line_tests {
-    use super::line_of_field;
-
-    const DOC: &str = "apiVersion: apps/v1
+pub(crate) mod tests_fixture {
+    pub const DOC: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
@@ -252,13 +251,20 @@ spec:
     spec:
       containers:
       - name: app
-        image: nginx
+        image: nginx:1.14.2
       - name: side
         image: busybox
   strategy:
     rollingUpdate:
       maxSurge: 0
 ";
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::line_of_field;
+
+    use super::tests_fixture::DOC;
 
     #[test]
     fn finds_nested_keys_and_list_items() {

@@ -372,17 +372,22 @@ impl Cluster {
         }
     }
 
-    /// The pods of the focus Deployment's ReplicaSets, by ReplicaSet revision then name.
-    pub fn pod_views(&self) -> Vec<PodView> {
+    /// The ReplicaSets the focus Deployment owns or has owned, by revision.
+    fn focus_replica_sets(&self) -> Vec<&ReplicaSet> {
         let mut rss: Vec<&ReplicaSet> = self
             .focus_owned
             .iter()
             .filter_map(|k| self.store.replicaset(k))
             .collect();
         rss.sort_by(|a, b| du::by_revision(a, b));
+        rss
+    }
+
+    /// The pods of the focus Deployment's ReplicaSets, by ReplicaSet revision then name.
+    pub fn pod_views(&self) -> Vec<PodView> {
         let now = self.now();
         let mut out = vec![];
-        for rs in rss {
+        for rs in self.focus_replica_sets() {
             let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
             pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
@@ -411,14 +416,9 @@ impl Cluster {
                 }
             }
         }
-        let mut rss: Vec<&ReplicaSet> = self
-            .focus_owned
-            .iter()
-            .filter_map(|k| self.store.replicaset(k))
-            .collect();
-        rss.sort_by(|a, b| du::by_revision(a, b));
         let now = self.now();
-        let views = rss
+        let views = self
+            .focus_replica_sets()
             .iter()
             .map(|rs| replica_set_view(&self.store, rs, now))
             .collect();

@@ -223,24 +223,7 @@ pub fn check(text: &str) -> Vec<Problem> {
 mod tests {
     use super::*;
 
-    const DOC: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.14.2
-";
+    use crate::api::yaml::tests_fixture::DOC;
 
     fn value(text: &str, f: Field) -> Option<String> {
         read(text)
@@ -255,7 +238,8 @@ spec:
     fn reads_what_the_manifest_says() {
         assert_eq!(value(DOC, Field::Replicas).as_deref(), Some("3"));
         assert_eq!(value(DOC, Field::Image).as_deref(), Some("nginx:1.14.2"));
-        assert_eq!(value(DOC, Field::MaxSurge), None);
+        assert_eq!(value(DOC, Field::MaxSurge).as_deref(), Some("0"));
+        assert_eq!(value(DOC, Field::MinReadySeconds), None);
     }
 
     #[test]
