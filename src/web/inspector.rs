@@ -12,14 +12,24 @@ pub struct Props {
     pub run: Run,
     pub pos: usize,
     pub selected: Option<Selected>,
+    /// While playing, the YAML is not rebuilt at every step (each rebuild is a replay).
+    pub playing: bool,
     pub dispatch: Dispatch,
 }
 
 #[function_component(Inspector)]
 pub fn inspector(props: &Props) -> Html {
     let yaml = {
-        let deps = (props.run.clone(), props.pos, props.selected.clone());
-        use_memo(deps, |(run, pos, sel)| {
+        let deps = (
+            props.run.clone(),
+            props.pos,
+            props.selected.clone(),
+            props.playing,
+        );
+        use_memo(deps, |(run, pos, sel, playing)| {
+            if *playing {
+                return Some("# pause to see this object as it stands at the current step".into());
+            }
             let sel = sel.as_ref()?;
             let c = run.0.cluster_at(*pos).ok()?;
             let (kind, name) = match sel {
