@@ -87,7 +87,6 @@ pub enum Action {
     OpenLink(String),
     Remote(Remote),
     Shared(String),
-    Load(Box<Scenario>),
     TogglePlay,
     Play,
     Pause,
@@ -119,10 +118,6 @@ pub fn editor_text(s: &Scenario) -> String {
 }
 
 impl Model {
-    pub fn new(scenario: Scenario, gallery: Option<usize>, dark: bool) -> Model {
-        Model::with_view(scenario, gallery, dark, Rc::new(ViewOptions::default()), 0)
-    }
-
     /// The page as a URL opens it: a share link (or the default scenario, with a message when
     /// the link is bad) under the URL's view options.
     pub fn from_url(query: &str, fragment: &str, prefers_dark: bool) -> Model {
@@ -276,9 +271,6 @@ impl Reducible for Model {
                     }
                     Err(e) => m.notice = Some(e.0),
                 }
-            }
-            Action::Load(s) => {
-                return Rc::new(Model::with_view(*s, None, m.dark, m.view.clone(), 0));
             }
             Action::OpenLink(fragment) => match share::decode(&fragment) {
                 Ok(s) => {
