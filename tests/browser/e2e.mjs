@@ -9,6 +9,7 @@ import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const out = path.resolve('tests/browser/out');
+fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
@@ -85,8 +86,8 @@ await test('applying an edited manifest lands at the current step', async page =
   await page.locator('input[aria-label="replicas"]').dispatchEvent('change');
   assert((await page.locator('#manifest').inputValue()).includes('replicas: 4'), 'quick control wrote the YAML');
   await page.click('button[aria-label="Apply manifest"]');
-  const out = await text(page, '#console-out');
-  assert(out.includes('deployment.apps/web configured'), 'apply printed: ' + out);
+  const printed = await text(page, '#console-out');
+  assert(printed.includes('deployment.apps/web configured'), 'apply printed: ' + printed);
   await seekEnd(page);
   await page.waitForFunction(() => document.querySelectorAll('.rs.newest .pod.available').length === 4);
 });
@@ -113,8 +114,8 @@ await test('kubectl set image lights the rollout branch with its explain text, a
   await page.selectOption('#gallery', { label: 'scale' });
   await seekEnd(page);
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
-  const out = await text(page, '#console-out');
-  assert(out.includes('image updated'), 'kubectl output: ' + out);
+  const printed = await text(page, '#console-out');
+  assert(printed.includes('image updated'), 'kubectl output: ' + printed);
   await page.click('button[aria-label="Step forward"]');
   await page.click('button[aria-label="Step forward"]');
   const fired = await page.locator('.rung.fired').getAttribute('data-branch');
