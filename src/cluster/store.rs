@@ -508,10 +508,16 @@ impl Store {
             if status { "status" } else { "" },
             &obj.meta().name,
         );
-        if obj == old || (without_rv(&obj) == without_rv(&old)) {
-            // An update that changes nothing is a no-op in the apiserver: no new resourceVersion.
+        // An update that changes nothing is a no-op in the apiserver: no new resourceVersion.
+        // (Compared with the stored resourceVersion swapped in, so no object is copied.)
+        let sent_rv = std::mem::replace(
+            &mut obj.meta_mut().resource_version,
+            old.meta().resource_version.clone(),
+        );
+        if obj == old {
             return Ok(old);
         }
+        obj.meta_mut().resource_version = sent_rv;
         let rv = self.next_rv();
         obj.meta_mut().resource_version = rv;
         // Removing the last finalizer of an object being deleted completes its deletion.
@@ -607,12 +613,6 @@ impl Store {
     pub fn drain_watch(&mut self) -> Vec<WatchEvent> {
         std::mem::take(&mut self.watch)
     }
-}
-
-fn without_rv(o: &Object) -> Object {
-    let mut c = o.clone();
-    c.meta_mut().resource_version.clear();
-    c
 }
 
 /// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
