@@ -32,8 +32,14 @@ fn rollout(replicas: u32) -> (f64, u64) {
 }
 
 fn main() {
+    // ROLLOUT_BENCH_SIZES=1000,10000 picks sizes (e.g. to count instructions of one size with
+    // `perf stat`).
+    let sizes: Vec<u32> = std::env::var("ROLLOUT_BENCH_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![100, 1_000, 10_000]);
     let mut prev: Option<f64> = None;
-    for n in [100u32, 1_000, 10_000] {
+    for n in sizes {
         let (secs, syncs) = rollout(n);
         let growth = prev
             .map(|p| format!("  ({:.1}x the previous size's time)", secs / p))
