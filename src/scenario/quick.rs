@@ -170,6 +170,38 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
     serde_norway::to_string(&v).map_err(|e| e.to_string())
 }
 
+/// The Deployment as a manifest to edit: what `kubectl get -o yaml` shows without the status
+/// and the fields the server sets (uid, resourceVersion, generation, creationTimestamp, the
+/// revision annotation, kubectl's last-applied copy), so that applying it changes nothing.
+pub fn manifest_of(d: &crate::api::Deployment) -> String {
+    let mut v = Object::Deployment(d.clone()).to_value();
+    if let Value::Object(m) = &mut v {
+        m.shift_remove("status");
+        if let Some(Value::Object(meta)) = m.get_mut("metadata") {
+            for k in [
+                "uid",
+                "resourceVersion",
+                "generation",
+                "creationTimestamp",
+                "managedFields",
+            ] {
+                meta.shift_remove(k);
+            }
+            if let Some(Value::Object(a)) = meta.get_mut("annotations") {
+                a.shift_remove(crate::api::REVISION_ANNOTATION);
+                a.shift_remove(crate::api::LAST_APPLIED_ANNOTATION);
+            }
+            if meta
+                .get("annotations")
+                .is_some_and(|a| a.as_object().is_some_and(|a| a.is_empty()))
+            {
+                meta.shift_remove("annotations");
+            }
+        }
+    }
+    serde_norway::to_string(&v).unwrap_or_default()
+}
+
 /// A problem with the manifest, at its line when known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
@@ -263,6 +295,31 @@ mod tests {
         let t = write(&t, Field::Strategy, "Recreate").unwrap();
         assert_eq!(value(&t, Field::MaxSurge), None);
         assert!(check(&t).is_empty(), "{:?}", check(&t));
+    }
+
+    #[test]
+    fn the_current_spec_round_trips_and_applying_it_changes_nothing() {
+        use crate::scenario::{Scenario, kubectl};
+        let text = crate::scenario::gallery::GALLERY[0].1;
+        let mut c = Scenario::parse(text).unwrap().start().unwrap();
+        c.drain().unwrap();
+        kubectl::run(
+            &mut c,
+            "kubectl set image deployment/web nginx=nginx:1.16.1",
+        )
+        .unwrap();
+        c.drain().unwrap();
+        let d = c.store.deployment("default/web").unwrap().clone();
+        let m = manifest_of(&d);
+        assert!(check(&m).is_empty(), "{:?}", check(&m));
+        assert!(
+            m.contains("nginx:1.16.1") && !m.contains("status:") && !m.contains("uid:"),
+            "{m}"
+        );
+        kubectl::run(&mut c, &format!("kubectl apply -f -\n{m}")).unwrap();
+        let after = c.store.deployment("default/web").unwrap();
+        assert_eq!(after.spec, d.spec, "applying the current spec keeps it");
+        assert_eq!(after.metadata.generation, d.metadata.generation);
     }
 
     #[test]

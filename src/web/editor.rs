@@ -116,10 +116,15 @@ pub fn editor_panel(props: &Props) -> Html {
         }
     });
     let d = props.dispatch.clone();
+    let load = {
+        let d = props.dispatch.clone();
+        move |_| d.dispatch(Action::LoadCurrentSpec)
+    };
     html! {
         <section class="editor" aria-label="Deployment manifest">
             <div class="editor-head">
                 <h2>{"deployment.yaml"}</h2>
+                <button aria-label="Load the Deployment as it stands at this step" title="Load the Deployment as it stands at this step" onclick={load}>{"Current spec"}</button>
                 <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.dispatch(Action::Apply)}>{"Apply"}</button>
             </div>
             { quick_controls.unwrap_or_default() }

@@ -41,6 +41,9 @@ pub struct Model {
     pub gallery: Option<usize>,
     pub description: String,
     pub editor: String,
+    /// The reader changed the editor since it last showed the Deployment; until then a change
+    /// made in the console also refreshes the editor, so Apply never undoes it by surprise.
+    pub editor_dirty: bool,
     pub problems: Rc<Vec<quick::Problem>>,
     pub console: Rc<Vec<Line>>,
     pub history: Rc<Vec<String>>,
@@ -100,6 +103,7 @@ pub enum Action {
     EditorChanged(String),
     Quick(quick::Field, String),
     Apply,
+    LoadCurrentSpec,
     Command(String),
     SetWorld(World),
     Select(Option<Selected>),
@@ -181,6 +185,7 @@ impl Model {
             description,
             problems: Rc::new(quick::check(&editor)),
             editor,
+            editor_dirty: false,
             console: Rc::new(vec![]),
             history: Rc::new(vec![]),
             selected: None,
@@ -218,6 +223,24 @@ impl Model {
         }
     }
 
+    /// Puts the focus Deployment, as it stands at the current step, in the editor.
+    fn load_current_spec(&mut self) {
+        let Ok(c) = self.session.cluster_at(self.pos) else {
+            return;
+        };
+        let Some(d) = c
+            .focus
+            .as_ref()
+            .and_then(|n| c.store.deployment(&format!("default/{n}")))
+        else {
+            self.notice = Some("There is no Deployment at this step.".into());
+            return;
+        };
+        self.editor = quick::manifest_of(d);
+        self.problems = Rc::new(quick::check(&self.editor));
+        self.editor_dirty = false;
+    }
+
     fn replace_session(&mut self, s: Session) {
         self.notice = s.stopped.clone();
         self.session = Rc::new(s);
@@ -232,6 +255,9 @@ impl Model {
             Ok(Outcome::Applied { step, output }) => {
                 self.replace_session(s);
                 self.seek(step);
+                if !self.editor_dirty {
+                    self.load_current_spec();
+                }
                 if !output.is_empty() {
                     self.print(Line::Output(output));
                 }
@@ -364,11 +390,14 @@ impl Reducible for Model {
             Action::EditorChanged(text) => {
                 m.problems = Rc::new(quick::check(&text));
                 m.editor = text;
+                m.editor_dirty = true;
             }
+            Action::LoadCurrentSpec => m.load_current_spec(),
             Action::Quick(field, value) => match quick::write(&m.editor, field, &value) {
                 Ok(text) => {
                     m.problems = Rc::new(quick::check(&text));
                     m.editor = text;
+                    m.editor_dirty = true;
                 }
                 Err(e) => {
                     m.problems = Rc::new(vec![quick::Problem {
@@ -384,6 +413,7 @@ impl Reducible for Model {
                     m.playing = false;
                     let cmd = format!("kubectl apply -f -\n{}", m.editor);
                     m.print(Line::Command("kubectl apply -f deployment.yaml".into()));
+                    m.editor_dirty = false;
                     m.command(&cmd);
                 }
                 m.problems = Rc::new(problems);

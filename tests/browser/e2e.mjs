@@ -116,6 +116,8 @@ await test('kubectl set image lights the rollout branch with its explain text, a
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
   const printed = await text(page, '#console-out');
   assert(printed.includes('image updated'), 'kubectl output: ' + printed);
+  assert((await page.locator('#manifest').inputValue()).includes('image: nginx:1.16.1'),
+    'the untouched editor follows the change, so Apply cannot undo it');
   await page.click('button[aria-label="Step forward"]');
   await page.click('button[aria-label="Step forward"]');
   const fired = await page.locator('.rung.fired').getAttribute('data-branch');
