@@ -14,6 +14,8 @@ pub struct Props {
     pub selected: Option<Selected>,
     /// While playing, the YAML is not rebuilt at every step (each rebuild is a replay).
     pub playing: bool,
+    /// A read-only page shows the YAML but offers no "Delete pod".
+    pub readonly: bool,
     pub dispatch: Dispatch,
 }
 
@@ -53,7 +55,7 @@ pub fn inspector(props: &Props) -> Html {
         let d = props.dispatch.clone();
         move |_| d.dispatch(Action::Select(None))
     };
-    let delete = matches!(sel, Selected::Pod(_)).then(|| {
+    let delete = (matches!(sel, Selected::Pod(_)) && !props.readonly).then(|| {
         let d = props.dispatch.clone();
         let n = name.clone();
         html! { <button class="danger" aria-label={format!("Delete pod {n}")}

@@ -136,7 +136,7 @@ pub fn app() -> Html {
                     }
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
                     <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
-                    <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} playing={model.playing} dispatch={dispatch.clone()} />
+                    <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} playing={model.playing} readonly={readonly} dispatch={dispatch.clone()} />
                     if !readonly {
                         <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
                     }

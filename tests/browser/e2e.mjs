@@ -258,6 +258,10 @@ await test('readonly hides editing', async page => {
   await page.waitForSelector('.cluster');
   assert((await page.locator('#manifest').count()) === 0, 'no editor');
   assert((await page.locator('#console-input').count()) === 0, 'no console');
+  await seekEnd(page);
+  await page.locator('.pod:not(.mini)').first().click();
+  await page.waitForSelector('.inspector .yaml');
+  assert((await page.locator('.inspector button.danger').count()) === 0, 'no delete pod');
 }, base + '?readonly');
 
 await test('an embed with autoplay plays, minimal controls, no editor', async page => {
