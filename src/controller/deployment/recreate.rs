@@ -19,8 +19,7 @@ impl DeploymentController {
     ) -> SyncResult {
         let (mut new_rs, mut old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
-        let mut all = old_rss.clone();
-        all.extend(new_rs.clone());
+        let mut all = super::sync::with_new(&old_rss, new_rs.as_ref());
         let active_old = filter_active_replica_sets(&old_rss);
         if self.scale_down_old_replica_sets_for_recreate(cx, &active_old, d)? {
             cx.explain(
@@ -38,8 +37,7 @@ impl DeploymentController {
             let (n, o) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
             new_rs = n;
             old_rss = o;
-            all = old_rss.clone();
-            all.extend(new_rs.clone());
+            all = super::sync::with_new(&old_rss, new_rs.as_ref());
         }
         if let Some(n) = &new_rs {
             self.scale_up_new_replica_set_for_recreate(cx, n, d)?;

@@ -25,8 +25,7 @@ impl DeploymentController {
     ) -> SyncResult {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
-        let mut all = old_rss;
-        all.extend(new_rs);
+        let all = super::sync::with_new(&old_rss, new_rs.as_ref());
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let mut to = get_rollback_to(d).unwrap_or(0);
         if to == 0 {

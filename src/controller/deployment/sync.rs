@@ -18,8 +18,7 @@ impl DeploymentController {
     ) -> SyncResult {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
-        let mut all = old_rss.clone();
-        all.extend(new_rs.clone());
+        let all = with_new(&old_rss, new_rs.as_ref());
         self.sync_deployment_status(cx, &all, new_rs.as_ref(), d)
     }
 
@@ -33,8 +32,7 @@ impl DeploymentController {
         }
         // Upstream computes the status from the ReplicaSets as they were before scale() wrote:
         // sizes catch up on the next sync, which the ReplicaSet updates trigger anyway.
-        let mut all = old_rss;
-        all.extend(new_rs.clone());
+        let all = with_new(&old_rss, new_rs.as_ref());
         self.sync_deployment_status(cx, &all, new_rs.as_ref(), d)
     }
 
@@ -538,8 +536,7 @@ impl DeploymentController {
     ) -> Result<(bool, String), ApiError> {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
-        let mut all = old_rss;
-        all.extend(new_rs);
+        let all = with_new(&old_rss, new_rs.as_ref());
         for rs in filter_active_replica_sets(&all) {
             if let Some(desired) = desired_replicas_annotation(&rs)
                 && desired != d.replicas()
@@ -605,4 +602,11 @@ pub fn calculate_status(
     };
     set_deployment_condition(&mut s, c);
     s
+}
+
+/// `append(oldRSs, newRS)`: every ReplicaSet of the Deployment, the old ones first.
+pub fn with_new(old: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<ReplicaSet> {
+    let mut all = old.to_vec();
+    all.extend(new.cloned());
+    all
 }
