@@ -211,7 +211,8 @@ impl Store {
         let (k, key) = self.by_uid.get(uid)?;
         self.get(*k, key)
     }
-    fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
+    /// Every object of a kind, in key order (namespace/name).
+    pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
         self.objects
             .range((kind, String::new())..)
             .take_while(move |((k, _), _)| *k == kind)
@@ -245,7 +246,7 @@ impl Store {
         })
     }
     /// Objects with an ownerReference to `uid` (the informer index the controllers use).
-    pub fn dependents_of(&self, uid: &str) -> impl Iterator<Item = &Object> {
+    pub fn dependents_of<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Object> + use<'a> {
         self.dependents
             .get(uid)
             .into_iter()
@@ -255,17 +256,12 @@ impl Store {
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
         let owner = uid.to_string();
-        self.dependents
-            .get(uid)
-            .into_iter()
-            .flatten()
-            .filter_map(|id| self.objects.get(id))
-            .filter_map(move |o| match o {
-                Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
-                    Some(p)
-                }
-                _ => None,
-            })
+        self.dependents_of(uid).filter_map(move |o| match o {
+            Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
+                Some(p)
+            }
+            _ => None,
+        })
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {

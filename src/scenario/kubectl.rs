@@ -875,29 +875,12 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
         name.as_ref().is_none_or(|n| &m.name == n)
             && selector.as_ref().is_none_or(|s| s.matches(&m.labels))
     };
-    let objs: Vec<Object> = match res {
-        Resource::Deployment => c
-            .store
-            .deployments()
-            .filter(|d| keep(&d.metadata))
-            .cloned()
-            .map(Object::Deployment)
-            .collect(),
-        Resource::ReplicaSet => c
-            .store
-            .replicasets()
-            .filter(|r| keep(&r.metadata))
-            .cloned()
-            .map(Object::ReplicaSet)
-            .collect(),
-        Resource::Pod => c
-            .store
-            .pods()
-            .filter(|p| keep(&p.metadata))
-            .cloned()
-            .map(Object::Pod)
-            .collect(),
-    };
+    let objs: Vec<Object> = c
+        .store
+        .list(res.kind())
+        .filter(|o| keep(o.meta()))
+        .cloned()
+        .collect();
     if let (Some(n), true) = (&name, objs.is_empty()) {
         return Err(not_found(res.kind(), n));
     }

@@ -93,7 +93,6 @@ pub fn cluster_view(props: &Props) -> Html {
         .unwrap_or(0);
     let rows = step.replica_sets.iter().rev().map(|rs| {
         let mine: Vec<&PodView> = pods.iter().filter(|p| p.replica_set == rs.name).collect();
-        let hash = rs.name.rsplit('-').next().unwrap_or("").to_string();
         let sel = props.selected == Some(Selected::ReplicaSet(rs.name.clone()));
         let d = props.dispatch.clone();
         let name = rs.name.clone();
@@ -105,7 +104,6 @@ pub fn cluster_view(props: &Props) -> Html {
                     onclick={move |_| d.dispatch(Action::Select(Some(Selected::ReplicaSet(name.clone()))))}>
                     <span class="rev">{ format!("rev {}", rs.revision) }</span>
                     <span class="rs-name">{ rs.name.clone() }</span>
-                    <span class="hash" title="pod-template-hash">{ hash }</span>
                     <span class="image">{ rs.images.join(", ") }</span>
                     <span class="rs-counts" title="desired / current / ready / available">
                         { format!("{} / {} / {} / {}", rs.replicas, rs.status.replicas, rs.status.ready_replicas, rs.status.available_replicas) }

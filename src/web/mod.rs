@@ -110,7 +110,7 @@ pub fn app() -> Html {
                         }
                     </select>
                 </label>
-                <p class="description">{ model.description.clone() }</p>
+                <p class="description">{ model.session.scenario.description.clone() }</p>
                 <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
                 <button class="theme" aria-label="Toggle dark theme"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>

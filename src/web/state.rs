@@ -39,7 +39,6 @@ pub struct Model {
     pub speed: f64,
     /// Which gallery scenario is loaded (index), if any.
     pub gallery: Option<usize>,
-    pub description: String,
     pub editor: String,
     /// The reader changed the editor since it last showed the Deployment; until then a change
     /// made in the console also refreshes the editor, so Apply never undoes it by surprise.
@@ -51,27 +50,10 @@ pub struct Model {
     /// A message about the last thing that went wrong outside the editor and the console.
     pub notice: Option<String>,
     pub dark: bool,
-    /// Bumped on every change of `session`, so views can tell runs apart cheaply.
-    pub run_id: u32,
     /// URL parameters: embed mode, read-only, which controls and panel, the step range.
     pub view: Rc<ViewOptions>,
     /// The last share link made, to show and copy.
     pub shared: Option<String>,
-}
-
-impl PartialEq for Model {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.session, &other.session)
-            && self.pos == other.pos
-            && self.vt_ms == other.vt_ms
-            && self.playing == other.playing
-            && self.speed == other.speed
-            && self.editor == other.editor
-            && self.selected == other.selected
-            && self.notice == other.notice
-            && self.dark == other.dark
-            && Rc::ptr_eq(&self.console, &other.console)
-    }
 }
 
 /// A command from the page that embeds this one (postMessage).
@@ -164,7 +146,6 @@ impl Model {
         pos: usize,
     ) -> Model {
         let editor = editor_text(&scenario);
-        let description = scenario.description.clone();
         let (session, notice) = match Session::new(scenario) {
             Ok(s) => (s, None),
             Err(e) => (
@@ -182,7 +163,6 @@ impl Model {
             playing: false,
             speed: 1.0,
             gallery,
-            description,
             problems: Rc::new(quick::check(&editor)),
             editor,
             editor_dirty: false,
@@ -191,7 +171,6 @@ impl Model {
             selected: None,
             notice,
             dark,
-            run_id: 0,
             view,
             shared: None,
         };
@@ -244,7 +223,6 @@ impl Model {
     fn replace_session(&mut self, s: Session) {
         self.notice = s.stopped.clone();
         self.session = Rc::new(s);
-        self.run_id += 1;
     }
 
     /// Runs a console command at the current step.
