@@ -178,7 +178,8 @@ pub fn use_hash_links(dispatch: Dispatch) {
     });
 }
 
-fn in_frame() -> bool {
+/// True when the page runs inside another page's iframe.
+pub fn in_frame() -> bool {
     window()
         .parent()
         .ok()
@@ -186,11 +187,9 @@ fn in_frame() -> bool {
         .is_some_and(|p| !js_sys::Object::is(&p, &window()))
 }
 
-/// Sends a message to the embedding page (when there is one).
+/// Sends a message to the embedding page (callers check [`in_frame`] first, so that a page
+/// nobody embeds never builds the message).
 pub fn post_to_parent(msg: &serde_json::Value) {
-    if !in_frame() {
-        return;
-    }
     if let (Ok(Some(parent)), Ok(v)) = (window().parent(), js_sys::JSON::parse(&msg.to_string())) {
         let _ = parent.post_message(&v, "*");
     }

@@ -51,11 +51,15 @@ pub fn app() -> Html {
         // Tell an embedding page where we are: once when ready, then on every step.
         let deps = (Run(model.session.clone()), model.pos);
         use_effect_with(deps, |(run, pos)| {
-            bindings::post_to_parent(&embed::step_message(&run.0, *pos));
+            if bindings::in_frame() {
+                bindings::post_to_parent(&embed::step_message(&run.0, *pos));
+            }
         });
         let ready = Run(model.session.clone());
         use_effect_with(ready, |run| {
-            bindings::post_to_parent(&embed::ready_message(&run.0))
+            if bindings::in_frame() {
+                bindings::post_to_parent(&embed::ready_message(&run.0));
+            }
         });
     }
     {
