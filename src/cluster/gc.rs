@@ -4,7 +4,7 @@
 //! `orphan` has its dependents' ownerReferences removed, then its finalizer.
 
 use super::queue::WorkQueue;
-use super::store::{ApiError, Propagation, Store, WatchEvent};
+use super::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN, Kind, Object};
 use crate::controller::Explain;
 
@@ -34,8 +34,8 @@ impl GarbageCollector {
     }
 
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
-        match ev {
-            WatchEvent::Deleted(o) => {
+        match ev.view() {
+            WatchRef::Deleted(o) => {
                 let deps: Vec<Object> = store.dependents_of(&o.meta().uid).cloned().collect();
                 for d in &deps {
                     self.enqueue(d);
@@ -49,7 +49,7 @@ impl GarbageCollector {
                     }
                 }
             }
-            WatchEvent::Added(o) | WatchEvent::Modified { new: o, .. } => {
+            WatchRef::Added(o) | WatchRef::Modified { new: o, .. } => {
                 let m = o.meta();
                 if m.deletion_timestamp.is_some()
                     && m.finalizers

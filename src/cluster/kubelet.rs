@@ -100,7 +100,7 @@ pub fn apply(
     step: PodStep,
     node_rr: &mut u32,
 ) -> Option<(Happening, Vec<(u64, PodStep)>)> {
-    let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?.clone();
+    let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
     let now = store.now;
     let name = pod.metadata.name.clone();
     if step == PodStep::Gone {
@@ -122,7 +122,7 @@ pub fn apply(
             let node = world.node_name(*node_rr);
             *node_rr += 1;
             p.spec.node_name = node.clone();
-            store.update(Object::Pod(p.clone())).ok()?;
+            store.update(Object::Pod(p)).ok()?;
             let mut p = store.pod(key)?.clone();
             set_pod_condition(&mut p, "PodScheduled", "True", now);
             p.status.container_statuses = p

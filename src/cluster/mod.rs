@@ -27,7 +27,7 @@ use gc::GarbageCollector;
 use kubelet::{PodStep, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use store::{Store, WatchEvent};
+use store::{Store, WatchEvent, WatchRef};
 
 /// Syncs allowed at one instant before the run is declared a livelock.
 pub const MAX_SYNCS_PER_INSTANT: u32 = 10_000;
@@ -136,13 +136,13 @@ impl Cluster {
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
-        match ev {
-            WatchEvent::Added(Object::Pod(p))
+        match ev.view() {
+            WatchRef::Added(Object::Pod(p))
                 if p.spec.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() =>
             {
                 self.add_timer(self.now_ms + self.world.schedule_ms, p, PodStep::Bind);
             }
-            WatchEvent::Modified {
+            WatchRef::Modified {
                 old: Object::Pod(o),
                 new: Object::Pod(n),
             } if o.metadata.deletion_timestamp.is_none()
@@ -428,7 +428,7 @@ impl Cluster {
     /// Creates the objects of a scenario (or an `apply`), in order, each as the apiserver would.
     pub fn create(&mut self, obj: Object) -> Result<Object, store::ApiError> {
         self.store.now = self.now();
-        let created = self.store.create(obj)?;
+        let created = Rc::unwrap_or_clone(self.store.create(obj)?);
         if let Object::Deployment(d) = &created
             && self.focus.is_none()
         {

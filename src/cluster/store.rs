@@ -10,6 +10,7 @@ use crate::api::{Deployment, Kind, Object, ObjectMeta, Pod, ReplicaSet, Time, de
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::rc::Rc;
 
 /// How dependents are treated when their owner is deleted (`--cascade`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,13 +78,43 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// What informers are told. (Variants differ in size; events live only until dispatched.)
-#[allow(clippy::large_enum_variant)]
+/// What informers are told. The objects are shared with the store (a write makes one new
+/// object, not a copy per reader), as informers share the objects of their cache.
 #[derive(Clone, Debug)]
 pub enum WatchEvent {
-    Added(Object),
-    Modified { old: Object, new: Object },
-    Deleted(Object),
+    Added(Rc<Object>),
+    Modified { old: Rc<Object>, new: Rc<Object> },
+    Deleted(Rc<Object>),
+}
+
+/// A watch event seen through references, so that handlers match on object kinds directly.
+#[derive(Clone, Copy, Debug)]
+pub enum WatchRef<'a> {
+    Added(&'a Object),
+    Modified { old: &'a Object, new: &'a Object },
+    Deleted(&'a Object),
+}
+
+impl WatchEvent {
+    pub fn added(o: Object) -> WatchEvent {
+        WatchEvent::Added(Rc::new(o))
+    }
+    pub fn deleted(o: Object) -> WatchEvent {
+        WatchEvent::Deleted(Rc::new(o))
+    }
+    pub fn modified(old: Object, new: Object) -> WatchEvent {
+        WatchEvent::Modified {
+            old: Rc::new(old),
+            new: Rc::new(new),
+        }
+    }
+    pub fn view(&self) -> WatchRef<'_> {
+        match self {
+            WatchEvent::Added(o) => WatchRef::Added(o),
+            WatchEvent::Modified { old, new } => WatchRef::Modified { old, new },
+            WatchEvent::Deleted(o) => WatchRef::Deleted(o),
+        }
+    }
 }
 
 /// One client call, as client-go's fake clientset records it.
@@ -109,10 +140,13 @@ pub struct Store {
     rv: u64,
     uid_seq: u64,
     name_seq: u64,
-    objects: BTreeMap<(Kind, String), Object>,
+    /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
+    /// the indexes and cloned stores (time travel) hold the same objects without copying them.
+    objects: BTreeMap<(Kind, String), Rc<Object>>,
     by_uid: BTreeMap<String, (Kind, String)>,
-    /// owner uid → dependents (every ownerReference, not only controller ones).
-    dependents: BTreeMap<String, BTreeSet<(Kind, String)>>,
+    /// owner uid → dependents (every ownerReference, not only controller ones), holding the
+    /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
+    dependents: BTreeMap<String, BTreeMap<(Kind, String), Rc<Object>>>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
     orphans: BTreeSet<String>,
@@ -187,7 +221,7 @@ impl Store {
     // ------------------------------------------------------------ reads (listers)
 
     pub fn get(&self, kind: Kind, key: &str) -> Option<&Object> {
-        self.objects.get(&(kind, key.to_string()))
+        self.objects.get(&(kind, key.to_string())).map(|o| &**o)
     }
     pub fn deployment(&self, key: &str) -> Option<&Deployment> {
         match self.get(Kind::Deployment, key) {
@@ -216,7 +250,7 @@ impl Store {
         self.objects
             .range((kind, String::new())..)
             .take_while(move |((k, _), _)| *k == kind)
-            .map(|(_, o)| o)
+            .map(|(_, o)| &**o)
     }
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
         self.list(Kind::Deployment).filter_map(|o| {
@@ -250,8 +284,7 @@ impl Store {
         self.dependents
             .get(uid)
             .into_iter()
-            .flatten()
-            .filter_map(|id| self.objects.get(id))
+            .flat_map(|deps| deps.values().map(|o| &**o))
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
@@ -276,7 +309,7 @@ impl Store {
 
     // ------------------------------------------------------------ index upkeep
 
-    fn index_add(&mut self, o: &Object) {
+    fn index_add(&mut self, o: &Rc<Object>) {
         let id = (o.kind(), o.meta().key());
         self.by_uid.insert(o.meta().uid.clone(), id.clone());
         if o.kind() == Kind::Pod && o.meta().controller_ref().is_none() {
@@ -286,7 +319,7 @@ impl Store {
             self.dependents
                 .entry(r.uid.clone())
                 .or_default()
-                .insert(id.clone());
+                .insert(id.clone(), o.clone());
         }
     }
     fn index_remove(&mut self, o: &Object) {
@@ -304,7 +337,7 @@ impl Store {
             }
         }
     }
-    fn put(&mut self, o: Object) -> Option<Object> {
+    fn put(&mut self, o: Rc<Object>) -> Option<Rc<Object>> {
         let id = (o.kind(), o.meta().key());
         let old = self.objects.remove(&id);
         if let Some(old) = &old {
@@ -314,7 +347,7 @@ impl Store {
         self.objects.insert(id, o);
         old
     }
-    fn take(&mut self, kind: Kind, key: &str) -> Option<Object> {
+    fn take(&mut self, kind: Kind, key: &str) -> Option<Rc<Object>> {
         let o = self.objects.remove(&(kind, key.to_string()))?;
         self.index_remove(&o);
         Some(o)
@@ -324,7 +357,7 @@ impl Store {
 
     /// Stores a new object: defaulting, validation, name generation, uid, resourceVersion 1st
     /// generation and creationTimestamp, as `POST` does.
-    pub fn create(&mut self, mut obj: Object) -> Result<Object, ApiError> {
+    pub fn create(&mut self, mut obj: Object) -> Result<Rc<Object>, ApiError> {
         let kind = obj.kind();
         {
             let m = obj.meta_mut();
@@ -380,6 +413,7 @@ impl Store {
             m.deletion_timestamp = None;
         }
         self.log("create", kind, "", &obj.meta().name);
+        let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Added(obj.clone()));
         Ok(obj)
@@ -399,7 +433,7 @@ impl Store {
             let rv = self.next_rv();
             obj.meta_mut().resource_version = rv;
         }
-        self.put(obj.clone());
+        self.put(Rc::new(obj.clone()));
         obj
     }
 
@@ -417,22 +451,22 @@ impl Store {
     }
 
     /// `PUT`: metadata and spec; the stored status is kept. Generation moves when the spec does.
-    pub fn update(&mut self, obj: Object) -> Result<Object, ApiError> {
+    pub fn update(&mut self, obj: Object) -> Result<Rc<Object>, ApiError> {
         self.write(obj, false)
     }
 
     /// `PUT .../status`: status (and, as the registry allows, annotations); spec and labels kept.
-    pub fn update_status(&mut self, obj: Object) -> Result<Object, ApiError> {
+    pub fn update_status(&mut self, obj: Object) -> Result<Rc<Object>, ApiError> {
         self.write(obj, true)
     }
 
-    fn write(&mut self, mut obj: Object, status: bool) -> Result<Object, ApiError> {
+    fn write(&mut self, mut obj: Object, status: bool) -> Result<Rc<Object>, ApiError> {
         let kind = obj.kind();
         if obj.meta().namespace.is_empty() {
             obj.meta_mut().namespace = "default".into();
         }
         let key = obj.meta().key();
-        let Some(old) = self.get(kind, &key).cloned() else {
+        let Some(old) = self.objects.get(&(kind, key.clone())).cloned() else {
             self.log(
                 "update",
                 kind,
@@ -460,7 +494,7 @@ impl Store {
                 nm.finalizers = om.finalizers.clone();
             }
         }
-        let spec_changed = match (&mut obj, &old) {
+        let spec_changed = match (&mut obj, &*old) {
             (Object::Deployment(n), Object::Deployment(o)) => {
                 if status {
                     n.spec = o.spec.clone();
@@ -487,7 +521,10 @@ impl Store {
             }
             (Object::Pod(n), Object::Pod(o)) => {
                 if status {
-                    n.spec = o.spec.clone();
+                    // (The kubelet's status writes carry the spec unchanged: no copy needed.)
+                    if n.spec != o.spec {
+                        n.spec = o.spec.clone();
+                    }
                 } else {
                     n.status = o.status.clone();
                 }
@@ -510,7 +547,7 @@ impl Store {
             &mut obj.meta_mut().resource_version,
             old.meta().resource_version.clone(),
         );
-        if obj == old {
+        if obj == *old {
             return Ok(old);
         }
         obj.meta_mut().resource_version = sent_rv;
@@ -522,9 +559,11 @@ impl Store {
             && kind != Kind::Pod
         {
             self.take(kind, &key);
+            let obj = Rc::new(obj);
             self.watch.push(WatchEvent::Deleted(obj.clone()));
             return Ok(obj);
         }
+        let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Modified {
             old,
@@ -545,10 +584,10 @@ impl Store {
     ) -> Result<(), ApiError> {
         let name = key.rsplit('/').next().unwrap_or(key).to_string();
         self.log("delete", kind, "", &name);
-        let Some(old) = self.get(kind, key).cloned() else {
+        let Some(old) = self.objects.get(&(kind, key.to_string())).cloned() else {
             return Err(ApiError::NotFound { kind, name });
         };
-        let mut obj = old.clone();
+        let mut obj = (*old).clone();
         let finalizer = match propagation {
             Propagation::Foreground => Some(FINALIZER_FOREGROUND),
             Propagation::Orphan => Some(FINALIZER_ORPHAN),
@@ -568,7 +607,7 @@ impl Store {
             self.take(kind, key);
             let rv = self.next_rv();
             obj.meta_mut().resource_version = rv;
-            self.watch.push(WatchEvent::Deleted(obj));
+            self.watch.push(WatchEvent::deleted(obj));
             return Ok(());
         }
         if obj.meta().deletion_timestamp.is_some() && obj.meta().finalizers == old.meta().finalizers
@@ -588,21 +627,23 @@ impl Store {
         }
         let rv = self.next_rv();
         obj.meta_mut().resource_version = rv;
+        let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Modified { old, new: obj });
         Ok(())
     }
 
     /// The kubelet's final word on a terminating pod: the object is removed.
-    pub fn remove_pod(&mut self, key: &str) -> Option<Pod> {
-        let Some(Object::Pod(mut p)) = self.take(Kind::Pod, key) else {
-            return None;
-        };
+    pub fn remove_pod(&mut self, key: &str) -> Option<Rc<Object>> {
+        let mut o = Rc::unwrap_or_clone(self.take(Kind::Pod, key)?);
         let rv = self.next_rv();
-        p.metadata.resource_version = rv;
-        self.log("delete", Kind::Pod, "", &p.metadata.name.clone());
-        self.watch.push(WatchEvent::Deleted(Object::Pod(p.clone())));
-        Some(p)
+        let m = o.meta_mut();
+        m.resource_version = rv;
+        let name = m.name.clone();
+        self.log("delete", Kind::Pod, "", &name);
+        let o = Rc::new(o);
+        self.watch.push(WatchEvent::Deleted(o.clone()));
+        Some(o)
     }
 
     /// Watch events since the last call, oldest first.

@@ -190,7 +190,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         if let Some(k) = existing {
             store.remove_pod(&k);
         }
-        dc.handle(&mut store, &WatchEvent::Deleted(Object::Pod(pod)));
+        dc.handle(&mut store, &WatchEvent::deleted(Object::Pod(pod)));
         let want: Vec<String> = e["enqueued"]
             .as_array()
             .into_iter()
@@ -297,11 +297,11 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         match kind.as_str() {
             "addReplicaSet" => dc.handle(
                 &mut store,
-                &WatchEvent::Added(Object::ReplicaSet(rs_of(body, "rs"))),
+                &WatchEvent::added(Object::ReplicaSet(rs_of(body, "rs"))),
             ),
             "deleteReplicaSet" => dc.handle(
                 &mut store,
-                &WatchEvent::Deleted(Object::ReplicaSet(rs_of(body, "rs"))),
+                &WatchEvent::deleted(Object::ReplicaSet(rs_of(body, "rs"))),
             ),
             _ => {
                 let (mut old, mut new) = match body.get("rs").and_then(Value::as_str) {
@@ -328,10 +328,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 }
                 dc.handle(
                     &mut store,
-                    &WatchEvent::Modified {
-                        old: Object::ReplicaSet(old),
-                        new: Object::ReplicaSet(new),
-                    },
+                    &WatchEvent::modified(Object::ReplicaSet(old), Object::ReplicaSet(new)),
                 );
             }
         }

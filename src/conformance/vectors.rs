@@ -4,7 +4,7 @@
 use super::fixtures::*;
 use crate::api::*;
 use crate::cluster::events::EventRecorder;
-use crate::cluster::store::{Store, WatchEvent};
+use crate::cluster::store::{Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::expectations::{ControllerExpectations, UidTrackingExpectations};
@@ -1137,8 +1137,8 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
                 .into_iter()
                 .filter(|e| {
                     matches!(
-                        e,
-                        WatchEvent::Added(Object::Pod(_)) | WatchEvent::Deleted(Object::Pod(_))
+                        e.view(),
+                        WatchRef::Added(Object::Pod(_)) | WatchRef::Deleted(Object::Pod(_))
                     )
                 })
                 .collect();

@@ -15,9 +15,10 @@ pub mod util;
 use crate::api::*;
 use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
-use crate::cluster::store::{ApiError, Store, WatchEvent};
+use crate::cluster::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Upstream retries a failing key this many times before dropping it.
 pub const MAX_RETRIES: u32 = 15;
@@ -140,20 +141,21 @@ impl DeploymentController {
 
     /// Informer callbacks: which Deployments a watch event wakes (upstream's handlers).
     pub fn handle(&mut self, store: &mut Store, ev: &WatchEvent) {
-        match ev {
-            WatchEvent::Added(Object::Deployment(d))
-            | WatchEvent::Deleted(Object::Deployment(d)) => self.enqueue(d),
-            WatchEvent::Modified {
+        match ev.view() {
+            WatchRef::Added(Object::Deployment(d)) | WatchRef::Deleted(Object::Deployment(d)) => {
+                self.enqueue(d)
+            }
+            WatchRef::Modified {
                 new: Object::Deployment(d),
                 ..
             } => self.enqueue(d),
-            WatchEvent::Added(Object::ReplicaSet(rs)) => self.add_replica_set(store, rs),
-            WatchEvent::Modified {
+            WatchRef::Added(Object::ReplicaSet(rs)) => self.add_replica_set(store, rs),
+            WatchRef::Modified {
                 old: Object::ReplicaSet(o),
                 new: Object::ReplicaSet(n),
             } => self.update_replica_set(store, o, n),
-            WatchEvent::Deleted(Object::ReplicaSet(rs)) => self.delete_replica_set(store, rs),
-            WatchEvent::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
+            WatchRef::Deleted(Object::ReplicaSet(rs)) => self.delete_replica_set(store, rs),
+            WatchRef::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
             _ => {}
         }
     }
@@ -470,7 +472,11 @@ impl DeploymentController {
                     sel.to_selector_string()
                 ),
             );
-            match cx.store.update(Object::ReplicaSet(adopted)) {
+            match cx
+                .store
+                .update(Object::ReplicaSet(adopted))
+                .map(Rc::unwrap_or_clone)
+            {
                 Ok(Object::ReplicaSet(a)) => claimed.push(a),
                 Ok(_) => {}
                 Err(ApiError::NotFound { .. }) => {}

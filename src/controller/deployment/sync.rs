@@ -7,6 +7,7 @@ use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
 use crate::cluster::store::ApiError;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
+use std::rc::Rc;
 
 impl DeploymentController {
     /// `syncStatusOnly`: the Deployment is being deleted; only its status is kept current.
@@ -127,7 +128,7 @@ impl DeploymentController {
                 {
                     cx.explain("getNewReplicaSet", format!("ReplicaSet {} matches the template: its revision becomes {new_revision}", rs.metadata.name));
                 }
-                return match cx.store.update(Object::ReplicaSet(rs))? {
+                return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(rs))?) {
                     Object::ReplicaSet(r) => Ok(Some(r)),
                     _ => Ok(None),
                 };
@@ -207,7 +208,11 @@ impl DeploymentController {
         );
         cx.explain("getNewReplicaSet", format!("no ReplicaSet matches the template: create {} (pod-template-hash {hash}) at revision {new_revision} with {count} replicas", new_rs.metadata.name));
         let mut already_exists = false;
-        let created = match cx.store.create(Object::ReplicaSet(new_rs.clone())) {
+        let created = match cx
+            .store
+            .create(Object::ReplicaSet(new_rs.clone()))
+            .map(Rc::unwrap_or_clone)
+        {
             Ok(Object::ReplicaSet(r)) => r,
             Ok(_) => unreachable!("created a ReplicaSet"),
             Err(ApiError::AlreadyExists { .. }) => {
@@ -434,7 +439,7 @@ impl DeploymentController {
         let mut copy = rs.clone();
         copy.spec.replicas = Some(new_scale);
         set_replicas_annotations(&mut copy, d.replicas(), max);
-        let updated = match cx.store.update(Object::ReplicaSet(copy))? {
+        let updated = match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(copy))?) {
             Object::ReplicaSet(r) => r,
             _ => unreachable!("updated a ReplicaSet"),
         };

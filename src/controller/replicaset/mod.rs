@@ -5,7 +5,7 @@
 use crate::api::*;
 use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
-use crate::cluster::store::{ApiError, Propagation, Store, WatchEvent};
+use crate::cluster::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util::{
     REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
     set_replica_set_condition,
@@ -14,6 +14,7 @@ use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{RankingGates, ranked_less, sort_by_less};
 use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 pub const BURST_REPLICAS: usize = 500;
 pub const SLOW_START_INITIAL_BATCH_SIZE: usize = 1;
@@ -98,17 +99,17 @@ impl ReplicaSetController {
 
     /// Informer callbacks (addPod, updatePod, deletePod, and the ReplicaSet ones).
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent, now_ms: u64) {
-        match ev {
-            WatchEvent::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
-            WatchEvent::Modified {
+        match ev.view() {
+            WatchRef::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
+            WatchRef::Modified {
                 new: Object::ReplicaSet(rs),
                 ..
             } => self.queue.add(&rs.metadata.key()),
-            WatchEvent::Deleted(Object::ReplicaSet(rs)) => {
+            WatchRef::Deleted(Object::ReplicaSet(rs)) => {
                 self.expectations.delete_expectations(&rs.metadata.key());
                 self.queue.add(&rs.metadata.key());
             }
-            WatchEvent::Added(Object::Pod(p)) => {
+            WatchRef::Added(Object::Pod(p)) => {
                 if p.metadata.deletion_timestamp.is_some() {
                     return self.delete_pod(store, p);
                 }
@@ -125,7 +126,7 @@ impl ReplicaSetController {
                     self.queue.add(&k);
                 }
             }
-            WatchEvent::Modified {
+            WatchRef::Modified {
                 old: Object::Pod(old),
                 new: Object::Pod(cur),
             } => {
@@ -169,7 +170,7 @@ impl ReplicaSetController {
                     }
                 }
             }
-            WatchEvent::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
+            WatchRef::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
             _ => {}
         }
     }
@@ -397,7 +398,7 @@ impl ReplicaSetController {
                 report.explain.push(Explain::new("manageReplicas", why));
                 let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
                     let pod = pod_from_template(rs);
-                    match store.create(Object::Pod(pod)) {
+                    match store.create(Object::Pod(pod)).as_deref() {
                         Ok(Object::Pod(p)) => {
                             events.record(
                                 "replicaset-controller",
@@ -419,7 +420,7 @@ impl ReplicaSetController {
                                 "FailedCreate",
                                 format!("Error creating: {e}"),
                             );
-                            Err(e)
+                            Err(e.clone())
                         }
                     }
                 });
@@ -655,7 +656,10 @@ pub fn update_replica_set_status(
     let mut cur = rs.clone();
     for attempt in 0..2 {
         cur.status = s.clone();
-        match store.update_status(Object::ReplicaSet(cur.clone())) {
+        match store
+            .update_status(Object::ReplicaSet(cur.clone()))
+            .map(Rc::unwrap_or_clone)
+        {
             Ok(Object::ReplicaSet(r)) => return Ok(r),
             Ok(_) => unreachable!("updated a ReplicaSet"),
             Err(e) if attempt == 1 => return Err(e),
