@@ -67,12 +67,9 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         s.termination_grace_period_seconds = Some(30);
     }
     let e = &mut s.extra;
-    e.entry("dnsPolicy")
-        .or_insert_with(|| "ClusterFirst".into());
-    e.entry("schedulerName")
-        .or_insert_with(|| "default-scheduler".into());
-    e.entry("securityContext")
-        .or_insert_with(|| serde_json::json!({}));
+    e.default_field("dnsPolicy", || "ClusterFirst".into());
+    e.default_field("schedulerName", || "default-scheduler".into());
+    e.default_field("securityContext", || serde_json::json!({}));
     for c in &mut s.containers {
         let policy = if c.image.ends_with(":latest")
             || !c.image.rsplit('/').next().unwrap_or("").contains(':')
@@ -81,17 +78,11 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         } else {
             "IfNotPresent"
         };
+        c.extra.default_field("imagePullPolicy", || policy.into());
         c.extra
-            .entry("imagePullPolicy")
-            .or_insert_with(|| policy.into());
+            .default_field("terminationMessagePath", || "/dev/termination-log".into());
         c.extra
-            .entry("terminationMessagePath")
-            .or_insert_with(|| "/dev/termination-log".into());
-        c.extra
-            .entry("terminationMessagePolicy")
-            .or_insert_with(|| "File".into());
-        c.extra
-            .entry("resources")
-            .or_insert_with(|| serde_json::json!({}));
+            .default_field("terminationMessagePolicy", || "File".into());
+        c.extra.default_field("resources", || serde_json::json!({}));
     }
 }

@@ -13,12 +13,55 @@ pub use intstr::IntOrString;
 pub use labels::{LabelSelector, LabelSelectorRequirement, Labels};
 pub use time::Time;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
-/// Unmodelled fields, kept as they came.
-pub type Extra = Map<String, Value>;
+/// Unmodelled fields, kept as they came. Shared on clone and copied on first write: every pod
+/// of a ReplicaSet carries its template's unmodelled fields, and the controllers copy pods often.
+#[derive(Clone, Debug, Default)]
+pub struct Extra(Rc<Map<String, Value>>);
+
+impl Extra {
+    /// Sets `key` only when it is absent (a default), without copying a shared map otherwise.
+    pub fn default_field(&mut self, key: &str, value: impl FnOnce() -> Value) {
+        if !self.0.contains_key(key) {
+            Rc::make_mut(&mut self.0).insert(key.to_string(), value());
+        }
+    }
+}
+
+impl std::ops::Deref for Extra {
+    type Target = Map<String, Value>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Extra {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl PartialEq for Extra {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Serialize for Extra {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Extra {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Map::deserialize(d).map(|m| Extra(Rc::new(m)))
+    }
+}
 
 pub const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
 pub const REVISION_HISTORY_ANNOTATION: &str = "deployment.kubernetes.io/revision-history";

@@ -75,14 +75,13 @@ pub fn get_pod_keys(pods: &[&Pod]) -> Vec<String> {
 }
 
 impl ReplicaSetController {
-    fn rs_for_ref(store: &Store, ns: &str, r: &OwnerReference) -> Option<ReplicaSet> {
+    fn rs_for_ref<'a>(store: &'a Store, ns: &str, r: &OwnerReference) -> Option<&'a ReplicaSet> {
         if r.kind != "ReplicaSet" {
             return None;
         }
         store
             .replicaset(&format!("{ns}/{}", r.name))
             .filter(|rs| rs.metadata.uid == r.uid)
-            .cloned()
     }
 
     fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<String> {
