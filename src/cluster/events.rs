@@ -1,7 +1,9 @@
 //! The event recorder: Kubernetes Events as `kubectl describe` lists them, with the recorder's
 //! aggregation of repeats (same object, type, reason and message → count and lastTimestamp).
 
+use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Time};
+use std::hash::{Hash, Hasher};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -23,8 +25,9 @@ pub struct Event {
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {
     pub events: Vec<Event>,
-    /// (object, type, reason, message) → index in `events`, so aggregation costs a lookup.
-    index: std::collections::BTreeMap<(String, String, String, String), usize>,
+    /// Hash of (object, type, reason, message) → indices in `events` with that hash, so
+    /// aggregation costs a lookup and no copy of the strings.
+    index: FxHashMap<u64, Vec<usize>>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
     pub now_ms: u64,
@@ -42,13 +45,19 @@ impl EventRecorder {
     ) {
         let object = format!("{}/{}", kind.as_str(), name);
         let now = self.now_ms;
-        let id = (
-            object.clone(),
-            type_.to_string(),
-            reason.to_string(),
-            message.clone(),
-        );
-        if let Some(&i) = self.index.get(&id) {
+        let id = {
+            let mut h = Fx::default();
+            (&object, type_, reason, &message).hash(&mut h);
+            h.finish()
+        };
+        let same = |e: &Event| {
+            e.object == object && e.type_ == type_ && e.reason == reason && e.message == message
+        };
+        let found = self
+            .index
+            .get(&id)
+            .and_then(|is| is.iter().copied().find(|&i| same(&self.events[i])));
+        if let Some(i) = found {
             self.events[i].count += 1;
             self.events[i].last_ms = now;
             self.fresh.push(i);
@@ -65,7 +74,7 @@ impl EventRecorder {
             last_ms: now,
         });
         self.fresh.push(self.events.len() - 1);
-        self.index.insert(id, self.events.len() - 1);
+        self.index.entry(id).or_default().push(self.events.len() - 1);
     }
 
     /// Events recorded since the previous call (for the trace step that caused them).

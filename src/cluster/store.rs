@@ -8,8 +8,9 @@
 use crate::api::validation::{self, Invalid};
 use crate::api::{Deployment, Kind, Object, ObjectMeta, Pod, ReplicaSet, Time, defaults};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// How dependents are treated when their owner is deleted (`--cascade`).
@@ -134,6 +135,43 @@ fn resource_of(k: Kind) -> &'static str {
     }
 }
 
+/// A small deterministic hasher (the multiply-rotate of rustc's FxHash) for the store's maps:
+/// keys are our own names and uids, so no flooding defence is needed, and the same program
+/// must behave the same on every run and target.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// One kind's objects: hashed by `namespace/name` for the lookups every write makes, with the
+/// keys also kept in order for listing (kubectl, the informers' List).
+#[derive(Default, Clone)]
+struct Table {
+    by_key: FxHashMap<String, Rc<Object>>,
+    order: BTreeSet<String>,
+}
+
+fn slot(kind: Kind) -> usize {
+    match kind {
+        Kind::Deployment => 0,
+        Kind::ReplicaSet => 1,
+        Kind::Pod => 2,
+    }
+}
+
 #[derive(Default, Clone)]
 pub struct Store {
     pub now: Time,
@@ -142,11 +180,11 @@ pub struct Store {
     name_seq: u64,
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
-    objects: BTreeMap<(Kind, String), Rc<Object>>,
-    by_uid: BTreeMap<String, (Kind, String)>,
+    objects: [Table; 3],
+    by_uid: FxHashMap<String, (Kind, String)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), holding the
     /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
-    dependents: BTreeMap<String, BTreeMap<(Kind, String), Rc<Object>>>,
+    dependents: FxHashMap<String, BTreeMap<(Kind, String), Rc<Object>>>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
     orphans: BTreeSet<String>,
@@ -209,7 +247,12 @@ impl Store {
             .collect()
     }
 
-    fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
+    /// Records a client call, as the fake clientset does (the simulated cluster keeps no log:
+    /// nothing reads it, and it would grow with every write of a long session).
+    pub fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
+        if !self.fake {
+            return;
+        }
         self.actions.push(Action {
             verb,
             resource: resource_of(kind),
@@ -221,7 +264,7 @@ impl Store {
     // ------------------------------------------------------------ reads (listers)
 
     pub fn get(&self, kind: Kind, key: &str) -> Option<&Object> {
-        self.objects.get(&(kind, key.to_string())).map(|o| &**o)
+        self.objects[slot(kind)].by_key.get(key).map(|o| &**o)
     }
     pub fn deployment(&self, key: &str) -> Option<&Deployment> {
         match self.get(Kind::Deployment, key) {
@@ -247,10 +290,8 @@ impl Store {
     }
     /// Every object of a kind, in key order (namespace/name).
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
-        self.objects
-            .range((kind, String::new())..)
-            .take_while(move |((k, _), _)| *k == kind)
-            .map(|(_, o)| &**o)
+        let table = &self.objects[slot(kind)];
+        table.order.iter().filter_map(|k| table.by_key.get(k).map(|o| &**o))
     }
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
         self.list(Kind::Deployment).filter_map(|o| {
@@ -288,23 +329,35 @@ impl Store {
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
-        let owner = uid.to_string();
-        self.dependents_of(uid).filter_map(move |o| match o {
-            Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
-                Some(p)
-            }
-            _ => None,
+        self.shared_pods_controlled_by(uid).map(|o| match &**o {
+            Object::Pod(p) => p,
+            _ => unreachable!("only pods are yielded"),
         })
+    }
+    /// The same pods as shared handles, which a caller may keep across its own writes.
+    pub fn shared_pods_controlled_by<'a>(
+        &'a self,
+        uid: &str,
+    ) -> impl Iterator<Item = &'a Rc<Object>> + use<'a> {
+        let owner = uid.to_string();
+        self.dependents
+            .get(uid)
+            .into_iter()
+            .flat_map(|deps| deps.values())
+            .filter(move |o| match &***o {
+                Object::Pod(p) => p.metadata.controller_ref().is_some_and(|r| r.uid == owner),
+                _ => false,
+            })
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
         self.orphans.iter().filter_map(|k| self.pod(k))
     }
     pub fn len(&self) -> usize {
-        self.objects.len()
+        self.objects.iter().map(|t| t.by_key.len()).sum()
     }
     pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.len() == 0
     }
 
     // ------------------------------------------------------------ index upkeep
@@ -338,17 +391,39 @@ impl Store {
         }
     }
     fn put(&mut self, o: Rc<Object>) -> Option<Rc<Object>> {
-        let id = (o.kind(), o.meta().key());
-        let old = self.objects.remove(&id);
-        if let Some(old) = &old {
-            self.index_remove(old);
+        let kind = o.kind();
+        let key = o.meta().key();
+        let table = &mut self.objects[slot(kind)];
+        let old = table.by_key.insert(key.clone(), o.clone());
+        match &old {
+            // Most writes (status, scale) keep the uid and the owners: the indexes only need
+            // the new object in place of the old.
+            Some(old)
+                if old.meta().uid == o.meta().uid
+                    && old.meta().owner_references == o.meta().owner_references =>
+            {
+                let id = (kind, key);
+                for r in &o.meta().owner_references {
+                    if let Some(d) = self.dependents.get_mut(&r.uid).and_then(|m| m.get_mut(&id)) {
+                        *d = o.clone();
+                    }
+                }
+            }
+            Some(old) => {
+                self.index_remove(old);
+                self.index_add(&o);
+            }
+            None => {
+                table.order.insert(key);
+                self.index_add(&o);
+            }
         }
-        self.index_add(&o);
-        self.objects.insert(id, o);
         old
     }
     fn take(&mut self, kind: Kind, key: &str) -> Option<Rc<Object>> {
-        let o = self.objects.remove(&(kind, key.to_string()))?;
+        let table = &mut self.objects[slot(kind)];
+        let o = table.by_key.remove(key)?;
+        table.order.remove(key);
         self.index_remove(&o);
         Some(o)
     }
@@ -395,7 +470,7 @@ impl Store {
             }
         }
         let key = obj.meta().key();
-        if self.objects.contains_key(&(kind, key.clone())) {
+        if self.objects[slot(kind)].by_key.contains_key(&key) {
             return Err(ApiError::AlreadyExists {
                 kind,
                 name: obj.meta().name.clone(),
@@ -466,7 +541,7 @@ impl Store {
             obj.meta_mut().namespace = "default".into();
         }
         let key = obj.meta().key();
-        let Some(old) = self.objects.get(&(kind, key.clone())).cloned() else {
+        let Some(old) = self.objects[slot(kind)].by_key.get(&key).cloned() else {
             self.log(
                 "update",
                 kind,
@@ -584,7 +659,7 @@ impl Store {
     ) -> Result<(), ApiError> {
         let name = key.rsplit('/').next().unwrap_or(key).to_string();
         self.log("delete", kind, "", &name);
-        let Some(old) = self.objects.get(&(kind, key.to_string())).cloned() else {
+        let Some(old) = self.objects[slot(kind)].by_key.get(key).cloned() else {
             return Err(ApiError::NotFound { kind, name });
         };
         let mut obj = (*old).clone();

@@ -418,12 +418,8 @@ impl DeploymentController {
             }
             // canAdopt: a fresh read of the Deployment, which must not be going away.
             if !fresh_checked {
-                cx.store.actions.push(crate::cluster::store::Action {
-                    verb: "get",
-                    resource: "deployments",
-                    subresource: "",
-                    name: d.metadata.name.clone(),
-                });
+                cx.store
+                    .log("get", Kind::Deployment, "", &d.metadata.name);
                 let fresh = cx.store.deployment(&d.metadata.key()).cloned();
                 match fresh {
                     Some(f) if f.metadata.uid != d.metadata.uid => {

@@ -11,7 +11,7 @@ use crate::controller::deployment::util::{
     set_replica_set_condition,
 };
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{RankingGates, ranked_less, sort_by_less};
+use crate::controller::ranking::{RankKey, RankingGates, ranked_key_less, sort_by_less};
 use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -205,14 +205,10 @@ impl ReplicaSetController {
         };
         let now = store.now;
         let needs_sync = self.expectations.satisfied(key, now);
-        // Claim: release pods we control whose labels stopped matching, and adopt matching
-        // orphans (unless we are being deleted). Only those few pods are copied.
-        if rs.metadata.deletion_timestamp.is_none() {
-            let to_release: Vec<Pod> = store
-                .pods_controlled_by(&rs.metadata.uid)
-                .filter(|p| !rs.spec.selector.matches(&p.metadata.labels) && p.is_active())
-                .cloned()
-                .collect();
+        let deleting = rs.metadata.deletion_timestamp.is_some();
+        // Claim: adopt matching orphans and release pods we control whose labels stopped
+        // matching (unless we are being deleted). Only those few pods are copied.
+        if !deleting {
             let orphans: Vec<Pod> = store
                 .orphan_pods()
                 .filter(|p| {
@@ -236,40 +232,49 @@ impl ReplicaSetController {
                 ));
                 let _ = store.update(Object::Pod(p));
             }
-            for mut p in to_release {
-                p.metadata
-                    .owner_references
-                    .retain(|o| o.uid != rs.metadata.uid);
-                report.explain.push(Explain::new(
-                    "claimPods",
-                    format!("releasing pod {}: labels no longer match", p.metadata.name),
-                ));
-                let _ = store.update(Object::Pod(p));
+        }
+        // One pass over the pods we control matches each against the selector once: the
+        // matching ones are counted for the status (as they stand before this sync's creates
+        // and deletes, as upstream counts from its informer cache) and the active ones kept
+        // (shared handles, no copies) in case some must be ranked for deletion; the rest are
+        // released.
+        let mut counter = StatusCounter::new(&rs, now, true);
+        let mut active: Vec<Rc<Object>> = vec![];
+        let mut to_release: Vec<Pod> = vec![];
+        for o in store.shared_pods_controlled_by(&rs.metadata.uid) {
+            let Object::Pod(p) = &**o else { continue };
+            if !rs.spec.selector.matches(&p.metadata.labels) {
+                if !deleting && p.is_active() {
+                    to_release.push(p.clone());
+                }
+                continue;
+            }
+            if counter.add(p) {
+                active.push(o.clone());
             }
         }
-        // The status is computed from the claimed pods as they stand before this sync's
-        // creates and deletes, as upstream does from its informer cache; the plan for
-        // manageReplicas is made from the same view.
-        // One pass counts; the active pods are gathered only when some must be ranked for
-        // deletion, so a sync costs no allocation proportional to the ReplicaSet's size.
-        let (mut status, active_count, plan) = {
-            let claimed = || {
-                store
-                    .pods_controlled_by(&rs.metadata.uid)
-                    .filter(|p| rs.spec.selector.matches(&p.metadata.labels))
-            };
-            let (status, active_count) =
-                count_status(&rs, claimed(), self.terminating_replicas, now);
-            let plan = (needs_sync && rs.metadata.deletion_timestamp.is_none()).then(|| {
-                let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
-                    claimed().filter(|p| p.is_active()).collect()
-                } else {
-                    vec![]
-                };
-                self.plan_replicas(store, active_count, &active, &rs, now)
-            });
-            (status, active_count, plan)
-        };
+        for mut p in to_release {
+            p.metadata
+                .owner_references
+                .retain(|o| o.uid != rs.metadata.uid);
+            report.explain.push(Explain::new(
+                "claimPods",
+                format!("releasing pod {}: labels no longer match", p.metadata.name),
+            ));
+            let _ = store.update(Object::Pod(p));
+        }
+        let (mut status, active_count) = counter.finish(self.terminating_replicas);
+        let plan = (needs_sync && !deleting).then(|| {
+            let active: Vec<&Pod> = active
+                .iter()
+                .filter_map(|o| match &**o {
+                    Object::Pod(p) => Some(p),
+                    _ => None,
+                })
+                .collect();
+            self.plan_replicas(store, active_count, &active, &rs, now)
+        });
+        drop(active);
         let mut manage_err = None;
         if let Some(plan) = plan {
             if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
@@ -526,17 +531,15 @@ pub fn get_pods_to_delete<'a>(
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
     }
-    let mut ranked: Vec<(&Pod, i32)> = pods
+    let mut ranked: Vec<(&Pod, RankKey)> = pods
         .iter()
         .map(|p| {
-            (
-                *p,
-                on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0),
-            )
+            let rank = on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
+            (*p, RankKey::of(p, rank, now))
         })
         .collect();
     sort_by_less(&mut ranked, |a, b| {
-        ranked_less(a.0, a.1, b.0, b.1, now, gates)
+        ranked_key_less(&a.1, &b.1, now.is_some(), gates)
     });
     ranked.into_iter().take(diff).map(|(p, _)| p).collect()
 }
@@ -569,34 +572,76 @@ fn count_status<'a>(
     track_terminating: bool,
     now: Time,
 ) -> (ReplicaSetStatus, usize) {
-    let mut s = rs.status.clone();
-    let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
-    let (mut active, mut terminating) = (0usize, 0usize);
-    let (mut fully, mut ready, mut available) = (0, 0, 0);
+    let mut counter = StatusCounter::new(rs, now, false);
     for p in claimed {
-        if p.is_terminating() {
-            terminating += 1;
-        }
-        if !p.is_active() {
-            continue;
-        }
-        active += 1;
-        if template.matches(&p.metadata.labels) {
-            fully += 1;
-        }
-        if p.is_ready() {
-            ready += 1;
-            if p.is_available(rs.spec.min_ready_seconds, now) {
-                available += 1;
-            }
+        counter.add(p);
+    }
+    counter.finish(track_terminating)
+}
+
+/// The running sums of [`count_status`], fed one claimed pod at a time.
+struct StatusCounter<'r> {
+    rs: &'r ReplicaSet,
+    /// The template's labels as a selector; `None` when every pod counted is known to match
+    /// the ReplicaSet's selector and that selector is the template's labels (the usual case).
+    template: Option<LabelSelector>,
+    now: Time,
+    active: usize,
+    terminating: usize,
+    fully: i32,
+    ready: i32,
+    available: i32,
+}
+
+impl<'r> StatusCounter<'r> {
+    fn new(rs: &'r ReplicaSet, now: Time, selected: bool) -> StatusCounter<'r> {
+        let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
+        StatusCounter {
+            rs,
+            template: (!selected || template != rs.spec.selector).then_some(template),
+            now,
+            active: 0,
+            terminating: 0,
+            fully: 0,
+            ready: 0,
+            available: 0,
         }
     }
-    s.replicas = active as i32;
-    s.fully_labeled_replicas = fully;
-    s.ready_replicas = ready;
-    s.available_replicas = available;
-    s.terminating_replicas = track_terminating.then_some(terminating as i32);
-    (s, active)
+
+    /// Counts a pod that matches the ReplicaSet's selector; true when it is active.
+    fn add(&mut self, p: &Pod) -> bool {
+        if p.is_terminating() {
+            self.terminating += 1;
+        }
+        if !p.is_active() {
+            return false;
+        }
+        self.active += 1;
+        if self
+            .template
+            .as_ref()
+            .is_none_or(|t| t.matches(&p.metadata.labels))
+        {
+            self.fully += 1;
+        }
+        if p.is_ready() {
+            self.ready += 1;
+            if p.is_available(self.rs.spec.min_ready_seconds, self.now) {
+                self.available += 1;
+            }
+        }
+        true
+    }
+
+    fn finish(self, track_terminating: bool) -> (ReplicaSetStatus, usize) {
+        let mut s = self.rs.status.clone();
+        s.replicas = self.active as i32;
+        s.fully_labeled_replicas = self.fully;
+        s.ready_replicas = self.ready;
+        s.available_replicas = self.available;
+        s.terminating_replicas = track_terminating.then_some(self.terminating as i32);
+        (s, self.active)
+    }
 }
 
 /// The condition half of `calculateStatus`: ReplicaFailure set when manageReplicas failed
