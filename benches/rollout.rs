@@ -32,22 +32,42 @@ fn rollout(replicas: u32) -> (f64, u64) {
 }
 
 fn main() {
-    // ROLLOUT_BENCH_SIZES=1000,10000 picks sizes (e.g. to count instructions of one size with
-    // `perf stat`).
+    // ROLLOUT_BENCH_SIZES=1000,10000 picks sizes; ROLLOUT_BENCH_ROUNDS=N the rounds.
     let sizes: Vec<u32> = std::env::var("ROLLOUT_BENCH_SIZES")
         .ok()
         .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![100, 1_000, 10_000]);
+    let rounds: usize = std::env::var("ROLLOUT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    // The sizes run interleaved, round after round, and each reports its median: this VM's
+    // speed drifts by 2x over minutes, and interleaving lets the drift hit every size alike.
+    let mut times: Vec<Vec<f64>> = vec![vec![]; sizes.len()];
+    let mut syncs = vec![0; sizes.len()];
+    for _ in 0..rounds {
+        for (i, &n) in sizes.iter().enumerate() {
+            let (secs, s) = rollout(n);
+            times[i].push(secs);
+            syncs[i] = s;
+        }
+    }
     let mut prev: Option<f64> = None;
-    for n in sizes {
-        let (secs, syncs) = rollout(n);
+    for (i, &n) in sizes.iter().enumerate() {
+        let t = &mut times[i];
+        t.sort_by(f64::total_cmp);
+        let secs = t[t.len() / 2];
         let growth = prev
             .map(|p| format!("  ({:.1}x the previous size's time)", secs / p))
             .unwrap_or_default();
         println!(
-            "rolling update of {n:>6} replicas: {:>8.1} ms, {syncs:>5} syncs, {:>9.0} syncs/s{growth}",
+            "rolling update of {n:>6} replicas: {:>8.1} ms (median of {rounds}; {:.1} to {:.1}), {:>5} syncs, {:>9.0} syncs/s{growth}",
             secs * 1000.0,
-            syncs as f64 / secs
+            t[0] * 1000.0,
+            t[t.len() - 1] * 1000.0,
+            syncs[i],
+            syncs[i] as f64 / secs
         );
         prev = Some(secs);
     }

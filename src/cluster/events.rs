@@ -3,8 +3,8 @@
 
 use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Time};
-use std::hash::{Hash, Hasher};
 use serde::Serialize;
+use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,7 +74,10 @@ impl EventRecorder {
             last_ms: now,
         });
         self.fresh.push(self.events.len() - 1);
-        self.index.entry(id).or_default().push(self.events.len() - 1);
+        self.index
+            .entry(id)
+            .or_default()
+            .push(self.events.len() - 1);
     }
 
     /// Events recorded since the previous call (for the trace step that caused them).

@@ -146,7 +146,8 @@ impl Hasher for Fx {
         for chunk in bytes.chunks(8) {
             let mut w = [0u8; 8];
             w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
     fn finish(&self) -> u64 {
@@ -291,7 +292,10 @@ impl Store {
     /// Every object of a kind, in key order (namespace/name).
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
         let table = &self.objects[slot(kind)];
-        table.order.iter().filter_map(|k| table.by_key.get(k).map(|o| &**o))
+        table
+            .order
+            .iter()
+            .filter_map(|k| table.by_key.get(k).map(|o| &**o))
     }
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
         self.list(Kind::Deployment).filter_map(|o| {
@@ -329,25 +333,13 @@ impl Store {
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
-        self.shared_pods_controlled_by(uid).map(|o| match &**o {
-            Object::Pod(p) => p,
-            _ => unreachable!("only pods are yielded"),
-        })
-    }
-    /// The same pods as shared handles, which a caller may keep across its own writes.
-    pub fn shared_pods_controlled_by<'a>(
-        &'a self,
-        uid: &str,
-    ) -> impl Iterator<Item = &'a Rc<Object>> + use<'a> {
         let owner = uid.to_string();
-        self.dependents
-            .get(uid)
-            .into_iter()
-            .flat_map(|deps| deps.values())
-            .filter(move |o| match &***o {
-                Object::Pod(p) => p.metadata.controller_ref().is_some_and(|r| r.uid == owner),
-                _ => false,
-            })
+        self.dependents_of(uid).filter_map(move |o| match o {
+            Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
+                Some(p)
+            }
+            _ => None,
+        })
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {

@@ -169,11 +169,9 @@ pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGa
             return Some(after_or_zero(x, y));
         }
         match (has_now, t1, t2) {
-            (true, Some((_, bx)), Some((_, by))) => Some(if bx == by {
-                a.uid < b.uid
-            } else {
-                bx < by
-            }),
+            (true, Some((_, bx)), Some((_, by))) => {
+                Some(if bx == by { a.uid < b.uid } else { bx < by })
+            }
             _ => Some(after_or_zero(x, y)),
         }
     };

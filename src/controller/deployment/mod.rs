@@ -418,8 +418,7 @@ impl DeploymentController {
             }
             // canAdopt: a fresh read of the Deployment, which must not be going away.
             if !fresh_checked {
-                cx.store
-                    .log("get", Kind::Deployment, "", &d.metadata.name);
+                cx.store.log("get", Kind::Deployment, "", &d.metadata.name);
                 let fresh = cx.store.deployment(&d.metadata.key()).cloned();
                 match fresh {
                     Some(f) if f.metadata.uid != d.metadata.uid => {

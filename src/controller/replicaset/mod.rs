@@ -235,22 +235,14 @@ impl ReplicaSetController {
         }
         // One pass over the pods we control matches each against the selector once: the
         // matching ones are counted for the status (as they stand before this sync's creates
-        // and deletes, as upstream counts from its informer cache) and the active ones kept
-        // (shared handles, no copies) in case some must be ranked for deletion; the rest are
-        // released.
+        // and deletes, as upstream counts from its informer cache); the rest are released.
         let mut counter = StatusCounter::new(&rs, now, true);
-        let mut active: Vec<Rc<Object>> = vec![];
         let mut to_release: Vec<Pod> = vec![];
-        for o in store.shared_pods_controlled_by(&rs.metadata.uid) {
-            let Object::Pod(p) = &**o else { continue };
-            if !rs.spec.selector.matches(&p.metadata.labels) {
-                if !deleting && p.is_active() {
-                    to_release.push(p.clone());
-                }
-                continue;
-            }
-            if counter.add(p) {
-                active.push(o.clone());
+        for p in store.pods_controlled_by(&rs.metadata.uid) {
+            if rs.spec.selector.matches(&p.metadata.labels) {
+                counter.add(p);
+            } else if !deleting && p.is_active() {
+                to_release.push(p.clone());
             }
         }
         for mut p in to_release {
@@ -265,16 +257,20 @@ impl ReplicaSetController {
         }
         let (mut status, active_count) = counter.finish(self.terminating_replicas);
         let plan = (needs_sync && !deleting).then(|| {
-            let active: Vec<&Pod> = active
-                .iter()
-                .filter_map(|o| match &**o {
-                    Object::Pod(p) => Some(p),
-                    _ => None,
-                })
-                .collect();
+            // Only a scale-down ranks pods, so only then are the active ones gathered.
+            let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
+                let mut v = Vec::with_capacity(active_count);
+                v.extend(
+                    store
+                        .pods_controlled_by(&rs.metadata.uid)
+                        .filter(|p| p.is_active() && rs.spec.selector.matches(&p.metadata.labels)),
+                );
+                v
+            } else {
+                vec![]
+            };
             self.plan_replicas(store, active_count, &active, &rs, now)
         });
-        drop(active);
         let mut manage_err = None;
         if let Some(plan) = plan {
             if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
@@ -608,13 +604,13 @@ impl<'r> StatusCounter<'r> {
         }
     }
 
-    /// Counts a pod that matches the ReplicaSet's selector; true when it is active.
-    fn add(&mut self, p: &Pod) -> bool {
+    /// Counts a pod that matches the ReplicaSet's selector.
+    fn add(&mut self, p: &Pod) {
         if p.is_terminating() {
             self.terminating += 1;
         }
         if !p.is_active() {
-            return false;
+            return;
         }
         self.active += 1;
         if self
@@ -630,7 +626,6 @@ impl<'r> StatusCounter<'r> {
                 self.available += 1;
             }
         }
-        true
     }
 
     fn finish(self, track_terminating: bool) -> (ReplicaSetStatus, usize) {
