@@ -5,7 +5,7 @@
 use crate::api::*;
 use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
-use crate::cluster::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
+use crate::cluster::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util::{
     REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
     set_replica_set_condition,
@@ -233,18 +233,49 @@ impl ReplicaSetController {
                 let _ = store.update(Object::Pod(p));
             }
         }
-        // One pass over the pods we control matches each against the selector once: the
-        // matching ones are counted for the status (as they stand before this sync's creates
-        // and deletes, as upstream counts from its informer cache); the rest are released.
-        let mut counter = StatusCounter::new(&rs, now, true);
-        let mut to_release: Vec<Pod> = vec![];
-        for p in store.pods_controlled_by(&rs.metadata.uid) {
-            if rs.spec.selector.matches(&p.metadata.labels) {
-                counter.add(p);
-            } else if !deleting && p.is_active() {
-                to_release.push(p.clone());
+        // The status counts the claimed pods as they stand before this sync's creates and
+        // deletes, as upstream counts them from its informer cache. Upstream walks every pod;
+        // the store's tallies (pods grouped by labels) give the same numbers from a group or
+        // two, unless availability depends on the clock (minReadySeconds).
+        let uid = &rs.metadata.uid;
+        let tallies = store.pod_tallies(uid);
+        let walk = || {
+            count_status(
+                &rs,
+                store
+                    .pods_controlled_by(uid)
+                    .filter(|p| rs.spec.selector.matches(&p.metadata.labels)),
+                self.terminating_replicas,
+                now,
+            )
+        };
+        let (mut status, active_count) = if rs.spec.min_ready_seconds == 0 {
+            let mut counter = StatusCounter::new(&rs, now);
+            for t in tallies {
+                if rs.spec.selector.matches(&t.labels) {
+                    counter.add_group(t);
+                }
             }
-        }
+            let counted = counter.finish(self.terminating_replicas);
+            debug_assert_eq!(counted, walk(), "tallies of {key} disagree with its pods");
+            counted
+        } else {
+            walk()
+        };
+        // Pods we control whose labels stopped matching are released; only they are copied.
+        let to_release: Vec<Pod> = if !deleting
+            && tallies
+                .iter()
+                .any(|t| t.active > 0 && !rs.spec.selector.matches(&t.labels))
+        {
+            store
+                .pods_controlled_by(uid)
+                .filter(|p| p.is_active() && !rs.spec.selector.matches(&p.metadata.labels))
+                .cloned()
+                .collect()
+        } else {
+            vec![]
+        };
         for mut p in to_release {
             p.metadata
                 .owner_references
@@ -255,7 +286,6 @@ impl ReplicaSetController {
             ));
             let _ = store.update(Object::Pod(p));
         }
-        let (mut status, active_count) = counter.finish(self.terminating_replicas);
         let plan = (needs_sync && !deleting).then(|| {
             // Only a scale-down ranks pods, so only then are the active ones gathered.
             let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
@@ -568,7 +598,7 @@ fn count_status<'a>(
     track_terminating: bool,
     now: Time,
 ) -> (ReplicaSetStatus, usize) {
-    let mut counter = StatusCounter::new(rs, now, false);
+    let mut counter = StatusCounter::new(rs, now);
     for p in claimed {
         counter.add(p);
     }
@@ -578,9 +608,8 @@ fn count_status<'a>(
 /// The running sums of [`count_status`], fed one claimed pod at a time.
 struct StatusCounter<'r> {
     rs: &'r ReplicaSet,
-    /// The template's labels as a selector; `None` when every pod counted is known to match
-    /// the ReplicaSet's selector and that selector is the template's labels (the usual case).
-    template: Option<LabelSelector>,
+    /// The template's labels as a selector (fullyLabeledReplicas).
+    template: LabelSelector,
     now: Time,
     active: usize,
     terminating: usize,
@@ -590,11 +619,10 @@ struct StatusCounter<'r> {
 }
 
 impl<'r> StatusCounter<'r> {
-    fn new(rs: &'r ReplicaSet, now: Time, selected: bool) -> StatusCounter<'r> {
-        let template = LabelSelector::from_labels(&rs.spec.template.metadata.labels);
+    fn new(rs: &'r ReplicaSet, now: Time) -> StatusCounter<'r> {
         StatusCounter {
             rs,
-            template: (!selected || template != rs.spec.selector).then_some(template),
+            template: LabelSelector::from_labels(&rs.spec.template.metadata.labels),
             now,
             active: 0,
             terminating: 0,
@@ -613,11 +641,7 @@ impl<'r> StatusCounter<'r> {
             return;
         }
         self.active += 1;
-        if self
-            .template
-            .as_ref()
-            .is_none_or(|t| t.matches(&p.metadata.labels))
-        {
+        if self.template.matches(&p.metadata.labels) {
             self.fully += 1;
         }
         if p.is_ready() {
@@ -626,6 +650,18 @@ impl<'r> StatusCounter<'r> {
                 self.available += 1;
             }
         }
+    }
+
+    /// Counts a group of pods that match the ReplicaSet's selector, when availability is
+    /// readiness (minReadySeconds 0).
+    fn add_group(&mut self, t: &PodTally) {
+        self.terminating += t.terminating as usize;
+        self.active += t.active as usize;
+        if self.template.matches(&t.labels) {
+            self.fully += t.active as i32;
+        }
+        self.ready += t.ready as i32;
+        self.available += t.ready as i32;
     }
 
     fn finish(self, track_terminating: bool) -> (ReplicaSetStatus, usize) {
