@@ -201,7 +201,8 @@ pub struct Store {
     by_uid: FxHashMap<String, (Kind, String)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), holding the
     /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
-    dependents: FxHashMap<String, BTreeMap<(Kind, String), Rc<Object>>>,
+    /// The flag says whether that reference is the controller one.
+    dependents: FxHashMap<String, BTreeMap<(Kind, String), (Rc<Object>, bool)>>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
     orphans: BTreeSet<String>,
@@ -347,17 +348,18 @@ impl Store {
         self.dependents
             .get(uid)
             .into_iter()
-            .flat_map(|deps| deps.values().map(|o| &**o))
+            .flat_map(|deps| deps.values().map(|(o, _)| &**o))
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
-        let owner = uid.to_string();
-        self.dependents_of(uid).filter_map(move |o| match o {
-            Object::Pod(p) if p.metadata.controller_ref().is_some_and(|r| r.uid == owner) => {
-                Some(p)
-            }
-            _ => None,
-        })
+        self.dependents
+            .get(uid)
+            .into_iter()
+            .flat_map(|deps| deps.values())
+            .filter_map(|(o, controller)| match &**o {
+                Object::Pod(p) if *controller => Some(p),
+                _ => None,
+            })
     }
     /// The pods whose controller is `uid`, grouped by their labels and counted by state.
     pub fn pod_tallies(&self, uid: &str) -> &[PodTally] {
@@ -382,11 +384,12 @@ impl Store {
         if o.kind() == Kind::Pod && o.meta().controller_ref().is_none() {
             self.orphans.insert(id.1.clone());
         }
+        let controller = o.meta().controller_ref().map(|c| c.uid.as_str());
         for r in &o.meta().owner_references {
             self.dependents
                 .entry(r.uid.clone())
                 .or_default()
-                .insert(id.clone(), o.clone());
+                .insert(id.clone(), (o.clone(), controller == Some(r.uid.as_str())));
         }
     }
     fn index_remove(&mut self, o: &Object) {
@@ -462,7 +465,7 @@ impl Store {
                 let id = (kind, key);
                 for r in &o.meta().owner_references {
                     if let Some(d) = self.dependents.get_mut(&r.uid).and_then(|m| m.get_mut(&id)) {
-                        *d = o.clone();
+                        d.0 = o.clone();
                     }
                 }
             }
