@@ -68,6 +68,8 @@ pub struct Cluster {
     focus_uid: Option<String>,
     focus_owned: BTreeSet<String>,
     pub total_syncs: u64,
+    /// The empty half of `dispatch`'s pair of event buffers.
+    spare_watch: Vec<WatchEvent>,
     next_queue: usize,
     /// Stop once the trace holds this many steps (replaying the run up to a chosen step).
     pub step_limit: Option<usize>,
@@ -95,6 +97,7 @@ impl Cluster {
             focus_uid: None,
             focus_owned: BTreeSet::new(),
             total_syncs: 0,
+            spare_watch: vec![],
             next_queue: 0,
             step_limit: None,
             frames: None,
@@ -121,16 +124,20 @@ impl Cluster {
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
     pub fn dispatch(&mut self) {
+        // Two buffers take turns (events raised while handling land in the other), so a
+        // burst of hundreds of events does not regrow a vector every round.
+        let mut evs = std::mem::take(&mut self.spare_watch);
         loop {
-            let evs = self.store.drain_watch();
+            std::mem::swap(&mut evs, &mut self.store.watch);
             if evs.is_empty() {
+                self.spare_watch = evs;
                 return;
             }
-            for ev in &evs {
-                self.dc.handle(&mut self.store, ev);
-                self.rsc.handle(&self.store, ev, self.now_ms);
-                self.gc.handle(&self.store, ev);
-                self.kubelet_watch(ev);
+            for ev in evs.drain(..) {
+                self.dc.handle(&mut self.store, &ev);
+                self.rsc.handle(&self.store, &ev, self.now_ms);
+                self.gc.handle(&self.store, &ev);
+                self.kubelet_watch(&ev);
             }
         }
     }

@@ -447,14 +447,19 @@ impl Store {
     fn put(&mut self, o: Rc<Object>) -> Option<Rc<Object>> {
         let kind = o.kind();
         let key = o.meta().key();
-        if kind == Kind::Pod {
-            if let Some(old) = self.objects[slot(kind)].by_key.get(&key).cloned() {
-                self.tally(&old, false);
-            }
-            self.tally(&o, true);
-        }
         let table = &mut self.objects[slot(kind)];
-        let old = table.by_key.insert(key.clone(), o.clone());
+        let old = match table.by_key.get_mut(&key) {
+            Some(stored) => Some(std::mem::replace(stored, o.clone())),
+            None => {
+                table.by_key.insert(key.clone(), o.clone());
+                None
+            }
+        };
+        // (Added before removed, so a group that only changes state is never dropped.)
+        self.tally(&o, true);
+        if let Some(old) = &old {
+            self.tally(old, false);
+        }
         match &old {
             // Most writes (status, scale) keep the uid and the owners: the indexes only need
             // the new object in place of the old.
@@ -474,7 +479,7 @@ impl Store {
                 self.index_add(&o);
             }
             None => {
-                table.order.insert(key);
+                self.objects[slot(kind)].order.insert(key);
                 self.index_add(&o);
             }
         }
@@ -616,26 +621,32 @@ impl Store {
         };
         self.check_rv(obj.meta(), old.meta(), kind)?;
         // Fields the client cannot change through this verb come from the stored object.
+        // (Copied only where they differ: a client normally sends them back unchanged.)
+        fn keep<T: Clone + PartialEq>(new: &mut T, stored: &T) {
+            if new != stored {
+                new.clone_from(stored);
+            }
+        }
         {
             let (om, nm) = (old.meta(), obj.meta_mut());
-            nm.namespace = om.namespace.clone();
-            nm.uid = om.uid.clone();
+            keep(&mut nm.namespace, &om.namespace);
+            keep(&mut nm.uid, &om.uid);
             nm.creation_timestamp = om.creation_timestamp;
             nm.deletion_timestamp = om.deletion_timestamp;
             nm.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             nm.generation = om.generation;
             if status {
-                nm.labels = om.labels.clone();
-                nm.owner_references = om.owner_references.clone();
-                nm.finalizers = om.finalizers.clone();
+                keep(&mut nm.labels, &om.labels);
+                keep(&mut nm.owner_references, &om.owner_references);
+                keep(&mut nm.finalizers, &om.finalizers);
             }
         }
         let spec_changed = match (&mut obj, &*old) {
             (Object::Deployment(n), Object::Deployment(o)) => {
                 if status {
-                    n.spec = o.spec.clone();
+                    keep(&mut n.spec, &o.spec);
                 } else {
-                    n.status = o.status.clone();
+                    keep(&mut n.status, &o.status);
                     defaults::default_deployment(n);
                     if !self.fake {
                         validation::validate_deployment_update(n, o).map_err(ApiError::Invalid)?;
@@ -645,9 +656,9 @@ impl Store {
             }
             (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
                 if status {
-                    n.spec = o.spec.clone();
+                    keep(&mut n.spec, &o.spec);
                 } else {
-                    n.status = o.status.clone();
+                    keep(&mut n.status, &o.status);
                     defaults::default_replicaset(n);
                     if !self.fake {
                         validation::validate_replicaset(n).map_err(ApiError::Invalid)?;
@@ -657,12 +668,9 @@ impl Store {
             }
             (Object::Pod(n), Object::Pod(o)) => {
                 if status {
-                    // (The kubelet's status writes carry the spec unchanged: no copy needed.)
-                    if n.spec != o.spec {
-                        n.spec = o.spec.clone();
-                    }
+                    keep(&mut n.spec, &o.spec);
                 } else {
-                    n.status = o.status.clone();
+                    keep(&mut n.status, &o.status);
                 }
                 false
             }
