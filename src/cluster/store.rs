@@ -189,6 +189,9 @@ pub struct PodTally {
     pub ready: u32,
 }
 
+/// One owner's dependents by (kind, key), each with whether the owner is its controller.
+type Dependents = BTreeMap<(Kind, String), (Rc<Object>, bool)>;
+
 #[derive(Default, Clone)]
 pub struct Store {
     pub now: Time,
@@ -202,7 +205,7 @@ pub struct Store {
     /// owner uid → dependents (every ownerReference, not only controller ones), holding the
     /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
     /// The flag says whether that reference is the controller one.
-    dependents: FxHashMap<String, BTreeMap<(Kind, String), (Rc<Object>, bool)>>,
+    dependents: FxHashMap<String, Dependents>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
     orphans: BTreeSet<String>,
