@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Instructions executed by the benchmark's timed part (a rolling update until settled) at each
+# size, counted by valgrind's callgrind: a measure of the work done that this VM's drifting
+# speed cannot blur (wall time is `cargo bench`). Needs valgrind (apt-get install valgrind).
+# Usage: scripts/bench-instructions.sh [SIZES]   e.g. scripts/bench-instructions.sh 1000,10000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes="${1:-100,1000,10000}"
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+bin=$(cargo bench --bench rollout --no-run --message-format=json 2>/dev/null |
+  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+[ -x "$bin" ] || { echo "could not build the benchmark" >&2; exit 1; }
+prev=""
+for n in ${sizes//,/ }; do
+  out=$(mktemp)
+  ROLLOUT_BENCH_SIZES=$n ROLLOUT_BENCH_ROUNDS=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
+    --collect-atstart=no --toggle-collect='*roll_out*' "$bin" >/dev/null 2>&1
+  ir=$(sed -n 's/^summary: *//p' "$out" | awk '{print $1}')
+  rm -f "$out"
+  growth=""
+  [ -n "$prev" ] && growth=$(awk -v a="$ir" -v b="$prev" 'BEGIN { printf "  (%.1fx the previous size)", a / b }')
+  printf 'rolling update of %6d replicas: %15s instructions%s\n' "$n" "$(printf "%'d" "$ir" 2>/dev/null || echo "$ir")" "$growth"
+  prev=$ir
+done
