@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 sizes="${1:-100,1000,10000}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 bin=$(cargo bench --bench rollout --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+  grep '"kind":\["bench"\]' | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
 [ -x "$bin" ] || { echo "could not build the benchmark" >&2; exit 1; }
 prev=""
 for n in ${sizes//,/ }; do
