@@ -26,24 +26,11 @@ impl std::error::Error for ManifestError {}
 
 /// Parses every document of a YAML (or JSON, which is YAML) text into generic values.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, ManifestError> {
-    let mut out = Vec::new();
-    for doc in serde_norway::Deserializer::from_str(text) {
-        let v: Value = serde::Deserialize::deserialize(doc).map_err(|e| ManifestError {
-            line: e.location().map(|l| l.line()),
-            message: format!("error parsing YAML: {}", strip_location(&e.to_string())),
-        })?;
-        if !v.is_null() {
-            out.push(v);
-        }
-    }
-    Ok(out)
-}
-
-fn strip_location(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
+    let docs = crate::yaml::parse_documents(text).map_err(|e| ManifestError {
+        line: Some(e.line),
+        message: format!("error parsing YAML: {}", e.message),
+    })?;
+    Ok(docs.into_iter().filter(|v| !v.is_null()).collect())
 }
 
 /// Reads one manifest value as a typed object, by its `apiVersion` and `kind`.
@@ -128,7 +115,7 @@ fn locate_path(text: &str, message: &str) -> Option<usize> {
 
 /// The object as YAML, fields in the order Kubernetes prints them.
 pub fn to_yaml(obj: &Object) -> String {
-    serde_norway::to_string(&obj.to_value()).unwrap_or_default()
+    crate::yaml::to_string(&obj.to_value())
 }
 
 /// The kind of a parsed object, for messages.
@@ -407,7 +394,7 @@ mod locate_tests {
             ),
             ("{metadata: {labels: {app: [x]}}}", "metadata.labels.app"),
         ] {
-            let v: Value = serde_norway::from_str(doc).unwrap();
+            let v: Value = crate::yaml::parse(doc).unwrap();
             let msg = serde_json::from_value::<Deployment>(v.clone())
                 .unwrap_err()
                 .to_string();

@@ -139,7 +139,7 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 impl Scenario {
     /// Reads a scenario file (YAML or JSON). Errors name the field.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let v: Value = serde_norway::from_str(text)
+        let v: Value = crate::yaml::parse(text)
             .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
         let raw: RawScenario = crate::api::yaml::from_value_at(v).map_err(ScenarioError)?;
         if raw.name.trim().is_empty() {
@@ -155,10 +155,7 @@ impl Scenario {
         for (i, o) in raw.objects.into_iter().enumerate() {
             match o {
                 Value::String(s) => objects.push(s),
-                Value::Object(_) => objects.push(
-                    serde_norway::to_string(&o)
-                        .map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?,
-                ),
+                Value::Object(_) => objects.push(crate::yaml::to_string(&o)),
                 other => {
                     return Err(ScenarioError(format!(
                         "objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"

@@ -81,7 +81,7 @@ impl Field {
 
 fn first_document(text: &str) -> Result<Value, String> {
     let doc = text.split("\n---").next().unwrap_or("");
-    serde_norway::from_str::<Value>(doc).map_err(|e| format!("the manifest is not valid YAML: {e}"))
+    crate::yaml::parse(doc).map_err(|e| format!("the manifest is not valid YAML: {e}"))
 }
 
 fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
@@ -167,7 +167,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
     {
         s.shift_remove("rollingUpdate");
     }
-    serde_norway::to_string(&v).map_err(|e| e.to_string())
+    Ok(crate::yaml::to_string(&v))
 }
 
 /// The Deployment as a manifest to edit: what `kubectl get -o yaml` shows without the status
@@ -199,7 +199,7 @@ pub fn manifest_of(d: &crate::api::Deployment) -> String {
             }
         }
     }
-    serde_norway::to_string(&v).unwrap_or_default()
+    crate::yaml::to_string(&v)
 }
 
 /// A problem with the manifest, at its line when known.

@@ -124,7 +124,7 @@ impl Scenario {
         if let Until::At(t) = self.until {
             m.insert("until".into(), ms(t));
         }
-        serde_norway::to_string(&Value::Object(m)).unwrap_or_default()
+        crate::yaml::to_string(&Value::Object(m))
     }
 }
 
