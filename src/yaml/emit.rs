@@ -95,8 +95,10 @@ struct Analysis {
 
 /// libyaml's `IS_PRINTABLE`: what may appear unescaped (tab and carriage return may not).
 fn printable(c: char) -> bool {
-    matches!(c, '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
-        && c != '\u{feff}'
+    matches!(
+        c,
+        '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..
+    ) && c != '\u{feff}'
 }
 
 /// libyaml's `IS_BREAK`.
@@ -202,19 +204,29 @@ fn analyze(s: &str) -> Analysis {
     if line_breaks || indicators {
         a.plain = false;
     }
+    // (libyaml writes a line or paragraph separator inside single quotes as an indented line
+    // break; double quotes escape it, which reads back the same with less to get wrong.)
+    if s.contains(['\u{2028}', '\u{2029}']) {
+        a.single = false;
+    }
     a
 }
 
 fn string(out: &mut String, s: &str, indent: usize, key: bool) {
     let a = analyze(s);
-    let multiline = s.contains('\n');
-    if multiline && !key && a.block {
-        return literal(out, s, indent);
+    // Text with line breaks is asked for as a literal block; where one cannot hold it (a
+    // trailing space, a key), libyaml falls back to double quotes.
+    if s.contains('\n') {
+        return if a.block && !key {
+            literal(out, s, indent)
+        } else {
+            double_quoted(out, s)
+        };
     }
     let ambiguous = !matches!(resolve(s), Value::String(_));
-    if a.plain && !ambiguous && !multiline {
+    if a.plain && !ambiguous {
         out.push_str(s);
-    } else if a.single && !(key && multiline) {
+    } else if a.single {
         single_quoted(out, s);
     } else {
         double_quoted(out, s);
@@ -223,23 +235,7 @@ fn string(out: &mut String, s: &str, indent: usize, key: bool) {
 
 fn single_quoted(out: &mut String, s: &str) {
     out.push('\'');
-    let mut breaks = false;
-    for c in s.chars() {
-        match c {
-            '\'' => out.push_str("''"),
-            // A line break inside single quotes is written doubled (one folds to a space).
-            '\n' => {
-                if !breaks {
-                    out.push('\n');
-                }
-                out.push('\n');
-                breaks = true;
-                continue;
-            }
-            c => out.push(c),
-        }
-        breaks = false;
-    }
+    out.push_str(&s.replace('\'', "''"));
     out.push('\'');
 }
 

@@ -177,6 +177,10 @@ impl Parser {
                 self.skip_to_content()?;
             }
             if self.eof() {
+                // A stream with no document at all reads as one empty document.
+                if docs.is_empty() {
+                    docs.push(Value::Null);
+                }
                 return Ok(docs);
             }
             let explicit = self.at_document_marker() == Some('-');
@@ -239,7 +243,7 @@ impl Parser {
         let start = self.col as i64;
         let c = self.peek();
         if c == Some('-') && is_blank_or_end(self.peek_at(1)) {
-            if after_key {
+            if after_key || anchor.is_some() || tag.is_some() {
                 return self.err("block sequence entries are not allowed in this context");
             }
             let v = self.block_sequence(start)?;
@@ -261,7 +265,7 @@ impl Parser {
             return Ok(v);
         }
         if matches!(c, Some('[' | '{')) {
-            let v = self.flow_node()?;
+            let v = self.flow_node(false)?;
             self.skip_blanks();
             if self.peek() == Some(':') && is_blank_or_end(self.peek_at(1)) {
                 return self.err("flow collections as mapping keys are not supported");
@@ -272,6 +276,9 @@ impl Parser {
         let (text, style, ended_by_comment) = self.inline_scalar()?;
         self.skip_blanks();
         if self.peek() == Some(':') && is_blank_or_end(self.peek_at(1)) {
+            if text.is_empty() && style == Style::Plain {
+                return self.err("did not find expected key");
+            }
             if after_key {
                 return self.err("mapping values are not allowed in this context");
             }
@@ -429,7 +436,10 @@ impl Parser {
                 return self.err("complex mapping keys (?) are not supported");
             }
             at = (self.line, self.col);
-            let (k, _, _) = self.inline_scalar()?;
+            let (k, style, _) = self.inline_scalar()?;
+            if k.is_empty() && style == Style::Plain {
+                return self.err("did not find expected key");
+            }
             self.skip_blanks();
             if self.peek() != Some(':') || !is_blank_or_end(self.peek_at(1)) {
                 return self.err("could not find expected ':'");
@@ -487,6 +497,7 @@ impl Parser {
             Some(c @ ('%' | '@' | '`' | '|' | '>' | ',' | ']' | '}')) => {
                 self.err(format!("found character {c:?} that cannot start any token"))
             }
+            Some('[' | '{') => self.err("flow collections as mapping keys are not supported"),
             _ => {
                 let (s, comment) = self.plain_line(false);
                 Ok((s, Style::Plain, comment))
@@ -816,7 +827,8 @@ impl Parser {
         }
     }
 
-    fn flow_node(&mut self) -> Result<Value, Error> {
+    /// A node in a flow collection; a mapping key (`key`) keeps a plain scalar's text as it is.
+    fn flow_node(&mut self, key: bool) -> Result<Value, Error> {
         self.skip_flow_space();
         let (anchor, tag) = self.properties()?;
         self.skip_flow_space();
@@ -833,6 +845,7 @@ impl Parser {
             Some(c @ ('%' | '@' | '`' | '|' | '>' | ',' | ']' | '}')) => {
                 return self.err(format!("found character {c:?} that cannot start any token"));
             }
+            _ if key => (Value::String(self.flow_plain()?), Style::Quoted),
             _ => (Value::String(self.flow_plain()?), Style::Plain),
         };
         self.finish_node(v, style, anchor, tag)
@@ -876,16 +889,20 @@ impl Parser {
                 self.bump();
                 return Ok(Value::Array(items));
             }
-            let v = self.flow_node()?;
+            let start = (self.pos, self.line, self.col);
+            let mut v = self.flow_node(false)?;
             self.skip_flow_space();
             if self.peek() == Some(':') {
-                // `[a: b]`: a one-pair mapping.
+                // `[a: b]`: a one-pair mapping, whose key is read again as text.
+                (self.pos, self.line, self.col) = start;
+                v = self.flow_node(true)?;
+                self.skip_flow_space();
                 self.bump();
                 self.skip_flow_space();
                 let value = if matches!(self.peek(), Some(',' | ']')) {
                     Value::Null
                 } else {
-                    self.flow_node()?
+                    self.flow_node(false)?
                 };
                 let mut m = Map::new();
                 m.insert(key_text(v), value);
@@ -913,7 +930,7 @@ impl Parser {
                 return Ok(Value::Object(map));
             }
             let at = (self.line, self.col);
-            let k = key_text(self.flow_node()?);
+            let k = key_text(self.flow_node(true)?);
             self.skip_flow_space();
             let value = if self.peek() == Some(':') {
                 self.bump();
@@ -921,7 +938,7 @@ impl Parser {
                 if matches!(self.peek(), Some(',' | '}')) {
                     Value::Null
                 } else {
-                    self.flow_node()?
+                    self.flow_node(false)?
                 }
             } else {
                 Value::Null
