@@ -492,8 +492,8 @@ impl Parser {
     /// text, its style, and whether a comment ended it.
     fn inline_scalar(&mut self) -> Result<(String, Style, bool), Error> {
         match self.peek() {
-            Some('\'') => Ok((self.single_quoted()?, Style::Quoted, false)),
-            Some('"') => Ok((self.double_quoted()?, Style::Quoted, false)),
+            Some('\'') => Ok((self.quoted()?, Style::Quoted, false)),
+            Some('"') => Ok((self.quoted()?, Style::Quoted, false)),
             Some(c @ ('%' | '@' | '`' | '|' | '>' | ',' | ']' | '}')) => {
                 self.err(format!("found character {c:?} that cannot start any token"))
             }
@@ -600,9 +600,12 @@ impl Parser {
         Ok(())
     }
 
-    fn single_quoted(&mut self) -> Result<String, Error> {
+    /// A single- or double-quoted scalar, which may run over several lines.
+    fn quoted(&mut self) -> Result<String, Error> {
+        let q = self.peek().unwrap_or('"');
         self.bump();
         let mut s = String::new();
+        // Where the unescaped blanks at the end of `s` begin (dropped before a line fold).
         let mut raw_ws = 0;
         loop {
             match self.peek() {
@@ -610,44 +613,16 @@ impl Parser {
                     return self
                         .err("found unexpected end of stream while scanning a quoted scalar");
                 }
-                Some('\'') if self.peek_at(1) == Some('\'') => {
+                Some('\'') if q == '\'' && self.peek_at(1) == Some('\'') => {
                     s.push('\'');
                     self.bump();
                     self.bump();
                 }
-                Some('\'') => {
+                Some(c) if c == q => {
                     self.bump();
                     return Ok(s);
                 }
-                Some('\n' | '\r') => self.fold_quoted_break(&mut s, raw_ws)?,
-                Some(c) => {
-                    if !matches!(c, ' ' | '\t') {
-                        raw_ws = s.len() + c.len_utf8();
-                    }
-                    s.push(c);
-                    self.bump();
-                    continue;
-                }
-            }
-            raw_ws = s.len();
-        }
-    }
-
-    fn double_quoted(&mut self) -> Result<String, Error> {
-        self.bump();
-        let mut s = String::new();
-        let mut raw_ws = 0;
-        loop {
-            match self.peek() {
-                None => {
-                    return self
-                        .err("found unexpected end of stream while scanning a quoted scalar");
-                }
-                Some('"') => {
-                    self.bump();
-                    return Ok(s);
-                }
-                Some('\\') if is_break(self.peek_at(1)) => {
+                Some('\\') if q == '"' && is_break(self.peek_at(1)) => {
                     // An escaped line break joins the lines without a space.
                     self.bump();
                     self.bump();
@@ -655,73 +630,75 @@ impl Parser {
                         self.bump();
                     }
                 }
-                Some('\\') => {
+                Some('\\') if q == '"' => {
                     self.bump();
-                    let e = self.peek();
-                    self.bump();
-                    let c = match e {
-                        Some('0') => '\0',
-                        Some('a') => '\x07',
-                        Some('b') => '\x08',
-                        Some('t' | '\t') => '\t',
-                        Some('n') => '\n',
-                        Some('v') => '\x0b',
-                        Some('f') => '\x0c',
-                        Some('r') => '\r',
-                        Some('e') => '\x1b',
-                        Some(' ') => ' ',
-                        Some('"') => '"',
-                        Some('/') => '/',
-                        Some('\\') => '\\',
-                        Some('N') => '\u{85}',
-                        Some('_') => '\u{a0}',
-                        Some('L') => '\u{2028}',
-                        Some('P') => '\u{2029}',
-                        Some(x @ ('x' | 'u' | 'U')) => {
-                            let n = match x {
-                                'x' => 2,
-                                'u' => 4,
-                                _ => 8,
-                            };
-                            let mut code = 0u32;
-                            for _ in 0..n {
-                                let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
-                                    return self.err("did not find expected hexdecimal number while parsing a quoted scalar");
-                                };
-                                code = code * 16 + d;
-                                self.bump();
-                            }
-                            match char::from_u32(code) {
-                                Some(c) => c,
-                                None => {
-                                    return self.err(
-                                        "found invalid Unicode character escape code while parsing a quoted scalar",
-                                    );
-                                }
-                            }
-                        }
-                        _ => {
-                            return self.err(
-                                "found unknown escape character while parsing a quoted scalar",
-                            );
-                        }
-                    };
+                    let c = self.escape()?;
                     s.push(c);
-                    raw_ws = s.len();
-                    continue;
                 }
                 Some('\n' | '\r') => self.fold_quoted_break(&mut s, raw_ws)?,
                 Some(c) => {
-                    if !matches!(c, ' ' | '\t') {
-                        raw_ws = s.len() + c.len_utf8();
-                    }
                     s.push(c);
                     self.bump();
-                    continue;
+                    if matches!(c, ' ' | '\t') {
+                        continue;
+                    }
                 }
             }
             raw_ws = s.len();
         }
+    }
+
+    /// The character a double-quoted escape (after its backslash) stands for.
+    fn escape(&mut self) -> Result<char, Error> {
+        let e = self.peek();
+        self.bump();
+        Ok(match e {
+            Some('0') => '\0',
+            Some('a') => '\x07',
+            Some('b') => '\x08',
+            Some('t' | '\t') => '\t',
+            Some('n') => '\n',
+            Some('v') => '\x0b',
+            Some('f') => '\x0c',
+            Some('r') => '\r',
+            Some('e') => '\x1b',
+            Some(' ') => ' ',
+            Some('"') => '"',
+            Some('/') => '/',
+            Some('\\') => '\\',
+            Some('N') => '\u{85}',
+            Some('_') => '\u{a0}',
+            Some('L') => '\u{2028}',
+            Some('P') => '\u{2029}',
+            Some(x @ ('x' | 'u' | 'U')) => {
+                let n = match x {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let mut code = 0u32;
+                for _ in 0..n {
+                    let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
+                        return self.err(
+                            "did not find expected hexdecimal number while parsing a quoted scalar",
+                        );
+                    };
+                    code = code * 16 + d;
+                    self.bump();
+                }
+                match char::from_u32(code) {
+                    Some(c) => c,
+                    None => {
+                        return self.err(
+                                        "found invalid Unicode character escape code while parsing a quoted scalar",
+                                    );
+                    }
+                }
+            }
+            _ => {
+                return self.err("found unknown escape character while parsing a quoted scalar");
+            }
+        })
     }
 
     /// `|` (literal) or `>` (folded), with chomping (`-`, `+`) and indentation indicators.
@@ -836,8 +813,8 @@ impl Parser {
             Some('[') => (self.flow_sequence()?, Style::Quoted),
             Some('{') => (self.flow_mapping()?, Style::Quoted),
             Some('*') => return self.alias(),
-            Some('\'') => (Value::String(self.single_quoted()?), Style::Quoted),
-            Some('"') => (Value::String(self.double_quoted()?), Style::Quoted),
+            Some('\'') => (Value::String(self.quoted()?), Style::Quoted),
+            Some('"') => (Value::String(self.quoted()?), Style::Quoted),
             Some(',' | ']' | '}') if anchor.is_some() || tag.is_some() => {
                 (Value::String(String::new()), Style::Plain)
             }
