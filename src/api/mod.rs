@@ -18,10 +18,70 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// Unmodelled fields, kept as they came. Shared on clone and copied on first write: every pod
-/// of a ReplicaSet carries its template's unmodelled fields, and the controllers copy pods often.
+/// A value shared on clone and copied on first write. The controllers and the kubelet copy
+/// objects on every write, and most of a pod never changes after creation (its labels, owner,
+/// spec); sharing those parts makes a copy cost what actually changes.
 #[derive(Clone, Debug, Default)]
-pub struct Extra(Rc<Map<String, Value>>);
+pub struct Shared<T>(Rc<T>);
+
+impl<T: Clone> Shared<T> {
+    pub fn new(v: T) -> Shared<T> {
+        Shared(Rc::new(v))
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<'a, T> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&*self.0).into_iter()
+    }
+}
+
+impl<T: Clone> From<T> for Shared<T> {
+    fn from(v: T) -> Shared<T> {
+        Shared::new(v)
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(|v| Shared(Rc::new(v)))
+    }
+}
+
+/// Unmodelled fields, kept as they came.
+pub type Extra = Shared<Map<String, Value>>;
 
 impl Extra {
     /// Sets `key` only when it is absent (a default), without copying a shared map otherwise.
@@ -29,37 +89,6 @@ impl Extra {
         if !self.0.contains_key(key) {
             Rc::make_mut(&mut self.0).insert(key.to_string(), value());
         }
-    }
-}
-
-impl std::ops::Deref for Extra {
-    type Target = Map<String, Value>;
-    fn deref(&self) -> &Self::Target {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Extra {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        Rc::make_mut(&mut self.0)
-    }
-}
-
-impl PartialEq for Extra {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
-    }
-}
-
-impl Serialize for Extra {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Extra {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Map::deserialize(d).map(|m| Extra(Rc::new(m)))
     }
 }
 
@@ -75,6 +104,14 @@ pub const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: &str = "pod-template-hash";
 
 pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 pub const FINALIZER_ORPHAN: &str = "orphan";
+
+fn is_empty_labels(v: &Shared<Labels>) -> bool {
+    v.is_empty()
+}
+
+fn is_empty_owners(v: &Shared<Vec<OwnerReference>>) -> bool {
+    v.is_empty()
+}
 
 fn is_zero_i64(v: &i64) -> bool {
     *v == 0
@@ -107,12 +144,12 @@ pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: Labels,
+    #[serde(default, skip_serializing_if = "is_empty_labels")]
+    pub labels: Shared<Labels>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub owner_references: Vec<OwnerReference>,
+    #[serde(default, skip_serializing_if = "is_empty_owners")]
+    pub owner_references: Shared<Vec<OwnerReference>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
     #[serde(flatten)]
@@ -205,7 +242,7 @@ pub struct Pod {
     #[serde(default)]
     pub metadata: ObjectMeta,
     #[serde(default)]
-    pub spec: PodSpec,
+    pub spec: Shared<PodSpec>,
     #[serde(default)]
     pub status: PodStatus,
 }

@@ -444,7 +444,7 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
         metadata: p.metadata.clone(),
         spec: PodSpec {
             restart_policy: String::new(),
-            ..p.spec.clone()
+            ..(*p.spec).clone()
         },
     };
     validate_pod_template(&t, "", &mut errs);

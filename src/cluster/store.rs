@@ -417,11 +417,11 @@ impl Store {
             return;
         };
         let groups = self.tallies.entry(r.uid.clone()).or_default();
-        let i = match groups.iter().position(|t| t.labels == p.metadata.labels) {
+        let i = match groups.iter().position(|t| t.labels == *p.metadata.labels) {
             Some(i) => i,
             None => {
                 groups.push(PodTally {
-                    labels: p.metadata.labels.clone(),
+                    labels: (*p.metadata.labels).clone(),
                     pods: 0,
                     active: 0,
                     terminating: 0,

@@ -45,7 +45,7 @@ pub fn abs_time(v: Option<&Value>) -> Option<Time> {
 pub fn template(labels: BTreeMap<String, String>) -> PodTemplateSpec {
     PodTemplateSpec {
         metadata: ObjectMeta {
-            labels,
+            labels: labels.into(),
             ..Default::default()
         },
         spec: PodSpec {
@@ -210,7 +210,8 @@ pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
     rs.metadata.labels = v
         .get("labels")
         .map(|s| str_map(Some(s)))
-        .unwrap_or_else(|| sel_labels.clone());
+        .unwrap_or_else(|| sel_labels.clone())
+        .into();
     let mut t = owner
         .map(|d| d.spec.template.clone())
         .unwrap_or_else(|| template(sel_labels.clone()));
@@ -228,7 +229,8 @@ pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
             "apps/v1",
             "Deployment",
             &d.metadata,
-        )];
+        )]
+        .into();
     }
     if v.get("deletionTimestampSet").and_then(Value::as_bool) == Some(true) {
         rs.metadata.deletion_timestamp = Some(epoch());
@@ -254,7 +256,7 @@ pub fn pod(v: &Value) -> Pod {
         .unwrap_or("default")
         .into();
     p.metadata.uid = v.get("uid").and_then(Value::as_str).unwrap_or("").into();
-    p.metadata.labels = str_map(v.get("labels"));
+    p.metadata.labels = str_map(v.get("labels")).into();
     p.metadata.annotations = str_map(v.get("annotations"));
     p.metadata.creation_timestamp = time_at(v.get("createdAt"));
     p.spec.node_name = v

@@ -42,14 +42,16 @@ pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
                 "apps/v1",
                 "ReplicaSet",
                 &rs.metadata,
-            )];
+            )]
+            .into();
         }
         if p.get("controllerRef").is_some() {
             pod.metadata.owner_references = vec![OwnerReference::controller_of(
                 "apps/v1",
                 "ReplicaSet",
                 &other.metadata,
-            )];
+            )]
+            .into();
         }
         store.insert_raw(Object::Pod(pod));
     }
@@ -137,7 +139,7 @@ fn owned_rs(v: &Value, ds: &[Deployment]) -> ReplicaSet {
         rs.metadata.owner_references.clear();
     }
     if let Some(l) = v.get("labels") {
-        rs.metadata.labels = str_map(Some(l));
+        rs.metadata.labels = str_map(Some(l)).into();
     }
     rs
 }
@@ -167,7 +169,8 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 "apps/v1",
                 "ReplicaSet",
                 &owner.metadata,
-            )];
+            )]
+            .into();
         }
         store.insert_raw(Object::Pod(pod));
     }
@@ -182,7 +185,8 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
             "apps/v1",
             "ReplicaSet",
             &owner.metadata,
-        )];
+        )]
+        .into();
         let existing = store
             .pods()
             .find(|x| x.metadata.name == pod.metadata.name)
@@ -240,7 +244,8 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                     "apps/v1",
                     "ReplicaSet",
                     &owner.metadata,
-                )];
+                )]
+                .into();
             }
             store.insert_raw(Object::Pod(pod));
         }
@@ -381,7 +386,7 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
             rs.metadata.owner_references.clear();
         }
         if let Some(l) = v.get("labels") {
-            rs.metadata.labels = str_map(Some(l));
+            rs.metadata.labels = str_map(Some(l)).into();
         }
         if v["template"]
             .as_str()

@@ -264,7 +264,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let t = |v: &Value| PodTemplateSpec {
                 metadata: ObjectMeta {
                     name: v["name"].as_str().unwrap_or("").into(),
-                    labels: str_map(v.get("labels")),
+                    labels: str_map(v.get("labels")).into(),
                     annotations: str_map(v.get("annotations")),
                     ..Default::default()
                 },
@@ -390,7 +390,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 store.insert_raw(Object::Deployment(deployment(dv)));
             }
             let mut rs = replica_set(&i["rs"], None);
-            rs.metadata.labels = str_map(i["rs"].get("labels"));
+            rs.metadata.labels = str_map(i["rs"].get("labels")).into();
             let r = DeploymentController::get_deployments_for_replica_set(&store, &rs)
                 .map(|v| v.into_iter().map(|d| d.metadata.name).collect::<Vec<_>>());
             match e.get("error").and_then(Value::as_str) {
@@ -772,7 +772,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 &json!({"specReplicas": rv["specReplicas"], "selector": rv["selector"]}),
                 None,
             );
-            rs.spec.template.metadata.labels = str_map(rv.get("templateLabels"));
+            rs.spec.template.metadata.labels = str_map(rv.get("templateLabels")).into();
             rs.spec.min_ready_seconds = rv["minReadySeconds"].as_i64().unwrap_or(0) as i32;
             let active: Vec<Pod> = i["activePods"]
                 .as_array()

@@ -181,7 +181,8 @@ impl DeploymentController {
                     "apps/v1",
                     "Deployment",
                     &d.metadata,
-                )],
+                )]
+                .into(),
                 labels: template.metadata.labels.clone(),
                 ..Default::default()
             },

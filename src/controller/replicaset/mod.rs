@@ -534,10 +534,11 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
                 "apps/v1",
                 "ReplicaSet",
                 &rs.metadata,
-            )],
+            )]
+            .into(),
             ..Default::default()
         },
-        spec: t.spec.clone(),
+        spec: t.spec.clone().into(),
         status: Default::default(),
     }
 }
