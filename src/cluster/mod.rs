@@ -20,6 +20,7 @@ use crate::api::{
 };
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
+use crate::controller::ranking::sort_by_cmp;
 use crate::controller::replicaset::ReplicaSetController;
 use crate::scenario::trace::*;
 use events::EventRecorder;
@@ -386,7 +387,7 @@ impl Cluster {
             .iter()
             .filter_map(|k| self.store.replicaset(k))
             .collect();
-        rss.sort_by(|a, b| du::by_revision(a, b));
+        sort_by_cmp(&mut rss, |a, b| du::by_revision(a, b));
         rss
     }
 
@@ -396,7 +397,7 @@ impl Cluster {
         let mut out = vec![];
         for rs in self.focus_replica_sets() {
             let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
-            pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+            sort_by_cmp(&mut pods, |a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
                 out.push(pod_view(p, rs, now));
             }

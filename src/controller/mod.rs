@@ -81,7 +81,7 @@ fn canonical(v: &Value, out: &mut String) {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            ranking::sort_by_cmp(&mut keys, |a, b| a.cmp(b));
             out.push('{');
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {

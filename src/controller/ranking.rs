@@ -194,12 +194,39 @@ pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGa
 /// ranking is not always a strict weak order (the logarithmic bucket falls back to the uid
 /// while other ties fall through), and Go sorts such input without complaint; so this is a
 /// plain merge sort that never checks consistency (the standard library's sort may panic).
-pub fn sort_by_less<T: Clone>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    let n = v.len();
-    if n < 2 {
+///
+/// Every sort in the crate goes through here: the merge runs once, on indices, so the browser
+/// build carries one sort instead of one per element type and comparison.
+pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    if v.len() < 2 {
         return;
     }
-    let mut buf: Vec<T> = v.to_vec();
+    let order = merge_sorted_indices(v.len(), &|a, b| less(&v[a], &v[b]));
+    // Put element order[k] at k, cycle by cycle.
+    let mut placed = vec![false; v.len()];
+    for start in 0..v.len() {
+        let mut i = start;
+        while !placed[i] {
+            placed[i] = true;
+            let j = order[i];
+            if j == start {
+                break;
+            }
+            v.swap(i, j);
+            i = j;
+        }
+    }
+}
+
+/// [`sort_by_less`] with an ordering (stable, as `slice::sort_by`).
+pub fn sort_by_cmp<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    sort_by_less(v, |a, b| cmp(a, b) == std::cmp::Ordering::Less);
+}
+
+/// Bottom-up merge sort of `0..n` by `less` on indices.
+fn merge_sorted_indices(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    let mut buf = v.clone();
     let mut width = 1;
     while width < n {
         let mut start = 0;
@@ -209,35 +236,42 @@ pub fn sort_by_less<T: Clone>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
             let (mut i, mut j, mut k) = (start, mid, start);
             while i < mid && j < end {
                 // Take from the right only when it is strictly less: stability.
-                if less(&v[j], &v[i]) {
-                    buf[k] = v[j].clone();
+                if less(v[j], v[i]) {
+                    buf[k] = v[j];
                     j += 1;
                 } else {
-                    buf[k] = v[i].clone();
+                    buf[k] = v[i];
                     i += 1;
                 }
                 k += 1;
             }
-            while i < mid {
-                buf[k] = v[i].clone();
-                i += 1;
-                k += 1;
-            }
-            while j < end {
-                buf[k] = v[j].clone();
-                j += 1;
-                k += 1;
-            }
+            buf[k..k + (mid - i)].copy_from_slice(&v[i..mid]);
+            k += mid - i;
+            buf[k..k + (end - j)].copy_from_slice(&v[j..end]);
             start = end;
         }
-        v.clone_from_slice(&buf);
+        std::mem::swap(&mut v, &mut buf);
         width *= 2;
     }
+    v
 }
 
 #[cfg(test)]
 mod sort_tests {
-    use super::sort_by_less;
+    use super::{sort_by_cmp, sort_by_less};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The same order as the standard library's stable sort, ties kept in input order.
+        #[test]
+        fn matches_the_standard_stable_sort(v in proptest::collection::vec((0u8..6, any::<u16>()), 0..300)) {
+            let mut ours = v.clone();
+            sort_by_cmp(&mut ours, |a, b| a.0.cmp(&b.0));
+            let mut std = v;
+            std.sort_by_key(|a| a.0);
+            prop_assert_eq!(ours, std);
+        }
+    }
 
     #[test]
     fn sorts_stably_and_survives_an_inconsistent_less() {

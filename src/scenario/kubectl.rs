@@ -9,6 +9,7 @@ use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::cluster::store::{ApiError, Propagation};
 use crate::controller::deployment::util as du;
+use crate::controller::ranking::sort_by_cmp;
 use serde_json::Value;
 
 /// Splits a command line like a POSIX shell would (quotes, backslash escapes).
@@ -576,7 +577,7 @@ fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet>
             }
         })
         .collect();
-    v.sort_by(|a, b| du::by_revision(a, b));
+    sort_by_cmp(&mut v, |a, b| du::by_revision(a, b));
     v
 }
 
@@ -623,7 +624,7 @@ fn rollout_history(c: &Cluster, d: &Deployment, revision: Option<&str>) -> Outco
             )
         })
         .collect();
-    rows.sort();
+    sort_by_cmp(&mut rows, |a, b| a.cmp(b));
     for (r, cause) in rows {
         out.push_str(&format!("{r:<10}{cause}\n"));
     }

@@ -116,12 +116,7 @@ fn analyze(s: &str) -> Analysis {
         a.plain = false;
         return a;
     }
-    if (s.starts_with("---") || s.starts_with("..."))
-        && s[3..]
-            .chars()
-            .next()
-            .is_none_or(|c| matches!(c, ' ' | '\t' | '\n'))
-    {
+    if s.starts_with("---") || s.starts_with("...") {
         a.plain = false;
     }
     let chars: Vec<char> = s.chars().collect();

@@ -5,6 +5,7 @@
 //! Nothing here writes to the store.
 
 use crate::api::*;
+use crate::controller::ranking::sort_by_cmp;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 use std::cmp::Ordering;
 
@@ -486,7 +487,7 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 /// `FindNewReplicaSet`: the oldest ReplicaSet whose template equals the Deployment's.
 pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Option<&'a ReplicaSet> {
     let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
-    sorted.sort_by(|a, b| by_creation_timestamp(a, b));
+    sort_by_cmp(&mut sorted, |a, b| by_creation_timestamp(a, b));
     sorted
         .into_iter()
         .find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
@@ -522,7 +523,7 @@ pub fn find_active_or_latest(
         return None;
     }
     let mut olds = old_rss.to_vec();
-    olds.sort_by(|a, b| by_creation_timestamp(b, a));
+    sort_by_cmp(&mut olds, |a, b| by_creation_timestamp(b, a));
     let mut all = olds.clone();
     if let Some(n) = new_rs {
         all.push(n.clone());
