@@ -46,9 +46,21 @@ pub fn is_read_only(cmd: &str) -> bool {
     }
 }
 
-fn is_watch(cmd: &str) -> bool {
-    cmd.split_whitespace()
-        .any(|w| w == "-w" || w == "--watch" || w == "--watch=true")
+/// `kubectl get rs -w` in any spelling of the resource (`replicasets`, `replicaset.apps`, …):
+/// answered with the trace's table up to the step, which is what the watch would have printed.
+fn watches_replica_sets(cmd: &str) -> bool {
+    let watch = cmd
+        .split_whitespace()
+        .any(|w| w == "-w" || w == "--watch" || w == "--watch=true");
+    let mut words = cmd
+        .split_whitespace()
+        .filter(|w| *w != "kubectl" && !w.starts_with('-'));
+    watch
+        && words.next() == Some("get")
+        && words.next().is_some_and(|r| {
+            kubectl::Resource::parse(r.split('/').next().unwrap_or(r))
+                == Some(kubectl::Resource::ReplicaSet)
+        })
 }
 
 impl Session {
@@ -114,7 +126,7 @@ impl Session {
     /// What a read-only command prints at step `i` (the world left as it was).
     pub fn read(&self, i: usize, cmd: &str) -> Result<String, String> {
         let i = i.min(self.len().saturating_sub(1));
-        if is_watch(cmd) && cmd.contains(" rs") {
+        if watches_replica_sets(cmd) {
             return Ok(super::table::render(&self.trace[..(i + 1).min(self.len())]));
         }
         let mut c = self.cluster_at(i).map_err(|e| e.0)?;
@@ -295,6 +307,29 @@ objects:
             .unwrap_err();
         assert!(err.contains("nope"), "{err}");
         assert_eq!((s.len(), s.scenario.clone()), before);
+    }
+
+    #[test]
+    fn every_spelling_of_a_replica_set_watch_prints_the_table() {
+        for cmd in [
+            "kubectl get rs -w",
+            "kubectl get replicasets --watch",
+            "get replicaset.apps -w",
+            "kubectl get -w ReplicaSets",
+        ] {
+            assert!(watches_replica_sets(cmd), "{cmd}");
+        }
+        for cmd in [
+            "kubectl get rs",
+            "kubectl get pods -w",
+            "kubectl describe rs -w",
+        ] {
+            assert!(!watches_replica_sets(cmd), "{cmd}");
+        }
+        let s = session();
+        let table = s.read(s.len() - 1, "kubectl get replicasets -w").unwrap();
+        assert_eq!(table, s.read(s.len() - 1, "kubectl get rs -w").unwrap());
+        assert!(table.contains("DESIRED"), "{table}");
     }
 
     #[test]
