@@ -52,6 +52,70 @@ fn reads_the_gallery_and_its_manifests_as_libyaml_does() {
     }
 }
 
+/// A manifest in the style of the Kubernetes documentation and Helm output.
+const REAL_WORLD_DEPLOYMENT: &str = r#"---
+# Source: app/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: "web"
+  labels:
+    app.kubernetes.io/name: web
+    helm.sh/chart: "web-1.2.3"
+  annotations:
+    deployment.kubernetes.io/revision: "3"
+    description: >-
+      A folded description
+      over two lines.
+spec:
+  replicas: 3
+  revisionHistoryLimit: 10
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: web
+  strategy:
+    type: RollingUpdate
+    rollingUpdate: {maxSurge: 25%, maxUnavailable: 0}
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: web
+    spec:
+      containers:
+        - name: web
+          image: "registry.example.com/web:1.2.3@sha256:0123abcd"
+          imagePullPolicy: IfNotPresent
+          args: ["--port=8080", "--log-level", 'debug']
+          command:
+          - /bin/sh
+          - -c
+          - |
+            echo starting
+            exec /app --config /etc/app/config.yaml
+          ports:
+            - name: http
+              containerPort: 8080
+              protocol: TCP
+          env:
+            - name: EMPTY
+              value: ""
+            - name: QUOTED_NUMBER
+              value: "0123"
+            - name: TRUE_STRING
+              value: 'true'
+          readinessProbe:
+            httpGet: { path: /healthz, port: http }
+            initialDelaySeconds: 5
+          resources:
+            limits: {cpu: 500m, memory: 128Mi}
+            requests:
+              cpu: 0.25
+              memory: 64Mi
+      nodeSelector: {}
+      tolerations: []
+...
+"#;
+
 #[test]
 fn reads_the_shapes_manifests_take() {
     for text in [
@@ -91,6 +155,11 @@ fn reads_the_shapes_manifests_take() {
         "key:    spaced value   \n",
         "\"quoted key\": 1\n'other key': 2\n",
         "? ignored\n",
+        REAL_WORLD_DEPLOYMENT,
+        "# A list with comments at odd places\nitems:\n  # first\n  - a   # trailing\n    # between\n  - b\n\n# end\n",
+        "key:\tvalue\nother:  \t x\n",
+        "s: |\n  text\n   \n  more\n",
+        "env:\n- name: A\n  value: \"1\"\n- name: B\n  valueFrom:\n    fieldRef: {fieldPath: metadata.name}\n",
     ] {
         if text.starts_with("? ") {
             assert!(parse_documents(text).is_err());
