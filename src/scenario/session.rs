@@ -106,6 +106,20 @@ impl Session {
         self.trace.last().map(|s| s.t).unwrap_or(0)
     }
 
+    /// The caption that describes step `i`: the latest one at or before it, unless a command
+    /// without a caption (the reader's own, typically) came after it and changed the story.
+    pub fn caption_at(&self, i: usize) -> Option<&str> {
+        self.trace
+            .iter()
+            .take(i + 1)
+            .rev()
+            .find_map(|s| match (&s.caption, &s.command) {
+                (Some(c), _) => Some(Some(c.as_str())),
+                (None, Some(_)) => Some(None),
+                (None, None) => None,
+            })?
+    }
+
     /// The last step at or before virtual time `t_ms` (the first step if none is).
     pub fn step_at_time(&self, t_ms: u64) -> usize {
         self.trace
@@ -330,6 +344,35 @@ objects:
         let table = s.read(s.len() - 1, "kubectl get replicasets -w").unwrap();
         assert_eq!(table, s.read(s.len() - 1, "kubectl get rs -w").unwrap());
         assert!(table.contains("DESIRED"), "{table}");
+    }
+
+    #[test]
+    fn a_readers_command_ends_the_scenarios_caption() {
+        let text = include_str!("../../scenarios/rolling-update.yaml");
+        let mut s = Session::new(Scenario::parse(text).unwrap()).unwrap();
+        // A captioned step followed by a sync (which keeps the caption).
+        let captioned = (0..s.len() - 1)
+            .find(|&i| {
+                s.trace[i].caption.is_some()
+                    && s.trace[i + 1].caption.is_none()
+                    && s.trace[i + 1].command.is_none()
+            })
+            .expect("the gallery scenario has captions");
+        let caption = s.trace[captioned].caption.clone();
+        assert_eq!(s.caption_at(captioned), caption.as_deref());
+        assert_eq!(
+            s.caption_at(captioned + 1),
+            caption.as_deref(),
+            "syncs keep it"
+        );
+        let Outcome::Applied { step, .. } = s
+            .command(captioned + 1, "kubectl scale deployment/web --replicas=7")
+            .unwrap()
+        else {
+            panic!("a change")
+        };
+        assert_eq!(s.caption_at(step), None);
+        assert_eq!(s.caption_at(step + 1), None);
     }
 
     #[test]

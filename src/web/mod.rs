@@ -78,12 +78,7 @@ pub fn app() -> Html {
     };
     // Derived from the run and the step only: recomputed when those change, not on every frame.
     let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
-        run.0
-            .trace
-            .iter()
-            .take(pos + 1)
-            .rev()
-            .find_map(|s| s.caption.clone())
+        run.0.caption_at(*pos).map(str::to_string)
     });
     let names = use_memo((run.clone(), model.pos), |(run, pos)| {
         let step = run.0.trace.get(*pos);
