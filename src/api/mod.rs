@@ -244,7 +244,7 @@ pub struct Pod {
     #[serde(default)]
     pub spec: Shared<PodSpec>,
     #[serde(default)]
-    pub status: PodStatus,
+    pub status: Shared<PodStatus>,
 }
 
 fn v1() -> String {
