@@ -413,14 +413,7 @@ impl Parser {
                 self.expect_line_end("key")?;
                 v
             };
-            if map.contains_key(&key) {
-                return Err(Error {
-                    line: at.0 + 1,
-                    column: at.1 + 1,
-                    message: format!("mapping key {key:?} already defined"),
-                });
-            }
-            map.insert(key, value);
+            insert_new(&mut map, key, value, at)?;
             self.skip_to_content()?;
             let col = self.col as i64;
             if self.eof() || self.at_document_marker().is_some() || col < indent {
@@ -558,11 +551,7 @@ impl Parser {
                 (self.pos, self.line, self.col) = saved;
                 return Ok(s);
             }
-            if breaks == 1 {
-                s.push(' ');
-            } else {
-                s.extend(std::iter::repeat_n('\n', breaks - 1));
-            }
+            fold_breaks(&mut s, breaks);
             let (more, comment) = self.plain_line(false);
             s.push_str(&more);
             if self.peek() == Some(':') {
@@ -592,11 +581,7 @@ impl Parser {
         if self.at_document_marker().is_some() {
             return self.err("found unexpected document indicator while scanning a quoted scalar");
         }
-        if breaks == 1 {
-            s.push(' ');
-        } else {
-            s.extend(std::iter::repeat_n('\n', breaks - 1));
-        }
+        fold_breaks(s, breaks);
         Ok(())
     }
 
@@ -848,11 +833,7 @@ impl Parser {
                 (self.pos, self.line, self.col) = saved;
                 return Ok(s);
             }
-            if breaks == 1 {
-                s.push(' ');
-            } else {
-                s.extend(std::iter::repeat_n('\n', breaks - 1));
-            }
+            fold_breaks(&mut s, breaks);
             s.push_str(&self.plain_line(true).0);
         }
     }
@@ -920,14 +901,7 @@ impl Parser {
             } else {
                 Value::Null
             };
-            if map.contains_key(&k) {
-                return Err(Error {
-                    line: at.0 + 1,
-                    column: at.1 + 1,
-                    message: format!("mapping key {k:?} already defined"),
-                });
-            }
-            map.insert(k, value);
+            insert_new(&mut map, k, value, at)?;
             self.skip_flow_space();
             match self.peek() {
                 Some(',') => self.bump(),
@@ -937,6 +911,34 @@ impl Parser {
             }
         }
     }
+}
+
+/// Line folding in flow scalars: one line break reads as a space, `n` as `n - 1` newlines.
+fn fold_breaks(s: &mut String, breaks: usize) {
+    if breaks == 1 {
+        s.push(' ');
+    } else {
+        s.extend(std::iter::repeat_n('\n', breaks - 1));
+    }
+}
+
+/// Adds a mapping entry, refusing a key already there (as kubectl's strict decoding does);
+/// `at` is the key's 0-based line and column.
+fn insert_new(
+    map: &mut Map<String, Value>,
+    key: String,
+    value: Value,
+    at: (usize, usize),
+) -> Result<(), Error> {
+    if map.contains_key(&key) {
+        return Err(Error {
+            line: at.0 + 1,
+            column: at.1 + 1,
+            message: format!("mapping key {key:?} already defined"),
+        });
+    }
+    map.insert(key, value);
+    Ok(())
 }
 
 /// A mapping key as text (JSON object keys are strings; a `80:` key reads as "80").
