@@ -110,6 +110,20 @@ impl World {
         };
         f(&mut self.dc, &mut cx)
     }
+    /// The expected count of update actions (`updateActions`), then `rs`'s spec.replicas as
+    /// stored against the vector's `key`.
+    fn updates_and_replicas(&self, e: &Value, what: &str, key: &str, rs: &ReplicaSet) -> R {
+        same(
+            "update actions",
+            e["updateActions"].as_u64().unwrap_or(0) as usize,
+            self.updates(),
+        )?;
+        same(
+            what,
+            e[key].as_i64().unwrap_or(0) as i32,
+            self.rs(&rs.metadata.name).replicas(),
+        )
+    }
     fn updates(&self) -> usize {
         self.store
             .actions
@@ -478,16 +492,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     w.store.actions.len(),
                 );
             }
-            same(
-                "update actions",
-                e["updateActions"].as_u64().unwrap_or(0) as usize,
-                w.updates(),
-            )?;
-            same(
-                "new spec.replicas",
-                e["newRSSpecReplicas"].as_i64().unwrap_or(0) as i32,
-                w.rs(&new_rs.metadata.name).replicas(),
-            )
+            w.updates_and_replicas(e, "new spec.replicas", "newRSSpecReplicas", &new_rs)
         }
         "rolling.reconcileOldReplicaSets" => {
             let d = deployment(&i["deployment"]);
@@ -532,16 +537,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 return same("update actions", 0, w.updates());
             }
             same("scaledDownCount != 0", true, n != 0)?;
-            same(
-                "update actions",
-                e["updateActions"].as_u64().unwrap_or(0) as usize,
-                w.updates(),
-            )?;
-            same(
-                "spec.replicas",
-                e["updatedSpecReplicas"].as_i64().unwrap_or(0) as i32,
-                w.rs(&olds[0].metadata.name).replicas(),
-            )
+            w.updates_and_replicas(e, "spec.replicas", "updatedSpecReplicas", &olds[0])
         }
         "recreate.oldPodsRunning" => {
             let olds = rs_list(&i["oldRSs"], None);
