@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod conformance;
 pub mod controller;
 pub mod scenario;
+pub mod value;
 pub mod yaml;
 
 /// The browser playground (Yew), compiled only for wasm32.

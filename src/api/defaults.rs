@@ -69,7 +69,7 @@ pub fn default_pod_spec(s: &mut PodSpec) {
     let e = &mut s.extra;
     e.default_field("dnsPolicy", || "ClusterFirst".into());
     e.default_field("schedulerName", || "default-scheduler".into());
-    e.default_field("securityContext", || serde_json::json!({}));
+    e.default_field("securityContext", || crate::json!({}));
     for c in &mut s.containers {
         let policy = if c.image.ends_with(":latest")
             || !c.image.rsplit('/').next().unwrap_or("").contains(':')
@@ -83,6 +83,6 @@ pub fn default_pod_spec(s: &mut PodSpec) {
             .default_field("terminationMessagePath", || "/dev/termination-log".into());
         c.extra
             .default_field("terminationMessagePolicy", || "File".into());
-        c.extra.default_field("resources", || serde_json::json!({}));
+        c.extra.default_field("resources", || crate::json!({}));
     }
 }

@@ -1,11 +1,9 @@
 //! IntOrString, and the percent arithmetic of apimachinery's `GetScaledValueFromIntOrPercent`.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// `maxSurge` / `maxUnavailable`: an absolute number or a percentage string such as `"25%"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IntOrString {
     Int(i32),
     Str(String),

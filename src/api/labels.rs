@@ -1,26 +1,20 @@
 //! Label selectors (metav1.LabelSelector): matchLabels and matchExpressions with the four
 //! operators, and the `map[k:v]` / `k=v,k2 in (a,b)` renderings kubectl and the apiserver print.
 
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub type Labels = BTreeMap<String, String>;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LabelSelector {
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub match_labels: Labels,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelSelectorRequirement {
     pub key: String,
     pub operator: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 

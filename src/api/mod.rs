@@ -2,6 +2,7 @@
 //! ObjectMeta, label selectors, IntOrString and conditions. Fields the playground does not model
 //! are kept verbatim in `extra` maps, so a manifest read in is written out with nothing dropped.
 
+mod codec;
 pub mod defaults;
 pub mod intstr;
 pub mod labels;
@@ -13,8 +14,7 @@ pub use intstr::IntOrString;
 pub use labels::{LabelSelector, LabelSelectorRequirement, Labels};
 pub use time::Time;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -68,20 +68,8 @@ impl<T: Clone> From<T> for Shared<T> {
     }
 }
 
-impl<T: Serialize> Serialize for Shared<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(d).map(|v| Shared(Rc::new(v)))
-    }
-}
-
 /// Unmodelled fields, kept as they came.
-pub type Extra = Shared<Map<String, Value>>;
+pub type Extra = Shared<Map>;
 
 impl Extra {
     /// Sets `key` only when it is absent (a default), without copying a shared map otherwise.
@@ -105,54 +93,21 @@ pub const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: &str = "pod-template-hash";
 pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 pub const FINALIZER_ORPHAN: &str = "orphan";
 
-fn is_empty_labels(v: &Shared<Labels>) -> bool {
-    v.is_empty()
-}
-
-fn is_empty_owners(v: &Shared<Vec<OwnerReference>>) -> bool {
-    v.is_empty()
-}
-
-fn is_zero_i64(v: &i64) -> bool {
-    *v == 0
-}
-fn is_zero_i32(v: &i32) -> bool {
-    *v == 0
-}
-fn is_false(v: &bool) -> bool {
-    !*v
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ObjectMeta {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub generate_name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub namespace: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub uid: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
-    #[serde(default, skip_serializing_if = "is_zero_i64")]
     pub generation: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<Time>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<Time>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "is_empty_labels")]
     pub labels: Shared<Labels>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "is_empty_owners")]
     pub owner_references: Shared<Vec<OwnerReference>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
@@ -169,16 +124,13 @@ impl ObjectMeta {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwnerReference {
     pub api_version: String,
     pub kind: String,
     pub name: String,
     pub uid: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_owner_deletion: Option<bool>,
 }
 
@@ -198,69 +150,35 @@ impl OwnerReference {
 
 // ---------------------------------------------------------------- pod template and pods
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodTemplateSpec {
-    #[serde(default)]
     pub metadata: ObjectMeta,
-    #[serde(default)]
     pub spec: PodSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodSpec {
-    #[serde(default)]
     pub containers: Vec<Container>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub restart_policy: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub node_name: String,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Container {
-    #[serde(default)]
     pub name: String,
-    #[serde(default)]
     pub image: String,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pod {
-    #[serde(rename = "apiVersion", default = "v1")]
     pub api_version: String,
-    #[serde(default = "pod_kind")]
     pub kind: String,
-    #[serde(default)]
     pub metadata: ObjectMeta,
-    #[serde(default)]
     pub spec: Shared<PodSpec>,
-    #[serde(default)]
     pub status: Shared<PodStatus>,
-}
-
-fn v1() -> String {
-    "v1".into()
-}
-fn pod_kind() -> String {
-    "Pod".into()
-}
-fn apps_v1() -> String {
-    "apps/v1".into()
-}
-fn deployment_kind() -> String {
-    "Deployment".into()
-}
-fn replicaset_kind() -> String {
-    "ReplicaSet".into()
 }
 
 pub const PHASE_PENDING: &str = "Pending";
@@ -269,61 +187,39 @@ pub const PHASE_SUCCEEDED: &str = "Succeeded";
 pub const PHASE_FAILED: &str = "Failed";
 pub const PHASE_UNKNOWN: &str = "Unknown";
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodStatus {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub phase: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PodCondition>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodCondition {
-    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStatus {
     pub name: String,
-    #[serde(default)]
     pub image: String,
-    #[serde(default)]
     pub ready: bool,
-    #[serde(default)]
     pub restart_count: i32,
-    #[serde(default, skip_serializing_if = "is_false")]
     pub started: bool,
-    #[serde(default)]
     pub state: ContainerState,
-    #[serde(default, skip_serializing_if = "ContainerState::is_empty")]
     pub last_state: ContainerState,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerState {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting: Option<ContainerStateWaiting>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<ContainerStateRunning>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminated: Option<ContainerStateTerminated>,
 }
 
@@ -333,30 +229,21 @@ impl ContainerState {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateWaiting {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateRunning {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<Time>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateTerminated {
-    #[serde(default)]
     pub exit_code: i32,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<Time>,
 }
 
@@ -418,100 +305,63 @@ impl Pod {
 
 // ---------------------------------------------------------------- Deployment
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Deployment {
-    #[serde(rename = "apiVersion", default = "apps_v1")]
     pub api_version: String,
-    #[serde(default = "deployment_kind")]
     pub kind: String,
-    #[serde(default)]
     pub metadata: ObjectMeta,
-    #[serde(default)]
     pub spec: DeploymentSpec,
-    #[serde(default)]
     pub status: DeploymentStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeploymentSpec {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
-    #[serde(default)]
     pub template: PodTemplateSpec,
-    #[serde(default)]
     pub strategy: DeploymentStrategy,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub min_ready_seconds: i32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
-    #[serde(default, skip_serializing_if = "is_false")]
     pub paused: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeploymentStrategy {
-    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
     pub type_: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
 pub const RECREATE: &str = "Recreate";
 pub const ROLLING_UPDATE: &str = "RollingUpdate";
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RollingUpdateDeployment {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<IntOrString>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<IntOrString>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeploymentStatus {
-    #[serde(default, skip_serializing_if = "is_zero_i64")]
     pub observed_generation: i64,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub updated_replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub ready_replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub available_replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub unavailable_replicas: i32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<DeploymentCondition>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeploymentCondition {
-    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<Time>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
@@ -529,65 +379,41 @@ impl Deployment {
 
 // ---------------------------------------------------------------- ReplicaSet
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSet {
-    #[serde(rename = "apiVersion", default = "apps_v1")]
     pub api_version: String,
-    #[serde(default = "replicaset_kind")]
     pub kind: String,
-    #[serde(default)]
     pub metadata: ObjectMeta,
-    #[serde(default)]
     pub spec: ReplicaSetSpec,
-    #[serde(default)]
     pub status: ReplicaSetStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSetSpec {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub min_ready_seconds: i32,
-    #[serde(default)]
     pub selector: LabelSelector,
-    #[serde(default)]
     pub template: PodTemplateSpec,
-    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSetStatus {
-    #[serde(default)]
     pub replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub fully_labeled_replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub ready_replicas: i32,
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub available_replicas: i32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
-    #[serde(default, skip_serializing_if = "is_zero_i64")]
     pub observed_generation: i64,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSetCondition {
-    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
@@ -664,11 +490,6 @@ impl Object {
         }
     }
     pub fn to_value(&self) -> Value {
-        match self {
-            Object::Deployment(o) => serde_json::to_value(o),
-            Object::ReplicaSet(o) => serde_json::to_value(o),
-            Object::Pod(o) => serde_json::to_value(o),
-        }
-        .unwrap_or(Value::Null)
+        crate::value::ToValue::to_value(self)
     }
 }

@@ -2,7 +2,6 @@
 //! epoch (Go's time.Time resolution, which the pod-ranking and progress-deadline rules depend on)
 //! so that the virtual clock can do arithmetic on them without any wall clock.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// The instant the simulated cluster calls "scenario start" (virtual time 0):
@@ -111,19 +110,6 @@ impl fmt::Display for Time {
             write!(f, ".{}", frac.trim_end_matches('0'))?;
         }
         f.write_str("Z")
-    }
-}
-
-impl Serialize for Time {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Time {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Time, D::Error> {
-        let s = String::deserialize(d)?;
-        Time::parse(&s).map_err(serde::de::Error::custom)
     }
 }
 

@@ -2,7 +2,7 @@
 //! back out. Errors name the document and the field path, as `kubectl apply` would.
 
 use super::{Deployment, Kind, Object, Pod, ReplicaSet};
-use serde_json::Value;
+use crate::value::{FromValue, Value};
 use std::fmt;
 
 /// Why a manifest could not be read.
@@ -66,10 +66,10 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
             "no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})"
         )));
     }
-    fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ManifestError> {
-        from_value_at(v).map_err(|message| ManifestError {
+    fn typed<T: FromValue>(v: Value) -> Result<T, ManifestError> {
+        T::from_value(v).map_err(|e| ManifestError {
             line: None,
-            message,
+            message: e.to_string(),
         })
     }
     Ok(match kind {
@@ -291,116 +291,48 @@ mod line_tests {
     }
 }
 
-/// Deserializes a typed value from JSON, naming the path of the field at fault on error
-/// (`spec.template.spec.containers[0].image: invalid type: …`).
-///
-/// Natively this uses serde_path_to_error. In the browser build that crate's wrappers double
-/// the code of every Deserialize impl (about a quarter of the page's weight), so there the
-/// path is found after the fact: the first field whose removal makes the error go away is on
-/// the path, and the search descends into it. Every modelled field is optional, so removing a
-/// field never causes an error of its own.
-pub fn from_value_at<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        serde_path_to_error::deserialize(v).map_err(|e| format!("{}: {}", e.path(), e.inner()))
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        match serde_json::from_value::<T>(v.clone()) {
-            Ok(t) => Ok(t),
-            Err(e) => {
-                let msg = e.to_string();
-                Err(format!("{}: {msg}", locate_error::<T>(&v, &msg)))
-            }
-        }
-    }
-}
-
-/// The path (in serde_path_to_error's spelling) of the field that makes `T` fail on `root`.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn locate_error<T: serde::de::DeserializeOwned>(root: &Value, msg: &str) -> String {
-    #[derive(Clone)]
-    enum Seg {
-        Key(String),
-        Index(usize),
-    }
-    fn node<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
-        path.iter().try_fold(v, |v, s| match (v, s) {
-            (Value::Object(m), Seg::Key(k)) => m.get_mut(k),
-            (Value::Array(a), Seg::Index(i)) => a.get_mut(*i),
-            _ => None,
-        })
-    }
-    let fixes = |trial: Value| match serde_json::from_value::<T>(trial) {
-        Ok(_) => true,
-        Err(e) => {
-            let m = e.to_string();
-            m != msg && !m.starts_with("missing field")
-        }
-    };
-    let mut path: Vec<Seg> = vec![];
-    'descend: loop {
-        let mut probe = root.clone();
-        let children: Vec<Seg> = match node(&mut probe, &path) {
-            Some(Value::Object(m)) => m.keys().cloned().map(Seg::Key).collect(),
-            Some(Value::Array(a)) => (0..a.len()).map(Seg::Index).collect(),
-            _ => break,
-        };
-        for c in children {
-            let mut trial = root.clone();
-            match (node(&mut trial, &path), &c) {
-                (Some(Value::Object(m)), Seg::Key(k)) => {
-                    m.shift_remove(k);
-                }
-                (Some(Value::Array(a)), Seg::Index(i)) => {
-                    a.remove(*i);
-                }
-                _ => continue,
-            }
-            if fixes(trial) {
-                path.push(c);
-                continue 'descend;
-            }
-        }
-        break;
-    }
-    let mut out = String::new();
-    for s in &path {
-        match s {
-            Seg::Key(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            Seg::Index(i) => out.push_str(&format!("[{i}]")),
-        }
-    }
-    if out.is_empty() { ".".into() } else { out }
-}
-
 #[cfg(test)]
-mod locate_tests {
+mod path_tests {
     use super::*;
-    use crate::api::Deployment;
 
     #[test]
-    fn finds_the_field_at_fault_like_serde_path_to_error() {
+    fn type_errors_name_the_field_at_fault() {
         for (doc, want) in [
-            ("{spec: {replicas: abc}}", "spec.replicas"),
             (
-                "{spec: {template: {spec: {containers: [{name: a, image: x}, {name: b, image: [1]}]}}}}",
-                "spec.template.spec.containers[1].image",
+                "{kind: Deployment, apiVersion: apps/v1, spec: {replicas: abc}}",
+                "spec.replicas: invalid type: string \"abc\", expected i32",
             ),
-            ("{metadata: {labels: {app: [x]}}}", "metadata.labels.app"),
+            (
+                "{kind: Deployment, apiVersion: apps/v1, spec: {template: {spec: {containers: [{name: a, image: x}, {name: b, image: [1]}]}}}}",
+                "spec.template.spec.containers[1].image: invalid type: sequence, expected a string",
+            ),
+            (
+                "{kind: Deployment, apiVersion: apps/v1, metadata: {labels: {app: [x]}}}",
+                "metadata.labels.app: invalid type: sequence, expected a string",
+            ),
+            (
+                "{kind: Deployment, apiVersion: apps/v1, spec: {strategy: {rollingUpdate: {maxSurge: 1.5}}}}",
+                "spec.strategy.rollingUpdate.maxSurge: invalid type: floating point `1.5`, expected i32, or a string such as \"25%\"",
+            ),
+            (
+                "{kind: Pod, apiVersion: v1, metadata: {ownerReferences: [{kind: ReplicaSet}]}}",
+                "metadata.ownerReferences[0]: missing field `apiVersion`",
+            ),
         ] {
-            let v: Value = crate::yaml::parse(doc).unwrap();
-            let msg = serde_json::from_value::<Deployment>(v.clone())
-                .unwrap_err()
-                .to_string();
-            assert_eq!(locate_error::<Deployment>(&v, &msg), want, "{doc}");
-            let native = from_value_at::<Deployment>(v).unwrap_err();
-            assert!(native.starts_with(want), "{native}");
+            let v = crate::yaml::parse(doc).unwrap();
+            let e = object_from_value(v).unwrap_err();
+            assert_eq!(e.message, want, "{doc}");
         }
+    }
+
+    #[test]
+    fn null_fields_read_as_absent_and_unknown_fields_are_kept() {
+        let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: null\nspec:\n  replicas: null\n  futureField: {a: 1}\n";
+        let Object::Deployment(d) = parse_objects(text).unwrap().remove(0) else {
+            panic!("not a Deployment")
+        };
+        assert_eq!(d.spec.replicas, None);
+        assert!(d.metadata.labels.is_empty());
+        assert!(to_yaml(&Object::Deployment(d)).contains("  futureField:\n    a: 1"));
     }
 }

@@ -3,13 +3,11 @@
 
 use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Time};
-use serde::Serialize;
+use crate::value::{Obj, ToValue, Value};
 use std::hash::{Hash, Hasher};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    #[serde(rename = "type")]
     pub type_: String,
     pub reason: String,
     pub message: String,
@@ -20,6 +18,21 @@ pub struct Event {
     pub count: u32,
     pub first_ms: u64,
     pub last_ms: u64,
+}
+
+impl ToValue for Event {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("type", &self.type_)
+            .put("reason", &self.reason)
+            .put("message", &self.message)
+            .put("object", &self.object)
+            .put("source", &self.source)
+            .put("count", &self.count)
+            .put("firstMs", &self.first_ms)
+            .put("lastMs", &self.last_ms)
+            .build()
+    }
 }
 
 #[derive(Clone, Debug, Default)]

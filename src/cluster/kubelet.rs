@@ -5,11 +5,10 @@
 use super::events::EventRecorder;
 use super::store::Store;
 use crate::api::*;
-use serde::{Deserialize, Serialize};
+use crate::value::{DecodeError, Fields, FromValue, Obj, ToValue, Value};
 
 /// The world a scenario runs in (pod timings, nodes, broken images).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct World {
     pub schedule_ms: u64,
     pub start_ms: u64,
@@ -33,6 +32,41 @@ impl Default for World {
             failing_images: vec![],
             crashing_images: vec![],
         }
+    }
+}
+
+/// The scenario file's `world:`; every field optional, unknown ones refused.
+impl FromValue for World {
+    fn from_value(v: Value) -> Result<World, DecodeError> {
+        let d = World::default();
+        let mut f = Fields::new(v, "struct World")?;
+        let w = World {
+            schedule_ms: f.or("scheduleMs", || d.schedule_ms)?,
+            start_ms: f.or("startMs", || d.start_ms)?,
+            ready_ms: f.or("readyMs", || d.ready_ms)?,
+            termination_ms: f.or("terminationMs", || d.termination_ms)?,
+            use_grace_period: f.or("useGracePeriod", || d.use_grace_period)?,
+            nodes: f.or("nodes", || d.nodes)?,
+            failing_images: f.opt("failingImages")?,
+            crashing_images: f.opt("crashingImages")?,
+        };
+        f.deny_unknown(&World::FIELDS)?;
+        Ok(w)
+    }
+}
+
+impl ToValue for World {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("scheduleMs", &self.schedule_ms)
+            .put("startMs", &self.start_ms)
+            .put("readyMs", &self.ready_ms)
+            .put("terminationMs", &self.termination_ms)
+            .put("useGracePeriod", &self.use_grace_period)
+            .put("nodes", &self.nodes)
+            .put("failingImages", &self.failing_images)
+            .put("crashingImages", &self.crashing_images)
+            .build()
     }
 }
 
@@ -63,6 +97,16 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 }
 
 impl World {
+    const FIELDS: [&str; 8] = [
+        "scheduleMs",
+        "startMs",
+        "readyMs",
+        "terminationMs",
+        "useGracePeriod",
+        "nodes",
+        "failingImages",
+        "crashingImages",
+    ];
     pub fn image_fails(&self, image: &str) -> bool {
         self.failing_images.iter().any(|g| glob_match(g, image))
     }

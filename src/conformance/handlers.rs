@@ -8,7 +8,8 @@ use crate::cluster::events::EventRecorder;
 use crate::cluster::store::{Store, WatchEvent};
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::replicaset::ReplicaSetController;
-use serde_json::{Value, json};
+use crate::json;
+use crate::value::Value;
 
 fn count(store: &Store, verb: &str, resource: &str) -> usize {
     store

@@ -9,13 +9,12 @@ pub mod ranking;
 pub mod replicaset;
 
 use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
-use serde_json::Value;
+use crate::value::{Obj, ToValue, Value};
 use std::cmp::Ordering;
 
 /// One line of a sync's explanation: which upstream function decided, and its arithmetic.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Explain {
-    #[serde(rename = "fn")]
     pub func: String,
     pub text: String,
 }
@@ -26,6 +25,15 @@ impl Explain {
             func: func.into(),
             text: text.into(),
         }
+    }
+}
+
+impl ToValue for Explain {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("fn", &self.func)
+            .put("text", &self.text)
+            .build()
     }
 }
 
@@ -112,10 +120,7 @@ fn canonical(v: &Value, out: &mut String) {
 /// collision count, rendered with `rand.SafeEncodeString` of the decimal hash.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     let mut s = String::new();
-    canonical(
-        &serde_json::to_value(template).unwrap_or(Value::Null),
-        &mut s,
-    );
+    canonical(&template.to_value(), &mut s);
     let mut h = fnv32a(s.as_bytes(), 0x811c_9dc5);
     if let Some(c) = collision_count {
         h = fnv32a(&(c as u32).to_le_bytes(), h);

@@ -10,7 +10,7 @@ use crate::cluster::kubelet::display_status;
 use crate::cluster::store::{ApiError, Propagation};
 use crate::controller::deployment::util as du;
 use crate::controller::ranking::sort_by_cmp;
-use serde_json::Value;
+use crate::value::{FromValue, ToValue, Value};
 
 /// Splits a command line like a POSIX shell would (quotes, backslash escapes).
 pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
@@ -671,7 +671,7 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
                 if v.is_null() {
                     t.remove(k);
                 } else {
-                    merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+                    merge_patch(t.entry_or_insert_with(k, || Value::Null), v);
                 }
             }
         }
@@ -687,7 +687,7 @@ fn strategic_patch(target: &mut Value, patch: &Value) {
                 if v.is_null() {
                     t.remove(k);
                 } else if k == "containers" && v.is_array() {
-                    let cur = t.entry(k.clone()).or_insert_with(|| Value::Array(vec![]));
+                    let cur = t.entry_or_insert_with(k, || Value::Array(vec![]));
                     if let (Value::Array(items), Value::Array(new)) = (cur, v) {
                         for n in new {
                             let name = n.get("name").cloned();
@@ -701,7 +701,7 @@ fn strategic_patch(target: &mut Value, patch: &Value) {
                         }
                     }
                 } else {
-                    strategic_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+                    strategic_patch(t.entry_or_insert_with(k, || Value::Null), v);
                 }
             }
         }
@@ -723,10 +723,10 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err("error: must specify -p to patch".into());
     };
     let patch: Value =
-        serde_json::from_str(p).map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
+        crate::value::parse_json(p).map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
     let ty = a.flag("type").flatten().unwrap_or("strategic");
     let d = get_deployment(c, &name)?;
-    let mut v = serde_json::to_value(&d).map_err(|e| e.to_string())?;
+    let mut v = d.to_value();
     match ty {
         "merge" => merge_patch(&mut v, &patch),
         "strategic" => strategic_patch(&mut v, &patch),
@@ -736,7 +736,7 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
             ));
         }
     }
-    let new: Deployment = crate::api::yaml::from_value_at(v)
+    let new = Deployment::from_value(v)
         .map_err(|e| format!("error: the patch does not fit a Deployment: {e}"))?;
     if new == d {
         return Ok(format!("deployment.apps/{name} patched (no change)"));
@@ -896,7 +896,7 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
         Some("json") => {
             return Ok(objs
                 .iter()
-                .map(|o| serde_json::to_string_pretty(&o.to_value()).unwrap_or_default())
+                .map(|o| crate::value::to_json_pretty(&o.to_value()))
                 .collect::<Vec<_>>()
                 .join("\n"));
         }

@@ -12,8 +12,7 @@ pub mod trace;
 use crate::api::yaml::{object_from_value, parse_objects};
 use crate::cluster::kubelet::World;
 use crate::cluster::{Cluster, Livelock};
-use serde::Deserialize;
-use serde_json::Value;
+use crate::value::{DecodeError, Fields, FromValue, Value};
 use std::fmt;
 use trace::TraceStep;
 
@@ -57,30 +56,48 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawScenario {
     name: String,
-    #[serde(default)]
     description: String,
-    #[serde(default)]
     world: World,
-    #[serde(default)]
     objects: Vec<Value>,
-    #[serde(default)]
     steps: Vec<RawStep>,
-    #[serde(default)]
     until: Option<Value>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl FromValue for RawScenario {
+    fn from_value(v: Value) -> Result<RawScenario, DecodeError> {
+        let mut f = Fields::new(v, "struct RawScenario")?;
+        let raw = RawScenario {
+            name: f.req("name")?,
+            description: f.opt("description")?,
+            world: f.opt("world")?,
+            objects: f.opt("objects")?,
+            steps: f.opt("steps")?,
+            until: f.opt("until")?,
+        };
+        f.deny_unknown(&["name", "description", "world", "objects", "steps", "until"])?;
+        Ok(raw)
+    }
+}
+
 struct RawStep {
     at: Value,
-    #[serde(default)]
     run: Option<String>,
-    #[serde(default)]
     caption: Option<String>,
+}
+
+impl FromValue for RawStep {
+    fn from_value(v: Value) -> Result<RawStep, DecodeError> {
+        let mut f = Fields::new(v, "struct RawStep")?;
+        let step = RawStep {
+            at: f.opt("at")?,
+            run: f.opt("run")?,
+            caption: f.opt("caption")?,
+        };
+        f.deny_unknown(&["at", "run", "caption"])?;
+        Ok(step)
+    }
 }
 
 /// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
@@ -141,7 +158,7 @@ impl Scenario {
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         let v: Value = crate::yaml::parse(text)
             .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
-        let raw: RawScenario = crate::api::yaml::from_value_at(v).map_err(ScenarioError)?;
+        let raw = RawScenario::from_value(v).map_err(|e| ScenarioError(e.to_string()))?;
         if raw.name.trim().is_empty() {
             return Err(ScenarioError("name: a scenario needs a short id".into()));
         }

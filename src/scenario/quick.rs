@@ -6,7 +6,7 @@ use crate::api::Object;
 use crate::api::defaults::default_deployment;
 use crate::api::validation::validate_deployment;
 use crate::api::yaml::{line_of_field, parse_objects};
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 /// A quick control's field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ fn first_document(text: &str) -> Result<Value, String> {
 fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, k| match v {
         Value::Array(a) => a.get(k.parse::<usize>().ok()?),
-        Value::Object(m) => m.get(*k),
+        Value::Object(m) => m.get(k),
         _ => None,
     })
 }
@@ -142,9 +142,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
                 a.get_mut(i)
                     .ok_or_else(|| format!("{}: the manifest has no container", field.label()))?
             }
-            Value::Object(m) => m
-                .entry(k.to_string())
-                .or_insert_with(|| Value::Object(Map::new())),
+            Value::Object(m) => m.entry_or_insert_with(k, || Value::Object(Map::new())),
             _ => return Err(format!("{}: {} is not a mapping", field.label(), k)),
         };
     }
@@ -157,7 +155,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
             m.insert(last.to_string(), t);
         }
         None => {
-            m.shift_remove(last);
+            m.remove(last);
         }
     }
     // Recreate takes no rollingUpdate block: the apiserver rejects one.
@@ -165,7 +163,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
         && value == "Recreate"
         && let Some(Value::Object(s)) = v.get_mut("spec").and_then(|s| s.get_mut("strategy"))
     {
-        s.shift_remove("rollingUpdate");
+        s.remove("rollingUpdate");
     }
     Ok(crate::yaml::to_string(&v))
 }
@@ -176,7 +174,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
 pub fn manifest_of(d: &crate::api::Deployment) -> String {
     let mut v = Object::Deployment(d.clone()).to_value();
     if let Value::Object(m) = &mut v {
-        m.shift_remove("status");
+        m.remove("status");
         if let Some(Value::Object(meta)) = m.get_mut("metadata") {
             for k in [
                 "uid",
@@ -185,17 +183,17 @@ pub fn manifest_of(d: &crate::api::Deployment) -> String {
                 "creationTimestamp",
                 "managedFields",
             ] {
-                meta.shift_remove(k);
+                meta.remove(k);
             }
             if let Some(Value::Object(a)) = meta.get_mut("annotations") {
-                a.shift_remove(crate::api::REVISION_ANNOTATION);
-                a.shift_remove(crate::api::LAST_APPLIED_ANNOTATION);
+                a.remove(crate::api::REVISION_ANNOTATION);
+                a.remove(crate::api::LAST_APPLIED_ANNOTATION);
             }
             if meta
                 .get("annotations")
                 .is_some_and(|a| a.as_object().is_some_and(|a| a.is_empty()))
             {
-                meta.shift_remove("annotations");
+                meta.remove("annotations");
             }
         }
     }

@@ -5,7 +5,8 @@
 //! than [`MAX_DECODED_BYTES`].
 
 use super::{Scenario, Step, Until};
-use serde_json::{Map, Value, json};
+use crate::json;
+use crate::value::{Map, ToValue, Value};
 
 /// The most bytes a link may decompress to (a typical scenario is 1–3 KB).
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
@@ -84,12 +85,10 @@ impl Scenario {
         if !self.description.is_empty() {
             m.insert("description".into(), self.description.clone().into());
         }
-        let world = serde_json::to_value(&self.world).unwrap_or(Value::Null);
-        let default =
-            serde_json::to_value(crate::cluster::kubelet::World::default()).unwrap_or(Value::Null);
+        let world = self.world.to_value();
+        let default = crate::cluster::kubelet::World::default().to_value();
         if let (Value::Object(w), Value::Object(d)) = (world, default) {
-            let changed: Map<String, Value> =
-                w.into_iter().filter(|(k, v)| d.get(k) != Some(v)).collect();
+            let changed: Map = w.into_iter().filter(|(k, v)| d.get(k) != Some(v)).collect();
             if !changed.is_empty() {
                 m.insert("world".into(), Value::Object(changed));
             }
@@ -173,7 +172,7 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
         }
         "v1" => {
             let json = scenario_text(inflate(&base64url_decode(data)?)?)?;
-            let v: Value = serde_json::from_str(&json).map_err(|_| {
+            let v: Value = crate::value::parse_json(&json).map_err(|_| {
                 "the link is damaged: its data is not the expected JSON".to_string()
             })?;
             let text = v

@@ -4,43 +4,29 @@
 
 use crate::cluster::events::Event;
 use crate::controller::Explain;
-use serde::Serialize;
+use crate::value::{Obj, ToValue, Value};
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceStep {
     pub t: u64,
     pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub branch: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explain: Vec<Explain>,
     /// A sync that returned an error (the key is requeued with back-off).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The command of an action step.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub caption: Option<String>,
     /// What kubectl printed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
     /// Why a command was rejected (nothing changed).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
     /// World steps: what the scheduler and kubelets did.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Event>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deployment: Option<DeploymentView>,
     pub replica_sets: Vec<ReplicaSetView>,
 }
@@ -68,8 +54,7 @@ impl TraceStep {
     }
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeploymentView {
     pub name: String,
     pub replicas: i32,
@@ -79,37 +64,31 @@ pub struct DeploymentView {
     pub strategy: String,
     pub max_surge: i32,
     pub max_unavailable: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
     pub deleting: bool,
     pub status: DeploymentStatusView,
     pub conditions: Vec<ConditionView>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeploymentStatusView {
     pub replicas: i32,
     pub updated_replicas: i32,
     pub ready_replicas: i32,
     pub available_replicas: i32,
     pub unavailable_replicas: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConditionView {
-    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
     pub reason: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReplicaSetView {
     pub name: String,
     pub revision: i64,
@@ -120,15 +99,14 @@ pub struct ReplicaSetView {
     pub deleting: bool,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReplicaSetStatusView {
     pub replicas: i32,
     pub ready_replicas: i32,
     pub available_replicas: i32,
 }
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodCounts {
     pub pending: u32,
     pub running: u32,
@@ -140,7 +118,7 @@ pub struct PodCounts {
 /// The trace as JSON Lines.
 /// The state a pod is drawn in: what `kubectl get pods` says, refined by readiness and
 /// availability (minReadySeconds), which is what a rollout waits on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PodState {
     Pending,
     ContainerCreating,
@@ -194,8 +172,7 @@ impl PodState {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PodView {
     pub name: String,
     pub replica_set: String,
@@ -208,8 +185,128 @@ pub struct PodView {
 pub fn to_jsonl(steps: &[TraceStep]) -> String {
     let mut out = String::new();
     for s in steps {
-        out.push_str(&serde_json::to_string(s).unwrap_or_default());
+        out.push_str(&s.to_value().to_string());
         out.push('\n');
     }
     out
+}
+
+impl ToValue for TraceStep {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("t", &self.t)
+            .put("kind", self.kind)
+            .put_nonempty("controller", &self.controller)
+            .put_nonempty("key", &self.key)
+            .put_nonempty("branch", &self.branch)
+            .put_nonempty("strategy", &self.strategy)
+            .put_nonempty("explain", &self.explain)
+            .put_nonempty("error", &self.error)
+            .put_nonempty("command", &self.command)
+            .put_nonempty("caption", &self.caption)
+            .put_nonempty("output", &self.output)
+            .put_nonempty("errors", &self.errors)
+            .put_nonempty("changes", &self.changes)
+            .put_nonempty("events", &self.events)
+            .put_nonempty("deployment", &self.deployment)
+            .put("replicaSets", &self.replica_sets)
+            .build()
+    }
+}
+
+impl ToValue for DeploymentView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("name", &self.name)
+            .put("replicas", &self.replicas)
+            .put("paused", &self.paused)
+            .put("generation", &self.generation)
+            .put("observedGeneration", &self.observed_generation)
+            .put("strategy", &self.strategy)
+            .put("maxSurge", &self.max_surge)
+            .put("maxUnavailable", &self.max_unavailable)
+            .put_nonempty("revision", &self.revision)
+            .put("deleting", &self.deleting)
+            .put("status", &self.status)
+            .put("conditions", &self.conditions)
+            .build()
+    }
+}
+
+impl ToValue for DeploymentStatusView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("replicas", &self.replicas)
+            .put("updatedReplicas", &self.updated_replicas)
+            .put("readyReplicas", &self.ready_replicas)
+            .put("availableReplicas", &self.available_replicas)
+            .put("unavailableReplicas", &self.unavailable_replicas)
+            .put_nonempty("terminatingReplicas", &self.terminating_replicas)
+            .build()
+    }
+}
+
+impl ToValue for ConditionView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("type", &self.type_)
+            .put("status", &self.status)
+            .put("reason", &self.reason)
+            .put_nonempty("message", &self.message)
+            .build()
+    }
+}
+
+impl ToValue for ReplicaSetView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("name", &self.name)
+            .put("revision", &self.revision)
+            .put("replicas", &self.replicas)
+            .put("status", &self.status)
+            .put("images", &self.images)
+            .put("pods", &self.pods)
+            .put("deleting", &self.deleting)
+            .build()
+    }
+}
+
+impl ToValue for ReplicaSetStatusView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("replicas", &self.replicas)
+            .put("readyReplicas", &self.ready_replicas)
+            .put("availableReplicas", &self.available_replicas)
+            .build()
+    }
+}
+
+impl ToValue for PodCounts {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("pending", &self.pending)
+            .put("running", &self.running)
+            .put("ready", &self.ready)
+            .put("available", &self.available)
+            .put("terminating", &self.terminating)
+            .build()
+    }
+}
+
+impl ToValue for PodState {
+    fn to_value(&self) -> Value {
+        Value::from(self.as_str())
+    }
+}
+
+impl ToValue for PodView {
+    fn to_value(&self) -> Value {
+        Obj::new()
+            .put("name", &self.name)
+            .put("replicaSet", &self.replica_set)
+            .put("state", &self.state)
+            .put("status", &self.status)
+            .put("node", &self.node)
+            .build()
+    }
 }

@@ -189,7 +189,7 @@ pub fn in_frame() -> bool {
 
 /// Sends a message to the embedding page (callers check [`in_frame`] first, so that a page
 /// nobody embeds never builds the message).
-pub fn post_to_parent(msg: &serde_json::Value) {
+pub fn post_to_parent(msg: &crate::value::Value) {
     if let (Ok(Some(parent)), Ok(v)) = (window().parent(), js_sys::JSON::parse(&msg.to_string())) {
         let _ = parent.post_message(&v, "*");
     }

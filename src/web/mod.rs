@@ -157,7 +157,7 @@ pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::J
     let trace = crate::scenario::Scenario::parse(text)
         .and_then(|s| s.run())
         .map_err(|e| js_sys::Error::new(&e.0))?;
-    let json = serde_json::to_string(&trace).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    let json = crate::value::ToValue::to_value(&trace).to_string();
     js_sys::JSON::parse(&json)
 }
 

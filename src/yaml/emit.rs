@@ -4,7 +4,7 @@
 //! literal blocks when they hold line breaks (the choices libyaml makes for serde's YAML).
 
 use super::parse::resolve;
-use serde_json::Value;
+use crate::value::Value;
 
 /// The value as a YAML document.
 pub fn to_string(v: &Value) -> String {

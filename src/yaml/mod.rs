@@ -1,5 +1,5 @@
 //! YAML in and out, for what the playground exchanges: Kubernetes manifests and scenario
-//! files, read into and written from `serde_json::Value` (the form every typed object and the
+//! files, read into and written from [`crate::value::Value`] (the form every typed object and the
 //! scenario reader start from).
 //!
 //! Hand-written rather than a general YAML library because the browser build pays for every

@@ -1,7 +1,7 @@
 //! The reader: a recursive descent over characters, block structure by indentation.
 
 use super::Error;
-use serde_json::{Map, Number, Value};
+use crate::value::{Map, Number, Value};
 use std::collections::HashMap;
 
 /// Every document of a stream, in order (an empty document is `null`).
@@ -924,12 +924,7 @@ fn fold_breaks(s: &mut String, breaks: usize) {
 
 /// Adds a mapping entry, refusing a key already there (as kubectl's strict decoding does);
 /// `at` is the key's 0-based line and column.
-fn insert_new(
-    map: &mut Map<String, Value>,
-    key: String,
-    value: Value,
-    at: (usize, usize),
-) -> Result<(), Error> {
+fn insert_new(map: &mut Map, key: String, value: Value, at: (usize, usize)) -> Result<(), Error> {
     if map.contains_key(&key) {
         return Err(Error {
             line: at.0 + 1,

@@ -2,15 +2,41 @@
 //! same values from the same texts, same texts from the same values.
 
 use super::*;
+use crate::json;
+use crate::value::Value;
 use proptest::prelude::*;
-use serde_json::{Value, json};
 
 fn oracle_docs(text: &str) -> Result<Vec<Value>, String> {
     let mut out = vec![];
     for d in serde_norway::Deserializer::from_str(text) {
-        out.push(serde::Deserialize::deserialize(d).map_err(|e| e.to_string())?);
+        let v: serde_json::Value = serde::Deserialize::deserialize(d).map_err(|e| e.to_string())?;
+        out.push(ours(v));
     }
     Ok(out)
+}
+
+/// libyaml's values (through serde_json's) as ours.
+fn ours(v: serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(b),
+        J::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Value::from(u),
+            (_, Some(i), _) => Value::from(i),
+            (_, _, Some(f)) => Value::from(f),
+            _ => Value::Null,
+        },
+        J::String(s) => Value::String(s),
+        J::Array(a) => Value::Array(a.into_iter().map(ours).collect()),
+        J::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, ours(v))).collect()),
+    }
+}
+
+/// What libyaml writes for one of our values.
+fn libyaml_text(v: &Value) -> String {
+    let j: serde_json::Value = serde_json::from_str(&v.to_string()).unwrap();
+    serde_norway::to_string(&j).unwrap()
 }
 
 fn same_as_oracle(text: &str) {
@@ -43,11 +69,7 @@ fn reads_the_gallery_and_its_manifests_as_libyaml_does() {
             }
         }
         // And what we write of it reads back the same, and is what libyaml writes.
-        assert_eq!(
-            to_string(&doc),
-            serde_norway::to_string(&doc).unwrap(),
-            "{name}"
-        );
+        assert_eq!(to_string(&doc), libyaml_text(&doc), "{name}");
         assert_eq!(parse(&to_string(&doc)).unwrap(), doc, "{name}");
     }
 }
@@ -222,7 +244,7 @@ fn writes_as_libyaml_does() {
     ] {
         let ours = to_string(&v);
         if !known_difference(&v) {
-            assert_eq!(ours, serde_norway::to_string(&v).unwrap(), "{v}");
+            assert_eq!(ours, libyaml_text(&v), "{v}");
         }
         assert_eq!(parse(&ours).unwrap(), v, "{ours}");
     }
@@ -269,7 +291,7 @@ proptest! {
         // (A key with a line break is double-quoted here; libyaml writes a `? |` complex key,
         // which this reader refuses.)
         if !known_difference(&v) {
-            prop_assert_eq!(&ours, &serde_norway::to_string(&v).unwrap());
+            prop_assert_eq!(&ours, &libyaml_text(&v));
         }
         prop_assert_eq!(parse(&ours).unwrap(), v);
     }
