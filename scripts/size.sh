@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Reports the release .wasm raw and gzipped, and fails when the gzipped size grows past the
-# guard. The product budget is 300 KB gzipped (issue 3); the guard sits just above today's size
-# so growth is caught while the budget is being worked towards (see ARCHITECTURE.md, "Size").
+# Reports the release .wasm raw and gzipped, and fails when the gzipped size passes the guard:
+# the product budget, 300 KB gzipped (issue 3; see ARCHITECTURE.md, "Size").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GUARD_GZ=${GUARD_GZ:-330000}
+GUARD_GZ=${GUARD_GZ:-300000}
 BUDGET_GZ=300000
 f=$(ls dist/*_bg.wasm 2>/dev/null | head -1)
 [ -n "$f" ] || { echo "size: no dist/*_bg.wasm (run trunk build --release first)"; exit 1; }

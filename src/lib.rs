@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod conformance;
 pub mod controller;
 pub mod scenario;
+pub mod small_map;
 pub mod value;
 pub mod yaml;
 

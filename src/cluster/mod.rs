@@ -26,7 +26,8 @@ use crate::scenario::trace::*;
 use events::EventRecorder;
 use gc::GarbageCollector;
 use kubelet::{PodStep, World};
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
 use std::rc::Rc;
 use store::{Store, WatchEvent, WatchRef};
 
@@ -49,6 +50,10 @@ impl std::fmt::Display for Livelock {
     }
 }
 
+/// A pod's scheduled kubelet step: (due ms, sequence, pod key, pod uid, step); the heap pops
+/// the earliest first, ties in the order they were scheduled.
+type Timer = (u64, u64, String, String, PodStep);
+
 #[derive(Clone)]
 pub struct Cluster {
     pub store: Store,
@@ -58,7 +63,7 @@ pub struct Cluster {
     pub rsc: ReplicaSetController,
     pub gc: GarbageCollector,
     pub events: EventRecorder,
-    timers: BTreeMap<(u64, u64), (String, String, PodStep)>,
+    timers: BinaryHeap<Reverse<Timer>>,
     timer_seq: u64,
     node_rr: u32,
     /// Steps recorded so far (when `record` is on).
@@ -89,7 +94,7 @@ impl Cluster {
             rsc: ReplicaSetController::default(),
             gc: GarbageCollector::default(),
             events: EventRecorder::default(),
-            timers: BTreeMap::new(),
+            timers: BinaryHeap::new(),
             timer_seq: 0,
             node_rr: 0,
             trace: vec![],
@@ -117,10 +122,13 @@ impl Cluster {
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
         self.timer_seq += 1;
-        self.timers.insert(
-            (at_ms, self.timer_seq),
-            (pod.metadata.key(), pod.metadata.uid.clone(), step),
-        );
+        self.timers.push(Reverse((
+            at_ms,
+            self.timer_seq,
+            pod.metadata.key(),
+            pod.metadata.uid.clone(),
+            step,
+        )));
     }
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
@@ -278,7 +286,7 @@ impl Cluster {
     /// When the next thing happens on its own (a pod timer or a delayed queue key).
     pub fn next_event_ms(&self) -> Option<u64> {
         [
-            self.timers.keys().next().map(|(t, _)| *t),
+            self.timers.peek().map(|Reverse(t)| t.0),
             self.dc.queue.next_due(),
             self.rsc.queue.next_due(),
             self.gc.queue.next_due(),
@@ -302,7 +310,7 @@ impl Cluster {
             && self.dc.queue.delayed_keys().all(idle_check)
             && !self.rsc.queue.has_delayed()
             && !self.gc.queue.has_delayed()
-            && self.timers.values().all(|(_, _, s)| {
+            && self.timers.iter().all(|Reverse((_, _, _, _, s))| {
                 matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff)
             })
     }
@@ -321,11 +329,14 @@ impl Cluster {
             self.rsc.queue.promote(self.now_ms);
             self.gc.queue.promote(self.now_ms);
             let mut changes = vec![];
-            while let Some((&(at, seq), _)) = self.timers.iter().next() {
-                if at > self.now_ms {
+            while self
+                .timers
+                .peek()
+                .is_some_and(|Reverse(t)| t.0 <= self.now_ms)
+            {
+                let Some(Reverse((_, _, key, uid, step))) = self.timers.pop() else {
                     break;
-                }
-                let (key, uid, step) = self.timers.remove(&(at, seq)).expect("timer exists");
+                };
                 if let Some((what, next)) = kubelet::apply(
                     &mut self.store,
                     &mut self.events,

@@ -3,17 +3,19 @@
 //! on the clock, and `add_rate_limited` backs off exponentially per key (5 ms × 2^failures,
 //! capped at 1000 s, as `DefaultControllerRateLimiter`'s per-item limiter does).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::small_map::SmallMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
     queue: VecDeque<String>,
     dirty: BTreeSet<String>,
     processing: BTreeSet<String>,
-    /// (due ms, sequence) → key
-    delayed: BTreeMap<(u64, u64), String>,
+    /// (due ms, sequence, key), earliest first.
+    delayed: BinaryHeap<Reverse<(u64, u64, String)>>,
     seq: u64,
-    failures: BTreeMap<String, u32>,
+    failures: SmallMap<String, u32>,
 }
 
 impl WorkQueue {
@@ -37,18 +39,18 @@ impl WorkQueue {
         if self
             .delayed
             .iter()
-            .any(|((due, _), k)| k == key && *due <= now_ms + delay_ms)
+            .any(|Reverse((due, _, k))| k == key && *due <= now_ms + delay_ms)
         {
             return;
         }
         self.seq += 1;
         self.delayed
-            .insert((now_ms + delay_ms, self.seq), key.to_string());
+            .push(Reverse((now_ms + delay_ms, self.seq, key.to_string())));
     }
 
     /// The per-item exponential back-off delay for the next retry of `key`.
     pub fn when(&mut self, key: &str) -> u64 {
-        let n = self.failures.entry(key.to_string()).or_insert(0);
+        let n = self.failures.get_or_insert_with(key.to_string(), || 0);
         let exp = *n;
         *n += 1;
         let delay = 5u64.saturating_mul(1u64 << exp.min(40));
@@ -70,17 +72,15 @@ impl WorkQueue {
 
     /// Moves every delayed key due at or before `now_ms` into the queue.
     pub fn promote(&mut self, now_ms: u64) {
-        while let Some((&(due, seq), _)) = self.delayed.iter().next() {
-            if due > now_ms {
-                break;
+        while self.delayed.peek().is_some_and(|Reverse(d)| d.0 <= now_ms) {
+            if let Some(Reverse((_, _, key))) = self.delayed.pop() {
+                self.add(&key);
             }
-            let key = self.delayed.remove(&(due, seq)).unwrap_or_default();
-            self.add(&key);
         }
     }
 
     pub fn next_due(&self) -> Option<u64> {
-        self.delayed.keys().next().map(|(d, _)| *d)
+        self.delayed.peek().map(|Reverse(d)| d.0)
     }
 
     pub fn get(&mut self) -> Option<String> {
@@ -116,7 +116,7 @@ impl WorkQueue {
 
     /// Keys waiting on the clock.
     pub fn delayed_keys(&self) -> impl Iterator<Item = &String> {
-        self.delayed.values()
+        self.delayed.iter().map(|Reverse((_, _, k))| k)
     }
 }
 

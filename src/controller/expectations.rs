@@ -3,7 +3,8 @@
 //! Records expire after a TTL (5 minutes upstream), measured on the virtual clock.
 
 use crate::api::Time;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::small_map::SmallMap;
+use std::collections::BTreeSet;
 
 pub const EXPECTATIONS_TTL_SECS: i64 = 300;
 
@@ -16,14 +17,14 @@ pub struct Expectation {
 
 #[derive(Clone, Debug)]
 pub struct ControllerExpectations {
-    records: BTreeMap<String, Expectation>,
+    records: SmallMap<String, Expectation>,
     pub ttl_secs: i64,
 }
 
 impl Default for ControllerExpectations {
     fn default() -> Self {
         ControllerExpectations {
-            records: BTreeMap::new(),
+            records: SmallMap::new(),
             ttl_secs: EXPECTATIONS_TTL_SECS,
         }
     }
@@ -85,7 +86,7 @@ impl ControllerExpectations {
 #[derive(Clone, Debug, Default)]
 pub struct UidTrackingExpectations {
     pub counts: ControllerExpectations,
-    uids: BTreeMap<String, BTreeSet<String>>,
+    uids: SmallMap<String, BTreeSet<String>>,
 }
 
 impl UidTrackingExpectations {
@@ -95,8 +96,12 @@ impl UidTrackingExpectations {
 
     pub fn expect_deletions(&mut self, key: &str, pod_keys: Vec<String>, now: Time) {
         let n = pod_keys.len() as i64;
-        self.uids
-            .insert(key.to_string(), pod_keys.into_iter().collect());
+        // Inserted one by one: collecting into a set would bring in a sort.
+        let mut set = BTreeSet::new();
+        for k in pod_keys {
+            set.insert(k);
+        }
+        self.uids.insert(key.to_string(), set);
         self.counts.set(key, 0, n, now);
     }
 

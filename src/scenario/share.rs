@@ -130,15 +130,16 @@ impl Scenario {
 /// The fragment (without `#`) for a scenario at a step.
 pub fn encode(scenario: &Scenario, step: usize) -> String {
     let payload = json!({ "scenario": scenario.to_yaml(), "step": step }).to_string();
-    let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+    let packed = super::deflate::deflate(payload.as_bytes());
     format!("{CURRENT}.{}", base64url_encode(&packed))
 }
 
 fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, MAX_DECODED_BYTES).map_err(|e| {
-        if matches!(e.status, miniz_oxide::inflate::TINFLStatus::HasMoreOutput) {
+    super::deflate::inflate(bytes, MAX_DECODED_BYTES).map_err(|e| match e {
+        super::deflate::InflateError::TooLarge => {
             format!("the link decodes to more than {MAX_DECODED_BYTES} bytes: refused")
-        } else {
+        }
+        super::deflate::InflateError::Corrupt => {
             "the link is damaged or cut short: its data does not decompress".to_string()
         }
     })

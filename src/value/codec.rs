@@ -398,13 +398,17 @@ impl<T> IsEmpty for Vec<T> {
 impl<T: FromValue> FromValue for BTreeMap<String, T> {
     fn from_value(v: Value) -> Result<BTreeMap<String, T>, DecodeError> {
         match v {
-            Value::Object(m) => m
-                .into_iter()
-                .map(|(k, x)| match T::from_value(x) {
-                    Ok(t) => Ok((k, t)),
-                    Err(e) => Err(e.at_key(&k)),
-                })
-                .collect(),
+            // Inserted one by one: collecting into a map would bring in a sort.
+            Value::Object(m) => {
+                let mut out = BTreeMap::new();
+                for (k, x) in m {
+                    match T::from_value(x) {
+                        Ok(t) => out.insert(k, t),
+                        Err(e) => return Err(e.at_key(&k)),
+                    };
+                }
+                Ok(out)
+            }
             other => Err(DecodeError::invalid_type(&other, "a map")),
         }
     }

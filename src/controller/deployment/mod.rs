@@ -17,7 +17,7 @@ use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
 use crate::cluster::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 use std::rc::Rc;
 
 /// Upstream retries a failing key this many times before dropping it.
@@ -305,7 +305,7 @@ impl DeploymentController {
             let pod_map = if d.spec.strategy.type_ == RECREATE {
                 Self::get_pod_map_for_deployment(cx.store, &rs_list)
             } else {
-                BTreeMap::new()
+                SmallMap::new()
             };
             if d.metadata.deletion_timestamp.is_some() {
                 report.branch = Branch::Delete;
@@ -486,7 +486,7 @@ impl DeploymentController {
     pub fn get_pod_map_for_deployment(
         store: &Store,
         rs_list: &[ReplicaSet],
-    ) -> BTreeMap<String, Vec<Pod>> {
+    ) -> SmallMap<String, Vec<Pod>> {
         rs_list
             .iter()
             .map(|rs| {

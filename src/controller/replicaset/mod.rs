@@ -13,7 +13,7 @@ use crate::controller::deployment::util::{
 use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{RankKey, RankingGates, ranked_key_less, sort_by_less};
 use crate::controller::{Explain, slow_start_batch};
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 use std::rc::Rc;
 
 pub const BURST_REPLICAS: usize = 500;
@@ -554,9 +554,9 @@ pub fn get_pods_to_delete<'a>(
     if diff >= pods.len() {
         return pods.to_vec();
     }
-    let mut on_node: BTreeMap<&str, i32> = BTreeMap::new();
+    let mut on_node: SmallMap<&str, i32> = SmallMap::new();
     for p in related.iter().filter(|p| p.is_active()) {
-        *on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
+        *on_node.get_or_insert_with(p.spec.node_name.as_str(), || 0) += 1;
     }
     let mut ranked: Vec<(&Pod, RankKey)> = pods
         .iter()
