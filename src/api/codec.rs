@@ -7,6 +7,41 @@ use super::*;
 use crate::value::codec::IsEmpty;
 use crate::value::{DecodeError, Fields, FromValue, Obj, ToValue};
 
+/// A top-level object: apiVersion and kind (filled in when absent, as the apiserver does),
+/// metadata, spec and status.
+macro_rules! top_level {
+    ($t:ident, $api_version:literal) => {
+        impl FromValue for $t {
+            fn from_value(v: Value) -> Result<$t, DecodeError> {
+                let mut f = Fields::new(v, concat!("struct ", stringify!($t)))?;
+                Ok($t {
+                    api_version: f.or("apiVersion", || $api_version.into())?,
+                    kind: f.or("kind", || stringify!($t).into())?,
+                    metadata: f.opt("metadata")?,
+                    spec: f.opt("spec")?,
+                    status: f.opt("status")?,
+                })
+            }
+        }
+
+        impl ToValue for $t {
+            fn to_value(&self) -> Value {
+                Obj::new()
+                    .put("apiVersion", &self.api_version)
+                    .put("kind", &self.kind)
+                    .put("metadata", &self.metadata)
+                    .put("spec", &self.spec)
+                    .put("status", &self.status)
+                    .build()
+            }
+        }
+    };
+}
+
+top_level!(Pod, "v1");
+top_level!(Deployment, "apps/v1");
+top_level!(ReplicaSet, "apps/v1");
+
 impl<T: FromValue + Clone> FromValue for Shared<T> {
     fn from_value(v: Value) -> Result<Shared<T>, DecodeError> {
         T::from_value(v).map(Shared::new)
@@ -240,31 +275,6 @@ impl ToValue for Container {
     }
 }
 
-impl FromValue for Pod {
-    fn from_value(v: Value) -> Result<Pod, DecodeError> {
-        let mut f = Fields::new(v, "struct Pod")?;
-        Ok(Pod {
-            api_version: f.or("apiVersion", || "v1".into())?,
-            kind: f.or("kind", || "Pod".into())?,
-            metadata: f.opt("metadata")?,
-            spec: f.opt("spec")?,
-            status: f.opt("status")?,
-        })
-    }
-}
-
-impl ToValue for Pod {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("apiVersion", &self.api_version)
-            .put("kind", &self.kind)
-            .put("metadata", &self.metadata)
-            .put("spec", &self.spec)
-            .put("status", &self.status)
-            .build()
-    }
-}
-
 impl FromValue for PodStatus {
     fn from_value(v: Value) -> Result<PodStatus, DecodeError> {
         let mut f = Fields::new(v, "struct PodStatus")?;
@@ -430,31 +440,6 @@ impl ToValue for ContainerStateTerminated {
 
 // ---------------------------------------------------------------- Deployment
 
-impl FromValue for Deployment {
-    fn from_value(v: Value) -> Result<Deployment, DecodeError> {
-        let mut f = Fields::new(v, "struct Deployment")?;
-        Ok(Deployment {
-            api_version: f.or("apiVersion", || "apps/v1".into())?,
-            kind: f.or("kind", || "Deployment".into())?,
-            metadata: f.opt("metadata")?,
-            spec: f.opt("spec")?,
-            status: f.opt("status")?,
-        })
-    }
-}
-
-impl ToValue for Deployment {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("apiVersion", &self.api_version)
-            .put("kind", &self.kind)
-            .put("metadata", &self.metadata)
-            .put("spec", &self.spec)
-            .put("status", &self.status)
-            .build()
-    }
-}
-
 impl FromValue for DeploymentSpec {
     fn from_value(v: Value) -> Result<DeploymentSpec, DecodeError> {
         let mut f = Fields::new(v, "struct DeploymentSpec")?;
@@ -587,31 +572,6 @@ impl ToValue for DeploymentCondition {
 }
 
 // ---------------------------------------------------------------- ReplicaSet
-
-impl FromValue for ReplicaSet {
-    fn from_value(v: Value) -> Result<ReplicaSet, DecodeError> {
-        let mut f = Fields::new(v, "struct ReplicaSet")?;
-        Ok(ReplicaSet {
-            api_version: f.or("apiVersion", || "apps/v1".into())?,
-            kind: f.or("kind", || "ReplicaSet".into())?,
-            metadata: f.opt("metadata")?,
-            spec: f.opt("spec")?,
-            status: f.opt("status")?,
-        })
-    }
-}
-
-impl ToValue for ReplicaSet {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("apiVersion", &self.api_version)
-            .put("kind", &self.kind)
-            .put("metadata", &self.metadata)
-            .put("spec", &self.spec)
-            .put("status", &self.status)
-            .build()
-    }
-}
 
 impl FromValue for ReplicaSetSpec {
     fn from_value(v: Value) -> Result<ReplicaSetSpec, DecodeError> {

@@ -434,11 +434,14 @@ impl ReplicaSet {
     }
 }
 
-/// Any object the store holds.
+/// Any object the store holds. Deployments and ReplicaSets are boxed: they are few and nearly
+/// three times a pod's size, and unboxed they would make every pod's allocation that large.
+/// Pods stay inline: they are most objects, and a box would cost each one an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Object {
-    Deployment(Deployment),
-    ReplicaSet(ReplicaSet),
+    Deployment(Box<Deployment>),
+    ReplicaSet(Box<ReplicaSet>),
     Pod(Pod),
 }
 

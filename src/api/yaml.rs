@@ -73,8 +73,8 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
         })
     }
     Ok(match kind {
-        "Deployment" => Object::Deployment(typed::<Deployment>(v)?),
-        "ReplicaSet" => Object::ReplicaSet(typed::<ReplicaSet>(v)?),
+        "Deployment" => Object::Deployment(Box::new(typed::<Deployment>(v)?)),
+        "ReplicaSet" => Object::ReplicaSet(Box::new(typed::<ReplicaSet>(v)?)),
         _ => Object::Pod(typed::<Pod>(v)?),
     })
 }

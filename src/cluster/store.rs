@@ -322,7 +322,7 @@ impl Store {
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
         self.list(Kind::Deployment).filter_map(|o| {
             if let Object::Deployment(d) = o {
-                Some(d)
+                Some(&**d)
             } else {
                 None
             }
@@ -331,7 +331,7 @@ impl Store {
     pub fn replicasets(&self) -> impl Iterator<Item = &ReplicaSet> {
         self.list(Kind::ReplicaSet).filter_map(|o| {
             if let Object::ReplicaSet(r) = o {
-                Some(r)
+                Some(&**r)
             } else {
                 None
             }

@@ -32,7 +32,7 @@ pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
     if cache_deleting {
         rs.metadata.deletion_timestamp = Some(epoch());
     }
-    store.insert_raw(Object::ReplicaSet(rs.clone()));
+    store.insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
     let other = replica_set(&json!({"name": "another", "specReplicas": 1}), None);
     for (n, p) in i["pods"].as_array().into_iter().flatten().enumerate() {
         let mut pod = pod(
@@ -64,7 +64,7 @@ pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
     if i["apiServerSaysDeleting"].as_bool() == Some(true) {
         let mut fresh = rs.clone();
         fresh.metadata.deletion_timestamp = Some(epoch());
-        store.insert_raw(Object::ReplicaSet(fresh));
+        store.insert_raw(Object::ReplicaSet(Box::new(fresh)));
     }
     store.actions.clear();
     let report = c.sync_replica_set(&mut store, &mut events, 0, "default/foo");
@@ -121,7 +121,7 @@ fn deployments_into(store: &mut Store, i: &Value) -> Vec<Deployment> {
     let mut out = vec![];
     for dv in i["deployments"].as_array().into_iter().flatten() {
         let d = deployment(dv);
-        store.insert_raw(Object::Deployment(d.clone()));
+        store.insert_raw(Object::Deployment(Box::new(d.clone())));
         out.push(d);
     }
     out
@@ -157,7 +157,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         .map(|v| owned_rs(v, &ds))
         .collect();
     for rs in &rss {
-        store.insert_raw(Object::ReplicaSet(rs.clone()));
+        store.insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
     }
     let rs_by_name = |n: &str| rss.iter().find(|r| r.metadata.name == n).cloned();
     for p in i["podsInLister"].as_array().into_iter().flatten() {
@@ -303,11 +303,11 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         match kind.as_str() {
             "addReplicaSet" => dc.handle(
                 &mut store,
-                &WatchEvent::added(Object::ReplicaSet(rs_of(body, "rs"))),
+                &WatchEvent::added(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
             ),
             "deleteReplicaSet" => dc.handle(
                 &mut store,
-                &WatchEvent::deleted(Object::ReplicaSet(rs_of(body, "rs"))),
+                &WatchEvent::deleted(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
             ),
             _ => {
                 let (mut old, mut new) = match body.get("rs").and_then(Value::as_str) {
@@ -334,7 +334,10 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 }
                 dc.handle(
                     &mut store,
-                    &WatchEvent::modified(Object::ReplicaSet(old), Object::ReplicaSet(new)),
+                    &WatchEvent::modified(
+                        Object::ReplicaSet(Box::new(old)),
+                        Object::ReplicaSet(Box::new(new)),
+                    ),
                 );
             }
         }
@@ -374,7 +377,7 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let mut ds = deployments_into(&mut store, i);
     if let Some(ld) = i.get("listerDeployment") {
         let d = deployment(ld);
-        store.insert_raw(Object::Deployment(d.clone()));
+        store.insert_raw(Object::Deployment(Box::new(d.clone())));
         ds.push(d);
     }
     let d = ds.first().cloned().ok_or("no deployment")?;
@@ -401,13 +404,13 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
                 rs.spec.template.metadata.labels.insert(k, val);
             }
         }
-        store.insert_raw(Object::ReplicaSet(rs));
+        store.insert_raw(Object::ReplicaSet(Box::new(rs)));
     }
     // The apiserver's copy, when the lister's is stale.
     if let Some(api) = i.get("apiServerDeployment") {
         let mut fresh = deployment(api);
         fresh.metadata.uid = d.metadata.uid.clone();
-        store.insert_raw(Object::Deployment(fresh));
+        store.insert_raw(Object::Deployment(Box::new(fresh)));
     }
     store.actions.clear();
     let mut events = EventRecorder::default();

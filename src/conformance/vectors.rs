@@ -94,7 +94,8 @@ impl World {
         }
     }
     fn put_rs(&mut self, rs: &ReplicaSet) {
-        self.store.insert_raw(Object::ReplicaSet(rs.clone()));
+        self.store
+            .insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
     }
     fn rs(&self, name: &str) -> ReplicaSet {
         self.store
@@ -402,7 +403,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
         "util.GetDeploymentsForReplicaSet" => {
             let mut store = Store::fake();
             for dv in i["deployments"].as_array().into_iter().flatten() {
-                store.insert_raw(Object::Deployment(deployment(dv)));
+                store.insert_raw(Object::Deployment(Box::new(deployment(dv))));
             }
             let mut rs = replica_set(&i["rs"], None);
             rs.metadata.labels = str_map(i["rs"].get("labels")).into();
@@ -598,7 +599,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let new_rs = (!i["newRS"].is_null()).then(|| replica_set(&i["newRS"], Some(&d)));
             let all = resolve_all(&i["allRSs"], new_rs.as_ref(), &[], &d);
             let mut w = World::new(abs_time(i.get("now")).unwrap_or(epoch()));
-            w.store.insert_raw(Object::Deployment(d.clone()));
+            w.store.insert_raw(Object::Deployment(Box::new(d.clone())));
             let mut dd = w
                 .store
                 .deployment(&d.metadata.key())
@@ -1118,7 +1119,7 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
         ..Default::default()
     };
     let rs = replica_set(&json!({"name": "foo", "specReplicas": replicas}), None);
-    store.insert_raw(Object::ReplicaSet(rs.clone()));
+    store.insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
     let key = "default/foo";
     let mut run = |store: &mut Store, want_key: &str| -> Result<Vec<usize>, String> {
         let mut per_sync = vec![];
@@ -1186,7 +1187,7 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
     let mut rs = store.replicaset(key).cloned().unwrap_or_default();
     rs.spec.replicas = Some(0);
     store
-        .update(Object::ReplicaSet(rs))
+        .update(Object::ReplicaSet(Box::new(rs)))
         .map_err(|e| e.to_string())?;
     store.drain_watch();
     let downs = run(&mut store, "scale down")?;

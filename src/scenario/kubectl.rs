@@ -215,7 +215,7 @@ fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, String> {
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), String> {
     c.store.now = c.now();
     c.store
-        .update(Object::Deployment(d))
+        .update(Object::Deployment(Box::new(d)))
         .map(|_| ())
         .map_err(api_err)
 }
@@ -453,7 +453,9 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
                 .cloned()
                 .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
             rs.spec.replicas = Some(n);
-            c.store.update(Object::ReplicaSet(rs)).map_err(api_err)?;
+            c.store
+                .update(Object::ReplicaSet(Box::new(rs)))
+                .map_err(api_err)?;
         }
         Resource::Pod => {
             return Err(
@@ -571,7 +573,7 @@ fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet>
         .dependents_of(&d.metadata.uid)
         .filter_map(|o| {
             if let Object::ReplicaSet(r) = o {
-                Some(r)
+                Some(&**r)
             } else {
                 None
             }

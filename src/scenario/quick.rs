@@ -172,7 +172,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
 /// and the fields the server sets (uid, resourceVersion, generation, creationTimestamp, the
 /// revision annotation, kubectl's last-applied copy), so that applying it changes nothing.
 pub fn manifest_of(d: &crate::api::Deployment) -> String {
-    let mut v = Object::Deployment(d.clone()).to_value();
+    let mut v = Object::Deployment(Box::new(d.clone())).to_value();
     if let Value::Object(m) = &mut v {
         m.remove("status");
         if let Some(Value::Object(meta)) = m.get_mut("metadata") {

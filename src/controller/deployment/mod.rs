@@ -98,12 +98,17 @@ impl DeploymentController {
         self.queue.add(&d.metadata.key());
     }
 
-    fn resolve_controller_ref(store: &Store, ns: &str, r: &OwnerReference) -> Option<Deployment> {
+    fn resolve_controller_ref<'a>(
+        store: &'a Store,
+        ns: &str,
+        r: &OwnerReference,
+    ) -> Option<&'a Deployment> {
         if r.kind != "Deployment" {
             return None;
         }
-        let d = store.deployment(&format!("{ns}/{}", r.name))?;
-        (d.metadata.uid == r.uid).then(|| d.clone())
+        store
+            .deployment(&format!("{ns}/{}", r.name))
+            .filter(|d| d.metadata.uid == r.uid)
     }
 
     /// `GetDeploymentsForReplicaSet`: Deployments whose selector matches the ReplicaSet's labels.
@@ -166,7 +171,7 @@ impl DeploymentController {
         }
         if let Some(r) = rs.metadata.controller_ref() {
             if let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r) {
-                self.enqueue(&d);
+                self.enqueue(d);
             }
             return;
         }
@@ -185,11 +190,11 @@ impl DeploymentController {
             && let Some(r) = old_ref
             && let Some(d) = Self::resolve_controller_ref(store, &old.metadata.namespace, r)
         {
-            self.enqueue(&d);
+            self.enqueue(d);
         }
         if let Some(r) = cur_ref {
             if let Some(d) = Self::resolve_controller_ref(store, &cur.metadata.namespace, r) {
-                self.enqueue(&d);
+                self.enqueue(d);
             }
             return;
         }
@@ -204,7 +209,7 @@ impl DeploymentController {
         if let Some(r) = rs.metadata.controller_ref()
             && let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r)
         {
-            self.enqueue(&d);
+            self.enqueue(d);
         }
     }
 
@@ -235,7 +240,7 @@ impl DeploymentController {
             .dependents_of(&d.metadata.uid)
             .filter_map(|o| {
                 if let Object::ReplicaSet(r) = o {
-                    Some(r.clone())
+                    Some((**r).clone())
                 } else {
                     None
                 }
@@ -246,7 +251,7 @@ impl DeploymentController {
             .map(|r| store.pods_controlled_by(&r.metadata.uid).count())
             .sum();
         if pods == 0 {
-            self.enqueue(&d);
+            self.enqueue(d);
         }
     }
 
@@ -296,7 +301,8 @@ impl DeploymentController {
                 );
                 if d.status.observed_generation < d.metadata.generation {
                     d.status.observed_generation = d.metadata.generation;
-                    cx.store.update_status(Object::Deployment(d.clone()))?;
+                    cx.store
+                        .update_status(Object::Deployment(Box::new(d.clone())))?;
                 }
                 return Ok(());
             }
@@ -404,7 +410,7 @@ impl DeploymentController {
                         rs.metadata.name
                     ),
                 );
-                match cx.store.update(Object::ReplicaSet(released)) {
+                match cx.store.update(Object::ReplicaSet(Box::new(released))) {
                     Ok(_) | Err(ApiError::NotFound { .. }) => {}
                     Err(e) => return Err(e),
                 }
@@ -469,10 +475,10 @@ impl DeploymentController {
             );
             match cx
                 .store
-                .update(Object::ReplicaSet(adopted))
+                .update(Object::ReplicaSet(Box::new(adopted)))
                 .map(Rc::unwrap_or_clone)
             {
-                Ok(Object::ReplicaSet(a)) => claimed.push(a),
+                Ok(Object::ReplicaSet(a)) => claimed.push(*a),
                 Ok(_) => {}
                 Err(ApiError::NotFound { .. }) => {}
                 Err(e) => return Err(e),

@@ -104,7 +104,8 @@ impl DeploymentController {
             return Ok(());
         }
         d.status = s;
-        cx.store.update_status(Object::Deployment(d.clone()))?;
+        cx.store
+            .update_status(Object::Deployment(Box::new(d.clone())))?;
         Ok(())
     }
 

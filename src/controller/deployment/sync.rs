@@ -76,7 +76,8 @@ impl DeploymentController {
             format!("Progressing=Unknown, reason {}", c.reason),
         );
         set_deployment_condition(&mut d.status, c);
-        cx.store.update_status(Object::Deployment(d.clone()))?;
+        cx.store
+            .update_status(Object::Deployment(Box::new(d.clone())))?;
         Ok(())
     }
 
@@ -129,8 +130,9 @@ impl DeploymentController {
                 {
                     cx.explain("getNewReplicaSet", format!("ReplicaSet {} matches the template: its revision becomes {new_revision}", rs.metadata.name));
                 }
-                return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(rs))?) {
-                    Object::ReplicaSet(r) => Ok(Some(r)),
+                return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(rs)))?)
+                {
+                    Object::ReplicaSet(r) => Ok(Some(*r)),
                     _ => Ok(None),
                 };
             }
@@ -155,7 +157,8 @@ impl DeploymentController {
                 needs_update = true;
             }
             if needs_update {
-                cx.store.update_status(Object::Deployment(d.clone()))?;
+                cx.store
+                    .update_status(Object::Deployment(Box::new(d.clone())))?;
             }
             return Ok(Some(rs));
         }
@@ -212,7 +215,7 @@ impl DeploymentController {
         let mut already_exists = false;
         let created = match cx
             .store
-            .create(Object::ReplicaSet(new_rs.clone()))
+            .create(Object::ReplicaSet(Box::new(new_rs.clone())))
             .map(Rc::unwrap_or_clone)
         {
             Ok(Object::ReplicaSet(r)) => r,
@@ -229,25 +232,29 @@ impl DeploymentController {
                     .metadata
                     .controller_ref()
                     .is_some_and(|r| r.uid == d.metadata.uid);
-                if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
-                    rs
-                } else {
-                    let c = d.status.collision_count.unwrap_or(0);
-                    d.status.collision_count = Some(c + 1);
-                    cx.explain(
-                        "getNewReplicaSet",
-                        format!(
-                            "hash collision with {}: collisionCount {c} → {}",
-                            rs.metadata.name,
-                            c + 1
-                        ),
-                    );
-                    let _ = cx.store.update_status(Object::Deployment(d.clone()));
-                    return Err(ApiError::AlreadyExists {
-                        kind: Kind::ReplicaSet,
-                        name: new_rs.metadata.name.clone(),
-                    });
-                }
+                Box::new(
+                    if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
+                        rs
+                    } else {
+                        let c = d.status.collision_count.unwrap_or(0);
+                        d.status.collision_count = Some(c + 1);
+                        cx.explain(
+                            "getNewReplicaSet",
+                            format!(
+                                "hash collision with {}: collisionCount {c} → {}",
+                                rs.metadata.name,
+                                c + 1
+                            ),
+                        );
+                        let _ = cx
+                            .store
+                            .update_status(Object::Deployment(Box::new(d.clone())));
+                        return Err(ApiError::AlreadyExists {
+                            kind: Kind::ReplicaSet,
+                            name: new_rs.metadata.name.clone(),
+                        });
+                    },
+                )
             }
             Err(e) => {
                 let msg = format!(
@@ -263,7 +270,9 @@ impl DeploymentController {
                         now,
                     );
                     set_deployment_condition(&mut d.status, c);
-                    let _ = cx.store.update_status(Object::Deployment(d.clone()));
+                    let _ = cx
+                        .store
+                        .update_status(Object::Deployment(Box::new(d.clone())));
                 }
                 cx.event(d, "Warning", FAILED_RS_CREATE_REASON, msg);
                 return Err(e);
@@ -293,9 +302,10 @@ impl DeploymentController {
             needs_update = true;
         }
         if needs_update {
-            cx.store.update_status(Object::Deployment(d.clone()))?;
+            cx.store
+                .update_status(Object::Deployment(Box::new(d.clone())))?;
         }
-        Ok(Some(created))
+        Ok(Some(*created))
     }
 
     /// `scale`: resizes for a scaling event. One active (or no active: the newest) ReplicaSet
@@ -441,10 +451,11 @@ impl DeploymentController {
         let mut copy = rs.clone();
         copy.spec.replicas = Some(new_scale);
         set_replicas_annotations(&mut copy, d.replicas(), max);
-        let updated = match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(copy))?) {
-            Object::ReplicaSet(r) => r,
-            _ => unreachable!("updated a ReplicaSet"),
-        };
+        let updated =
+            match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(copy)))?) {
+                Object::ReplicaSet(r) => *r,
+                _ => unreachable!("updated a ReplicaSet"),
+            };
         if size_changed {
             cx.event(
                 d,
@@ -529,7 +540,8 @@ impl DeploymentController {
             return Ok(());
         }
         d.status = s;
-        cx.store.update_status(Object::Deployment(d.clone()))?;
+        cx.store
+            .update_status(Object::Deployment(Box::new(d.clone())))?;
         Ok(())
     }
 

@@ -733,10 +733,10 @@ pub fn update_replica_set_status(
     for attempt in 0..2 {
         cur.status = s.clone();
         match store
-            .update_status(Object::ReplicaSet(cur.clone()))
+            .update_status(Object::ReplicaSet(Box::new(cur.clone())))
             .map(Rc::unwrap_or_clone)
         {
-            Ok(Object::ReplicaSet(r)) => return Ok(r),
+            Ok(Object::ReplicaSet(r)) => return Ok(*r),
             Ok(_) => unreachable!("updated a ReplicaSet"),
             Err(e) if attempt == 1 => return Err(e),
             Err(_) => {
