@@ -70,7 +70,19 @@ pub fn default_pod_spec(s: &mut PodSpec) {
     e.default_field("dnsPolicy", || "ClusterFirst".into());
     e.default_field("schedulerName", || "default-scheduler".into());
     e.default_field("securityContext", || crate::json!({}));
-    for c in &mut s.containers {
+    // Pods created from a template share its containers: touch them only when a default is
+    // missing (writing through `Shared` would copy them for every pod).
+    const CONTAINER_DEFAULTS: [&str; 4] = [
+        "imagePullPolicy",
+        "terminationMessagePath",
+        "terminationMessagePolicy",
+        "resources",
+    ];
+    let complete = |c: &Container| CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(k));
+    if s.containers.iter().all(complete) {
+        return;
+    }
+    for c in s.containers.iter_mut() {
         let policy = if c.image.ends_with(":latest")
             || !c.image.rsplit('/').next().unwrap_or("").contains(':')
         {

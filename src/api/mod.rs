@@ -51,14 +51,19 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 
 impl<T: Eq> Eq for Shared<T> {}
 
-impl<'a, T> IntoIterator for &'a Shared<T>
-where
-    &'a T: IntoIterator,
-{
-    type Item = <&'a T as IntoIterator>::Item;
-    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+impl<'a, T> IntoIterator for &'a Shared<Vec<T>> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
-        (&*self.0).into_iter()
+        self.0.iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a Shared<BTreeMap<K, V>> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::collections::btree_map::Iter<'a, K, V>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
     }
 }
 
@@ -158,7 +163,7 @@ pub struct PodTemplateSpec {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodSpec {
-    pub containers: Vec<Container>,
+    pub containers: Shared<Vec<Container>>,
     pub restart_policy: String,
     pub termination_grace_period_seconds: Option<i64>,
     pub node_name: String,

@@ -53,7 +53,8 @@ pub fn template(labels: BTreeMap<String, String>) -> PodTemplateSpec {
                 name: "nginx".into(),
                 image: "nginx".into(),
                 ..Default::default()
-            }],
+            }]
+            .into(),
             ..Default::default()
         },
     }
