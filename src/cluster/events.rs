@@ -3,7 +3,7 @@
 
 use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Time};
-use crate::value::{Obj, ToValue, Value};
+use crate::value::codec::to_value;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,20 +20,16 @@ pub struct Event {
     pub last_ms: u64,
 }
 
-impl ToValue for Event {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("type", &self.type_)
-            .put("reason", &self.reason)
-            .put("message", &self.message)
-            .put("object", &self.object)
-            .put("source", &self.source)
-            .put("count", &self.count)
-            .put("firstMs", &self.first_ms)
-            .put("lastMs", &self.last_ms)
-            .build()
-    }
-}
+to_value!(Event {
+    type_: "type" put,
+    reason: "reason" put,
+    message: "message" put,
+    object: "object" put,
+    source: "source" put,
+    count: "count" put,
+    first_ms: "firstMs" put,
+    last_ms: "lastMs" put,
+});
 
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {

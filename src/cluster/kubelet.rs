@@ -5,7 +5,8 @@
 use super::events::EventRecorder;
 use super::store::Store;
 use crate::api::*;
-use crate::value::{DecodeError, Fields, FromValue, Obj, ToValue, Value};
+use crate::value::codec::to_value;
+use crate::value::{DecodeError, Fields, FromValue, Value};
 
 /// The world a scenario runs in (pod timings, nodes, broken images).
 #[derive(Clone, Debug, PartialEq)]
@@ -55,20 +56,16 @@ impl FromValue for World {
     }
 }
 
-impl ToValue for World {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("scheduleMs", &self.schedule_ms)
-            .put("startMs", &self.start_ms)
-            .put("readyMs", &self.ready_ms)
-            .put("terminationMs", &self.termination_ms)
-            .put("useGracePeriod", &self.use_grace_period)
-            .put("nodes", &self.nodes)
-            .put("failingImages", &self.failing_images)
-            .put("crashingImages", &self.crashing_images)
-            .build()
-    }
-}
+to_value!(World {
+    schedule_ms: "scheduleMs" put,
+    start_ms: "startMs" put,
+    ready_ms: "readyMs" put,
+    termination_ms: "terminationMs" put,
+    use_grace_period: "useGracePeriod" put,
+    nodes: "nodes" put,
+    failing_images: "failingImages" put,
+    crashing_images: "crashingImages" put,
+});
 
 /// `*` matches any run of characters; everything else literally.
 pub fn glob_match(pattern: &str, text: &str) -> bool {

@@ -9,7 +9,8 @@ pub mod ranking;
 pub mod replicaset;
 
 use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
-use crate::value::{Obj, ToValue, Value};
+use crate::value::codec::to_value;
+use crate::value::{ToValue, Value};
 use std::cmp::Ordering;
 
 /// One line of a sync's explanation: which upstream function decided, and its arithmetic.
@@ -28,14 +29,10 @@ impl Explain {
     }
 }
 
-impl ToValue for Explain {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("fn", &self.func)
-            .put("text", &self.text)
-            .build()
-    }
-}
+to_value!(Explain {
+    func: "fn" put,
+    text: "text" put,
+});
 
 /// `controller.FilterActivePods`: pods neither terminal nor being deleted.
 pub fn filter_active_pods<'a>(pods: impl IntoIterator<Item = &'a Pod>) -> Vec<&'a Pod> {

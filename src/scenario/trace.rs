@@ -4,7 +4,8 @@
 
 use crate::cluster::events::Event;
 use crate::controller::Explain;
-use crate::value::{Obj, ToValue, Value};
+use crate::value::codec::to_value;
+use crate::value::{ToValue, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceStep {
@@ -191,107 +192,79 @@ pub fn to_jsonl(steps: &[TraceStep]) -> String {
     out
 }
 
-impl ToValue for TraceStep {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("t", &self.t)
-            .put("kind", self.kind)
-            .put_nonempty("controller", &self.controller)
-            .put_nonempty("key", &self.key)
-            .put_nonempty("branch", &self.branch)
-            .put_nonempty("strategy", &self.strategy)
-            .put_nonempty("explain", &self.explain)
-            .put_nonempty("error", &self.error)
-            .put_nonempty("command", &self.command)
-            .put_nonempty("caption", &self.caption)
-            .put_nonempty("output", &self.output)
-            .put_nonempty("errors", &self.errors)
-            .put_nonempty("changes", &self.changes)
-            .put_nonempty("events", &self.events)
-            .put_nonempty("deployment", &self.deployment)
-            .put("replicaSets", &self.replica_sets)
-            .build()
-    }
-}
+to_value!(TraceStep {
+    t: "t" put,
+    kind: "kind" put,
+    controller: "controller" put_nonempty,
+    key: "key" put_nonempty,
+    branch: "branch" put_nonempty,
+    strategy: "strategy" put_nonempty,
+    explain: "explain" put_nonempty,
+    error: "error" put_nonempty,
+    command: "command" put_nonempty,
+    caption: "caption" put_nonempty,
+    output: "output" put_nonempty,
+    errors: "errors" put_nonempty,
+    changes: "changes" put_nonempty,
+    events: "events" put_nonempty,
+    deployment: "deployment" put_nonempty,
+    replica_sets: "replicaSets" put,
+});
 
-impl ToValue for DeploymentView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("name", &self.name)
-            .put("replicas", &self.replicas)
-            .put("paused", &self.paused)
-            .put("generation", &self.generation)
-            .put("observedGeneration", &self.observed_generation)
-            .put("strategy", &self.strategy)
-            .put("maxSurge", &self.max_surge)
-            .put("maxUnavailable", &self.max_unavailable)
-            .put_nonempty("revision", &self.revision)
-            .put("deleting", &self.deleting)
-            .put("status", &self.status)
-            .put("conditions", &self.conditions)
-            .build()
-    }
-}
+to_value!(DeploymentView {
+    name: "name" put,
+    replicas: "replicas" put,
+    paused: "paused" put,
+    generation: "generation" put,
+    observed_generation: "observedGeneration" put,
+    strategy: "strategy" put,
+    max_surge: "maxSurge" put,
+    max_unavailable: "maxUnavailable" put,
+    revision: "revision" put_nonempty,
+    deleting: "deleting" put,
+    status: "status" put,
+    conditions: "conditions" put,
+});
 
-impl ToValue for DeploymentStatusView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("replicas", &self.replicas)
-            .put("updatedReplicas", &self.updated_replicas)
-            .put("readyReplicas", &self.ready_replicas)
-            .put("availableReplicas", &self.available_replicas)
-            .put("unavailableReplicas", &self.unavailable_replicas)
-            .put_nonempty("terminatingReplicas", &self.terminating_replicas)
-            .build()
-    }
-}
+to_value!(DeploymentStatusView {
+    replicas: "replicas" put,
+    updated_replicas: "updatedReplicas" put,
+    ready_replicas: "readyReplicas" put,
+    available_replicas: "availableReplicas" put,
+    unavailable_replicas: "unavailableReplicas" put,
+    terminating_replicas: "terminatingReplicas" put_nonempty,
+});
 
-impl ToValue for ConditionView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("type", &self.type_)
-            .put("status", &self.status)
-            .put("reason", &self.reason)
-            .put_nonempty("message", &self.message)
-            .build()
-    }
-}
+to_value!(ConditionView {
+    type_: "type" put,
+    status: "status" put,
+    reason: "reason" put,
+    message: "message" put_nonempty,
+});
 
-impl ToValue for ReplicaSetView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("name", &self.name)
-            .put("revision", &self.revision)
-            .put("replicas", &self.replicas)
-            .put("status", &self.status)
-            .put("images", &self.images)
-            .put("pods", &self.pods)
-            .put("deleting", &self.deleting)
-            .build()
-    }
-}
+to_value!(ReplicaSetView {
+    name: "name" put,
+    revision: "revision" put,
+    replicas: "replicas" put,
+    status: "status" put,
+    images: "images" put,
+    pods: "pods" put,
+    deleting: "deleting" put,
+});
 
-impl ToValue for ReplicaSetStatusView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("replicas", &self.replicas)
-            .put("readyReplicas", &self.ready_replicas)
-            .put("availableReplicas", &self.available_replicas)
-            .build()
-    }
-}
+to_value!(ReplicaSetStatusView {
+    replicas: "replicas" put,
+    ready_replicas: "readyReplicas" put,
+    available_replicas: "availableReplicas" put,
+});
 
-impl ToValue for PodCounts {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("pending", &self.pending)
-            .put("running", &self.running)
-            .put("ready", &self.ready)
-            .put("available", &self.available)
-            .put("terminating", &self.terminating)
-            .build()
-    }
-}
+to_value!(PodCounts {
+    pending: "pending" put,
+    running: "running" put,
+    ready: "ready" put,
+    available: "available" put,
+    terminating: "terminating" put,
+});
 
 impl ToValue for PodState {
     fn to_value(&self) -> Value {
@@ -299,14 +272,10 @@ impl ToValue for PodState {
     }
 }
 
-impl ToValue for PodView {
-    fn to_value(&self) -> Value {
-        Obj::new()
-            .put("name", &self.name)
-            .put("replicaSet", &self.replica_set)
-            .put("state", &self.state)
-            .put("status", &self.status)
-            .put("node", &self.node)
-            .build()
-    }
-}
+to_value!(PodView {
+    name: "name" put,
+    replica_set: "replicaSet" put,
+    state: "state" put,
+    status: "status" put,
+    node: "node" put,
+});

@@ -187,6 +187,46 @@ impl Obj {
     }
 }
 
+/// Both conversions of a struct from one table of its fields, in the order they are written
+/// out: `field: "jsonName" read write,` where `read` is `opt` (default when absent) or `req`,
+/// and `write` is `put` (always) or `put_nonempty` (Go's `omitempty`). A last `..extra` keeps
+/// the fields the struct does not model, in a `From<Map>` field, written after the others.
+macro_rules! codec {
+    ($t:ident { $($field:ident: $json:literal $read:ident $write:ident,)* $(..$rest:ident)? }) => {
+        impl $crate::value::FromValue for $t {
+            fn from_value(
+                v: $crate::value::Value,
+            ) -> Result<$t, $crate::value::DecodeError> {
+                #[allow(unused_mut)]
+                let mut f = $crate::value::Fields::new(v, concat!("struct ", stringify!($t)))?;
+                Ok($t {
+                    $($field: f.$read($json)?,)*
+                    $($rest: f.rest().into(),)?
+                })
+            }
+        }
+
+        $crate::value::codec::to_value!($t { $($field: $json $write,)* $(..$rest)? });
+    };
+}
+
+/// The writing half of [`codec!`] alone, for what is only ever written (the trace):
+/// `field: "jsonName" write,` then an optional `..extra`.
+macro_rules! to_value {
+    ($t:ident { $($field:ident: $json:literal $write:ident,)* $(..$rest:ident)? }) => {
+        impl $crate::value::ToValue for $t {
+            fn to_value(&self) -> $crate::value::Value {
+                $crate::value::Obj::new()
+                    $(.$write($json, &self.$field))*
+                    $(.rest(&self.$rest))?
+                    .build()
+            }
+        }
+    };
+}
+
+pub(crate) use {codec, to_value};
+
 // ---------------------------------------------------------------- scalars
 
 impl FromValue for Value {
