@@ -1,5 +1,6 @@
-//! Typed objects to and from [`Value`]: what serde's derives did, written out per type with
-//! two small helpers, [`Fields`] to read a mapping field by field and [`Obj`] to build one.
+//! Typed objects to and from [`Value`]: what serde's derives did. A struct's conversions come
+//! from one table of its fields (`codec!`, `to_value!`), which expands to two small helpers:
+//! [`Fields`] reads a mapping field by field and [`Obj`] builds one.
 //!
 //! Errors carry the path of the field at fault in serde_path_to_error's spelling
 //! (`spec.template.spec.containers[0].image: invalid type: sequence, expected a string`), in
