@@ -2,7 +2,7 @@
 
 use super::Error;
 use crate::value::{Map, Number, Value};
-use std::collections::HashMap;
+use crate::small_map::SmallMap;
 
 /// Every document of a stream, in order (an empty document is `null`).
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, Error> {
@@ -37,7 +37,7 @@ struct Parser {
     /// 0-based line and column of `pos`.
     line: usize,
     col: usize,
-    anchors: HashMap<String, Value>,
+    anchors: SmallMap<String, Value>,
 }
 
 fn is_blank(c: Option<char>) -> bool {
@@ -64,7 +64,7 @@ impl Parser {
             pos: 0,
             line: 0,
             col: 0,
-            anchors: HashMap::new(),
+            anchors: SmallMap::new(),
         }
     }
 
