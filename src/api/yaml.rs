@@ -113,9 +113,29 @@ fn locate_path(text: &str, message: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// The object as YAML, fields in the order Kubernetes prints them.
+/// The object as `kubectl get -o yaml` prints it: keys sorted, strings quoted as go-yaml
+/// quotes them.
 pub fn to_yaml(obj: &Object) -> String {
-    crate::yaml::to_string(&obj.to_value())
+    crate::yaml::to_string_kubectl(&kubectl_value(obj))
+}
+
+/// The object as kubectl prints it (YAML or JSON): its fields with every map's keys sorted.
+pub fn kubectl_value(obj: &Object) -> Value {
+    let mut v = obj.to_value();
+    v.sort_keys();
+    v
+}
+
+/// What `kubectl get KIND -o yaml|json` prints when no name is given: a `List`, even of one
+/// object or none.
+pub fn kubectl_list(objs: &[Object]) -> Value {
+    let items: Vec<Value> = objs.iter().map(kubectl_value).collect();
+    crate::json!({
+        "apiVersion": "v1",
+        "items": items,
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    })
 }
 
 /// The kind of a parsed object, for messages.

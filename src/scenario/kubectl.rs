@@ -887,21 +887,14 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
     if let (Some(n), true) = (&name, objs.is_empty()) {
         return Err(not_found(res.kind(), n));
     }
+    // One named object prints as itself; a kind prints as a List.
+    let printed = || match (&name, objs.first()) {
+        (Some(_), Some(o)) => crate::api::yaml::kubectl_value(o),
+        _ => crate::api::yaml::kubectl_list(&objs),
+    };
     match output {
-        Some("yaml") => {
-            return Ok(objs
-                .iter()
-                .map(crate::api::yaml::to_yaml)
-                .collect::<Vec<_>>()
-                .join("---\n"));
-        }
-        Some("json") => {
-            return Ok(objs
-                .iter()
-                .map(|o| crate::value::to_json_pretty(&o.to_value()))
-                .collect::<Vec<_>>()
-                .join("\n"));
-        }
+        Some("yaml") => return Ok(crate::yaml::to_string_kubectl(&printed())),
+        Some("json") => return Ok(crate::value::to_json_pretty(&printed())),
         Some("name") => {
             return Ok(objs
                 .iter()
@@ -1149,4 +1142,57 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
         }
     }
     Ok(o.trim_end().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::api::yaml::parse_objects;
+    use crate::cluster::{Cluster, kubelet::World};
+
+    fn cluster() -> Cluster {
+        let mut c = Cluster::new(World::default());
+        let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, labels: {tier: '1'}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
+        c.create(parse_objects(web).unwrap().remove(0)).unwrap();
+        c.drain().unwrap();
+        c
+    }
+
+    #[test]
+    fn get_yaml_prints_as_kubectl_sorted_and_double_quoted() {
+        let mut c = cluster();
+        let out = run(&mut c, "kubectl get deployment web -o yaml").unwrap();
+        assert!(out.starts_with("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  annotations:\n    deployment.kubernetes.io/revision: \"1\"\n  creationTimestamp: \"2026-01-01T00:00:00Z\"\n  generation: 1\n  labels:\n    tier: \"1\"\n  name: web\n"), "{out}");
+        assert!(
+            out.contains("\nspec:\n  progressDeadlineSeconds: 600\n  replicas: 2\n"),
+            "{out}"
+        );
+        assert!(out.contains("    status: \"True\"\n"), "{out}");
+    }
+
+    #[test]
+    fn get_of_a_kind_prints_a_list_and_of_a_name_the_object() {
+        let mut c = cluster();
+        let list = run(&mut c, "kubectl get rs -o yaml").unwrap();
+        assert!(
+            list.starts_with("apiVersion: v1\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n"),
+            "{list}"
+        );
+        assert!(
+            list.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"),
+            "{list}"
+        );
+        let json = run(&mut c, "kubectl get deploy -o json").unwrap();
+        assert!(json.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"apiVersion\": \"apps/v1\",\n            \"kind\": \"Deployment\",\n            \"metadata\": {\n                \"annotations\": {"), "{json}");
+        let one = run(&mut c, "kubectl get deploy/web -o json").unwrap();
+        assert!(
+            one.starts_with("{\n    \"apiVersion\": \"apps/v1\",\n    \"kind\": \"Deployment\","),
+            "{one}"
+        );
+        let none = run(&mut c, "kubectl get pods -l app=nothing -o yaml").unwrap();
+        assert_eq!(
+            none,
+            "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"
+        );
+    }
 }

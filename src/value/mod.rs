@@ -350,6 +350,18 @@ impl Value {
             _ => None,
         }
     }
+    /// Every object's keys in byte order, as Go's encoders write maps: kubectl prints what
+    /// the server returns as maps, so its YAML and JSON come out sorted.
+    pub fn sort_keys(&mut self) {
+        match self {
+            Value::Object(m) => {
+                crate::controller::ranking::sort_by_cmp(&mut m.0, |a, b| a.0.cmp(&b.0));
+                m.0.iter_mut().for_each(|(_, v)| v.sort_keys());
+            }
+            Value::Array(a) => a.iter_mut().for_each(Value::sort_keys),
+            _ => {}
+        }
+    }
     /// Takes the value out, leaving null.
     pub fn take(&mut self) -> Value {
         std::mem::take(self)

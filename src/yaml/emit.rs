@@ -1,19 +1,39 @@
 //! The writer: block style with two-space indentation, sequences under a key at the key's own
-//! indentation, and strings plain where they read back as the same string, single-quoted
-//! where they would read as something else, double-quoted when they need escapes, and as
-//! literal blocks when they hold line breaks (the choices libyaml makes for serde's YAML).
+//! indentation, and strings plain where they read back as the same string, quoted where they
+//! would read as something else, double-quoted when they need escapes, and as literal blocks
+//! when they hold line breaks. Two dialects differ only in that quoting:
+//! - [`to_string`] makes libyaml's choices for serde's YAML (single quotes: `'True'`), for
+//!   scenario files and the editor's manifest;
+//! - [`to_string_kubectl`] makes go-yaml's, which `kubectl get -o yaml` prints through
+//!   sigs.k8s.io/yaml: double quotes for any string its YAML 1.1 resolver would read as
+//!   something else (`"True"`, `"1"`, `"yes"`, and timestamps such as creationTimestamp).
 
 use super::parse::resolve;
 use crate::value::Value;
 
-/// The value as a YAML document.
+#[derive(Clone, Copy, PartialEq)]
+enum Dialect {
+    Libyaml,
+    GoYaml,
+}
+
+/// The value as a YAML document, quoted as libyaml quotes.
 pub fn to_string(v: &Value) -> String {
+    document(v, Dialect::Libyaml)
+}
+
+/// The value as a YAML document, quoted as kubectl (go-yaml) quotes.
+pub fn to_string_kubectl(v: &Value) -> String {
+    document(v, Dialect::GoYaml)
+}
+
+fn document(v: &Value, d: Dialect) -> String {
     let mut out = String::new();
     match v {
-        Value::Object(m) if !m.is_empty() => mapping(&mut out, v, 0),
-        Value::Array(a) if !a.is_empty() => sequence(&mut out, v, 0),
+        Value::Object(m) if !m.is_empty() => mapping(&mut out, v, 0, d),
+        Value::Array(a) if !a.is_empty() => sequence(&mut out, v, 0, d),
         _ => {
-            scalar(&mut out, v, 0, false);
+            scalar(&mut out, v, 0, false, d);
             out.push('\n');
         }
     }
@@ -25,28 +45,28 @@ fn pad(out: &mut String, n: usize) {
 }
 
 /// Entries at `indent`; the caller has placed the cursor where the first key goes.
-fn mapping(out: &mut String, v: &Value, indent: usize) {
+fn mapping(out: &mut String, v: &Value, indent: usize, d: Dialect) {
     let Value::Object(m) = v else { return };
     for (i, (k, val)) in m.iter().enumerate() {
         if i > 0 {
             pad(out, indent);
         }
-        string(out, k, indent, true);
+        string(out, k, indent, true, d);
         out.push(':');
         match val {
             Value::Object(c) if !c.is_empty() => {
                 out.push('\n');
                 pad(out, indent + 2);
-                mapping(out, val, indent + 2);
+                mapping(out, val, indent + 2, d);
             }
             Value::Array(a) if !a.is_empty() => {
                 out.push('\n');
                 pad(out, indent);
-                sequence(out, val, indent);
+                sequence(out, val, indent, d);
             }
             _ => {
                 out.push(' ');
-                scalar(out, val, indent, false);
+                scalar(out, val, indent, false, d);
                 out.push('\n');
             }
         }
@@ -54,7 +74,7 @@ fn mapping(out: &mut String, v: &Value, indent: usize) {
 }
 
 /// Items at `indent`; the caller has placed the cursor where the first `-` goes.
-fn sequence(out: &mut String, v: &Value, indent: usize) {
+fn sequence(out: &mut String, v: &Value, indent: usize, d: Dialect) {
     let Value::Array(a) = v else { return };
     for (i, item) in a.iter().enumerate() {
         if i > 0 {
@@ -62,10 +82,10 @@ fn sequence(out: &mut String, v: &Value, indent: usize) {
         }
         out.push_str("- ");
         match item {
-            Value::Object(c) if !c.is_empty() => mapping(out, item, indent + 2),
-            Value::Array(c) if !c.is_empty() => sequence(out, item, indent + 2),
+            Value::Object(c) if !c.is_empty() => mapping(out, item, indent + 2, d),
+            Value::Array(c) if !c.is_empty() => sequence(out, item, indent + 2, d),
             _ => {
-                scalar(out, item, indent, false);
+                scalar(out, item, indent, false, d);
                 out.push('\n');
             }
         }
@@ -74,12 +94,12 @@ fn sequence(out: &mut String, v: &Value, indent: usize) {
 
 /// A scalar (or an empty collection) on the current line. `indent` is that of the enclosing
 /// block, for the lines of a literal block scalar.
-fn scalar(out: &mut String, v: &Value, indent: usize, key: bool) {
+fn scalar(out: &mut String, v: &Value, indent: usize, key: bool, d: Dialect) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => string(out, s, indent, key),
+        Value::String(s) => string(out, s, indent, key, d),
         Value::Array(_) => out.push_str("[]"),
         Value::Object(_) => out.push_str("{}"),
     }
@@ -207,7 +227,7 @@ fn analyze(s: &str) -> Analysis {
     a
 }
 
-fn string(out: &mut String, s: &str, indent: usize, key: bool) {
+fn string(out: &mut String, s: &str, indent: usize, key: bool, d: Dialect) {
     let a = analyze(s);
     // Text with line breaks is asked for as a literal block; where one cannot hold it (a
     // trailing space, a key), libyaml falls back to double quotes.
@@ -219,12 +239,132 @@ fn string(out: &mut String, s: &str, indent: usize, key: bool) {
         };
     }
     let ambiguous = !matches!(resolve(s), Value::String(_));
-    if a.plain && !ambiguous {
+    if d == Dialect::GoYaml && (ambiguous || go_yaml_reads_as_other(s)) {
+        // go-yaml asks for double quotes outright when plain would change the type.
+        double_quoted(out, s);
+    } else if a.plain && !ambiguous {
         out.push_str(s);
     } else if a.single {
         single_quoted(out, s);
     } else {
         double_quoted(out, s);
+    }
+}
+
+/// Where go-yaml v2's resolver (YAML 1.1) reads a plain scalar as something other than a
+/// string and the YAML 1.2 core schema does not: the other booleans, `<<`, integers with
+/// underscores, octal or binary digits, sexagesimal numbers, and timestamps.
+fn go_yaml_reads_as_other(s: &str) -> bool {
+    if matches!(
+        s,
+        "y" | "Y"
+            | "yes"
+            | "Yes"
+            | "YES"
+            | "n"
+            | "N"
+            | "no"
+            | "No"
+            | "NO"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
+            | "<<"
+    ) {
+        return true;
+    }
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let digits_and = |t: &str, extra: &[char]| {
+        !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || extra.contains(&c))
+    };
+    // Numbers are tried only for text starting with a digit, a sign or a dot.
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return false;
+    }
+    // strconv.ParseInt(s without '_', 0, 64): 0b…, 0o…, 0x…, 0… (octal), decimal.
+    let plain: String = unsigned.chars().filter(|c| *c != '_').collect();
+    if unsigned.contains('_') && resolve(&plain) != Value::String(plain.clone()) {
+        return true;
+    }
+    if let Some(b) = plain.strip_prefix("0b")
+        && !b.is_empty()
+        && b.chars().all(|c| c == '0' || c == '1')
+    {
+        return true;
+    }
+    // Sexagesimal: [0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?
+    let whole = unsigned.split_once('.').map_or(unsigned, |(w, _)| w);
+    let mut parts = whole.split(':');
+    if let Some(first) = parts.next()
+        && whole.contains(':')
+        && unsigned
+            .split_once('.')
+            .is_none_or(|(_, f)| digits_and(f, &['_']) || f.is_empty())
+        && first.starts_with(|c: char| c.is_ascii_digit())
+        && digits_and(first, &['_'])
+        && parts.all(|p| {
+            (1..=2).contains(&p.len())
+                && digits_and(p, &[])
+                && (p.len() == 1 || p.as_bytes()[0] <= b'5')
+        })
+    {
+        return true;
+    }
+    is_go_timestamp(s)
+}
+
+/// go-yaml's timestamp forms: `2006-1-2`, then optionally `T`/`t`/` ` and `15:4:5` with an
+/// optional fraction, and after a `T`/`t` a zone (`Z` or `±07:00`), each field in range.
+fn is_go_timestamp(s: &str) -> bool {
+    fn num(t: &str, min_len: usize, max_len: usize, lo: u32, hi: u32) -> bool {
+        (min_len..=max_len).contains(&t.len())
+            && t.bytes().all(|b| b.is_ascii_digit())
+            && t.parse::<u32>().is_ok_and(|v| (lo..=hi).contains(&v))
+    }
+    let (date, time) = match s.find(['T', 't', ' ']) {
+        Some(i) => (&s[..i], Some((&s[i + 1..], s.as_bytes()[i] != b' '))),
+        None => (s, None),
+    };
+    let d: Vec<&str> = date.split('-').collect();
+    if d.len() != 3
+        || !num(d[0], 4, 4, 0, 9999)
+        || !num(d[1], 1, 2, 1, 12)
+        || !num(d[2], 1, 2, 1, 31)
+    {
+        return false;
+    }
+    let Some((time, zoned)) = time else {
+        return true;
+    };
+    let (clock, zone) = if zoned {
+        match time.find(['Z', '+', '-']) {
+            Some(i) => (&time[..i], &time[i..]),
+            None => return false,
+        }
+    } else {
+        (time, "")
+    };
+    let (hms, frac) = clock.split_once('.').unwrap_or((clock, ""));
+    let t: Vec<&str> = hms.split(':').collect();
+    if t.len() != 3
+        || !num(t[0], 1, 2, 0, 23)
+        || !num(t[1], 1, 2, 0, 59)
+        || !num(t[2], 1, 2, 0, 59)
+        || (clock.contains('.') && !num(frac, 1, 9, 0, u32::MAX))
+    {
+        return false;
+    }
+    match zone {
+        "" | "Z" => true,
+        z => {
+            z.len() == 6
+                && z.as_bytes()[3] == b':'
+                && num(&z[1..3], 2, 2, 0, 23)
+                && num(&z[4..], 2, 2, 0, 59)
+        }
     }
 }
 

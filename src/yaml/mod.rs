@@ -16,7 +16,7 @@
 mod emit;
 mod parse;
 
-pub use emit::to_string;
+pub use emit::{to_string, to_string_kubectl};
 pub use parse::{parse, parse_documents};
 
 use std::fmt;

@@ -1,8 +1,8 @@
 //! The reader: a recursive descent over characters, block structure by indentation.
 
 use super::Error;
-use crate::value::{Map, Number, Value};
 use crate::small_map::SmallMap;
+use crate::value::{Map, Number, Value};
 
 /// Every document of a stream, in order (an empty document is `null`).
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, Error> {

@@ -293,7 +293,9 @@ proptest! {
         if !known_difference(&v) {
             prop_assert_eq!(&ours, &libyaml_text(&v));
         }
-        prop_assert_eq!(parse(&ours).unwrap(), v);
+        prop_assert_eq!(parse(&ours).unwrap(), v.clone());
+        // kubectl's dialect quotes differently and reads back the same.
+        prop_assert_eq!(parse(&to_string_kubectl(&v)).unwrap(), v);
     }
 
     #[test]
@@ -316,4 +318,57 @@ proptest! {
             prop_assert_eq!(ours, theirs);
         }
     }
+}
+
+/// go-yaml's choices, as `kubectl get -o yaml` shows them: double quotes wherever its YAML 1.1
+/// resolver would read something other than the string, single quotes where plain text would
+/// not parse, plain otherwise.
+#[test]
+fn the_kubectl_dialect_quotes_as_go_yaml() {
+    for (s, want) in [
+        ("True", "\"True\""),
+        ("1", "\"1\""),
+        ("", "\"\""),
+        ("null", "\"null\""),
+        ("yes", "\"yes\""),
+        ("off", "\"off\""),
+        ("Y", "\"Y\""),
+        ("<<", "\"<<\""),
+        ("1_000", "\"1_000\""),
+        ("0755", "\"0755\""),
+        ("0b101", "\"0b101\""),
+        ("1.5e3", "\"1.5e3\""),
+        ("1:20", "\"1:20\""),
+        ("190:20:30.15", "\"190:20:30.15\""),
+        ("2026-01-01T00:00:00Z", "\"2026-01-01T00:00:00Z\""),
+        (
+            "2001-12-14t21:59:43.10-05:00",
+            "\"2001-12-14t21:59:43.10-05:00\"",
+        ),
+        ("2002-12-14", "\"2002-12-14\""),
+        ("2026-1-2 3:04:05", "\"2026-1-2 3:04:05\""),
+        // Not numbers, booleans or timestamps: plain, or single-quoted where plain would not
+        // parse, as libyaml's emitter (which go-yaml ports) falls back.
+        ("2026-13-01", "2026-13-01"),
+        ("1:60", "1:60"),
+        ("nginx:1.14.2", "nginx:1.14.2"),
+        ("25%", "25%"),
+        ("app", "app"),
+        ("yesterday", "yesterday"),
+        ("_", "_"),
+        ("a_1", "a_1"),
+        ("- x", "'- x'"),
+        ("a: b", "'a: b'"),
+        ("#x", "'#x'"),
+        ("tab\there", "\"tab\\there\""),
+    ] {
+        let v = json!({ "k": s });
+        assert_eq!(to_string_kubectl(&v), format!("k: {want}\n"), "{s:?}");
+        assert_eq!(parse(&to_string_kubectl(&v)).unwrap(), v, "{s:?}");
+    }
+    // Keys too; and line breaks make a literal block, as in both dialects.
+    assert_eq!(
+        to_string_kubectl(&json!({"8080": "a\nb\n"})),
+        "\"8080\": |\n  a\n  b\n"
+    );
 }
