@@ -78,7 +78,19 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         "terminationMessagePolicy",
         "resources",
     ];
-    let complete = |c: &Container| CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(k));
+    // `SetDefaults_ContainerPort`: a port's protocol is TCP unless given.
+    let ports_complete = |c: &Container| {
+        c.extra
+            .get("ports")
+            .and_then(Value::as_array)
+            .is_none_or(|ps| {
+                ps.iter()
+                    .all(|p| !p.is_object() || p.get("protocol").is_some())
+            })
+    };
+    let complete = |c: &Container| {
+        CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(k)) && ports_complete(c)
+    };
     if s.containers.iter().all(complete) {
         return;
     }
@@ -96,5 +108,57 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         c.extra
             .default_field("terminationMessagePolicy", || "File".into());
         c.extra.default_field("resources", || crate::json!({}));
+        if !ports_complete(c)
+            && let Some(ps) = c.extra.get_mut("ports").and_then(Value::as_array_mut)
+        {
+            for p in ps.iter_mut().filter_map(Value::as_object_mut) {
+                p.entry_or_insert_with("protocol", || "TCP".into());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::yaml::parse_objects;
+
+    fn deployment(spec: &str) -> Deployment {
+        let text = format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {spec}\n"
+        );
+        match parse_objects(&text).unwrap().remove(0) {
+            Object::Deployment(d) => *d,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn container_defaults_as_the_apiserver_sets_them() {
+        let mut d = deployment(
+            "{containers: [{name: a, image: 'nginx', ports: [{containerPort: 80}, {containerPort: 53, protocol: UDP}]}, {name: b, image: 'app:1'}]}",
+        );
+        default_deployment(&mut d);
+        let cs = &d.spec.template.spec.containers;
+        assert_eq!(cs[0].extra["imagePullPolicy"], "Always".into());
+        assert_eq!(cs[1].extra["imagePullPolicy"], "IfNotPresent".into());
+        assert_eq!(cs[0].extra["ports"][0]["protocol"], "TCP".into());
+        assert_eq!(cs[0].extra["ports"][1]["protocol"], "UDP".into());
+        assert_eq!(cs[1].extra["terminationMessagePolicy"], "File".into());
+        assert_eq!(d.spec.template.spec.restart_policy, "Always");
+        assert_eq!(d.spec.replicas, Some(1));
+    }
+
+    #[test]
+    fn defaulting_a_pod_leaves_its_shared_containers_alone_when_complete() {
+        let mut d =
+            deployment("{containers: [{name: a, image: 'app:1', ports: [{containerPort: 80}]}]}");
+        default_deployment(&mut d);
+        let mut pod_spec = d.spec.template.spec.clone();
+        default_pod_spec(&mut pod_spec);
+        assert!(std::ptr::eq(
+            &*pod_spec.containers,
+            &*d.spec.template.spec.containers
+        ));
     }
 }
