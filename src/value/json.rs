@@ -144,6 +144,13 @@ mod tests {
     }
 
     #[test]
+    fn reads_json_escapes_including_surrogate_pairs() {
+        let v = parse_json(r#"{"a":"\/\u00e9\ud83d\ude00\n"}"#).unwrap();
+        assert_eq!(v["a"], Value::from("/é😀\n"));
+        assert!(parse_json(r#""\ud83d""#).is_err());
+    }
+
+    #[test]
     fn pretty_output_is_gos_marshal_indent() {
         let v = json!({"a": [1, {"b": "<x> & y"}], "c": {}, "d": []});
         assert_eq!(

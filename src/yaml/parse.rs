@@ -661,15 +661,20 @@ impl Parser {
                     'u' => 4,
                     _ => 8,
                 };
-                let mut code = 0u32;
-                for _ in 0..n {
-                    let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
-                        return self.err(
-                            "did not find expected hexdecimal number while parsing a quoted scalar",
-                        );
-                    };
-                    code = code * 16 + d;
+                let mut code = self.hex_digits(n)?;
+                // JSON writes characters beyond the BMP as a UTF-16 surrogate pair of `\u`
+                // escapes; YAML has no such pairs, but JSON text is read here too.
+                if x == 'u'
+                    && (0xd800..0xdc00).contains(&code)
+                    && self.peek() == Some('\\')
+                    && self.peek_at(1) == Some('u')
+                {
                     self.bump();
+                    self.bump();
+                    let low = self.hex_digits(4)?;
+                    if (0xdc00..0xe000).contains(&low) {
+                        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+                    }
                 }
                 match char::from_u32(code) {
                     Some(c) => c,
@@ -684,6 +689,20 @@ impl Parser {
                 return self.err("found unknown escape character while parsing a quoted scalar");
             }
         })
+    }
+
+    /// `n` hexadecimal digits of an escape.
+    fn hex_digits(&mut self, n: usize) -> Result<u32, Error> {
+        let mut code = 0u32;
+        for _ in 0..n {
+            let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
+                return self
+                    .err("did not find expected hexdecimal number while parsing a quoted scalar");
+            };
+            code = code * 16 + d;
+            self.bump();
+        }
+        Ok(code)
     }
 
     /// `|` (literal) or `>` (folded), with chomping (`-`, `+`) and indentation indicators.
