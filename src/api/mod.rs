@@ -30,6 +30,14 @@ impl<T: Clone> Shared<T> {
     }
 }
 
+impl<T> Shared<T> {
+    /// Whether both share one value (a pod's labels and its siblings', copied from one
+    /// template): then anything computed from one holds for the other.
+    pub fn same(a: &Shared<T>, b: &Shared<T>) -> bool {
+        Rc::ptr_eq(&a.0, &b.0)
+    }
+}
+
 impl<T> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {

@@ -290,11 +290,25 @@ impl ReplicaSetController {
             // Only a scale-down ranks pods, so only then are the active ones gathered.
             let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
                 let mut v = Vec::with_capacity(active_count);
-                v.extend(
-                    store
-                        .pods_controlled_by(&rs.metadata.uid)
-                        .filter(|p| p.is_active() && rs.spec.selector.matches(&p.metadata.labels)),
-                );
+                // Pods made from one template share their labels: match each set once.
+                let mut last: Option<(&Shared<Labels>, bool)> = None;
+                for p in store.pods_controlled_by(&rs.metadata.uid) {
+                    if !p.is_active() {
+                        continue;
+                    }
+                    let labels = &p.metadata.labels;
+                    let matches = match last {
+                        Some((l, m)) if Shared::same(l, labels) => m,
+                        _ => {
+                            let m = rs.spec.selector.matches(labels);
+                            last = Some((labels, m));
+                            m
+                        }
+                    };
+                    if matches {
+                        v.push(p);
+                    }
+                }
                 v
             } else {
                 vec![]
