@@ -1,6 +1,33 @@
-//! The example gallery (`scenarios/*.yaml`) compiled in, so the page and the tests share it.
+//! The example gallery (`scenarios/*.yaml`). Natively every file is compiled in, so the CLI
+//! and the tests share it. The page compiles in only the first (it opens without a request)
+//! and fetches the others from `scenarios/` beside it, which Trunk copies into `dist/`: the
+//! YAML would otherwise be ~6 KB of the gzipped wasm.
+
+/// File stems, in the order the gallery lists them.
+pub const NAMES: [&str; 16] = [
+    "rolling-update",
+    "kubernetes-io-nginx",
+    "recreate",
+    "scale",
+    "proportional-scaling",
+    "pause-resume",
+    "rollback-to-revision",
+    "rollback-previous",
+    "progress-deadline-exceeded",
+    "delete-foreground",
+    "delete-orphan",
+    "revision-history-limit",
+    "max-surge-zero",
+    "rolling-update-surge3-unavailable2",
+    "crash-loop",
+    "adopt-orphan-replicaset",
+];
+
+/// The first scenario, which the page opens with.
+pub const DEFAULT: &str = include_str!("../../scenarios/rolling-update.yaml");
 
 /// (file stem, scenario text), in the order the gallery lists them.
+#[cfg(not(target_arch = "wasm32"))]
 pub const GALLERY: &[(&str, &str)] = &[
     (
         "rolling-update",
@@ -64,7 +91,7 @@ pub const GALLERY: &[(&str, &str)] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::GALLERY;
+    use super::{DEFAULT, GALLERY, NAMES};
     use crate::scenario::Scenario;
 
     #[test]
@@ -84,6 +111,9 @@ mod tests {
         let mut listed: Vec<String> = GALLERY.iter().map(|(n, _)| n.to_string()).collect();
         listed.sort();
         assert_eq!(listed, on_disk);
+        let names: Vec<&str> = GALLERY.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, NAMES, "the page's list is the gallery's, in order");
+        assert_eq!(GALLERY[0].1, DEFAULT);
         for (name, text) in GALLERY {
             let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!s.description.is_empty(), "{name} has a description");

@@ -28,6 +28,34 @@ pub fn set_theme(dark: bool) {
     }
 }
 
+/// A text file from beside the page (a relative URL, so the page works under any sub-path).
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let why = |e: JsValue| e.as_string().unwrap_or_else(|| "the request failed".into());
+    let resp = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(url))
+        .await
+        .map_err(why)?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(why)?;
+    if !resp.ok() {
+        return Err(format!("HTTP {}", resp.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(resp.text().map_err(why)?)
+        .await
+        .map_err(why)?;
+    text.as_string()
+        .ok_or_else(|| "the response is not text".into())
+}
+
+/// Sets a `<select>`'s value (to show the choice in force again after one failed).
+pub fn set_select_value(id: &str, value: &str) {
+    if let Some(s) = window()
+        .document()
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+    {
+        s.set_value(value);
+    }
+}
+
 /// The value of the `<select>` or `<input>` an event came from.
 pub fn select_value(e: &Event) -> String {
     let Some(t) = e.target() else {

@@ -14,7 +14,7 @@ pub mod status;
 pub mod timeline;
 pub mod world;
 
-use crate::scenario::gallery::GALLERY;
+use crate::scenario::gallery::{DEFAULT, NAMES};
 use crate::scenario::session::Session;
 use state::{Action, Model};
 use std::rc::Rc;
@@ -69,11 +69,32 @@ pub fn app() -> Html {
     let run = Run(model.session.clone());
     let on_gallery = {
         let d = dispatch.clone();
+        // What the list shows again if the picked file does not arrive.
+        let current = model.gallery.map(|i| i.to_string()).unwrap_or_default();
         Callback::from(move |e: Event| {
             let v = bindings::select_value(&e);
-            if let Ok(i) = v.parse::<usize>() {
-                d.dispatch(Action::LoadGallery(i));
+            let Some((i, name)) = v
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| Some((i, *NAMES.get(i)?)))
+            else {
+                return;
+            };
+            if i == 0 {
+                return d.dispatch(Action::LoadGallery(0, DEFAULT.to_string()));
             }
+            let (d, current) = (d.clone(), current.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match bindings::fetch_text(&format!("scenarios/{name}.yaml")).await {
+                    Ok(text) => d.dispatch(Action::LoadGallery(i, text)),
+                    Err(e) => {
+                        bindings::set_select_value("gallery", &current);
+                        d.dispatch(Action::Notice(format!(
+                            "The example {name} could not be loaded ({e}). Your work is as you left it."
+                        )));
+                    }
+                }
+            });
         })
     };
     // Derived from the run and the step only: recomputed when those change, not on every frame.
@@ -101,7 +122,7 @@ pub fn app() -> Html {
                 <label class="gallery">
                     <span>{"Example"}</span>
                     <select aria-label="Example scenario" onchange={on_gallery} id="gallery">
-                        { for GALLERY.iter().enumerate().map(|(i, (name, _))| html! {
+                        { for NAMES.iter().enumerate().map(|(i, name)| html! {
                             <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
                         }) }
                         if model.gallery.is_none() {

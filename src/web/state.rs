@@ -4,7 +4,7 @@
 
 use crate::cluster::kubelet::World;
 use crate::scenario::Scenario;
-use crate::scenario::gallery::GALLERY;
+use crate::scenario::gallery::DEFAULT;
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
 use crate::scenario::share::{self, ViewOptions};
@@ -67,7 +67,8 @@ pub enum Remote {
 }
 
 pub enum Action {
-    LoadGallery(usize),
+    /// A gallery scenario's text arrived (index in `gallery::NAMES`).
+    LoadGallery(usize, String),
     /// A share-link fragment to open (hashchange); a bad one only shows a message.
     OpenLink(String),
     Remote(Remote),
@@ -90,6 +91,8 @@ pub enum Action {
     SetWorld(World),
     Select(Option<Selected>),
     DismissNotice,
+    /// Something the reader should know that changed nothing (a gallery file that did not load).
+    Notice(String),
     ToggleTheme,
 }
 
@@ -246,7 +249,7 @@ impl Model {
 }
 
 pub fn default_scenario() -> Scenario {
-    Scenario::parse(GALLERY[0].1).expect("the gallery parses")
+    Scenario::parse(DEFAULT).expect("the gallery parses")
 }
 
 impl Reducible for Model {
@@ -265,17 +268,12 @@ impl Reducible for Model {
             return Rc::new(m);
         }
         match action {
-            Action::LoadGallery(i) => {
-                let Some((_, text)) = GALLERY.get(i) else {
-                    return self;
-                };
-                match Scenario::parse(text) {
-                    Ok(s) => {
-                        return Rc::new(Model::with_view(s, Some(i), m.dark, m.view.clone(), 0));
-                    }
-                    Err(e) => m.notice = Some(e.0),
+            Action::LoadGallery(i, text) => match Scenario::parse(&text) {
+                Ok(s) => {
+                    return Rc::new(Model::with_view(s, Some(i), m.dark, m.view.clone(), 0));
                 }
-            }
+                Err(e) => m.notice = Some(e.0),
+            },
             Action::OpenLink(fragment) => match share::decode(&fragment) {
                 Ok(s) => {
                     return Rc::new(Model::with_view(
@@ -426,6 +424,7 @@ impl Reducible for Model {
             }
             Action::Select(sel) => m.selected = sel,
             Action::DismissNotice => m.notice = None,
+            Action::Notice(text) => m.notice = Some(text),
             Action::ToggleTheme => m.dark = !m.dark,
         }
         Rc::new(m)

@@ -40,10 +40,13 @@ const browser = await chromium.launch({
 
 let failed = 0;
 const results = [];
-async function test(name, fn, start = base) {
+// `expected`: console errors the test causes on purpose (substrings), not counted as failures.
+async function test(name, fn, start = base, expected = []) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
-  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', m => {
+    if (m.type() === 'error' && !expected.some(x => m.text().includes(x))) errors.push(m.text());
+  });
   page.on('pageerror', e => errors.push(e.message));
   try {
     await page.goto(start);
@@ -73,6 +76,12 @@ async function seekEnd(page) {
   });
 }
 async function clock(page) { return text(page, '.clock'); }
+// Gallery files other than the first are fetched: wait until the picked one is on the page.
+async function pickExample(page, label) {
+  const before = await text(page, '.description');
+  await page.selectOption('#gallery', { label });
+  await page.waitForFunction(b => document.querySelector('.description').innerText !== b, before);
+}
 
 await test('loads the page with the default scenario and no console errors', async page => {
   assert((await text(page, 'h1')) === 'Rollout Playground', 'title');
@@ -111,7 +120,7 @@ await test('an invalid manifest shows the field error at its line and keeps the 
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');
-  await page.selectOption('#gallery', { label: 'scale' });
+  await pickExample(page, 'scale');
   await seekEnd(page);
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
   const printed = await text(page, '#console-out');
@@ -145,7 +154,7 @@ await test('step back and forward reproduce the same view', async page => {
 });
 
 await test('a gallery scenario loads, and the rollback branch shows after an undo', async page => {
-  await page.selectOption('#gallery', { label: 'rollback-previous' });
+  await pickExample(page, 'rollback-previous');
   assert((await text(page, '.description')).length > 10, 'description shown');
   await seekEnd(page);
   const rollback = page.locator('.recent button', { hasText: 'rollback' });
@@ -224,8 +233,20 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
   assert((await page.locator('.rs.newest .pod.available').count()) === 300, 'all 300 new pods available at the end');
 });
 
+await test('an example that cannot be fetched shows a message and keeps the work', async page => {
+  await command(page, 'kubectl scale deployment/web --replicas=4');
+  const before = await page.locator('.cluster').innerHTML();
+  await page.route('**/scenarios/recreate.yaml', r => r.fulfill({ status: 404, body: 'missing' }));
+  await page.selectOption('#gallery', { label: 'recreate' });
+  await page.waitForSelector('.notice');
+  const notice = await text(page, '.notice');
+  assert(notice.includes('recreate') && notice.includes('HTTP 404'), 'message: ' + notice);
+  assert((await page.locator('.cluster').innerHTML()) === before, 'the work on the page is kept');
+  assert((await page.locator('#gallery').inputValue()) === '0', 'the list shows the scenario in force');
+}, base, ['status of 404']);
+
 await test('a share link opens the same state', async page => {
-  await page.selectOption('#gallery', { label: 'proportional-scaling' });
+  await pickExample(page, 'proportional-scaling');
   for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowRight');
   await command(page, 'kubectl scale deployment/web --replicas=12');
   const view = await page.locator('.cluster').innerHTML();
