@@ -45,15 +45,24 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
         .ok_or_else(|| "the response is not text".into())
 }
 
+fn select_by_id(id: &str) -> Option<web_sys::HtmlSelectElement> {
+    window()
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into::<web_sys::HtmlSelectElement>()
+        .ok()
+}
+
 /// Sets a `<select>`'s value (to show the choice in force again after one failed).
 pub fn set_select_value(id: &str, value: &str) {
-    if let Some(s) = window()
-        .document()
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-    {
+    if let Some(s) = select_by_id(id) {
         s.set_value(value);
     }
+}
+
+/// A `<select>`'s value now.
+pub fn select_value_of(id: &str) -> String {
+    select_by_id(id).map(|s| s.value()).unwrap_or_default()
 }
 
 /// The value of the `<select>` or `<input>` an event came from.

@@ -86,7 +86,11 @@ pub fn app() -> Html {
             let (d, current) = (d.clone(), current.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 match bindings::fetch_text(&format!("scenarios/{name}.yaml")).await {
-                    Ok(text) => d.dispatch(Action::LoadGallery(i, text)),
+                    // Unless the reader has picked another example meanwhile.
+                    Ok(text) if bindings::select_value_of("gallery") == i.to_string() => {
+                        d.dispatch(Action::LoadGallery(i, text))
+                    }
+                    Ok(_) => {}
                     Err(e) => {
                         bindings::set_select_value("gallery", &current);
                         d.dispatch(Action::Notice(format!(
