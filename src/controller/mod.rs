@@ -9,8 +9,8 @@ pub mod ranking;
 pub mod replicaset;
 
 use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
+use crate::value::ToValue;
 use crate::value::codec::to_value;
-use crate::value::{ToValue, Value};
 use std::cmp::Ordering;
 
 /// One line of a sync's explanation: which upstream function decided, and its arithmetic.
@@ -81,43 +81,14 @@ fn fnv32a(bytes: &[u8], mut h: u32) -> u32 {
     h
 }
 
-/// Writes a JSON value with object keys sorted, so that equal templates hash equally.
-fn canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            ranking::sort_by_cmp(&mut keys, |a, b| a.cmp(b));
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String((*k).clone()).to_string());
-                out.push(':');
-                canonical(&m[*k], out);
-            }
-            out.push('}');
-        }
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(x, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
 /// `controller.ComputeHash`: FNV-32a over the template (upstream prints it with spew; we use
 /// canonical JSON, so values differ from a real cluster's but have the same properties), then the
 /// collision count, rendered with `rand.SafeEncodeString` of the decimal hash.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
-    let mut s = String::new();
-    canonical(&template.to_value(), &mut s);
+    // Keys sorted, so that equal templates print, and hash, equally.
+    let mut v = template.to_value();
+    v.sort_keys();
+    let s = v.to_string();
     let mut h = fnv32a(s.as_bytes(), 0x811c_9dc5);
     if let Some(c) = collision_count {
         h = fnv32a(&(c as u32).to_le_bytes(), h);
