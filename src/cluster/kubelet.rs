@@ -51,7 +51,7 @@ impl FromValue for World {
             failing_images: f.opt("failingImages")?,
             crashing_images: f.opt("crashingImages")?,
         };
-        f.deny_unknown(&World::FIELDS)?;
+        f.deny_unknown()?;
         Ok(w)
     }
 }
@@ -94,16 +94,6 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 }
 
 impl World {
-    const FIELDS: [&str; 8] = [
-        "scheduleMs",
-        "startMs",
-        "readyMs",
-        "terminationMs",
-        "useGracePeriod",
-        "nodes",
-        "failingImages",
-        "crashingImages",
-    ];
     pub fn image_fails(&self, image: &str) -> bool {
         self.failing_images.iter().any(|g| glob_match(g, image))
     }

@@ -77,7 +77,7 @@ impl FromValue for RawScenario {
             steps: f.opt("steps")?,
             until: f.opt("until")?,
         };
-        f.deny_unknown(&["name", "description", "world", "objects", "steps", "until"])?;
+        f.deny_unknown()?;
         Ok(raw)
     }
 }
@@ -96,7 +96,7 @@ impl FromValue for RawStep {
             run: f.opt("run")?,
             caption: f.opt("caption")?,
         };
-        f.deny_unknown(&["at", "run", "caption"])?;
+        f.deny_unknown()?;
         Ok(step)
     }
 }

@@ -100,28 +100,33 @@ pub trait IsEmpty {
 }
 
 /// Reads a mapping into a struct, one field at a time. Fields are taken out as they are read,
-/// so what is left is what the type does not model (kept, or refused with `deny_unknown`).
-pub struct Fields(Map);
+/// so what is left is what the type does not model (kept, or refused with `deny_unknown`,
+/// which names the fields asked for: the type's own).
+pub struct Fields {
+    map: Map,
+    asked: Vec<&'static str>,
+}
 
 impl Fields {
     /// `what` names the type in the message when `v` is not a mapping (`struct ObjectMeta`).
     pub fn new(v: Value, what: &str) -> Result<Fields, DecodeError> {
         match v {
-            Value::Object(m) => Ok(Fields(m)),
+            Value::Object(map) => Ok(Fields { map, asked: vec![] }),
             other => Err(DecodeError::invalid_type(&other, what)),
         }
     }
-    fn take(&mut self, key: &str) -> Option<Value> {
-        self.0.remove(key).filter(|v| !v.is_null())
+    fn take(&mut self, key: &'static str) -> Option<Value> {
+        self.asked.push(key);
+        self.map.remove(key).filter(|v| !v.is_null())
     }
     /// An optional field: its default when absent or null.
-    pub fn opt<T: FromValue + Default>(&mut self, key: &str) -> Result<T, DecodeError> {
+    pub fn opt<T: FromValue + Default>(&mut self, key: &'static str) -> Result<T, DecodeError> {
         self.or(key, T::default)
     }
     /// An optional field with its own default.
     pub fn or<T: FromValue>(
         &mut self,
-        key: &str,
+        key: &'static str,
         default: impl FnOnce() -> T,
     ) -> Result<T, DecodeError> {
         match self.take(key) {
@@ -130,7 +135,7 @@ impl Fields {
         }
     }
     /// A required field.
-    pub fn req<T: FromValue>(&mut self, key: &str) -> Result<T, DecodeError> {
+    pub fn req<T: FromValue>(&mut self, key: &'static str) -> Result<T, DecodeError> {
         match self.take(key) {
             Some(v) => T::from_value(v).map_err(|e| e.at_key(key)),
             None => Err(DecodeError::new(format!("missing field `{key}`"))),
@@ -138,15 +143,15 @@ impl Fields {
     }
     /// The fields not read: kept as they came.
     pub fn rest(self) -> Map {
-        self.0
+        self.map
     }
-    /// Refuses any field not read, naming the ones the type has.
-    pub fn deny_unknown(self, known: &[&str]) -> Result<(), DecodeError> {
-        match self.0.keys().next() {
+    /// Refuses any field not read, naming the ones read (the type's fields, in its order).
+    pub fn deny_unknown(self) -> Result<(), DecodeError> {
+        match self.map.keys().next() {
             None => Ok(()),
             Some(k) => Err(DecodeError::new(format!(
                 "unknown field `{k}`, expected one of {}",
-                known
+                self.asked
                     .iter()
                     .map(|k| format!("`{k}`"))
                     .collect::<Vec<_>>()
@@ -511,9 +516,11 @@ mod tests {
             "missing field `zz`"
         );
         assert_eq!(f.rest().keys().collect::<Vec<_>>(), ["d"]);
-        let f = Fields::new(json!({"x": 1}), "S").unwrap();
+        let mut f = Fields::new(json!({"x": 1}), "S").unwrap();
+        assert_eq!(f.opt::<i32>("a").unwrap(), 0);
+        assert_eq!(f.opt::<i32>("b").unwrap(), 0);
         assert_eq!(
-            f.deny_unknown(&["a", "b"]).unwrap_err().to_string(),
+            f.deny_unknown().unwrap_err().to_string(),
             "unknown field `x`, expected one of `a`, `b`"
         );
         assert_eq!(
