@@ -90,7 +90,7 @@ pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
     }
     docs.into_iter()
         .map(|d| {
-            object_from_value(d.clone()).map_err(|mut e| {
+            object_from_value(d).map_err(|mut e| {
                 if e.line.is_none() {
                     e.line = locate_path(text, &e.message);
                 }
