@@ -314,3 +314,47 @@ fn three_hundred_pod_rolling_update_completes() {
     );
     assert_eq!(s.frames.last().unwrap().len(), 300);
 }
+
+/// RetryGenerateName: a generated name that is taken is generated again (8 names in all), so
+/// a create with `generateName` fails only when eight names in a row are taken.
+#[test]
+fn generate_name_collisions_are_retried_up_to_eight_names() {
+    use rollout_playground::api::yaml::parse_objects;
+    use rollout_playground::cluster::store::{ApiError, Store};
+    let pod = |name: &str, generate: &str| {
+        let text = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: '{name}', generateName: '{generate}'}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
+        );
+        parse_objects(&text).unwrap().remove(0)
+    };
+    // The names the store will generate next, learnt from a copy of it.
+    let next_names = |s: &Store, n: usize| -> Vec<String> {
+        let mut probe = s.clone();
+        (0..n)
+            .map(|_| probe.create(pod("", "web-")).unwrap().meta().name.clone())
+            .collect()
+    };
+    let mut s = Store::new();
+    let taken = next_names(&s, 9);
+    for name in &taken[..7] {
+        s.create(pod(name, "")).unwrap();
+    }
+    let created = s.create(pod("", "web-")).unwrap();
+    assert_eq!(
+        created.meta().name,
+        taken[7],
+        "the eighth name is free and used"
+    );
+
+    let mut s = Store::new();
+    let taken = next_names(&s, 8);
+    for name in &taken {
+        s.create(pod(name, "")).unwrap();
+    }
+    let before = s.pods().count();
+    match s.create(pod("", "web-")) {
+        Err(ApiError::AlreadyExists { name, .. }) => assert_eq!(name, taken[7]),
+        other => panic!("eight taken names must fail the create, got {other:?}"),
+    }
+    assert_eq!(s.pods().count(), before);
+}

@@ -157,6 +157,10 @@ impl Hasher for Fx {
 
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
+/// How many names a create with `generateName` tries before it reports AlreadyExists
+/// (upstream's `maxNameGenerationCreateAttempts`).
+const MAX_NAME_GENERATION_CREATE_ATTEMPTS: u32 = 8;
+
 /// One kind's objects: hashed by `namespace/name` for the lookups every write makes, with the
 /// keys also kept in order for listing (kubectl, the informers' List).
 #[derive(Default, Clone)]
@@ -509,7 +513,8 @@ impl Store {
                 m.namespace = "default".into();
             }
         }
-        if obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty() {
+        let generated = obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty();
+        if generated {
             let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
             obj.meta_mut().name = name;
         }
@@ -538,7 +543,20 @@ impl Store {
                 }
             }
         }
-        let key = obj.meta().key();
+        let mut key = obj.meta().key();
+        // A generated name that is taken is generated again, up to 8 names in all, as the
+        // apiserver does since RetryGenerateName (GA in 1.32): a 5-character suffix collides
+        // within a few thousand pods of one ReplicaSet, and a create must not fail for that.
+        let mut attempts = 1;
+        while generated
+            && attempts < MAX_NAME_GENERATION_CREATE_ATTEMPTS
+            && self.objects[slot(kind)].by_key.contains_key(&key)
+        {
+            let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
+            obj.meta_mut().name = name;
+            key = obj.meta().key();
+            attempts += 1;
+        }
         if self.objects[slot(kind)].by_key.contains_key(&key) {
             return Err(ApiError::AlreadyExists {
                 kind,
