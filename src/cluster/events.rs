@@ -6,15 +6,17 @@ use crate::api::{Kind, Time};
 use crate::value::codec::to_value;
 use std::hash::{Hash, Hasher};
 
+/// One event. Type, reason and source are the recorders' own words (`&'static`), so an event
+/// costs its object and message: a large rollout records several events per pod.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    pub type_: String,
-    pub reason: String,
+    pub type_: &'static str,
+    pub reason: &'static str,
     pub message: String,
     /// `Deployment/web`
     pub object: String,
     /// `deployment-controller`, `replicaset-controller`, `default-scheduler`, `kubelet`
-    pub source: String,
+    pub source: &'static str,
     pub count: u32,
     pub first_ms: u64,
     pub last_ms: u64,
@@ -34,22 +36,26 @@ to_value!(Event {
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {
     pub events: Vec<Event>,
-    /// Hash of (object, type, reason, message) → indices in `events` with that hash, so
-    /// aggregation costs a lookup and no copy of the strings.
-    index: FxHashMap<u64, Vec<usize>>,
+    /// Hash of (object, type, reason, message) → the latest event with that hash; each event's
+    /// entry in `same_hash` leads to the one before it. Aggregation costs a lookup, and no
+    /// allocation or copy of the strings per event.
+    index: FxHashMap<u64, u32>,
+    same_hash: Vec<u32>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
     pub now_ms: u64,
 }
 
+const NONE: u32 = u32::MAX;
+
 impl EventRecorder {
     pub fn record(
         &mut self,
-        source: &str,
+        source: &'static str,
         kind: Kind,
         name: &str,
-        type_: &str,
-        reason: &str,
+        type_: &'static str,
+        reason: &'static str,
         message: String,
     ) {
         let object = format!("{}/{}", kind.as_str(), name);
@@ -59,34 +65,33 @@ impl EventRecorder {
             (&object, type_, reason, &message).hash(&mut h);
             h.finish()
         };
-        let same = |e: &Event| {
-            e.object == object && e.type_ == type_ && e.reason == reason && e.message == message
-        };
-        let found = self
-            .index
-            .get(&id)
-            .and_then(|is| is.iter().copied().find(|&i| same(&self.events[i])));
-        if let Some(i) = found {
-            self.events[i].count += 1;
-            self.events[i].last_ms = now;
-            self.fresh.push(i);
-            return;
+        let latest = self.index.get(&id).copied().unwrap_or(NONE);
+        let mut i = latest;
+        while i != NONE {
+            let e = &mut self.events[i as usize];
+            if e.object == object && e.type_ == type_ && e.reason == reason && e.message == message
+            {
+                e.count += 1;
+                e.last_ms = now;
+                self.fresh.push(i as usize);
+                return;
+            }
+            i = self.same_hash[i as usize];
         }
         self.events.push(Event {
-            type_: type_.into(),
-            reason: reason.into(),
+            type_,
+            reason,
             message,
             object,
-            source: source.into(),
+            source,
             count: 1,
             first_ms: now,
             last_ms: now,
         });
-        self.fresh.push(self.events.len() - 1);
-        self.index
-            .entry(id)
-            .or_default()
-            .push(self.events.len() - 1);
+        let n = self.events.len() - 1;
+        self.same_hash.push(latest);
+        self.index.insert(id, n as u32);
+        self.fresh.push(n);
     }
 
     /// Events recorded since the previous call (for the trace step that caused them).

@@ -39,7 +39,13 @@ impl Ctx<'_> {
     pub fn explain(&mut self, func: &str, text: impl Into<String>) {
         self.explain.push(Explain::new(func, text));
     }
-    fn event(&mut self, d: &Deployment, type_: &str, reason: &str, message: String) {
+    fn event(
+        &mut self,
+        d: &Deployment,
+        type_: &'static str,
+        reason: &'static str,
+        message: String,
+    ) {
         self.events.record(
             "deployment-controller",
             Kind::Deployment,
