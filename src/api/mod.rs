@@ -31,6 +31,10 @@ impl<T: Clone> Shared<T> {
 }
 
 impl<T> Shared<T> {
+    /// How many objects (and pools) hold this value.
+    pub fn holders(a: &Shared<T>) -> usize {
+        Rc::strong_count(&a.0)
+    }
     /// Whether both share one value (a pod's labels and its siblings', copied from one
     /// template): then anything computed from one holds for the other.
     pub fn same(a: &Shared<T>, b: &Shared<T>) -> bool {

@@ -11,6 +11,7 @@
 
 pub mod events;
 pub mod gc;
+mod intern;
 pub mod kubelet;
 pub mod queue;
 pub mod store;

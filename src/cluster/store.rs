@@ -5,6 +5,7 @@
 //!
 //! **Invariant:** a rejected write leaves the store exactly as it was.
 
+use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{Deployment, Kind, Labels, Object, ObjectMeta, Pod, ReplicaSet, Time, defaults};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
@@ -222,6 +223,8 @@ pub struct Store {
     /// Behave like client-go's fake clientset (what upstream unit tests run against): no
     /// validation and no resourceVersion conflicts.
     fake: bool,
+    /// Pods' specs, statuses and owner references, each stored once however many pods share it.
+    parts: PodParts,
 }
 
 impl Store {
@@ -575,6 +578,9 @@ impl Store {
             m.deletion_timestamp = None;
         }
         self.log("create", kind, "", &obj.meta().name);
+        if let Object::Pod(p) = &mut obj {
+            self.parts.intern(p);
+        }
         let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Added(obj.clone()));
@@ -727,6 +733,9 @@ impl Store {
             let obj = Rc::new(obj);
             self.watch.push(WatchEvent::Deleted(obj.clone()));
             return Ok(obj);
+        }
+        if let Object::Pod(p) = &mut obj {
+            self.parts.intern(p);
         }
         let obj = Rc::new(obj);
         self.put(obj.clone());
