@@ -137,8 +137,18 @@ impl ObjectMeta {
     }
 
     pub fn key(&self) -> String {
-        format!("{}/{}", self.namespace, self.name)
+        key_of(&self.namespace, &self.name)
     }
+}
+
+/// `a/b` (a `namespace/name` key, or `Kind/name`) in one exact allocation: keys are built on
+/// every write and lookup, and `format!` would grow its buffer twice for each.
+pub fn key_of(a: &str, b: &str) -> String {
+    let mut k = String::with_capacity(a.len() + 1 + b.len());
+    k.push_str(a);
+    k.push('/');
+    k.push_str(b);
+    k
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

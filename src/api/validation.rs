@@ -191,45 +191,62 @@ fn is_zero(v: &Option<IntOrString>) -> bool {
 
 /// Validates a pod template (the parts a Deployment's template must get right).
 pub fn validate_pod_template(t: &PodTemplateSpec, field: &str, errs: &mut Vec<FieldError>) {
-    validate_labels(
-        &t.metadata.labels,
-        &format!("{field}.metadata.labels"),
-        errs,
-    );
-    let spec = format!("{field}.spec");
-    if t.spec.containers.is_empty() {
-        errs.push(required(&format!("{spec}.containers")));
+    validate_pod_parts(&t.metadata.labels, &t.spec, true, field, errs);
+}
+
+/// The template checks on a template's or a pod's labels and spec. Field paths are spelled
+/// only for an error: every pod create runs this.
+fn validate_pod_parts(
+    labels: &Labels,
+    spec: &PodSpec,
+    restart_policy: bool,
+    field: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if labels
+        .iter()
+        .any(|(k, v)| !is_qualified_name(k) || !is_label_value(v))
+    {
+        validate_labels(labels, &format!("{field}.metadata.labels"), errs);
     }
-    let mut seen = std::collections::BTreeSet::new();
-    for (i, c) in t.spec.containers.iter().enumerate() {
-        let f = format!("{spec}.containers[{i}]");
+    let at = |suffix: &str| format!("{field}.spec{suffix}");
+    if spec.containers.is_empty() {
+        errs.push(required(&at(".containers")));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, c) in spec.containers.iter().enumerate() {
+        let f = |suffix: &str| at(&format!(".containers[{i}]{suffix}"));
         if c.name.is_empty() {
-            errs.push(required(&format!("{f}.name")));
+            errs.push(required(&f(".name")));
         } else if !is_dns1123_label(&c.name) {
             errs.push(invalid(
-                &format!("{f}.name"),
+                &f(".name"),
                 format!("\"{}\"", c.name),
                 DNS1123_LABEL_MSG,
             ));
-        } else if !seen.insert(c.name.clone()) {
+        } else if seen.contains(&c.name.as_str()) {
             errs.push(FieldError {
-                field: format!("{f}.name"),
+                field: f(".name"),
                 detail: format!("Duplicate value: \"{}\"", c.name),
             });
+        } else {
+            seen.push(&c.name);
         }
         if c.image.trim().is_empty() {
-            errs.push(required(&format!("{f}.image")));
+            errs.push(required(&f(".image")));
         }
     }
-    if !t.spec.restart_policy.is_empty() && t.spec.restart_policy != "Always" {
+    if restart_policy && !spec.restart_policy.is_empty() && spec.restart_policy != "Always" {
         errs.push(unsupported(
-            &format!("{spec}.restartPolicy"),
-            &t.spec.restart_policy,
+            &at(".restartPolicy"),
+            &spec.restart_policy,
             &["Always"],
         ));
     }
-    if let Some(g) = t.spec.termination_grace_period_seconds {
-        non_negative(g, &format!("{spec}.terminationGracePeriodSeconds"), errs);
+    if let Some(g) = spec.termination_grace_period_seconds
+        && g < 0
+    {
+        non_negative(g, &at(".terminationGracePeriodSeconds"), errs);
     }
 }
 
@@ -440,14 +457,7 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
             DNS1123_SUBDOMAIN_MSG,
         ));
     }
-    let t = PodTemplateSpec {
-        metadata: p.metadata.clone(),
-        spec: PodSpec {
-            restart_policy: String::new(),
-            ..(*p.spec).clone()
-        },
-    };
-    validate_pod_template(&t, "", &mut errs);
+    validate_pod_parts(&p.metadata.labels, &p.spec, false, "", &mut errs);
     for e in &mut errs {
         e.field = e.field.trim_start_matches('.').to_string();
     }

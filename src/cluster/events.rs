@@ -2,7 +2,7 @@
 //! aggregation of repeats (same object, type, reason and message → count and lastTimestamp).
 
 use super::store::{Fx, FxHashMap};
-use crate::api::{Kind, Time};
+use crate::api::{Kind, Time, key_of};
 use crate::value::codec::to_value;
 use std::hash::{Hash, Hasher};
 
@@ -58,7 +58,7 @@ impl EventRecorder {
         reason: &'static str,
         message: String,
     ) {
-        let object = format!("{}/{}", kind.as_str(), name);
+        let object = key_of(kind.as_str(), name);
         let now = self.now_ms;
         let id = {
             let mut h = Fx::default();

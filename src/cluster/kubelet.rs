@@ -117,11 +117,12 @@ pub enum PodStep {
     Gone,
 }
 
-/// What happened, in words, for the trace.
+/// What happened, in words, for the trace (empty when nobody records it).
 pub type Happening = String;
 
 /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`). Returns a
-/// description and the follow-up steps (delay ms, step).
+/// description (when `describe`) and the follow-up step, if any (delay ms, step).
+#[allow(clippy::too_many_arguments)]
 pub fn apply(
     store: &mut Store,
     rec: &mut EventRecorder,
@@ -130,25 +131,28 @@ pub fn apply(
     uid: &str,
     step: PodStep,
     node_rr: &mut u32,
-) -> Option<(Happening, Vec<(u64, PodStep)>)> {
+    describe: bool,
+) -> Option<(Happening, Option<(u64, PodStep)>)> {
+    // The trace's words are spelled only when a trace is kept.
+    macro_rules! say {
+        ($($t:tt)*) => {
+            if describe { format!($($t)*) } else { String::new() }
+        };
+    }
     let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
     let now = store.now;
     let name = pod.metadata.name.clone();
     if step == PodStep::Gone {
         store.remove_pod(key)?;
-        return Some((format!("{name} is gone"), vec![]));
+        return Some((say!("{name} is gone"), None));
     }
     if pod.metadata.deletion_timestamp.is_some() {
         return None;
     }
     let mut p = pod.clone();
-    let image = p
-        .spec
-        .containers
-        .first()
-        .map(|c| c.image.clone())
-        .unwrap_or_default();
-    let (what, next): (String, Vec<(u64, PodStep)>) = match step {
+    let spec = p.spec.clone();
+    let image = spec.containers.first().map_or("", |c| c.image.as_str());
+    let (what, next): (String, Option<(u64, PodStep)>) = match step {
         PodStep::Bind => {
             let node = world.node_name(*node_rr);
             *node_rr += 1;
@@ -183,11 +187,11 @@ pub fn apply(
                 format!("Successfully assigned {key} to {node}"),
             );
             return Some((
-                format!("{name} scheduled to {node}"),
-                vec![(world.start_ms, PodStep::Start)],
+                say!("{name} scheduled to {node}"),
+                Some((world.start_ms, PodStep::Start)),
             ));
         }
-        PodStep::Start if world.image_fails(&image) => {
+        PodStep::Start if world.image_fails(image) => {
             p.status.start_time.get_or_insert(now);
             set_waiting(
                 &mut p,
@@ -211,8 +215,8 @@ pub fn apply(
                 format!("Failed to pull image \"{image}\": not found"),
             );
             (
-                format!("{name} cannot pull {image}: ErrImagePull"),
-                vec![(5000, PodStep::PullBackOff)],
+                say!("{name} cannot pull {image}: ErrImagePull"),
+                Some((5000, PodStep::PullBackOff)),
             )
         }
         PodStep::PullBackOff => {
@@ -229,7 +233,7 @@ pub fn apply(
                 "BackOff",
                 format!("Back-off pulling image \"{image}\""),
             );
-            (format!("{name}: ImagePullBackOff"), vec![])
+            (say!("{name}: ImagePullBackOff"), None)
         }
         PodStep::Start | PodStep::Restart => {
             p.status.phase = PHASE_RUNNING.into();
@@ -252,15 +256,15 @@ pub fn apply(
                 "Started",
                 "Started container".into(),
             );
-            if world.image_crashes(&image) {
+            if world.image_crashes(image) {
                 (
-                    format!("{name} started (its container will crash)"),
-                    vec![(1000, PodStep::Crash)],
+                    say!("{name} started (its container will crash)"),
+                    Some((1000, PodStep::Crash)),
                 )
             } else {
                 (
-                    format!("{name} is Running"),
-                    vec![(world.ready_ms, PodStep::Ready)],
+                    say!("{name} is Running"),
+                    Some((world.ready_ms, PodStep::Ready)),
                 )
             }
         }
@@ -299,8 +303,8 @@ pub fn apply(
                 "Back-off restarting failed container".into(),
             );
             (
-                format!("{name} crashed (restart {restarts}): CrashLoopBackOff"),
-                vec![(backoff_ms, PodStep::Restart)],
+                say!("{name} crashed (restart {restarts}): CrashLoopBackOff"),
+                Some((backoff_ms, PodStep::Restart)),
             )
         }
         PodStep::Ready => {
@@ -309,7 +313,7 @@ pub fn apply(
             }
             set_pod_condition(&mut p, "ContainersReady", "True", now);
             set_pod_condition(&mut p, "Ready", "True", now);
-            (format!("{name} is Ready"), vec![])
+            (say!("{name} is Ready"), None)
         }
         PodStep::Gone => unreachable!("handled above"),
     };

@@ -346,12 +346,15 @@ impl Cluster {
                     &uid,
                     step,
                     &mut self.node_rr,
+                    self.record,
                 ) {
-                    changes.push(what);
-                    if let Some(p) = self.store.pod(&key).cloned() {
-                        for (delay, s) in next {
-                            self.add_timer(self.now_ms + delay, &p, s);
-                        }
+                    if self.record {
+                        changes.push(what);
+                    }
+                    if let Some((delay, s)) = next {
+                        self.timer_seq += 1;
+                        let t = (self.now_ms + delay, self.timer_seq, key, uid, s);
+                        self.timers.push(Reverse(t));
                     }
                 }
             }

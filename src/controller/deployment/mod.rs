@@ -227,7 +227,7 @@ impl DeploymentController {
         if r.kind != "ReplicaSet" {
             return;
         }
-        let Some(rs) = store.replicaset(&format!("{}/{}", pod.metadata.namespace, r.name)) else {
+        let Some(rs) = store.replicaset(&key_of(&pod.metadata.namespace, &r.name)) else {
             return;
         };
         if rs.metadata.uid != r.uid {

@@ -66,7 +66,7 @@ enum ReplicaPlan {
 }
 
 pub fn pod_key(p: &Pod) -> String {
-    format!("{}/{}", p.metadata.namespace, p.metadata.name)
+    p.metadata.key()
 }
 
 /// `getPodKeys`.
@@ -80,7 +80,7 @@ impl ReplicaSetController {
             return None;
         }
         store
-            .replicaset(&format!("{ns}/{}", r.name))
+            .replicaset(&key_of(ns, &r.name))
             .filter(|rs| rs.metadata.uid == r.uid)
     }
 
