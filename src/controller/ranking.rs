@@ -94,7 +94,6 @@ pub fn active_pods_less(a: &Pod, b: &Pod) -> bool {
 #[derive(Clone, Debug)]
 pub struct RankKey<'a> {
     unassigned: bool,
-    node: &'a str,
     phase: u8,
     ready: bool,
     cost: i32,
@@ -112,7 +111,6 @@ impl<'a> RankKey<'a> {
         let ready = p.is_ready();
         RankKey {
             unassigned: p.spec.node_name.is_empty(),
-            node: &p.spec.node_name,
             phase: phase_ordinal(p),
             ready,
             cost: deletion_cost(p),
@@ -145,7 +143,9 @@ pub fn ranked_less(
 /// `ActivePodsWithRanks.Less` over keys read by [`RankKey::of`] (`has_now`: whether a
 /// current time was given, which the logarithmic comparison needs).
 pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGates) -> bool {
-    if a.node != b.node && (a.unassigned || b.unassigned) {
+    // Upstream: nodes differ and one is unassigned. Unassigned is the empty node name, so that
+    // is exactly "one is unassigned and the other is not", without comparing names.
+    if a.unassigned != b.unassigned {
         return a.unassigned;
     }
     if a.phase != b.phase {
@@ -201,7 +201,7 @@ pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     if v.len() < 2 {
         return;
     }
-    let order = merge_sorted_indices(v.len(), &|a, b| less(&v[a], &v[b]));
+    let order = merge_sorted_indices(v.len(), v.len(), &|a, b| less(&v[a], &v[b]));
     // Put element order[k] at k, cycle by cycle.
     let mut placed = vec![false; v.len()];
     for start in 0..v.len() {
@@ -218,47 +218,57 @@ pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     }
 }
 
+/// The indices of the first `k` elements of `v` in the order [`sort_by_less`] would put them,
+/// at the cost of sorting runs of at most `k`: a ReplicaSet deleting 500 of 10 000 pods need
+/// not order the other 9 500.
+pub fn first_by_less<T>(v: &[T], k: usize, less: impl Fn(&T, &T) -> bool) -> Vec<usize> {
+    merge_sorted_indices(v.len(), k, &|a, b| less(&v[a], &v[b]))
+}
+
 /// [`sort_by_less`] with an ordering (stable, as `slice::sort_by`).
 pub fn sort_by_cmp<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
     sort_by_less(v, |a, b| cmp(a, b) == std::cmp::Ordering::Less);
 }
 
-/// Bottom-up merge sort of `0..n` by `less` on indices.
-fn merge_sorted_indices(n: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
+/// Bottom-up merge sort of `0..n` by `less` on indices, keeping only the first `k` of each
+/// run. That changes nothing in the first `k` of the result, whatever `less` does: a merge
+/// that puts out `k` elements compares and takes only the first `k` of either run, so the
+/// rest of a run never matters to them.
+fn merge_sorted_indices(n: usize, k: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     let mut buf = v.clone();
+    // The length of the (truncated) run that starts at `start` when runs are `width` wide.
+    let run = |start: usize, width: usize| k.min(width).min(n.saturating_sub(start));
     let mut width = 1;
     while width < n {
         let mut start = 0;
         while start < n {
-            let mid = (start + width).min(n);
-            let end = (start + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (start, mid, start);
-            while i < mid && j < end {
+            let (left, right) = (start, start + width);
+            let (ll, rl) = (run(left, width), run(right, width));
+            let out = k.min(ll + rl);
+            let (mut i, mut j) = (0, 0);
+            for slot in &mut buf[start..start + out] {
                 // Take from the right only when it is strictly less: stability.
-                if less(v[j], v[i]) {
-                    buf[k] = v[j];
+                *slot = if i == ll || (j < rl && less(v[right + j], v[left + i])) {
                     j += 1;
+                    v[right + j - 1]
                 } else {
-                    buf[k] = v[i];
                     i += 1;
-                }
-                k += 1;
+                    v[left + i - 1]
+                };
             }
-            buf[k..k + (mid - i)].copy_from_slice(&v[i..mid]);
-            k += mid - i;
-            buf[k..k + (end - j)].copy_from_slice(&v[j..end]);
-            start = end;
+            start += 2 * width;
         }
         std::mem::swap(&mut v, &mut buf);
         width *= 2;
     }
+    v.truncate(k.min(n));
     v
 }
 
 #[cfg(test)]
 mod sort_tests {
-    use super::{sort_by_cmp, sort_by_less};
+    use super::{first_by_less, sort_by_cmp, sort_by_less};
     use proptest::prelude::*;
 
     proptest! {
@@ -270,6 +280,22 @@ mod sort_tests {
             let mut std = v;
             std.sort_by_key(|a| a.0);
             prop_assert_eq!(ours, std);
+        }
+    }
+
+    proptest! {
+        /// The first k are the first k of the full sort, even when `less` is no order at all.
+        #[test]
+        fn first_k_match_the_full_sort(
+            v in proptest::collection::vec(0u8..12, 0..200),
+            k in 0usize..220,
+            twisted in any::<bool>(),
+        ) {
+            let less = |a: &u8, b: &u8| if twisted { (a + 1) % 4 == b % 4 } else { a < b };
+            let mut full: Vec<(usize, u8)> = v.iter().copied().enumerate().collect();
+            sort_by_less(&mut full, |a, b| less(&a.1, &b.1));
+            let first: Vec<usize> = full.iter().take(k).map(|x| x.0).collect();
+            prop_assert_eq!(first_by_less(&v, k, less), first);
         }
     }
 

@@ -11,7 +11,7 @@ use crate::controller::deployment::util::{
     set_replica_set_condition,
 };
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{RankKey, RankingGates, ranked_key_less, sort_by_less};
+use crate::controller::ranking::{RankKey, RankingGates, first_by_less, ranked_key_less};
 use crate::controller::{Explain, slow_start_batch};
 use crate::small_map::SmallMap;
 use std::rc::Rc;
@@ -572,17 +572,19 @@ pub fn get_pods_to_delete<'a>(
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.get_or_insert_with(p.spec.node_name.as_str(), || 0) += 1;
     }
-    let mut ranked: Vec<(&Pod, RankKey)> = pods
+    let keys: Vec<RankKey> = pods
         .iter()
         .map(|p| {
             let rank = on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
-            (*p, RankKey::of(p, rank, now))
+            RankKey::of(p, rank, now)
         })
         .collect();
-    sort_by_less(&mut ranked, |a, b| {
-        ranked_key_less(&a.1, &b.1, now.is_some(), gates)
-    });
-    ranked.into_iter().take(diff).map(|(p, _)| p).collect()
+    first_by_less(&keys, diff, |a, b| {
+        ranked_key_less(a, b, now.is_some(), gates)
+    })
+    .into_iter()
+    .map(|i| pods[i])
+    .collect()
 }
 
 /// `calculateStatus` of the ReplicaSet controller.
