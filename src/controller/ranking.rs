@@ -3,7 +3,8 @@
 //! co-located; ready for less time, in log2 buckets of nanoseconds; more restarts; newer).
 
 use crate::api::{
-    PHASE_PENDING, PHASE_RUNNING, PHASE_UNKNOWN, POD_DELETION_COST_ANNOTATION, Pod, Time,
+    PHASE_PENDING, PHASE_RUNNING, PHASE_UNKNOWN, POD_DELETION_COST_ANNOTATION, Pod, PodStatus,
+    Shared, Time,
 };
 
 fn phase_ordinal(p: &Pod) -> u8 {
@@ -91,7 +92,7 @@ pub fn active_pods_less(a: &Pod, b: &Pod) -> bool {
 
 /// What `ActivePodsWithRanks.Less` reads of one pod, read once: a sort makes n log n
 /// comparisons, and each would otherwise search the pod's conditions and annotations again.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RankKey<'a> {
     unassigned: bool,
     phase: u8,
@@ -107,20 +108,68 @@ pub struct RankKey<'a> {
 
 impl<'a> RankKey<'a> {
     pub fn of(p: &'a Pod, rank: i32, now: Option<Time>) -> RankKey<'a> {
-        let bucket = |t: Option<Time>| t.map(|t| (t, now.map_or(0, |now| log_rank(now, t))));
-        let ready = p.is_ready();
+        let mut k = RankKey::of_pod(p, rank, now);
+        k.read_status(p, now);
+        k
+    }
+
+    /// The parts read from the pod itself; the status parts are left for `read_status`.
+    fn of_pod(p: &'a Pod, rank: i32, now: Option<Time>) -> RankKey<'a> {
         RankKey {
             unassigned: p.spec.node_name.is_empty(),
-            phase: phase_ordinal(p),
-            ready,
+            phase: 0,
+            ready: false,
             cost: deletion_cost(p),
             rank,
-            ready_at: if ready { bucket(ready_time(p)) } else { None },
-            restarts: p.max_restarts(),
-            created: bucket(p.metadata.creation_timestamp),
+            ready_at: None,
+            restarts: 0,
+            created: bucket(p.metadata.creation_timestamp, now),
             uid: &p.metadata.uid,
         }
     }
+
+    fn read_status(&mut self, p: &Pod, now: Option<Time>) {
+        self.phase = phase_ordinal(p);
+        self.ready = p.is_ready();
+        self.ready_at = if self.ready {
+            bucket(ready_time(p), now)
+        } else {
+            None
+        };
+        self.restarts = p.max_restarts();
+    }
+
+    /// The keys of many pods, each distinct status read once: the pods of a batch share one
+    /// status (see `cluster/intern.rs`), and a scale-down ranks thousands of them.
+    pub fn of_all(
+        pods: &[&'a Pod],
+        rank: impl Fn(&Pod) -> i32,
+        now: Option<Time>,
+    ) -> Vec<RankKey<'a>> {
+        let mut last: Option<(&Shared<PodStatus>, usize)> = None;
+        let mut keys: Vec<RankKey<'a>> = Vec::with_capacity(pods.len());
+        for p in pods {
+            let mut k = RankKey::of_pod(p, rank(p), now);
+            match last {
+                Some((s, i)) if Shared::same(s, &p.status) => {
+                    let read = &keys[i];
+                    (k.phase, k.ready, k.ready_at, k.restarts) =
+                        (read.phase, read.ready, read.ready_at, read.restarts);
+                }
+                _ => {
+                    k.read_status(p, now);
+                    last = Some((&p.status, keys.len()));
+                }
+            }
+            keys.push(k);
+        }
+        keys
+    }
+}
+
+/// A time with its log2 bucket at `now` (0 without a `now`).
+fn bucket(t: Option<Time>, now: Option<Time>) -> Option<(Time, i64)> {
+    t.map(|t| (t, now.map_or(0, |now| log_rank(now, t))))
 }
 
 /// `ActivePodsWithRanks.Less`.
@@ -297,6 +346,41 @@ mod sort_tests {
             let first: Vec<usize> = full.iter().take(k).map(|x| x.0).collect();
             prop_assert_eq!(first_by_less(&v, k, less), first);
         }
+    }
+
+    /// Keys built together (a status read once for the pods sharing it) are the keys built
+    /// one by one.
+    #[test]
+    fn keys_of_all_are_the_keys_of_each() {
+        use super::RankKey;
+        use crate::api::{Pod, PodCondition, Shared, Time};
+        let ready = |p: &mut Pod, at: u64| {
+            p.status.phase = "Running".into();
+            p.status.conditions.push(PodCondition {
+                type_: "Ready".into(),
+                status: "True".into(),
+                last_transition_time: Some(Time::from_virtual(at)),
+                ..Default::default()
+            });
+        };
+        let mut a = Pod::default();
+        ready(&mut a, 1_000);
+        a.metadata.uid = "a".into();
+        a.metadata.creation_timestamp = Some(Time::from_virtual(0));
+        let mut b = a.clone();
+        b.metadata.uid = "b".into();
+        b.spec.node_name = "node-1".into();
+        let mut c = Pod::default();
+        c.metadata.uid = "c".into();
+        let mut d = Pod::default();
+        ready(&mut d, 5_000);
+        d.metadata.uid = "d".into();
+        assert!(Shared::same(&a.status, &b.status));
+        let pods = [&a, &b, &c, &d, &a];
+        let now = Some(Time::from_virtual(90_000));
+        let rank = |p: &Pod| p.metadata.uid.len() as i32;
+        let each: Vec<RankKey> = pods.iter().map(|p| RankKey::of(p, rank(p), now)).collect();
+        assert_eq!(RankKey::of_all(&pods, rank, now), each);
     }
 
     #[test]

@@ -572,13 +572,8 @@ pub fn get_pods_to_delete<'a>(
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.get_or_insert_with(p.spec.node_name.as_str(), || 0) += 1;
     }
-    let keys: Vec<RankKey> = pods
-        .iter()
-        .map(|p| {
-            let rank = on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
-            RankKey::of(p, rank, now)
-        })
-        .collect();
+    let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
+    let keys = RankKey::of_all(pods, rank, now);
     first_by_less(&keys, diff, |a, b| {
         ranked_key_less(a, b, now.is_some(), gates)
     })
