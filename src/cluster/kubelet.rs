@@ -141,7 +141,8 @@ pub fn apply(
     }
     let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
     let now = store.now;
-    let name = pod.metadata.name.clone();
+    // The name is the key's last part: borrowed from it, not copied from the pod.
+    let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
     if step == PodStep::Gone {
         store.remove_pod(key)?;
         return Some((say!("{name} is gone"), None));
@@ -181,7 +182,7 @@ pub fn apply(
             rec.record(
                 "default-scheduler",
                 Kind::Pod,
-                &name,
+                name,
                 "Normal",
                 "Scheduled",
                 format!("Successfully assigned {key} to {node}"),
@@ -201,7 +202,7 @@ pub fn apply(
             rec.record(
                 "kubelet",
                 Kind::Pod,
-                &name,
+                name,
                 "Normal",
                 "Pulling",
                 format!("Pulling image \"{image}\""),
@@ -209,7 +210,7 @@ pub fn apply(
             rec.record(
                 "kubelet",
                 Kind::Pod,
-                &name,
+                name,
                 "Warning",
                 "Failed",
                 format!("Failed to pull image \"{image}\": not found"),
@@ -228,7 +229,7 @@ pub fn apply(
             rec.record(
                 "kubelet",
                 Kind::Pod,
-                &name,
+                name,
                 "Normal",
                 "BackOff",
                 format!("Back-off pulling image \"{image}\""),
@@ -251,7 +252,7 @@ pub fn apply(
             rec.record(
                 "kubelet",
                 Kind::Pod,
-                &name,
+                name,
                 "Normal",
                 "Started",
                 "Started container".into(),
@@ -297,7 +298,7 @@ pub fn apply(
             rec.record(
                 "kubelet",
                 Kind::Pod,
-                &name,
+                name,
                 "Warning",
                 "BackOff",
                 "Back-off restarting failed container".into(),

@@ -315,8 +315,12 @@ impl Store {
         }
     }
     pub fn by_uid(&self, uid: &str) -> Option<&Object> {
+        self.keyed_by_uid(uid).map(|(_, o)| o)
+    }
+    /// The object with this uid and its `namespace/name` key, both borrowed from the store.
+    pub fn keyed_by_uid(&self, uid: &str) -> Option<(&str, &Object)> {
         let (k, key) = self.by_uid.get(uid)?;
-        self.get(*k, key)
+        Some((key, self.get(*k, key)?))
     }
     /// Every object of a kind, in key order (namespace/name).
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {
@@ -423,7 +427,11 @@ impl Store {
         let Some(r) = p.metadata.controller_ref() else {
             return;
         };
-        let groups = self.tallies.entry(r.uid.clone()).or_default();
+        // (Looked up before inserting: an owned key would copy the uid on every write.)
+        if !self.tallies.contains_key(&r.uid) {
+            self.tallies.insert(r.uid.clone(), Vec::new());
+        }
+        let groups = self.tallies.get_mut(&r.uid).expect("just inserted");
         let i = match groups.iter().position(|t| t.labels == *p.metadata.labels) {
             Some(i) => i,
             None => {

@@ -75,13 +75,25 @@ pub fn get_pod_keys(pods: &[&Pod]) -> Vec<String> {
 }
 
 impl ReplicaSetController {
-    fn rs_for_ref<'a>(store: &'a Store, ns: &str, r: &OwnerReference) -> Option<&'a ReplicaSet> {
+    /// `resolveControllerRef`: the ReplicaSet the reference names, if it is still the one with
+    /// that uid, with its key. (Found by uid, which names at most one object; the name and
+    /// namespace must match too, as upstream looks it up by name.)
+    fn rs_for_ref<'a>(
+        store: &'a Store,
+        ns: &str,
+        r: &OwnerReference,
+    ) -> Option<(&'a str, &'a ReplicaSet)> {
         if r.kind != "ReplicaSet" {
             return None;
         }
-        store
-            .replicaset(&key_of(ns, &r.name))
-            .filter(|rs| rs.metadata.uid == r.uid)
+        match store.keyed_by_uid(&r.uid)? {
+            (key, Object::ReplicaSet(rs))
+                if rs.metadata.name == r.name && rs.metadata.namespace == ns =>
+            {
+                Some((key, rs))
+            }
+            _ => None,
+        }
     }
 
     fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<String> {
@@ -113,11 +125,9 @@ impl ReplicaSetController {
                     return self.delete_pod(store, p);
                 }
                 if let Some(r) = p.metadata.controller_ref() {
-                    if let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) {
-                        self.expectations
-                            .counts
-                            .creation_observed(&rs.metadata.key());
-                        self.queue.add(&rs.metadata.key());
+                    if let Some((key, _)) = Self::rs_for_ref(store, &p.metadata.namespace, r) {
+                        self.expectations.counts.creation_observed(key);
+                        self.queue.add(key);
                     }
                     return;
                 }
@@ -143,19 +153,18 @@ impl ReplicaSetController {
                 let (cr, or) = (cur.metadata.controller_ref(), old.metadata.controller_ref());
                 if cr != or
                     && let Some(r) = or
-                    && let Some(rs) = Self::rs_for_ref(store, &old.metadata.namespace, r)
+                    && let Some((key, _)) = Self::rs_for_ref(store, &old.metadata.namespace, r)
                 {
-                    self.queue.add(&rs.metadata.key());
+                    self.queue.add(key);
                 }
                 if let Some(r) = cr {
-                    if let Some(rs) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
-                        let key = rs.metadata.key();
-                        self.queue.add(&key);
+                    if let Some((key, rs)) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
+                        self.queue.add(key);
                         // A pod that just became ready turns available minReadySeconds later;
                         // upstream adds a second against clock skew.
                         if !old.is_ready() && cur.is_ready() && rs.spec.min_ready_seconds > 0 {
                             self.queue.add_after(
-                                &key,
+                                key,
                                 now_ms,
                                 rs.spec.min_ready_seconds as u64 * 1000 + 1000,
                             );
@@ -178,12 +187,11 @@ impl ReplicaSetController {
         let Some(r) = p.metadata.controller_ref() else {
             return;
         };
-        let Some(rs) = Self::rs_for_ref(store, &p.metadata.namespace, r) else {
+        let Some((key, _)) = Self::rs_for_ref(store, &p.metadata.namespace, r) else {
             return;
         };
-        let key = rs.metadata.key();
-        self.expectations.deletion_observed(&key, &pod_key(p));
-        self.queue.add(&key);
+        self.expectations.deletion_observed(key, &pod_key(p));
+        self.queue.add(key);
     }
 
     /// `syncReplicaSet`.
