@@ -143,18 +143,15 @@ impl EventRecorder {
             similar.messages.push(message_hash);
         }
         similar.last_ms = now;
-        let (message, event_key) = if similar.messages.len() < AGGREGATE_MAX_EVENTS {
-            let k = key(KeyKind::Event, Some(&message));
-            (message, k)
-        } else {
+        let combined = similar.messages.len() >= AGGREGATE_MAX_EVENTS;
+        let event_key = if combined {
             // `PopAny` keeps the set below the threshold; which one goes is the map's choice
             // upstream, the oldest here.
             similar.messages.remove(0);
             // All of them one event: keyed by everything but the message.
-            (
-                format!("(combined from similar events): {message}"),
-                key(KeyKind::Event, None),
-            )
+            key(KeyKind::Event, None)
+        } else {
+            key(KeyKind::Event, Some(&message))
         };
 
         // eventObserve.
@@ -188,6 +185,11 @@ impl EventRecorder {
             return;
         }
         bucket.tokens -= 1.0;
+        let message = if combined {
+            format!("(combined from similar events): {message}")
+        } else {
+            message
+        };
 
         let n = match stored {
             Some(n) => {
