@@ -315,43 +315,22 @@ mod tests {
     #[test]
     fn a_source_sends_25_events_about_an_object_then_one_per_five_minutes() {
         let mut r = EventRecorder::default();
+        let back_off = |r: &mut EventRecorder, message: String| {
+            r.record("kubelet", Kind::Pod, "web-1", "Warning", "BackOff", message);
+        };
         for pod in 0..40 {
-            r.record(
-                "kubelet",
-                Kind::Pod,
-                "web-1",
-                "Warning",
-                "BackOff",
-                format!("attempt {pod}"),
-            );
+            back_off(&mut r, format!("attempt {pod}"));
         }
         // 9 events as they came, then the combined one: sent 16 times, counted 31.
         let events = r.for_object(Kind::Pod, "web-1");
         assert_eq!(events.len(), 10);
         assert_eq!(events[9].count, 16);
         r.now_ms = 299_000;
-        r.record(
-            "kubelet",
-            Kind::Pod,
-            "web-1",
-            "Warning",
-            "BackOff",
-            "again".into(),
-        );
-        assert_eq!(
-            r.for_object(Kind::Pod, "web-1")[9].count,
-            16,
-            "no token yet"
-        );
+        back_off(&mut r, "again".into());
+        let e = r.for_object(Kind::Pod, "web-1")[9];
+        assert_eq!(e.count, 16, "no token yet");
         r.now_ms = 301_000;
-        r.record(
-            "kubelet",
-            Kind::Pod,
-            "web-1",
-            "Warning",
-            "BackOff",
-            "later".into(),
-        );
+        back_off(&mut r, "later".into());
         let e = r.for_object(Kind::Pod, "web-1")[9];
         assert_eq!(
             (e.count, e.message.as_str()),

@@ -54,6 +54,7 @@ impl<T: Clone + PartialEq> Pool<T> {
     }
 }
 
+/// The store's pools of pod parts (see the module's text).
 #[derive(Clone, Default)]
 pub struct PodParts {
     specs: Pool<PodSpec>,
