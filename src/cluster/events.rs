@@ -84,6 +84,9 @@ struct Bucket {
     last_ms: u64,
 }
 
+/// How a combined event's message begins (`EventAggregatorByReasonMessageFunc`).
+pub const COMBINED_PREFIX: &str = "(combined from similar events): ";
+
 const AGGREGATE_MAX_EVENTS: usize = 10;
 const AGGREGATE_INTERVAL_MS: u64 = 600_000;
 const SPAM_BURST: f64 = 25.0;
@@ -186,7 +189,7 @@ impl EventRecorder {
         }
         bucket.tokens -= 1.0;
         let message = if combined {
-            format!("(combined from similar events): {message}")
+            format!("{COMBINED_PREFIX}{message}")
         } else {
             message
         };
@@ -230,6 +233,18 @@ impl EventRecorder {
         let i = v.len() - 1;
         self.index.insert(key, i as u32);
         i
+    }
+
+    /// Whether `a` and `b` are the same event as it stood at two times: the same object,
+    /// reason and first time, and the same message unless it is a combined event (whose
+    /// message is its latest occurrence's).
+    pub fn same_event(a: &Event, b: &Event) -> bool {
+        a.object == b.object
+            && a.reason == b.reason
+            && a.type_ == b.type_
+            && a.first_ms == b.first_ms
+            && (a.message == b.message
+                || a.message.starts_with(COMBINED_PREFIX) && b.message.starts_with(COMBINED_PREFIX))
     }
 
     /// Events recorded since the previous call (for the trace step that caused them).
@@ -299,6 +314,21 @@ mod tests {
         r.now_ms = AGGREGATE_INTERVAL_MS + 1;
         created(&mut r, "web", 12);
         assert_eq!(listed(&r, "web")[10], ("Created pod: web-12".into(), 1));
+    }
+
+    #[test]
+    fn a_combined_event_stays_one_event_as_its_message_moves_on() {
+        let mut r = EventRecorder::default();
+        for pod in 0..10 {
+            created(&mut r, "web", pod);
+        }
+        let first = r.take_new();
+        created(&mut r, "web", 10);
+        let later = r.take_new();
+        assert_eq!(later.len(), 1);
+        assert!(EventRecorder::same_event(&first[9], &later[0]));
+        assert_ne!(first[9].message, later[0].message);
+        assert!(!EventRecorder::same_event(&first[0], &first[1]));
     }
 
     #[test]

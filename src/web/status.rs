@@ -2,7 +2,7 @@
 //! describe` lists them, the `kubectl get rs -w` table, and the rollout history.
 
 use super::Run;
-use crate::cluster::events::Event;
+use crate::cluster::events::{Event, EventRecorder};
 use crate::scenario::table;
 use yew::prelude::*;
 
@@ -20,20 +20,14 @@ enum Tab {
     History,
 }
 
-/// Events up to step `pos`, aggregated as the event recorder does (same object, reason and
-/// message: one line with a count).
+/// Events up to step `pos`, each as it stood last (a step lists the events it created or
+/// updated).
 fn events_upto(run: &Run, pos: usize) -> Vec<Event> {
     let mut out: Vec<Event> = vec![];
     for s in run.0.trace.iter().take(pos + 1) {
         for e in &s.events {
-            match out
-                .iter_mut()
-                .find(|x| x.object == e.object && x.reason == e.reason && x.message == e.message)
-            {
-                Some(x) => {
-                    x.count = e.count.max(x.count + 1);
-                    x.last_ms = e.last_ms;
-                }
+            match out.iter_mut().find(|x| EventRecorder::same_event(x, e)) {
+                Some(x) => x.clone_from(e),
                 None => out.push(e.clone()),
             }
         }
