@@ -384,10 +384,17 @@ impl DeploymentController {
         d: &Deployment,
     ) -> Result<Vec<ReplicaSet>, ApiError> {
         let sel = d.selector();
+        // Only ReplicaSets this Deployment controls or could adopt are copied: the others
+        // (another Deployment's) are passed over below without a look.
         let candidates: Vec<ReplicaSet> = cx
             .store
             .replicasets()
-            .filter(|r| r.metadata.namespace == d.metadata.namespace)
+            .filter(|r| {
+                r.metadata.namespace == d.metadata.namespace
+                    && r.metadata
+                        .controller_ref()
+                        .is_none_or(|c| c.uid == d.metadata.uid)
+            })
             .cloned()
             .collect();
         let mut claimed = Vec::new();
