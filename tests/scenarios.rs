@@ -358,3 +358,44 @@ fn generate_name_collisions_are_retried_up_to_eight_names() {
     }
     assert_eq!(s.pods().count(), before);
 }
+
+/// A pod's events read as a kubelet's do: scheduled, image present, created, started; and
+/// stopping its container when deleted.
+#[test]
+fn a_pod_has_the_kubelets_events_from_start_to_stop() {
+    use rollout_playground::api::{Kind, yaml::parse_objects};
+    use rollout_playground::cluster::{Cluster, kubelet::World, store::Propagation};
+    let mut c = Cluster::new(World::default());
+    let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
+    c.create(parse_objects(web).unwrap().remove(0)).unwrap();
+    c.drain().unwrap();
+    c.advance(10_000).unwrap();
+    let pod = c.store.pods().next().unwrap().metadata.name.clone();
+    c.store
+        .delete(
+            Kind::Pod,
+            &format!("default/{pod}"),
+            Propagation::Background,
+            None,
+        )
+        .unwrap();
+    c.drain().unwrap();
+    let seen: Vec<(&str, String)> = c
+        .events
+        .for_object(Kind::Pod, &pod)
+        .iter()
+        .map(|e| (e.reason, e.message.clone()))
+        .collect();
+    let reasons: Vec<&str> = seen.iter().map(|e| e.0).collect();
+    assert_eq!(
+        reasons,
+        ["Scheduled", "Pulled", "Created", "Started", "Killing"]
+    );
+    assert_eq!(
+        seen[1].1,
+        "Container image \"app:1\" already present on machine"
+    );
+    assert_eq!(seen[2].1, "Created container: app");
+    assert_eq!(seen[3].1, "Started container app");
+    assert_eq!(seen[4].1, "Stopping container app");
+}

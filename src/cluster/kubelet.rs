@@ -249,14 +249,19 @@ pub fn apply(
                 c.started = true;
             }
             set_pod_condition(&mut p, "Initialized", "True", now);
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
-                "Normal",
-                "Started",
-                "Started container".into(),
-            );
+            // As the kubelet reports each container it starts (the image is on the node:
+            // only the world's failing images are pulled).
+            for c in &spec.containers {
+                let mut report = |reason, message| {
+                    rec.record("kubelet", Kind::Pod, name, "Normal", reason, message)
+                };
+                report(
+                    "Pulled",
+                    format!("Container image \"{}\" already present on machine", c.image),
+                );
+                report("Created", format!("Created container: {}", c.name));
+                report("Started", format!("Started container {}", c.name));
+            }
             if world.image_crashes(image) {
                 (
                     say!("{name} started (its container will crash)"),

@@ -175,6 +175,19 @@ impl Cluster {
                     self.world.termination_ms
                 };
                 self.add_timer(self.now_ms + ms, n, PodStep::Gone);
+                // The kubelet stops the containers that run (`killContainer`).
+                for c in &n.status.container_statuses {
+                    if c.state.running.is_some() {
+                        self.events.record(
+                            "kubelet",
+                            Kind::Pod,
+                            &n.metadata.name,
+                            "Normal",
+                            "Killing",
+                            format!("Stopping container {}", c.name),
+                        );
+                    }
+                }
             }
             _ => {}
         }
