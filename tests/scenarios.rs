@@ -399,3 +399,36 @@ fn a_pod_has_the_kubelets_events_from_start_to_stop() {
     assert_eq!(seen[3].1, "Started container app");
     assert_eq!(seen[4].1, "Stopping container app");
 }
+
+/// A pod whose image cannot be pulled tells so as a kubelet does, then backs off.
+#[test]
+fn a_pod_that_cannot_pull_its_image_has_the_kubelets_events() {
+    use rollout_playground::api::{Kind, yaml::parse_objects};
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let world = World {
+        failing_images: vec!["app:bad".into()],
+        ..World::default()
+    };
+    let mut c = Cluster::new(world);
+    let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:bad'}]}\n";
+    c.create(parse_objects(web).unwrap().remove(0)).unwrap();
+    c.drain().unwrap();
+    c.advance(10_000).unwrap();
+    let pod = c.store.pods().next().unwrap().metadata.name.clone();
+    let seen: Vec<String> = c
+        .events
+        .for_object(Kind::Pod, &pod)
+        .iter()
+        .map(|e| format!("{} {}", e.reason, e.message))
+        .collect();
+    assert_eq!(
+        seen[1..],
+        [
+            "Pulling Pulling image \"app:bad\"",
+            "Failed Failed to pull image \"app:bad\": not found",
+            "Failed Error: ErrImagePull",
+            "BackOff Back-off pulling image \"app:bad\"",
+            "Failed Error: ImagePullBackOff",
+        ]
+    );
+}

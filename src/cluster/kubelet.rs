@@ -215,6 +215,15 @@ pub fn apply(
                 "Failed",
                 format!("Failed to pull image \"{image}\": not found"),
             );
+            // Then the container's start reports why it could not (`startContainer`).
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                name,
+                "Warning",
+                "Failed",
+                "Error: ErrImagePull".into(),
+            );
             (
                 say!("{name} cannot pull {image}: ErrImagePull"),
                 Some((5000, PodStep::PullBackOff)),
@@ -233,6 +242,14 @@ pub fn apply(
                 "Normal",
                 "BackOff",
                 format!("Back-off pulling image \"{image}\""),
+            );
+            rec.record(
+                "kubelet",
+                Kind::Pod,
+                name,
+                "Warning",
+                "Failed",
+                "Error: ImagePullBackOff".into(),
             );
             (say!("{name}: ImagePullBackOff"), None)
         }
