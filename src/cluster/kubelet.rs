@@ -153,6 +153,10 @@ pub fn apply(
     let mut p = pod.clone();
     let spec = p.spec.clone();
     let image = spec.containers.first().map_or("", |c| c.image.as_str());
+    // What the kubelet reports about this pod.
+    let mut kubelet = |type_: &'static str, reason: &'static str, message: String| {
+        rec.record("kubelet", Kind::Pod, name, type_, reason, message)
+    };
     let (what, next): (String, Option<(u64, PodStep)>) = match step {
         PodStep::Bind => {
             let node = world.node_name(*node_rr);
@@ -199,31 +203,14 @@ pub fn apply(
                 "ErrImagePull",
                 &format!("failed to pull image \"{image}\""),
             );
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
-                "Normal",
-                "Pulling",
-                format!("Pulling image \"{image}\""),
-            );
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
+            kubelet("Normal", "Pulling", format!("Pulling image \"{image}\""));
+            kubelet(
                 "Warning",
                 "Failed",
                 format!("Failed to pull image \"{image}\": not found"),
             );
             // Then the container's start reports why it could not (`startContainer`).
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
-                "Warning",
-                "Failed",
-                "Error: ErrImagePull".into(),
-            );
+            kubelet("Warning", "Failed", "Error: ErrImagePull".into());
             (
                 say!("{name} cannot pull {image}: ErrImagePull"),
                 Some((5000, PodStep::PullBackOff)),
@@ -235,22 +222,12 @@ pub fn apply(
                 "ImagePullBackOff",
                 &format!("Back-off pulling image \"{image}\""),
             );
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
+            kubelet(
                 "Normal",
                 "BackOff",
                 format!("Back-off pulling image \"{image}\""),
             );
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
-                "Warning",
-                "Failed",
-                "Error: ImagePullBackOff".into(),
-            );
+            kubelet("Warning", "Failed", "Error: ImagePullBackOff".into());
             (say!("{name}: ImagePullBackOff"), None)
         }
         PodStep::Start | PodStep::Restart => {
@@ -269,15 +246,17 @@ pub fn apply(
             // As the kubelet reports each container it starts (the image is on the node:
             // only the world's failing images are pulled).
             for c in &spec.containers {
-                let mut report = |reason, message| {
-                    rec.record("kubelet", Kind::Pod, name, "Normal", reason, message)
-                };
-                report(
+                kubelet(
+                    "Normal",
                     "Pulled",
                     format!("Container image \"{}\" already present on machine", c.image),
                 );
-                report("Created", format!("Created container: {}", c.name));
-                report("Started", format!("Started container {}", c.name));
+                kubelet(
+                    "Normal",
+                    "Created",
+                    format!("Created container: {}", c.name),
+                );
+                kubelet("Normal", "Started", format!("Started container {}", c.name));
             }
             if world.image_crashes(image) {
                 (
@@ -317,10 +296,7 @@ pub fn apply(
                     ..Default::default()
                 };
             }
-            rec.record(
-                "kubelet",
-                Kind::Pod,
-                name,
+            kubelet(
                 "Warning",
                 "BackOff",
                 "Back-off restarting failed container".into(),
