@@ -7,7 +7,9 @@
 
 use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
-use crate::api::{Deployment, Kind, Labels, Object, ObjectMeta, Pod, ReplicaSet, Time, defaults};
+use crate::api::{
+    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Time, defaults,
+};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -321,6 +323,22 @@ impl Store {
     pub fn keyed_by_uid(&self, uid: &str) -> Option<(&str, &Object)> {
         let (k, key) = self.by_uid.get(uid)?;
         Some((key, self.get(*k, key)?))
+    }
+    /// `resolveControllerRef`: the object of `kind` in `ns` that the reference names, if it is
+    /// still the one with that uid, and its key. (Found by uid, which names at most one
+    /// object; kind, name and namespace must match too, as upstream looks it up by name.)
+    pub fn resolve_controller_ref(
+        &self,
+        kind: Kind,
+        ns: &str,
+        r: &OwnerReference,
+    ) -> Option<(&str, &Object)> {
+        if r.kind != kind.as_str() {
+            return None;
+        }
+        let (key, o) = self.keyed_by_uid(&r.uid)?;
+        (o.kind() == kind && o.meta().name == r.name && o.meta().namespace == ns)
+            .then_some((key, o))
     }
     /// Every object of a kind, in key order (namespace/name).
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Object> {

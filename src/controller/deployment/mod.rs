@@ -109,12 +109,10 @@ impl DeploymentController {
         ns: &str,
         r: &OwnerReference,
     ) -> Option<&'a Deployment> {
-        if r.kind != "Deployment" {
-            return None;
+        match store.resolve_controller_ref(Kind::Deployment, ns, r)? {
+            (_, Object::Deployment(d)) => Some(d),
+            _ => None,
         }
-        store
-            .deployment(&format!("{ns}/{}", r.name))
-            .filter(|d| d.metadata.uid == r.uid)
     }
 
     /// `GetDeploymentsForReplicaSet`: Deployments whose selector matches the ReplicaSet's labels.
@@ -224,15 +222,11 @@ impl DeploymentController {
         let Some(r) = pod.metadata.controller_ref() else {
             return;
         };
-        if r.kind != "ReplicaSet" {
-            return;
-        }
-        let Some(rs) = store.replicaset(&key_of(&pod.metadata.namespace, &r.name)) else {
+        let Some((_, Object::ReplicaSet(rs))) =
+            store.resolve_controller_ref(Kind::ReplicaSet, &pod.metadata.namespace, r)
+        else {
             return;
         };
-        if rs.metadata.uid != r.uid {
-            return;
-        }
         let Some(dr) = rs.metadata.controller_ref() else {
             return;
         };

@@ -75,23 +75,14 @@ pub fn get_pod_keys(pods: &[&Pod]) -> Vec<String> {
 }
 
 impl ReplicaSetController {
-    /// `resolveControllerRef`: the ReplicaSet the reference names, if it is still the one with
-    /// that uid, with its key. (Found by uid, which names at most one object; the name and
-    /// namespace must match too, as upstream looks it up by name.)
+    /// `resolveControllerRef` for a pod's ReplicaSet, with its key.
     fn rs_for_ref<'a>(
         store: &'a Store,
         ns: &str,
         r: &OwnerReference,
     ) -> Option<(&'a str, &'a ReplicaSet)> {
-        if r.kind != "ReplicaSet" {
-            return None;
-        }
-        match store.keyed_by_uid(&r.uid)? {
-            (key, Object::ReplicaSet(rs))
-                if rs.metadata.name == r.name && rs.metadata.namespace == ns =>
-            {
-                Some((key, rs))
-            }
+        match store.resolve_controller_ref(Kind::ReplicaSet, ns, r)? {
+            (key, Object::ReplicaSet(rs)) => Some((key, rs)),
             _ => None,
         }
     }
