@@ -331,7 +331,14 @@ fn generate_name_collisions_are_retried_up_to_eight_names() {
     let next_names = |s: &Store, n: usize| -> Vec<String> {
         let mut probe = s.clone();
         (0..n)
-            .map(|_| probe.create(pod("", "web-")).unwrap().meta().name.clone())
+            .map(|_| {
+                probe
+                    .create(pod("", "web-"))
+                    .unwrap()
+                    .meta()
+                    .name
+                    .to_string()
+            })
             .collect()
     };
     let mut s = Store::new();

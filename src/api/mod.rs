@@ -6,12 +6,14 @@ mod codec;
 pub mod defaults;
 pub mod intstr;
 pub mod labels;
+mod str;
 pub mod time;
 pub mod validation;
 pub mod yaml;
 
 pub use intstr::IntOrString;
 pub use labels::{LabelSelector, LabelSelectorRequirement, Labels};
+pub use str::Str;
 pub use time::Time;
 
 use crate::value::{Map, Value};
@@ -112,11 +114,11 @@ pub const FINALIZER_ORPHAN: &str = "orphan";
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ObjectMeta {
-    pub name: String,
-    pub generate_name: String,
-    pub namespace: String,
-    pub uid: String,
-    pub resource_version: String,
+    pub name: Str,
+    pub generate_name: Str,
+    pub namespace: Str,
+    pub uid: Str,
+    pub resource_version: Str,
     pub generation: i64,
     pub creation_timestamp: Option<Time>,
     pub deletion_timestamp: Option<Time>,
@@ -136,27 +138,23 @@ impl ObjectMeta {
             .find(|r| r.controller == Some(true))
     }
 
-    pub fn key(&self) -> String {
+    pub fn key(&self) -> Str {
         key_of(&self.namespace, &self.name)
     }
 }
 
-/// `a/b` (a `namespace/name` key, or `Kind/name`) in one exact allocation: keys are built on
-/// every write and lookup, and `format!` would grow its buffer twice for each.
-pub fn key_of(a: &str, b: &str) -> String {
-    let mut k = String::with_capacity(a.len() + 1 + b.len());
-    k.push_str(a);
-    k.push('/');
-    k.push_str(b);
-    k
+/// `a/b` (a `namespace/name` key, or `Kind/name`): keys are built on every write and lookup,
+/// and most fit inline, without an allocation.
+pub fn key_of(a: &str, b: &str) -> Str {
+    Str::concat(&[a, "/", b])
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OwnerReference {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
-    pub uid: String,
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
+    pub uid: Str,
     pub controller: Option<bool>,
     pub block_owner_deletion: Option<bool>,
 }

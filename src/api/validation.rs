@@ -362,7 +362,7 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     } else {
         Err(Invalid {
             kind: "Deployment",
-            name: name.clone(),
+            name: name.to_string(),
             errors: errs,
         })
     }
@@ -382,7 +382,7 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Result<
             Ok(()) => {
                 result = Err(Invalid {
                     kind: "Deployment",
-                    name: new.metadata.name.clone(),
+                    name: new.metadata.name.to_string(),
                     errors: vec![e],
                 })
             }
@@ -439,7 +439,7 @@ pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
     } else {
         Err(Invalid {
             kind: "ReplicaSet",
-            name: name.clone(),
+            name: name.to_string(),
             errors: errs,
         })
     }
@@ -466,7 +466,7 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
     } else {
         Err(Invalid {
             kind: "Pod",
-            name: p.metadata.name.clone(),
+            name: p.metadata.name.to_string(),
             errors: errs,
         })
     }

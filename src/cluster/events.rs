@@ -3,7 +3,7 @@
 //! limited.
 
 use super::store::{Fx, FxHashMap};
-use crate::api::{Kind, Time, key_of};
+use crate::api::{Kind, Str, Time, key_of};
 use crate::value::codec::to_value;
 use std::hash::{Hash, Hasher};
 
@@ -15,7 +15,7 @@ pub struct Event {
     pub reason: &'static str,
     pub message: String,
     /// `Deployment/web`
-    pub object: String,
+    pub object: Str,
     /// `deployment-controller`, `replicaset-controller`, `default-scheduler`, `kubelet`
     pub source: &'static str,
     pub count: u32,
@@ -45,20 +45,121 @@ to_value!(Event {
 ///   object at once, then one per 5 minutes; the others are counted but not sent, so a big
 ///   ReplicaSet's `kubectl describe` shows what a real one shows.
 ///
-/// What the three remember is keyed by a 64-bit hash of the key's strings (their LRU caches
-/// hold 4 096 entries; these keep everything, which a playground session never outgrows).
+/// Each source (a controller, the scheduler, the kubelet) has its own correlator, as each
+/// component's event broadcaster does, and the three remember what they saw in LRU caches of
+/// 4 096 entries (`maxLruCacheEntries`), keyed here by a 64-bit hash of the key's strings. A
+/// big rollout outgrows them as a real one does: what a cache forgot starts over.
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {
     /// The apiserver's events.
     pub events: Vec<Event>,
-    /// Hash of a key → its entry in `observed`, `similar` or `buckets` (by the key's kind).
-    index: FxHashMap<u64, u32>,
-    observed: Vec<Observation>,
-    similar: Vec<Similar>,
-    buckets: Vec<Bucket>,
+    correlators: Vec<(&'static str, Correlator)>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
     pub now_ms: u64,
+}
+
+/// One source's `EventCorrelator`: the aggregator's, the event logger's and the spam filter's
+/// caches.
+#[derive(Clone, Debug, Default)]
+struct Correlator {
+    similar: Lru<Similar>,
+    observed: Lru<Observation>,
+    buckets: Lru<Bucket>,
+}
+
+/// `maxLruCacheEntries`: the size of each of a correlator's caches.
+const LRU_ENTRIES: usize = 4096;
+
+/// golang-lru's `simplelru` as the correlator uses it: a lookup marks the entry used, and a
+/// new entry past the size evicts the least recently used one. Entries are slots of a list
+/// linked by index, most recent first.
+#[derive(Clone, Debug)]
+struct Lru<T> {
+    index: FxHashMap<u64, u32>,
+    slots: Vec<Slot<T>>,
+    head: u32,
+    tail: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Slot<T> {
+    key: u64,
+    newer: u32,
+    older: u32,
+    value: T,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl<T> Default for Lru<T> {
+    fn default() -> Lru<T> {
+        Lru {
+            index: FxHashMap::default(),
+            slots: Vec::new(),
+            head: NONE,
+            tail: NONE,
+        }
+    }
+}
+
+impl<T> Lru<T> {
+    /// The entry for `key`, now the most recently used; made by `new` if there is none (`Get`,
+    /// then `Add`, which is what each of the three caches does for each event).
+    fn get_or_add(&mut self, key: u64, new: impl FnOnce() -> T) -> &mut T {
+        let i = match self.index.get(&key) {
+            Some(&i) => {
+                self.unlink(i);
+                i
+            }
+            None if self.slots.len() < LRU_ENTRIES => {
+                self.slots.push(Slot {
+                    key,
+                    newer: NONE,
+                    older: NONE,
+                    value: new(),
+                });
+                let i = (self.slots.len() - 1) as u32;
+                self.index.insert(key, i);
+                i
+            }
+            None => {
+                // The least recently used slot takes the new key.
+                let i = self.tail;
+                self.unlink(i);
+                let slot = &mut self.slots[i as usize];
+                self.index.remove(&slot.key);
+                (slot.key, slot.value) = (key, new());
+                self.index.insert(key, i);
+                i
+            }
+        };
+        let slot = &mut self.slots[i as usize];
+        (slot.newer, slot.older) = (NONE, self.head);
+        match self.head {
+            NONE => self.tail = i,
+            h => self.slots[h as usize].newer = i,
+        }
+        self.head = i;
+        &mut self.slots[i as usize].value
+    }
+
+    /// The most recently used entry (there must be one).
+    fn newest(&mut self) -> &mut T {
+        &mut self.slots[self.head as usize].value
+    }
+
+    fn unlink(&mut self, i: u32) {
+        let Slot { newer, older, .. } = self.slots[i as usize];
+        match newer {
+            NONE => self.head = older,
+            n => self.slots[n as usize].older = older,
+        }
+        match older {
+            NONE => self.tail = newer,
+            o => self.slots[o as usize].newer = newer,
+        }
+    }
 }
 
 /// `eventLog`: how often an event key was seen, since when, and its stored event if it was
@@ -92,11 +193,13 @@ const AGGREGATE_INTERVAL_MS: u64 = 600_000;
 const SPAM_BURST: f64 = 25.0;
 const SPAM_QPS: f64 = 1.0 / 300.0;
 
-/// What a key in `index` names.
-#[derive(Hash)]
+/// What a key is for: each names the fields of upstream's key function it covers.
 enum KeyKind {
+    /// `getEventKey`: object, type, reason and message.
     Event,
+    /// `EventAggregatorByReasonFunc`: object, type and reason.
     Aggregate,
+    /// `getSpamKey`: the object.
     Spam,
 }
 
@@ -112,16 +215,23 @@ impl EventRecorder {
     ) {
         let object = key_of(kind.as_str(), name);
         let now = self.now_ms;
+        // (The source picks the correlator, so it is not part of the keys.)
         let key = |what: KeyKind, message: Option<&str>| {
             let mut h = Fx::default();
-            what.hash(&mut h);
-            source.hash(&mut h);
             object.hash(&mut h);
             if !matches!(what, KeyKind::Spam) {
                 (type_, reason, message).hash(&mut h);
             }
             h.finish()
         };
+        let c = match self.correlators.iter().position(|(s, _)| *s == source) {
+            Some(c) => c,
+            None => {
+                self.correlators.push((source, Correlator::default()));
+                self.correlators.len() - 1
+            }
+        };
+        let c = &mut self.correlators[c].1;
 
         // EventAggregate.
         let aggregate = key(KeyKind::Aggregate, None);
@@ -130,15 +240,10 @@ impl EventRecorder {
             message.hash(&mut h);
             h.finish()
         };
-        let i = self.entry(
-            aggregate,
-            |r| &mut r.similar,
-            || Similar {
-                messages: Vec::new(),
-                last_ms: now,
-            },
-        );
-        let similar = &mut self.similar[i];
+        let similar = c.similar.get_or_add(aggregate, || Similar {
+            messages: Vec::new(),
+            last_ms: now,
+        });
         if now - similar.last_ms > AGGREGATE_INTERVAL_MS {
             similar.messages.clear();
         }
@@ -158,29 +263,19 @@ impl EventRecorder {
         };
 
         // eventObserve.
-        let i = self.entry(
-            event_key,
-            |r| &mut r.observed,
-            || Observation {
-                count: 0,
-                first_ms: now,
-                event: None,
-            },
-        );
-        let seen = &mut self.observed[i];
+        let seen = c.observed.get_or_add(event_key, || Observation {
+            count: 0,
+            first_ms: now,
+            event: None,
+        });
         seen.count += 1;
         let (count, first_ms, stored) = (seen.count, seen.first_ms, seen.event);
 
         // The spam filter, last: a filtered event was still counted above.
-        let b = self.entry(
-            key(KeyKind::Spam, None),
-            |r| &mut r.buckets,
-            || Bucket {
-                tokens: SPAM_BURST,
-                last_ms: now,
-            },
-        );
-        let bucket = &mut self.buckets[b];
+        let bucket = c.buckets.get_or_add(key(KeyKind::Spam, None), || Bucket {
+            tokens: SPAM_BURST,
+            last_ms: now,
+        });
         bucket.tokens =
             (bucket.tokens + (now - bucket.last_ms) as f64 / 1000.0 * SPAM_QPS).min(SPAM_BURST);
         bucket.last_ms = now;
@@ -211,28 +306,12 @@ impl EventRecorder {
                     first_ms,
                     last_ms: now,
                 });
-                self.observed[i].event = Some(self.events.len() - 1);
+                // (The observation is still the event logger's most recent entry.)
+                c.observed.newest().event = Some(self.events.len() - 1);
                 self.events.len() - 1
             }
         };
         self.fresh.push(n);
-    }
-
-    /// The entry for `key` in the list `list` picks, made by `new` if there is none.
-    fn entry<T>(
-        &mut self,
-        key: u64,
-        list: impl Fn(&mut Self) -> &mut Vec<T>,
-        new: impl FnOnce() -> T,
-    ) -> usize {
-        if let Some(&i) = self.index.get(&key) {
-            return i as usize;
-        }
-        let v = list(self);
-        v.push(new());
-        let i = v.len() - 1;
-        self.index.insert(key, i as u32);
-        i
     }
 
     /// Whether `a` and `b` are the same event as it stood at two times: the same object,
@@ -340,6 +419,57 @@ mod tests {
         let step = r.take_new();
         assert_eq!(step.len(), 1);
         assert_eq!((step[0].count, step[0].first_ms), (3, 0));
+    }
+
+    #[test]
+    fn a_cache_past_4096_entries_forgets_the_least_recently_used_key() {
+        let mut lru = Lru::default();
+        for k in 0..LRU_ENTRIES as u64 {
+            *lru.get_or_add(k, || 0) += 1;
+        }
+        *lru.get_or_add(0, || 0) += 1;
+        lru.get_or_add(LRU_ENTRIES as u64, || 0);
+        assert_eq!(*lru.get_or_add(0, || 0), 2, "used last, kept");
+        assert_eq!(
+            *lru.get_or_add(1, || 0),
+            0,
+            "least recently used, forgotten"
+        );
+        assert_eq!(lru.index.len(), LRU_ENTRIES);
+        assert_eq!(lru.slots.len(), LRU_ENTRIES);
+    }
+
+    #[test]
+    fn an_event_a_sources_caches_forgot_is_sent_again_as_a_new_event() {
+        let pulled = |r: &mut EventRecorder, source: &'static str, pod: usize| {
+            r.record(
+                source,
+                Kind::Pod,
+                &format!("web-{pod}"),
+                "Normal",
+                "Pulled",
+                "x".into(),
+            );
+        };
+        let mut r = EventRecorder::default();
+        pulled(&mut r, "kubelet", 0);
+        // Other sources' events leave the kubelet's caches alone.
+        for pod in 1..=LRU_ENTRIES {
+            pulled(&mut r, "other", pod);
+        }
+        pulled(&mut r, "kubelet", 0);
+        let counts = |r: &EventRecorder| -> Vec<u32> {
+            r.for_object(Kind::Pod, "web-0")
+                .iter()
+                .map(|e| e.count)
+                .collect()
+        };
+        assert_eq!(counts(&r), [2]);
+        for pod in 1..=LRU_ENTRIES {
+            pulled(&mut r, "kubelet", pod);
+        }
+        pulled(&mut r, "kubelet", 0);
+        assert_eq!(counts(&r), [2, 1]);
     }
 
     #[test]

@@ -97,7 +97,7 @@ impl GarbageCollector {
                 }
                 let mut o = store.get(kind, okey).cloned().ok_or(ApiError::NotFound {
                     kind,
-                    name: m.name.clone(),
+                    name: m.name.to_string(),
                 })?;
                 o.meta_mut().finalizers.retain(|f| f != FINALIZER_ORPHAN);
                 ex.push(Explain::new(

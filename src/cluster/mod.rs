@@ -17,7 +17,7 @@ pub mod queue;
 pub mod store;
 
 use crate::api::{
-    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Time,
+    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
 };
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
@@ -53,7 +53,7 @@ impl std::fmt::Display for Livelock {
 
 /// A pod's scheduled kubelet step: (due ms, sequence, pod key, pod uid, step); the heap pops
 /// the earliest first, ties in the order they were scheduled.
-type Timer = (u64, u64, String, String, PodStep);
+type Timer = (u64, u64, Str, Str, PodStep);
 
 #[derive(Clone)]
 pub struct Cluster {
@@ -73,7 +73,7 @@ pub struct Cluster {
     /// The Deployment the trace follows.
     pub focus: Option<String>,
     focus_uid: Option<String>,
-    focus_owned: BTreeSet<String>,
+    focus_owned: BTreeSet<Str>,
     pub total_syncs: u64,
     /// The empty half of `dispatch`'s pair of event buffers.
     spare_watch: Vec<WatchEvent>,
@@ -251,7 +251,7 @@ impl Cluster {
         if self.record {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("deployment");
-            s.key = Some(key);
+            s.key = Some(key.into());
             s.branch = Some(report.branch.as_str());
             s.strategy = report.strategy;
             s.explain = explain;
@@ -271,7 +271,7 @@ impl Cluster {
         if self.record {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("replicaset");
-            s.key = Some(key);
+            s.key = Some(key.into());
             s.explain = report.explain;
             s.error = report.error;
             self.push_step(s);
@@ -290,7 +290,7 @@ impl Cluster {
         if self.record && (!explain.is_empty() || error.is_some()) {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("garbagecollector");
-            s.key = Some(key);
+            s.key = Some(key.into());
             s.explain = explain;
             s.error = error;
             self.push_step(s);
@@ -313,7 +313,7 @@ impl Cluster {
     /// True when nothing but crash-loop and image-pull back-off cycles is still scheduled (a
     /// progress-deadline check of a Deployment that has completed changes nothing either).
     pub fn is_settled(&self) -> bool {
-        let idle_check = |key: &String| {
+        let idle_check = |key: &Str| {
             self.store
                 .deployment(key)
                 .is_none_or(|d| du::deployment_complete(d, &d.status))
@@ -442,7 +442,7 @@ impl Cluster {
         if let Some(d) = &d
             && self.focus_uid.as_deref() != Some(d.metadata.uid.as_str())
         {
-            self.focus_uid = Some(d.metadata.uid.clone());
+            self.focus_uid = Some(d.metadata.uid.to_string());
             self.focus_owned.clear();
         }
         if let Some(uid) = self.focus_uid.clone() {
@@ -468,7 +468,7 @@ impl Cluster {
         if let Object::Deployment(d) = &created
             && self.focus.is_none()
         {
-            self.focus = Some(d.metadata.name.clone());
+            self.focus = Some(d.metadata.name.to_string());
         }
         Ok(created)
     }
@@ -477,7 +477,7 @@ impl Cluster {
 pub fn deployment_view(d: &Deployment) -> DeploymentView {
     let s = &d.status;
     DeploymentView {
-        name: d.metadata.name.clone(),
+        name: d.metadata.name.to_string(),
         replicas: d.replicas(),
         paused: d.spec.paused,
         generation: d.metadata.generation,
@@ -534,7 +534,7 @@ pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSet
         }
     }
     ReplicaSetView {
-        name: rs.metadata.name.clone(),
+        name: rs.metadata.name.to_string(),
         revision: du::revision(&rs.metadata).unwrap_or(0),
         replicas: rs.replicas(),
         status: ReplicaSetStatusView {
@@ -568,8 +568,8 @@ pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time) -> PodView {
         }
     };
     PodView {
-        name: p.metadata.name.clone(),
-        replica_set: rs.metadata.name.clone(),
+        name: p.metadata.name.to_string(),
+        replica_set: rs.metadata.name.to_string(),
         state,
         status,
         node: p.spec.node_name.clone(),

@@ -3,17 +3,18 @@
 //! on the clock, and `add_rate_limited` backs off exponentially per key (5 ms × 2^failures,
 //! capped at 1000 s, as `DefaultControllerRateLimiter`'s per-item limiter does).
 
+use crate::api::Str;
 use crate::small_map::SmallMap;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
-    queue: VecDeque<String>,
-    dirty: BTreeSet<String>,
-    processing: BTreeSet<String>,
+    queue: VecDeque<Str>,
+    dirty: BTreeSet<Str>,
+    processing: BTreeSet<Str>,
     /// (due ms, sequence, key), earliest first.
-    delayed: BinaryHeap<Reverse<(u64, u64, String)>>,
+    delayed: BinaryHeap<Reverse<(u64, u64, Str)>>,
     seq: u64,
     failures: SmallMap<String, u32>,
 }
@@ -23,11 +24,13 @@ impl WorkQueue {
         if self.dirty.contains(key) {
             return;
         }
-        self.dirty.insert(key.to_string());
-        if self.processing.contains(key) {
+        let key = Str::new(key);
+        if self.processing.contains(&key) {
+            self.dirty.insert(key);
             return;
         }
-        self.queue.push_back(key.to_string());
+        self.dirty.insert(key.clone());
+        self.queue.push_back(key);
     }
 
     /// Queues `key` once the clock reaches `now_ms + delay_ms`.
@@ -45,7 +48,7 @@ impl WorkQueue {
         }
         self.seq += 1;
         self.delayed
-            .push(Reverse((now_ms + delay_ms, self.seq, key.to_string())));
+            .push(Reverse((now_ms + delay_ms, self.seq, key.into())));
     }
 
     /// The per-item exponential back-off delay for the next retry of `key`.
@@ -83,7 +86,7 @@ impl WorkQueue {
         self.delayed.peek().map(|Reverse(d)| d.0)
     }
 
-    pub fn get(&mut self) -> Option<String> {
+    pub fn get(&mut self) -> Option<Str> {
         let key = self.queue.pop_front()?;
         self.dirty.remove(&key);
         self.processing.insert(key.clone());
@@ -93,7 +96,7 @@ impl WorkQueue {
     pub fn done(&mut self, key: &str) {
         self.processing.remove(key);
         if self.dirty.contains(key) {
-            self.queue.push_back(key.to_string());
+            self.queue.push_back(key.into());
         }
     }
 
@@ -107,7 +110,7 @@ impl WorkQueue {
 
     /// Keys queued right now, in order (for tests).
     pub fn keys(&self) -> Vec<String> {
-        self.queue.iter().cloned().collect()
+        self.queue.iter().map(String::from).collect()
     }
 
     pub fn has_delayed(&self) -> bool {
@@ -115,7 +118,7 @@ impl WorkQueue {
     }
 
     /// Keys waiting on the clock.
-    pub fn delayed_keys(&self) -> impl Iterator<Item = &String> {
+    pub fn delayed_keys(&self) -> impl Iterator<Item = &Str> {
         self.delayed.iter().map(|Reverse((_, _, k))| k)
     }
 }

@@ -8,7 +8,8 @@
 use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
-    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Time, defaults,
+    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Str, Time,
+    defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -168,8 +169,8 @@ const MAX_NAME_GENERATION_CREATE_ATTEMPTS: u32 = 8;
 /// keys also kept in order for listing (kubectl, the informers' List).
 #[derive(Default, Clone)]
 struct Table {
-    by_key: FxHashMap<String, Rc<Object>>,
-    order: BTreeSet<String>,
+    by_key: FxHashMap<Str, Rc<Object>>,
+    order: BTreeSet<Str>,
 }
 
 fn slot(kind: Kind) -> usize {
@@ -197,7 +198,7 @@ pub struct PodTally {
 }
 
 /// One owner's dependents by (kind, key), each with whether the owner is its controller.
-type Dependents = BTreeMap<(Kind, String), (Rc<Object>, bool)>;
+type Dependents = BTreeMap<(Kind, Str), (Rc<Object>, bool)>;
 
 #[derive(Default, Clone)]
 pub struct Store {
@@ -208,16 +209,16 @@ pub struct Store {
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
     objects: [Table; 3],
-    by_uid: FxHashMap<String, (Kind, String)>,
+    by_uid: FxHashMap<Str, (Kind, Str)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), holding the
     /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
     /// The flag says whether that reference is the controller one.
-    dependents: FxHashMap<String, Dependents>,
+    dependents: FxHashMap<Str, Dependents>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
-    orphans: BTreeSet<String>,
+    orphans: BTreeSet<Str>,
     /// controller uid → its pods, grouped by labels and counted by state.
-    tallies: FxHashMap<String, Vec<PodTally>>,
+    tallies: FxHashMap<Str, Vec<PodTally>>,
     pub watch: Vec<WatchEvent>,
     pub actions: Vec<Action>,
     /// Pod creates left before an injected failure (None = unlimited).
@@ -245,24 +246,24 @@ impl Store {
         }
     }
 
-    fn next_rv(&mut self) -> String {
+    fn next_rv(&mut self) -> Str {
         self.rv += 1;
-        self.rv.to_string()
+        Str::decimal(self.rv)
     }
 
     /// A deterministic uid shaped like the apiserver's v4 UUIDs.
-    fn next_uid(&mut self) -> String {
+    fn next_uid(&mut self) -> Str {
         self.uid_seq += 1;
         let a = splitmix(self.uid_seq);
         let b = splitmix(a);
-        format!(
+        Str::from(format!(
             "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
             (a >> 32) as u32,
             (a >> 16) as u16,
             (a & 0xfff) as u16,
             0x8000 | ((b >> 48) as u16 & 0x3fff),
             b & 0xffff_ffff_ffff
-        )
+        ))
     }
 
     /// The five characters the apiserver appends to a `generateName` (its alphabet, our seed).
@@ -545,7 +546,7 @@ impl Store {
         let generated = obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty();
         if generated {
             let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
-            obj.meta_mut().name = name;
+            obj.meta_mut().name = name.into();
         }
         match &mut obj {
             Object::Deployment(d) => {
@@ -582,14 +583,14 @@ impl Store {
             && self.objects[slot(kind)].by_key.contains_key(&key)
         {
             let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
-            obj.meta_mut().name = name;
+            obj.meta_mut().name = name.into();
             key = obj.meta().key();
             attempts += 1;
         }
         if self.objects[slot(kind)].by_key.contains_key(&key) {
             return Err(ApiError::AlreadyExists {
                 kind,
-                name: obj.meta().name.clone(),
+                name: obj.meta().name.to_string(),
             });
         }
         let uid = self.next_uid();
@@ -638,7 +639,7 @@ impl Store {
         {
             return Err(ApiError::Conflict {
                 kind,
-                name: new.name.clone(),
+                name: new.name.to_string(),
             });
         }
         Ok(())
@@ -669,7 +670,7 @@ impl Store {
             );
             return Err(ApiError::NotFound {
                 kind,
-                name: obj.meta().name.clone(),
+                name: obj.meta().name.to_string(),
             });
         };
         self.check_rv(obj.meta(), old.meta(), kind)?;

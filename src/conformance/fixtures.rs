@@ -93,7 +93,7 @@ pub fn deployment(v: &Value) -> Deployment {
         .and_then(Value::as_str)
         .unwrap_or("default")
         .into();
-    d.metadata.uid = format!("uid-{}", d.metadata.name);
+    d.metadata.uid = format!("uid-{}", d.metadata.name).into();
     d.metadata.annotations = str_map(v.get("annotations"));
     d.spec.replicas = match v.get("replicas") {
         Some(Value::Null) => None,
@@ -187,17 +187,18 @@ pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
         .and_then(Value::as_str)
         .unwrap_or("rs")
         .to_string();
-    rs.metadata.name = name.clone();
+    rs.metadata.name = name.clone().into();
     rs.metadata.namespace = v
         .get("namespace")
         .and_then(Value::as_str)
         .unwrap_or("default")
         .into();
-    rs.metadata.uid = v
+    rs.metadata.uid = (v
         .get("uid")
         .and_then(Value::as_str)
         .map(String::from)
-        .unwrap_or_else(|| format!("uid-{name}"));
+        .unwrap_or_else(|| format!("uid-{name}")))
+    .into();
     rs.metadata.annotations = str_map(v.get("annotations"));
     rs.metadata.creation_timestamp = time_at(v.get("createdAt"));
     rs.spec.replicas = Some(i32_of(v, "specReplicas").unwrap_or(0));

@@ -220,7 +220,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 .get_replica_sets_for_deployment(&mut cx, d)
                 .map_err(|e| e.to_string())?
                 .into_iter()
-                .map(|r| r.metadata.name)
+                .map(|r| r.metadata.name.to_string())
                 .collect();
             let exp: Vec<String> = want
                 .get(&d.metadata.name)
@@ -265,7 +265,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 .get(&rs.metadata.uid)
                 .into_iter()
                 .flatten()
-                .map(|p| p.metadata.name.clone())
+                .map(|p| p.metadata.name.to_string())
                 .collect();
             let mut exp: Vec<String> = want
                 .get(&rs.metadata.name)

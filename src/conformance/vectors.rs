@@ -311,7 +311,8 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 return same(
                     "newRS",
                     e["newRS"].as_str().map(String::from),
-                    du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.clone()),
+                    (du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.clone()))
+                        .map(String::from),
                 );
             }
             let (req, all) = du::find_old_replica_sets(&d, &refs);
@@ -321,7 +322,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 if v.is_empty() {
                     None
                 } else {
-                    Some(v.iter().map(|r| r.metadata.name.clone()).collect())
+                    Some(v.iter().map(|r| r.metadata.name.to_string()).collect())
                 }
             };
             let want = |k: &str| -> Option<Vec<String>> {
@@ -407,8 +408,11 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             }
             let mut rs = replica_set(&i["rs"], None);
             rs.metadata.labels = str_map(i["rs"].get("labels")).into();
-            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs)
-                .map(|v| v.into_iter().map(|d| d.metadata.name).collect::<Vec<_>>());
+            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs).map(|v| {
+                v.into_iter()
+                    .map(|d| d.metadata.name.to_string())
+                    .collect::<Vec<_>>()
+            });
             match e.get("error").and_then(Value::as_str) {
                 Some(msg) => same("error", Err(msg.to_string()), r),
                 None => same(
@@ -546,7 +550,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let mut map = crate::small_map::SmallMap::new();
             for (uid, pods) in i["podMap"].as_object().into_iter().flatten() {
                 map.insert(
-                    uid.clone(),
+                    uid.into(),
                     pods.as_array()
                         .into_iter()
                         .flatten()
@@ -658,7 +662,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 .collect();
             let mut got: Vec<String> = filter_active_pods(&pods)
                 .iter()
-                .map(|p| p.metadata.name.clone())
+                .map(|p| p.metadata.name.to_string())
                 .collect();
             got.sort();
             same(
@@ -682,7 +686,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 .collect();
             let got: Vec<String> = crate::controller::filter_active_replica_sets(&rss)
                 .into_iter()
-                .map(|r| r.metadata.name)
+                .map(|r| r.metadata.name.to_string())
                 .collect();
             same(
                 "replicaSets",
@@ -721,7 +725,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     "order",
                     &want,
                     &v.iter()
-                        .map(|p| p.metadata.name.clone())
+                        .map(|p| p.metadata.name.to_string())
                         .collect::<Vec<_>>(),
                 )?;
             }
@@ -876,7 +880,10 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     .flatten()
                     .map(|x| x.as_str().unwrap_or("").to_string())
                     .collect::<Vec<_>>(),
-                rsc::get_pod_keys(&pods.iter().collect::<Vec<_>>()),
+                rsc::get_pod_keys(&pods.iter().collect::<Vec<_>>())
+                    .into_iter()
+                    .map(String::from)
+                    .collect::<Vec<_>>(),
             )
         }
         "replicaset.getPodsToDelete" => {
@@ -911,7 +918,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     .flatten()
                     .map(|x| x.as_str().unwrap_or("").to_string())
                     .collect::<Vec<_>>(),
-                got.iter().map(|p| p.metadata.name.clone()).collect(),
+                got.iter().map(|p| p.metadata.name.to_string()).collect(),
             )
         }
         "replicaset.slowStartBatch" => {
@@ -1078,7 +1085,7 @@ fn uid_expectations(i: &Value) -> R {
     let mut exp = UidTrackingExpectations::default();
     let now = epoch();
     let mut key = String::new();
-    let mut pods: Vec<String> = vec![];
+    let mut pods: Vec<Str> = vec![];
     for (k, s) in i["steps"].as_array().into_iter().flatten().enumerate() {
         match s["op"].as_str().unwrap_or("") {
             "ExpectDeletions" => {
@@ -1087,7 +1094,7 @@ fn uid_expectations(i: &Value) -> R {
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .map(|x| x.as_str().unwrap_or("").into())
                     .collect();
                 exp.expect_deletions(&key, pods.clone(), now);
             }

@@ -2,7 +2,7 @@
 //! see in its informer before it acts again, so it never double-creates on a stale cache.
 //! Records expire after a TTL (5 minutes upstream), measured on the virtual clock.
 
-use crate::api::Time;
+use crate::api::{Str, Time};
 use crate::small_map::SmallMap;
 use std::collections::BTreeSet;
 
@@ -86,15 +86,15 @@ impl ControllerExpectations {
 #[derive(Clone, Debug, Default)]
 pub struct UidTrackingExpectations {
     pub counts: ControllerExpectations,
-    uids: SmallMap<String, BTreeSet<String>>,
+    uids: SmallMap<String, BTreeSet<Str>>,
 }
 
 impl UidTrackingExpectations {
-    pub fn get_uids(&self, key: &str) -> Option<&BTreeSet<String>> {
+    pub fn get_uids(&self, key: &str) -> Option<&BTreeSet<Str>> {
         self.uids.get(key)
     }
 
-    pub fn expect_deletions(&mut self, key: &str, pod_keys: Vec<String>, now: Time) {
+    pub fn expect_deletions(&mut self, key: &str, pod_keys: Vec<Str>, now: Time) {
         let n = pod_keys.len() as i64;
         // Inserted one by one: collecting into a set would bring in a sort.
         let mut set = BTreeSet::new();

@@ -332,7 +332,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             (None, _) => c.create(obj).map(|_| format!("{prefix}/{name} created")),
             (Some(_), "create") => Err(ApiError::AlreadyExists {
                 kind,
-                name: name.clone(),
+                name: name.to_string(),
             }),
             (Some(old), _) => {
                 let mut new = obj;
@@ -924,7 +924,7 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
                 if let Object::Deployment(d) = o {
                     let s = &d.status;
                     rows.push(vec![
-                        d.metadata.name.clone(),
+                        d.metadata.name.to_string(),
                         format!("{}/{}", s.ready_replicas, d.replicas()),
                         s.updated_replicas.to_string(),
                         s.available_replicas.to_string(),
@@ -942,7 +942,7 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
             for o in &objs {
                 if let Object::ReplicaSet(r) = o {
                     rows.push(vec![
-                        r.metadata.name.clone(),
+                        r.metadata.name.to_string(),
                         r.replicas().to_string(),
                         r.status.replicas.to_string(),
                         r.status.ready_replicas.to_string(),
@@ -966,7 +966,7 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
                         .filter(|c| c.ready)
                         .count();
                     rows.push(vec![
-                        p.metadata.name.clone(),
+                        p.metadata.name.to_string(),
                         format!("{ready}/{}", p.spec.containers.len()),
                         display_status(p),
                         p.restarts().to_string(),

@@ -277,6 +277,24 @@ impl FromValue for String {
     }
 }
 
+impl FromValue for crate::api::Str {
+    fn from_value(v: Value) -> Result<crate::api::Str, DecodeError> {
+        String::from_value(v).map(Into::into)
+    }
+}
+
+impl ToValue for crate::api::Str {
+    fn to_value(&self) -> Value {
+        Value::String(self.to_string())
+    }
+}
+
+impl IsEmpty for crate::api::Str {
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+}
+
 impl ToValue for str {
     fn to_value(&self) -> Value {
         Value::String(self.to_string())

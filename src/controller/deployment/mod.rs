@@ -456,7 +456,7 @@ impl DeploymentController {
                     None => {
                         return Err(ApiError::NotFound {
                             kind: Kind::Deployment,
-                            name: d.metadata.name.clone(),
+                            name: d.metadata.name.to_string(),
                         });
                     }
                     _ => {}
@@ -499,7 +499,7 @@ impl DeploymentController {
     pub fn get_pod_map_for_deployment(
         store: &Store,
         rs_list: &[ReplicaSet],
-    ) -> SmallMap<String, Vec<Pod>> {
+    ) -> SmallMap<Str, Vec<Pod>> {
         rs_list
             .iter()
             .map(|rs| {

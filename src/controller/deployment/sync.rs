@@ -179,7 +179,7 @@ impl DeploymentController {
             api_version: "apps/v1".into(),
             kind: "ReplicaSet".into(),
             metadata: ObjectMeta {
-                name: format!("{}-{hash}", d.metadata.name),
+                name: Str::concat(&[&d.metadata.name, "-", &hash]),
                 namespace: d.metadata.namespace.clone(),
                 owner_references: vec![OwnerReference::controller_of(
                     "apps/v1",
@@ -225,7 +225,7 @@ impl DeploymentController {
                 let rs = cx.store.replicaset(&new_rs.metadata.key()).cloned().ok_or(
                     ApiError::NotFound {
                         kind: Kind::ReplicaSet,
-                        name: new_rs.metadata.name.clone(),
+                        name: new_rs.metadata.name.to_string(),
                     },
                 )?;
                 let ours = rs
@@ -251,7 +251,7 @@ impl DeploymentController {
                             .update_status(Object::Deployment(Box::new(d.clone())));
                         return Err(ApiError::AlreadyExists {
                             kind: Kind::ReplicaSet,
-                            name: new_rs.metadata.name.clone(),
+                            name: new_rs.metadata.name.to_string(),
                         });
                     },
                 )

@@ -60,17 +60,17 @@ enum ReplicaPlan {
     },
     /// (name, key, grace period) of each pod to delete, in ranked order.
     Delete {
-        victims: Vec<(String, String, Option<i64>)>,
+        victims: Vec<(Str, Str, Option<i64>)>,
         why: String,
     },
 }
 
-pub fn pod_key(p: &Pod) -> String {
+pub fn pod_key(p: &Pod) -> Str {
     p.metadata.key()
 }
 
 /// `getPodKeys`.
-pub fn get_pod_keys(pods: &[&Pod]) -> Vec<String> {
+pub fn get_pod_keys(pods: &[&Pod]) -> Vec<Str> {
     pods.iter().map(|p| pod_key(p)).collect()
 }
 
@@ -87,7 +87,7 @@ impl ReplicaSetController {
         }
     }
 
-    fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<String> {
+    fn matching_replica_sets(store: &Store, p: &Pod) -> Vec<Str> {
         store
             .replicasets()
             .filter(|rs| {
@@ -538,7 +538,7 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
         api_version: "v1".into(),
         kind: "Pod".into(),
         metadata: ObjectMeta {
-            generate_name: format!("{}-", rs.metadata.name),
+            generate_name: Str::concat(&[&rs.metadata.name, "-"]),
             namespace: rs.metadata.namespace.clone(),
             labels: t.metadata.labels.clone(),
             annotations: t.metadata.annotations.clone(),
@@ -755,7 +755,7 @@ pub fn update_replica_set_status(
                     .cloned()
                     .ok_or(ApiError::NotFound {
                         kind: Kind::ReplicaSet,
-                        name: rs.metadata.name.clone(),
+                        name: rs.metadata.name.to_string(),
                     })?;
             }
         }
