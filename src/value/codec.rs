@@ -31,17 +31,22 @@ impl DecodeError {
             message: message.into(),
         }
     }
+    // The three below are out of line: errors are rare, every field's decoder can report one,
+    // and the page is sized by its code.
     /// `invalid type: string "x", expected i32`.
+    #[inline(never)]
     pub fn invalid_type(found: &Value, expected: &str) -> DecodeError {
         DecodeError::new(format!(
             "invalid type: {}, expected {expected}",
             found.describe()
         ))
     }
+    #[inline(never)]
     pub fn at_key(mut self, key: &str) -> DecodeError {
         self.path.push(Segment::Key(key.to_string()));
         self
     }
+    #[inline(never)]
     pub fn at_index(mut self, i: usize) -> DecodeError {
         self.path.push(Segment::Index(i));
         self
@@ -171,7 +176,12 @@ impl Obj {
     }
     /// Always written.
     pub fn put<T: ToValue + ?Sized>(&mut self, key: &str, v: &T) -> &mut Obj {
-        self.0.0.push((key.to_string(), v.to_value()));
+        self.push(key, v.to_value())
+    }
+    // (One copy for every type's `put`.)
+    #[inline(never)]
+    fn push(&mut self, key: &str, v: Value) -> &mut Obj {
+        self.0.0.push((key.to_string(), v));
         self
     }
     /// Written unless empty, zero, false or None.
