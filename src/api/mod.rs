@@ -184,23 +184,23 @@ pub struct PodTemplateSpec {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodSpec {
     pub containers: Shared<Vec<Container>>,
-    pub restart_policy: String,
+    pub restart_policy: Str,
     pub termination_grace_period_seconds: Option<i64>,
-    pub node_name: String,
+    pub node_name: Str,
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Container {
-    pub name: String,
-    pub image: String,
+    pub name: Str,
+    pub image: Str,
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pod {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     pub metadata: ObjectMeta,
     pub spec: Shared<PodSpec>,
     pub status: Shared<PodStatus>,
@@ -214,7 +214,7 @@ pub const PHASE_UNKNOWN: &str = "Unknown";
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodStatus {
-    pub phase: String,
+    pub phase: Str,
     pub conditions: Vec<PodCondition>,
     pub start_time: Option<Time>,
     pub container_statuses: Vec<ContainerStatus>,
@@ -223,17 +223,17 @@ pub struct PodStatus {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodCondition {
-    pub type_: String,
-    pub status: String,
+    pub type_: Str,
+    pub status: Str,
     pub last_transition_time: Option<Time>,
-    pub reason: String,
-    pub message: String,
+    pub reason: Str,
+    pub message: Str,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStatus {
-    pub name: String,
-    pub image: String,
+    pub name: Str,
+    pub image: Str,
     pub ready: bool,
     pub restart_count: i32,
     pub started: bool,
@@ -256,8 +256,8 @@ impl ContainerState {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateWaiting {
-    pub reason: String,
-    pub message: String,
+    pub reason: Str,
+    pub message: Str,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -268,7 +268,7 @@ pub struct ContainerStateRunning {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContainerStateTerminated {
     pub exit_code: i32,
-    pub reason: String,
+    pub reason: Str,
     pub finished_at: Option<Time>,
 }
 
@@ -332,8 +332,8 @@ impl Pod {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Deployment {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     pub metadata: ObjectMeta,
     pub spec: DeploymentSpec,
     pub status: DeploymentStatus,
@@ -406,8 +406,8 @@ impl Deployment {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSet {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     pub metadata: ObjectMeta,
     pub spec: ReplicaSetSpec,
     pub status: ReplicaSetStatus,
@@ -454,7 +454,7 @@ impl ReplicaSet {
             .spec
             .containers
             .iter()
-            .map(|c| c.image.clone())
+            .map(|c| c.image.to_string())
             .collect()
     }
 }

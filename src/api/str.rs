@@ -1,5 +1,6 @@
-//! `Str`, the string type of object identity: names, namespaces, uids, resourceVersions,
-//! owner references and the store's keys.
+//! `Str`, the string type of object identity (names, namespaces, uids, resourceVersions,
+//! owner references, the store's keys) and of the short texts a pod's copies share (images,
+//! node names, phases, conditions and container states).
 //!
 //! Every write copies an object, and every index and queue holds its key, so these strings are
 //! cloned, hashed and compared far more often than they are built. It behaves as a `str`

@@ -161,7 +161,7 @@ pub fn apply(
         PodStep::Bind => {
             let node = world.node_name(*node_rr);
             *node_rr += 1;
-            p.spec.node_name = node.clone();
+            p.spec.node_name = node.as_str().into();
             store.update(Object::Pod(p)).ok()?;
             let mut p = store.pod(key)?.clone();
             set_pod_condition(&mut p, "PodScheduled", "True", now);
@@ -175,7 +175,7 @@ pub fn apply(
                     state: ContainerState {
                         waiting: Some(ContainerStateWaiting {
                             reason: "ContainerCreating".into(),
-                            message: String::new(),
+                            message: Str::default(),
                         }),
                         ..Default::default()
                     },
@@ -291,7 +291,8 @@ pub fn apply(
                         message: format!(
                             "back-off {}s restarting failed container",
                             backoff_ms / 1000
-                        ),
+                        )
+                        .into(),
                     }),
                     ..Default::default()
                 };
@@ -357,12 +358,12 @@ pub fn display_status(p: &Pod) -> String {
         if let Some(w) = &c.state.waiting
             && !w.reason.is_empty()
         {
-            return w.reason.clone();
+            return w.reason.to_string();
         }
     }
     if p.status.phase.is_empty() {
         PHASE_PENDING.into()
     } else {
-        p.status.phase.clone()
+        p.status.phase.to_string()
     }
 }

@@ -572,7 +572,7 @@ pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time) -> PodView {
         replica_set: rs.metadata.name.to_string(),
         state,
         status,
-        node: p.spec.node_name.clone(),
+        node: p.spec.node_name.to_string(),
     }
 }
 

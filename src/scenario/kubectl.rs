@@ -411,15 +411,13 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
         }
         let containers = &mut d.spec.template.spec.containers;
         if cname == "*" {
-            containers
-                .iter_mut()
-                .for_each(|x| x.image = img.to_string());
+            containers.iter_mut().for_each(|x| x.image = img.into());
         } else {
             let ct = containers
                 .iter_mut()
                 .find(|x| x.name == cname)
                 .ok_or_else(|| format!("error: unable to find container named \"{cname}\""))?;
-            ct.image = img.to_string();
+            ct.image = img.into();
         }
     }
     if d == before {
