@@ -181,13 +181,15 @@ fn slot(kind: Kind) -> usize {
     }
 }
 
-/// The pods of one controller that carry exactly these labels, counted by state. A
-/// ReplicaSet's pods nearly always share their template's labels, so a sync can read its
-/// status from one or two of these instead of walking every pod (the walk is what upstream
-/// does; the numbers are the same, and debug builds check that they are).
+/// The pods of one controller that carry exactly these labels and are on this node (none yet:
+/// ""), counted by state. A ReplicaSet's pods nearly always share their template's labels, so
+/// a sync can read its status, and a scale-down the active pods on each node, from a few of
+/// these instead of walking every pod (the walk is what upstream does; the numbers are the
+/// same, and debug builds check that they are).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodTally {
     pub labels: Labels,
+    pub node: Str,
     pub pods: u32,
     /// Not terminal and not being deleted (`controller.IsPodActive`).
     pub active: u32,
@@ -451,11 +453,15 @@ impl Store {
             self.tallies.insert(r.uid.clone(), Vec::new());
         }
         let groups = self.tallies.get_mut(&r.uid).expect("just inserted");
-        let i = match groups.iter().position(|t| t.labels == *p.metadata.labels) {
+        let i = match groups
+            .iter()
+            .position(|t| t.labels == *p.metadata.labels && t.node == p.spec.node_name)
+        {
             Some(i) => i,
             None => {
                 groups.push(PodTally {
                     labels: (*p.metadata.labels).clone(),
+                    node: p.spec.node_name.clone(),
                     pods: 0,
                     active: 0,
                     terminating: 0,

@@ -393,8 +393,8 @@ impl ReplicaSetController {
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
-            let related = self.indirectly_related_pods(store, rs);
-            let victims = get_pods_to_delete(active, &related, n, Some(now), self.gates);
+            let on_node = self.active_pods_on_nodes(store, rs);
+            let victims = ranked_for_deletion(active, &on_node, n, Some(now), self.gates);
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
                 active_count,
@@ -512,22 +512,46 @@ impl ReplicaSetController {
         }
     }
 
-    /// `getIndirectlyRelatedPods`: pods of every ReplicaSet controlled by the same owner.
-    fn indirectly_related_pods<'s>(&self, store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
+    /// The uids of the ReplicaSets whose pods `getIndirectlyRelatedPods` gathers: every one
+    /// controlled by the same owner (this one alone without an owner).
+    fn related_replica_sets(store: &Store, rs: &ReplicaSet) -> Vec<Str> {
         let Some(owner) = rs.metadata.controller_ref() else {
-            return store.pods_controlled_by(&rs.metadata.uid).collect();
+            return vec![rs.metadata.uid.clone()];
         };
         store
             .dependents_of(&owner.uid)
-            .filter_map(|o| {
-                if let Object::ReplicaSet(r) = o {
-                    Some(r.metadata.uid.clone())
-                } else {
-                    None
-                }
+            .filter_map(|o| match o {
+                Object::ReplicaSet(r) => Some(r.metadata.uid.clone()),
+                _ => None,
             })
-            .flat_map(|uid| store.pods_controlled_by(&uid))
             .collect()
+    }
+
+    /// `getIndirectlyRelatedPods`.
+    fn indirectly_related_pods<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
+        Self::related_replica_sets(store, rs)
+            .iter()
+            .flat_map(|uid| store.pods_controlled_by(uid))
+            .collect()
+    }
+
+    /// What `getPodsRankedByRelatedPodsOnSameNode` counts: the related pods that are active,
+    /// by node. Read from the store's tallies, a few groups per ReplicaSet, where upstream
+    /// walks every related pod on every scale-down.
+    fn active_pods_on_nodes(&self, store: &Store, rs: &ReplicaSet) -> SmallMap<Str, i32> {
+        let mut on_node = SmallMap::new();
+        for uid in Self::related_replica_sets(store, rs) {
+            for t in store.pod_tallies(&uid).iter().filter(|t| t.active > 0) {
+                *on_node.get_or_insert_with(t.node.clone(), || 0) += t.active as i32;
+            }
+        }
+        debug_assert_eq!(
+            on_node,
+            active_on_nodes(&Self::indirectly_related_pods(store, rs)),
+            "tallies of {}'s related pods disagree with the pods",
+            rs.metadata.name
+        );
+        on_node
     }
 }
 
@@ -564,12 +588,30 @@ pub fn get_pods_to_delete<'a>(
     now: Option<Time>,
     gates: RankingGates,
 ) -> Vec<&'a Pod> {
+    ranked_for_deletion(pods, &active_on_nodes(related), diff, now, gates)
+}
+
+/// The active pods among `pods` on each node (`getPodsRankedByRelatedPodsOnSameNode`'s
+/// `podsOnNode`).
+fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
+    let mut on_node = SmallMap::new();
+    for p in pods.iter().filter(|p| p.is_active()) {
+        *on_node.get_or_insert_with(p.spec.node_name.clone(), || 0) += 1;
+    }
+    on_node
+}
+
+/// `getPodsToDelete` given the related pods' counts per node: each pod ranks by the count on
+/// its node.
+fn ranked_for_deletion<'a>(
+    pods: &[&'a Pod],
+    on_node: &SmallMap<Str, i32>,
+    diff: usize,
+    now: Option<Time>,
+    gates: RankingGates,
+) -> Vec<&'a Pod> {
     if diff >= pods.len() {
         return pods.to_vec();
-    }
-    let mut on_node: SmallMap<&str, i32> = SmallMap::new();
-    for p in related.iter().filter(|p| p.is_active()) {
-        *on_node.get_or_insert_with(p.spec.node_name.as_str(), || 0) += 1;
     }
     let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
     let keys = RankKey::of_all(pods, rank, now);
