@@ -139,31 +139,52 @@ impl<'a> RankKey<'a> {
         self.restarts = p.max_restarts();
     }
 
-    /// The keys of many pods, each distinct status read once: the pods of a batch share one
-    /// status (see `cluster/intern.rs`), and a scale-down ranks thousands of them.
+    /// The keys of many pods (see [`RankKeys`]).
     pub fn of_all(
         pods: &[&'a Pod],
         rank: impl Fn(&Pod) -> i32,
         now: Option<Time>,
     ) -> Vec<RankKey<'a>> {
-        let mut last: Option<(&Shared<PodStatus>, usize)> = None;
-        let mut keys: Vec<RankKey<'a>> = Vec::with_capacity(pods.len());
+        let mut keys = RankKeys::new(now, pods.len());
         for p in pods {
-            let mut k = RankKey::of_pod(p, rank(p), now);
-            match last {
-                Some((s, i)) if Shared::same(s, &p.status) => {
-                    let read = &keys[i];
-                    (k.phase, k.ready, k.ready_at, k.restarts) =
-                        (read.phase, read.ready, read.ready_at, read.restarts);
-                }
-                _ => {
-                    k.read_status(p, now);
-                    last = Some((&p.status, keys.len()));
-                }
-            }
-            keys.push(k);
+            keys.push(p, rank(p));
         }
-        keys
+        keys.keys
+    }
+}
+
+/// The keys of many pods, taken one by one, each distinct status read once: the pods of a
+/// batch share one status (see `cluster/intern.rs`), and a scale-down ranks thousands of them.
+/// One by one, so that a ReplicaSet's sync reads each pod's key while it has the pod at hand.
+pub struct RankKeys<'a> {
+    pub keys: Vec<RankKey<'a>>,
+    last: Option<(&'a Shared<PodStatus>, usize)>,
+    now: Option<Time>,
+}
+
+impl<'a> RankKeys<'a> {
+    pub fn new(now: Option<Time>, capacity: usize) -> RankKeys<'a> {
+        RankKeys {
+            keys: Vec::with_capacity(capacity),
+            last: None,
+            now,
+        }
+    }
+
+    pub fn push(&mut self, p: &'a Pod, rank: i32) {
+        let mut k = RankKey::of_pod(p, rank, self.now);
+        match self.last {
+            Some((s, i)) if Shared::same(s, &p.status) => {
+                let read = &self.keys[i];
+                (k.phase, k.ready, k.ready_at, k.restarts) =
+                    (read.phase, read.ready, read.ready_at, read.restarts);
+            }
+            _ => {
+                k.read_status(p, self.now);
+                self.last = Some((&p.status, self.keys.len()));
+            }
+        }
+        self.keys.push(k);
     }
 }
 

@@ -11,7 +11,7 @@ use crate::controller::deployment::util::{
     set_replica_set_condition,
 };
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{RankKey, RankingGates, first_by_less, ranked_key_less};
+use crate::controller::ranking::{RankKey, RankKeys, RankingGates, first_by_less, ranked_key_less};
 use crate::controller::{Explain, slow_start_batch};
 use crate::small_map::SmallMap;
 use std::rc::Rc;
@@ -152,8 +152,9 @@ impl ReplicaSetController {
                     if let Some((key, rs)) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
                         self.queue.add(key);
                         // A pod that just became ready turns available minReadySeconds later;
-                        // upstream adds a second against clock skew.
-                        if !old.is_ready() && cur.is_ready() && rs.spec.min_ready_seconds > 0 {
+                        // upstream adds a second against clock skew. (The spec is read first:
+                        // the old pod's status is seldom still in the cache.)
+                        if rs.spec.min_ready_seconds > 0 && !old.is_ready() && cur.is_ready() {
                             self.queue.add_after(
                                 key,
                                 now_ms,
@@ -286,8 +287,14 @@ impl ReplicaSetController {
             let _ = store.update(Object::Pod(p));
         }
         let plan = (needs_sync && !deleting).then(|| {
-            // Only a scale-down ranks pods, so only then are the active ones gathered.
+            // Only a scale-down ranks pods, so only then are the active ones gathered, each
+            // with its deletion rank while it is at hand (a second pass over thousands of
+            // pods would read each from memory again).
+            let mut keys = RankKeys::new(Some(now), 0);
             let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
+                let on_node = self.active_pods_on_nodes(store, &rs);
+                let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
+                keys = RankKeys::new(Some(now), active_count);
                 let mut v = Vec::with_capacity(active_count);
                 // Pods made from one template share their labels: match each set once.
                 let mut last: Option<(&Shared<Labels>, bool)> = None;
@@ -306,13 +313,14 @@ impl ReplicaSetController {
                     };
                     if matches {
                         v.push(p);
+                        keys.push(p, rank(p));
                     }
                 }
                 v
             } else {
                 vec![]
             };
-            self.plan_replicas(store, active_count, &active, &rs, now)
+            self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
         });
         let mut manage_err = None;
         if let Some(plan) = plan {
@@ -360,9 +368,9 @@ impl ReplicaSetController {
     /// (ranked among the pods of every sibling ReplicaSet), with the explain line.
     fn plan_replicas(
         &self,
-        store: &Store,
         active_count: usize,
         active: &[&Pod],
+        keys: &[RankKey],
         rs: &ReplicaSet,
         now: Time,
     ) -> ReplicaPlan {
@@ -393,8 +401,7 @@ impl ReplicaSetController {
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
-            let on_node = self.active_pods_on_nodes(store, rs);
-            let victims = ranked_for_deletion(active, &on_node, n, Some(now), self.gates);
+            let victims = first_ranked(active, keys, n, Some(now), self.gates);
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
                 active_count,
@@ -614,8 +621,21 @@ fn ranked_for_deletion<'a>(
         return pods.to_vec();
     }
     let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
-    let keys = RankKey::of_all(pods, rank, now);
-    first_by_less(&keys, diff, |a, b| {
+    first_ranked(pods, &RankKey::of_all(pods, rank, now), diff, now, gates)
+}
+
+/// The first `diff` of `pods` in deletion order, given each one's key.
+fn first_ranked<'a>(
+    pods: &[&'a Pod],
+    keys: &[RankKey],
+    diff: usize,
+    now: Option<Time>,
+    gates: RankingGates,
+) -> Vec<&'a Pod> {
+    if diff >= pods.len() {
+        return pods.to_vec();
+    }
+    first_by_less(keys, diff, |a, b| {
         ranked_key_less(a, b, now.is_some(), gates)
     })
     .into_iter()
