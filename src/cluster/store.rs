@@ -8,8 +8,8 @@
 use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
-    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Str, Time,
-    defaults,
+    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Shared, Str,
+    Time, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -188,7 +188,8 @@ fn slot(kind: Kind) -> usize {
 /// same, and debug builds check that they are).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodTally {
-    pub labels: Labels,
+    /// Shared with the pods (a template's labels): most writes find their group by pointer.
+    pub labels: Shared<Labels>,
     pub node: Str,
     pub pods: u32,
     /// Not terminal and not being deleted (`controller.IsPodActive`).
@@ -455,12 +456,12 @@ impl Store {
         let groups = self.tallies.get_mut(&r.uid).expect("just inserted");
         let i = match groups
             .iter()
-            .position(|t| t.labels == *p.metadata.labels && t.node == p.spec.node_name)
+            .position(|t| t.node == p.spec.node_name && t.labels == p.metadata.labels)
         {
             Some(i) => i,
             None => {
                 groups.push(PodTally {
-                    labels: (*p.metadata.labels).clone(),
+                    labels: p.metadata.labels.clone(),
                     node: p.spec.node_name.clone(),
                     pods: 0,
                     active: 0,
