@@ -112,20 +112,24 @@ pub const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: &str = "pod-template-hash";
 pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 pub const FINALIZER_ORPHAN: &str = "orphan";
 
+/// Laid out in this order (`repr(C)`): what a ReplicaSet reads of each of its pods on a
+/// scale-down (being deleted?, labels, deletion cost, age, uid) comes first, within two cache
+/// lines of a pod's spec and status, since a scale-down of thousands reads it from memory.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct ObjectMeta {
-    pub name: Str,
-    pub generate_name: Str,
-    pub namespace: Str,
-    pub uid: Str,
-    pub resource_version: Str,
-    pub generation: i64,
-    pub creation_timestamp: Option<Time>,
     pub deletion_timestamp: Option<Time>,
-    pub deletion_grace_period_seconds: Option<i64>,
+    pub creation_timestamp: Option<Time>,
     pub labels: Shared<Labels>,
-    pub annotations: BTreeMap<String, String>,
     pub owner_references: Shared<Vec<OwnerReference>>,
+    pub annotations: BTreeMap<String, String>,
+    pub uid: Str,
+    pub name: Str,
+    pub namespace: Str,
+    pub resource_version: Str,
+    pub generate_name: Str,
+    pub generation: i64,
+    pub deletion_grace_period_seconds: Option<i64>,
     pub finalizers: Vec<String>,
     pub extra: Extra,
 }
@@ -197,13 +201,15 @@ pub struct Container {
     pub extra: Extra,
 }
 
+/// `repr(C)`, spec and status first: see [`ObjectMeta`].
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct Pod {
-    pub api_version: Str,
-    pub kind: Str,
-    pub metadata: ObjectMeta,
     pub spec: Shared<PodSpec>,
     pub status: Shared<PodStatus>,
+    pub metadata: ObjectMeta,
+    pub api_version: Str,
+    pub kind: Str,
 }
 
 pub const PHASE_PENDING: &str = "Pending";
