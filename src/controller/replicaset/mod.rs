@@ -293,7 +293,6 @@ impl ReplicaSetController {
             let mut keys = RankKeys::new(Some(now), 0);
             let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
                 let on_node = self.active_pods_on_nodes(store, &rs);
-                let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
                 keys = RankKeys::new(Some(now), active_count);
                 let mut v = Vec::with_capacity(active_count);
                 // Pods made from one template share their labels: match each set once.
@@ -313,7 +312,7 @@ impl ReplicaSetController {
                     };
                     if matches {
                         v.push(p);
-                        keys.push(p, rank(p));
+                        keys.push(p, rank_on(&on_node, p));
                     }
                 }
                 v
@@ -595,7 +594,12 @@ pub fn get_pods_to_delete<'a>(
     now: Option<Time>,
     gates: RankingGates,
 ) -> Vec<&'a Pod> {
-    ranked_for_deletion(pods, &active_on_nodes(related), diff, now, gates)
+    if diff >= pods.len() {
+        return pods.to_vec();
+    }
+    let on_node = active_on_nodes(related);
+    let keys = RankKey::of_all(pods, |p| rank_on(&on_node, p), now);
+    first_ranked(pods, &keys, diff, now, gates)
 }
 
 /// The active pods among `pods` on each node (`getPodsRankedByRelatedPodsOnSameNode`'s
@@ -608,20 +612,9 @@ fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
     on_node
 }
 
-/// `getPodsToDelete` given the related pods' counts per node: each pod ranks by the count on
-/// its node.
-fn ranked_for_deletion<'a>(
-    pods: &[&'a Pod],
-    on_node: &SmallMap<Str, i32>,
-    diff: usize,
-    now: Option<Time>,
-    gates: RankingGates,
-) -> Vec<&'a Pod> {
-    if diff >= pods.len() {
-        return pods.to_vec();
-    }
-    let rank = |p: &Pod| on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0);
-    first_ranked(pods, &RankKey::of_all(pods, rank, now), diff, now, gates)
+/// A pod's rank: the active related pods on its node.
+fn rank_on(on_node: &SmallMap<Str, i32>, p: &Pod) -> i32 {
+    on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0)
 }
 
 /// The first `diff` of `pods` in deletion order, given each one's key.
