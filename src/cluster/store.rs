@@ -220,7 +220,7 @@ pub struct Store {
     /// Pods without a controller ownerReference: the adoption candidates, so that a
     /// ReplicaSet sync does not scan every pod to find them.
     orphans: BTreeSet<Str>,
-    /// controller uid → its pods, grouped by labels and counted by state.
+    /// controller uid → its pods, grouped by labels and node and counted by state.
     tallies: FxHashMap<Str, Vec<PodTally>>,
     pub watch: Vec<WatchEvent>,
     pub actions: Vec<Action>,

@@ -311,8 +311,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                 return same(
                     "newRS",
                     e["newRS"].as_str().map(String::from),
-                    (du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.clone()))
-                        .map(String::from),
+                    du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.to_string()),
                 );
             }
             let (req, all) = du::find_old_replica_sets(&d, &refs);
