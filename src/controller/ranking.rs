@@ -294,7 +294,13 @@ pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
 /// at the cost of sorting runs of at most `k`: a ReplicaSet deleting 500 of 10 000 pods need
 /// not order the other 9 500.
 pub fn first_by_less<T>(v: &[T], k: usize, less: impl Fn(&T, &T) -> bool) -> Vec<usize> {
-    merge_sorted_indices(v.len(), k, |a, b| less(&v[a], &v[b]))
+    // Natively the comparison is inlined (a 10 000-pod scale-down makes over a hundred thousand);
+    // the page's worlds are small, and it shares the one `dyn` instance of `sort_by_less`.
+    #[cfg(target_arch = "wasm32")]
+    let less: &dyn Fn(usize, usize) -> bool = &|a, b| less(&v[a], &v[b]);
+    #[cfg(not(target_arch = "wasm32"))]
+    let less = |a, b| less(&v[a], &v[b]);
+    merge_sorted_indices(v.len(), k, less)
 }
 
 /// [`sort_by_less`] with an ordering (stable, as `slice::sort_by`).
@@ -306,8 +312,7 @@ pub fn sort_by_cmp<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
 /// run. That changes nothing in the first `k` of the result, whatever `less` does: a merge
 /// that puts out `k` elements compares and takes only the first `k` of either run, so the
 /// rest of a run never matters to them.
-// (Generic, not `dyn`: a scale-down of 10 000 pods makes over a hundred thousand comparisons,
-// and inlined they cost half as much.)
+// (Generic: see `first_by_less`.)
 fn merge_sorted_indices(n: usize, k: usize, less: impl Fn(usize, usize) -> bool) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     let mut buf = v.clone();
