@@ -12,7 +12,7 @@ use crate::api::{
     Time, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, btree_map};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -203,6 +203,55 @@ pub struct PodTally {
 /// One owner's dependents by (kind, key), each with whether the owner is its controller.
 type Dependents = BTreeMap<(Kind, Str), (Rc<Object>, bool)>;
 
+/// A walk over a controller's dependents that asks the CPU for each object a few places
+/// ahead. A ReplicaSet of thousands of pods is walked on every scale-down, and past the cache
+/// each pod is a wait on memory; asked for early, several arrive at once.
+struct Prefetched<'a> {
+    walk: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>,
+    ahead: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>,
+}
+
+const PREFETCH_AHEAD: usize = 8;
+
+impl<'a> Prefetched<'a> {
+    fn new(walk: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>) -> Prefetched<'a> {
+        let mut ahead = walk.clone();
+        for (o, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
+            prefetch(Rc::as_ptr(o));
+        }
+        Prefetched { walk, ahead }
+    }
+}
+
+impl<'a> Iterator for Prefetched<'a> {
+    type Item = &'a (Rc<Object>, bool);
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some((o, _)) = self.ahead.next() {
+            prefetch(Rc::as_ptr(o));
+        }
+        self.walk.next()
+    }
+}
+
+/// Asks for the first two cache lines at `p` (a pod's spec, status and the metadata a
+/// scale-down reads: see `api::ObjectMeta`). Only a hint: nothing is read, and on other targets
+/// it does nothing.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p = p as *const i8;
+        // SAFETY: a prefetch never faults, whatever the address, and changes no memory.
+        unsafe {
+            _mm_prefetch(p, _MM_HINT_T0);
+            _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 #[derive(Default, Clone)]
 pub struct Store {
     pub now: Time,
@@ -391,7 +440,7 @@ impl Store {
         self.dependents
             .get(uid)
             .into_iter()
-            .flat_map(|deps| deps.values())
+            .flat_map(|deps| Prefetched::new(deps.values()))
             .filter_map(|(o, controller)| match &**o {
                 Object::Pod(p) if *controller => Some(p),
                 _ => None,
