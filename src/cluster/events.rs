@@ -193,16 +193,6 @@ const AGGREGATE_INTERVAL_MS: u64 = 600_000;
 const SPAM_BURST: f64 = 25.0;
 const SPAM_QPS: f64 = 1.0 / 300.0;
 
-/// What a key is for: each names the fields of upstream's key function it covers.
-enum KeyKind {
-    /// `getEventKey`: object, type, reason and message.
-    Event,
-    /// `EventAggregatorByReasonFunc`: object, type and reason.
-    Aggregate,
-    /// `getSpamKey`: the object.
-    Spam,
-}
-
 impl EventRecorder {
     pub fn record(
         &mut self,
@@ -215,13 +205,17 @@ impl EventRecorder {
     ) {
         let object = key_of(kind.as_str(), name);
         let now = self.now_ms;
-        // (The source picks the correlator, so it is not part of the keys.)
-        let key = |what: KeyKind, message: Option<&str>| {
+        // Each cache has its own keys (the source picks the correlator, so it is in none):
+        // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
+        // the message; `getSpamKey` is the object alone.
+        let key = |message: Option<&str>| {
+            let mut h = Fx::default();
+            (&object, type_, reason, message).hash(&mut h);
+            h.finish()
+        };
+        let spam_key = {
             let mut h = Fx::default();
             object.hash(&mut h);
-            if !matches!(what, KeyKind::Spam) {
-                (type_, reason, message).hash(&mut h);
-            }
             h.finish()
         };
         let c = match self.correlators.iter().position(|(s, _)| *s == source) {
@@ -234,7 +228,7 @@ impl EventRecorder {
         let c = &mut self.correlators[c].1;
 
         // EventAggregate.
-        let aggregate = key(KeyKind::Aggregate, None);
+        let aggregate = key(None);
         let message_hash = {
             let mut h = Fx::default();
             message.hash(&mut h);
@@ -257,9 +251,9 @@ impl EventRecorder {
             // upstream, the oldest here.
             similar.messages.remove(0);
             // All of them one event: keyed by everything but the message.
-            key(KeyKind::Event, None)
+            aggregate
         } else {
-            key(KeyKind::Event, Some(&message))
+            key(Some(&message))
         };
 
         // eventObserve.
@@ -272,7 +266,7 @@ impl EventRecorder {
         let (count, first_ms, stored) = (seen.count, seen.first_ms, seen.event);
 
         // The spam filter, last: a filtered event was still counted above.
-        let bucket = c.buckets.get_or_add(key(KeyKind::Spam, None), || Bucket {
+        let bucket = c.buckets.get_or_add(spam_key, || Bucket {
             tokens: SPAM_BURST,
             last_ms: now,
         });
@@ -340,7 +334,7 @@ impl EventRecorder {
     }
 
     pub fn for_object(&self, kind: Kind, name: &str) -> Vec<&Event> {
-        let object = format!("{}/{}", kind.as_str(), name);
+        let object = key_of(kind.as_str(), name);
         self.events.iter().filter(|e| e.object == object).collect()
     }
 

@@ -290,10 +290,9 @@ impl ReplicaSetController {
             // Only a scale-down ranks pods, so only then are the active ones gathered, each
             // with its deletion rank while it is at hand (a second pass over thousands of
             // pods would read each from memory again).
-            let mut keys = RankKeys::new(Some(now), 0);
-            let active: Vec<&Pod> = if active_count > rs.replicas() as usize {
-                let on_node = self.active_pods_on_nodes(store, &rs);
-                keys = RankKeys::new(Some(now), active_count);
+            let (active, keys) = if active_count > rs.replicas() as usize {
+                let on_node = Self::active_pods_on_nodes(store, &rs);
+                let mut keys = RankKeys::new(Some(now), active_count);
                 let mut v = Vec::with_capacity(active_count);
                 // Pods made from one template share their labels: match each set once.
                 let mut last: Option<(&Shared<Labels>, bool)> = None;
@@ -315,9 +314,9 @@ impl ReplicaSetController {
                         keys.push(p, rank_on(&on_node, p));
                     }
                 }
-                v
+                (v, keys)
             } else {
-                vec![]
+                (vec![], RankKeys::new(Some(now), 0))
             };
             self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
         });
@@ -544,7 +543,7 @@ impl ReplicaSetController {
     /// What `getPodsRankedByRelatedPodsOnSameNode` counts: the related pods that are active,
     /// by node. Read from the store's tallies, a few groups per ReplicaSet, where upstream
     /// walks every related pod on every scale-down.
-    fn active_pods_on_nodes(&self, store: &Store, rs: &ReplicaSet) -> SmallMap<Str, i32> {
+    fn active_pods_on_nodes(store: &Store, rs: &ReplicaSet) -> SmallMap<Str, i32> {
         let mut on_node = SmallMap::new();
         for uid in Self::related_replica_sets(store, rs) {
             for t in store.pod_tallies(&uid).iter().filter(|t| t.active > 0) {
