@@ -9,6 +9,7 @@
 //! queues round-robin (Deployment, ReplicaSet, garbage collector; FIFO within each) until all
 //! are empty, before the clock may move to the next scheduled event.
 
+mod agenda;
 pub mod events;
 pub mod gc;
 mod intern;
@@ -24,11 +25,11 @@ use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::ranking::sort_by_cmp;
 use crate::controller::replicaset::ReplicaSetController;
 use crate::scenario::trace::*;
+use agenda::Agenda;
 use events::EventRecorder;
 use gc::GarbageCollector;
 use kubelet::{PodStep, World};
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use store::{Store, WatchEvent, WatchRef};
 
@@ -51,9 +52,8 @@ impl std::fmt::Display for Livelock {
     }
 }
 
-/// A pod's scheduled kubelet step: (due ms, sequence, pod key, pod uid, step); the heap pops
-/// the earliest first, ties in the order they were scheduled.
-type Timer = (u64, u64, Str, Str, PodStep);
+/// A pod's scheduled kubelet step: (pod key, pod uid, step).
+type Timer = (Str, Str, PodStep);
 
 #[derive(Clone)]
 pub struct Cluster {
@@ -64,8 +64,7 @@ pub struct Cluster {
     pub rsc: ReplicaSetController,
     pub gc: GarbageCollector,
     pub events: EventRecorder,
-    timers: BinaryHeap<Reverse<Timer>>,
-    timer_seq: u64,
+    timers: Agenda<Timer>,
     node_rr: u32,
     /// Steps recorded so far (when `record` is on).
     pub trace: Vec<TraceStep>,
@@ -95,8 +94,7 @@ impl Cluster {
             rsc: ReplicaSetController::default(),
             gc: GarbageCollector::default(),
             events: EventRecorder::default(),
-            timers: BinaryHeap::new(),
-            timer_seq: 0,
+            timers: Agenda::default(),
             node_rr: 0,
             trace: vec![],
             record: true,
@@ -122,14 +120,8 @@ impl Cluster {
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
-        self.timer_seq += 1;
-        self.timers.push(Reverse((
-            at_ms,
-            self.timer_seq,
-            pod.metadata.key(),
-            pod.metadata.uid.clone(),
-            step,
-        )));
+        self.timers
+            .add(at_ms, (pod.metadata.key(), pod.metadata.uid.clone(), step));
     }
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
@@ -300,7 +292,7 @@ impl Cluster {
     /// When the next thing happens on its own (a pod timer or a delayed queue key).
     pub fn next_event_ms(&self) -> Option<u64> {
         [
-            self.timers.peek().map(|Reverse(t)| t.0),
+            self.timers.next_due(),
             self.dc.queue.next_due(),
             self.rsc.queue.next_due(),
             self.gc.queue.next_due(),
@@ -324,7 +316,7 @@ impl Cluster {
             && self.dc.queue.delayed_keys().all(idle_check)
             && !self.rsc.queue.has_delayed()
             && !self.gc.queue.has_delayed()
-            && self.timers.iter().all(|Reverse((_, _, _, _, s))| {
+            && self.timers.iter().all(|(_, (_, _, s))| {
                 matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff)
             })
     }
@@ -343,31 +335,24 @@ impl Cluster {
             self.rsc.queue.promote(self.now_ms);
             self.gc.queue.promote(self.now_ms);
             let mut changes = vec![];
-            while self
-                .timers
-                .peek()
-                .is_some_and(|Reverse(t)| t.0 <= self.now_ms)
-            {
-                let Some(Reverse((_, _, key, uid, step))) = self.timers.pop() else {
-                    break;
-                };
-                if let Some((what, next)) = kubelet::apply(
-                    &mut self.store,
-                    &mut self.events,
-                    &self.world,
-                    &key,
-                    &uid,
-                    step,
-                    &mut self.node_rr,
-                    self.record,
-                ) {
-                    if self.record {
-                        changes.push(what);
-                    }
-                    if let Some((delay, s)) = next {
-                        self.timer_seq += 1;
-                        let t = (self.now_ms + delay, self.timer_seq, key, uid, s);
-                        self.timers.push(Reverse(t));
+            while let Some(due) = self.timers.take_due(self.now_ms) {
+                for (key, uid, step) in due {
+                    if let Some((what, next)) = kubelet::apply(
+                        &mut self.store,
+                        &mut self.events,
+                        &self.world,
+                        &key,
+                        &uid,
+                        step,
+                        &mut self.node_rr,
+                        self.record,
+                    ) {
+                        if self.record {
+                            changes.push(what);
+                        }
+                        if let Some((delay, s)) = next {
+                            self.timers.add(self.now_ms + delay, (key, uid, s));
+                        }
                     }
                 }
             }

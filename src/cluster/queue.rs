@@ -3,19 +3,18 @@
 //! on the clock, and `add_rate_limited` backs off exponentially per key (5 ms × 2^failures,
 //! capped at 1000 s, as `DefaultControllerRateLimiter`'s per-item limiter does).
 
+use super::agenda::Agenda;
 use crate::api::Str;
 use crate::small_map::SmallMap;
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
     queue: VecDeque<Str>,
     dirty: BTreeSet<Str>,
     processing: BTreeSet<Str>,
-    /// (due ms, sequence, key), earliest first.
-    delayed: BinaryHeap<Reverse<(u64, u64, Str)>>,
-    seq: u64,
+    /// Keys waiting on the clock.
+    delayed: Agenda<Str>,
     failures: SmallMap<String, u32>,
 }
 
@@ -39,16 +38,11 @@ impl WorkQueue {
             return self.add(key);
         }
         // A key already waiting for an earlier instant needs no second timer.
-        if self
-            .delayed
-            .iter()
-            .any(|Reverse((due, _, k))| k == key && *due <= now_ms + delay_ms)
-        {
+        let due = now_ms + delay_ms;
+        if self.delayed.iter().any(|(d, k)| k == key && d <= due) {
             return;
         }
-        self.seq += 1;
-        self.delayed
-            .push(Reverse((now_ms + delay_ms, self.seq, key.into())));
+        self.delayed.add(due, key.into());
     }
 
     /// The per-item exponential back-off delay for the next retry of `key`.
@@ -75,15 +69,15 @@ impl WorkQueue {
 
     /// Moves every delayed key due at or before `now_ms` into the queue.
     pub fn promote(&mut self, now_ms: u64) {
-        while self.delayed.peek().is_some_and(|Reverse(d)| d.0 <= now_ms) {
-            if let Some(Reverse((_, _, key))) = self.delayed.pop() {
+        while let Some(due) = self.delayed.take_due(now_ms) {
+            for key in due {
                 self.add(&key);
             }
         }
     }
 
     pub fn next_due(&self) -> Option<u64> {
-        self.delayed.peek().map(|Reverse(d)| d.0)
+        self.delayed.next_due()
     }
 
     pub fn get(&mut self) -> Option<Str> {
@@ -119,7 +113,7 @@ impl WorkQueue {
 
     /// Keys waiting on the clock.
     pub fn delayed_keys(&self) -> impl Iterator<Item = &Str> {
-        self.delayed.iter().map(|Reverse((_, _, k))| k)
+        self.delayed.iter().map(|(_, k)| k)
     }
 }
 
