@@ -94,11 +94,10 @@ pub fn active_pods_less(a: &Pod, b: &Pod) -> bool {
 /// comparisons, and each would otherwise search the pod's conditions and annotations again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankKey<'a> {
-    unassigned: bool,
-    phase: u8,
-    ready: bool,
-    cost: i32,
-    rank: i32,
+    /// The steps `Less` takes before the times, packed so that comparing two numbers takes
+    /// them all: assigned, phase, ready, deletion cost (when its gate is on) and the count of
+    /// co-located pods reversed, the first step in the highest bits (see [`Head`]).
+    head: u128,
     /// The Ready condition's lastTransitionTime when ready, with its log2 bucket.
     ready_at: Option<(Time, i64)>,
     restarts: i32,
@@ -106,32 +105,64 @@ pub struct RankKey<'a> {
     uid: &'a str,
 }
 
+/// The bits of [`RankKey::head`], each step's order made the numbers' order.
+struct Head;
+
+impl Head {
+    const ASSIGNED: u32 = 67;
+    const PHASE: u32 = 65;
+    const READY: u32 = 64;
+    const COST: u32 = 32;
+    /// The bits a pod's status sets (see `RankKeys::push`).
+    const STATUS: u128 = 0b111 << Self::READY;
+
+    /// A lower deletion cost first: the i32 order as u32 order.
+    fn cost(cost: i32) -> u128 {
+        ((cost as u32 ^ 0x8000_0000) as u128) << Self::COST
+    }
+
+    /// More co-located pods first: the i32 order reversed.
+    fn rank(rank: i32) -> u128 {
+        (!(rank as u32 ^ 0x8000_0000)) as u128
+    }
+}
+
 impl<'a> RankKey<'a> {
-    pub fn of(p: &'a Pod, rank: i32, now: Option<Time>) -> RankKey<'a> {
-        let mut k = RankKey::of_pod(p, rank, now);
+    pub fn of(p: &'a Pod, rank: i32, now: Option<Time>, gates: RankingGates) -> RankKey<'a> {
+        let created = bucket(p.metadata.creation_timestamp, now);
+        let mut k = RankKey::of_pod(p, rank, created, gates);
         k.read_status(p, now);
         k
     }
 
-    /// The parts read from the pod itself; the status parts are left for `read_status`.
-    fn of_pod(p: &'a Pod, rank: i32, now: Option<Time>) -> RankKey<'a> {
+    /// The parts read from the pod itself (with its creation time's bucket, given); the
+    /// status parts are left for `read_status`.
+    fn of_pod(
+        p: &'a Pod,
+        rank: i32,
+        created: Option<(Time, i64)>,
+        gates: RankingGates,
+    ) -> RankKey<'a> {
+        let mut head = Head::rank(rank);
+        if !p.spec.node_name.is_empty() {
+            head |= 1 << Head::ASSIGNED;
+        }
+        if gates.pod_deletion_cost {
+            head |= Head::cost(deletion_cost(p));
+        }
         RankKey {
-            unassigned: p.spec.node_name.is_empty(),
-            phase: 0,
-            ready: false,
-            cost: deletion_cost(p),
-            rank,
+            head,
             ready_at: None,
             restarts: 0,
-            created: bucket(p.metadata.creation_timestamp, now),
+            created,
             uid: &p.metadata.uid,
         }
     }
 
     fn read_status(&mut self, p: &Pod, now: Option<Time>) {
-        self.phase = phase_ordinal(p);
-        self.ready = p.is_ready();
-        self.ready_at = if self.ready {
+        let ready = p.is_ready();
+        self.head |= (phase_ordinal(p) as u128) << Head::PHASE | (ready as u128) << Head::READY;
+        self.ready_at = if ready {
             bucket(ready_time(p), now)
         } else {
             None
@@ -139,13 +170,18 @@ impl<'a> RankKey<'a> {
         self.restarts = p.max_restarts();
     }
 
+    fn ready(&self) -> bool {
+        self.head >> Head::READY & 1 == 1
+    }
+
     /// The keys of many pods (see [`RankKeys`]).
     pub fn of_all(
         pods: &[&'a Pod],
         rank: impl Fn(&Pod) -> i32,
         now: Option<Time>,
+        gates: RankingGates,
     ) -> Vec<RankKey<'a>> {
-        let mut keys = RankKeys::new(now, pods.len());
+        let mut keys = RankKeys::new(now, gates, pods.len());
         for p in pods {
             keys.push(p, rank(p));
         }
@@ -155,29 +191,43 @@ impl<'a> RankKey<'a> {
 
 /// The keys of many pods, taken one by one, each distinct status read once: the pods of a
 /// batch share one status (see `cluster/intern.rs`), and a scale-down ranks thousands of them.
+/// Their creation times are few too (a batch is created at one instant), so each one's bucket,
+/// a logarithm, is also computed once in a row.
 /// One by one, so that a ReplicaSet's sync reads each pod's key while it has the pod at hand.
 pub struct RankKeys<'a> {
     pub keys: Vec<RankKey<'a>>,
     last: Option<(&'a Shared<PodStatus>, usize)>,
+    last_created: Option<(Time, i64)>,
     now: Option<Time>,
+    gates: RankingGates,
 }
 
 impl<'a> RankKeys<'a> {
-    pub fn new(now: Option<Time>, capacity: usize) -> RankKeys<'a> {
+    pub fn new(now: Option<Time>, gates: RankingGates, capacity: usize) -> RankKeys<'a> {
         RankKeys {
             keys: Vec::with_capacity(capacity),
             last: None,
+            last_created: None,
             now,
+            gates,
         }
     }
 
     pub fn push(&mut self, p: &'a Pod, rank: i32) {
-        let mut k = RankKey::of_pod(p, rank, self.now);
+        let created = match (p.metadata.creation_timestamp, self.last_created) {
+            (Some(t), Some(last)) if t == last.0 => Some(last),
+            (t, _) => {
+                let created = bucket(t, self.now);
+                self.last_created = created.or(self.last_created);
+                created
+            }
+        };
+        let mut k = RankKey::of_pod(p, rank, created, self.gates);
         match self.last {
             Some((s, i)) if Shared::same(s, &p.status) => {
                 let read = &self.keys[i];
-                (k.phase, k.ready, k.ready_at, k.restarts) =
-                    (read.phase, read.ready, read.ready_at, read.restarts);
+                k.head |= read.head & Head::STATUS;
+                (k.ready_at, k.restarts) = (read.ready_at, read.restarts);
             }
             _ => {
                 k.read_status(p, self.now);
@@ -203,8 +253,8 @@ pub fn ranked_less(
     gates: RankingGates,
 ) -> bool {
     ranked_key_less(
-        &RankKey::of(a, rank_a, now),
-        &RankKey::of(b, rank_b, now),
+        &RankKey::of(a, rank_a, now, gates),
+        &RankKey::of(b, rank_b, now, gates),
         now.is_some(),
         gates,
     )
@@ -213,22 +263,11 @@ pub fn ranked_less(
 /// `ActivePodsWithRanks.Less` over keys read by [`RankKey::of`] (`has_now`: whether a
 /// current time was given, which the logarithmic comparison needs).
 pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGates) -> bool {
-    // Upstream: nodes differ and one is unassigned. Unassigned is the empty node name, so that
-    // is exactly "one is unassigned and the other is not", without comparing names.
-    if a.unassigned != b.unassigned {
-        return a.unassigned;
-    }
-    if a.phase != b.phase {
-        return a.phase < b.phase;
-    }
-    if a.ready != b.ready {
-        return !a.ready;
-    }
-    if gates.pod_deletion_cost && a.cost != b.cost {
-        return a.cost < b.cost;
-    }
-    if a.rank != b.rank {
-        return a.rank > b.rank;
+    // Unassigned, phase, ready, deletion cost, co-located pods: one comparison (see `Head`).
+    // (Upstream's first step is "nodes differ and one is unassigned": an unassigned pod's node
+    // is the empty name, so that is exactly "one is unassigned and the other is not".)
+    if a.head != b.head {
+        return a.head < b.head;
     }
     let by_time = |t1: Option<(Time, i64)>, t2: Option<(Time, i64)>| -> Option<bool> {
         let (x, y) = (t1.map(|t| t.0), t2.map(|t| t.0));
@@ -245,8 +284,8 @@ pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGa
             _ => Some(after_or_zero(x, y)),
         }
     };
-    if a.ready
-        && b.ready
+    // (Equal heads: both are ready or neither is.)
+    if a.ready()
         && let Some(r) = by_time(a.ready_at, b.ready_at)
     {
         return r;
@@ -378,6 +417,92 @@ mod sort_tests {
         }
     }
 
+    /// The packed head takes `Less`'s first five steps as upstream spells them, one by one,
+    /// at the ends of every range (costs and ranks of i32::MIN and MAX included).
+    #[test]
+    fn the_packed_head_orders_as_the_steps_do() {
+        use super::{RankingGates, ranked_less};
+        use crate::api::{POD_DELETION_COST_ANNOTATION, Pod, PodCondition};
+        #[derive(Clone, Copy, Debug)]
+        struct Facts {
+            assigned: bool,
+            phase: usize,
+            ready: bool,
+            cost: i32,
+            rank: i32,
+        }
+        const PHASES: [(&str, u8); 4] = [
+            ("Pending", 0),
+            ("Unknown", 1),
+            ("Running", 2),
+            ("Failed", 0),
+        ];
+        let pod = |f: Facts| {
+            let mut p = Pod::default();
+            if f.assigned {
+                p.spec.node_name = "node-1".into();
+            }
+            p.status.phase = PHASES[f.phase].0.into();
+            p.status.conditions.push(PodCondition {
+                type_: "Ready".into(),
+                status: if f.ready { "True" } else { "False" }.into(),
+                ..Default::default()
+            });
+            p.metadata
+                .annotations
+                .insert(POD_DELETION_COST_ANNOTATION.into(), f.cost.to_string());
+            p
+        };
+        // Upstream's steps, each deciding only when the two differ; equal in all is "not less".
+        let reference = |a: Facts, b: Facts, cost_gate: bool| {
+            if a.assigned != b.assigned {
+                return !a.assigned;
+            }
+            let (pa, pb) = (PHASES[a.phase].1, PHASES[b.phase].1);
+            if pa != pb {
+                return pa < pb;
+            }
+            if a.ready != b.ready {
+                return !a.ready;
+            }
+            if cost_gate && a.cost != b.cost {
+                return a.cost < b.cost;
+            }
+            if a.rank != b.rank {
+                return a.rank > b.rank;
+            }
+            false
+        };
+        let ints = prop_oneof![
+            Just(i32::MIN),
+            Just(i32::MAX),
+            Just(0),
+            Just(-1),
+            Just(1),
+            any::<i32>()
+        ];
+        let facts = (any::<bool>(), 0..4usize, any::<bool>(), ints.clone(), ints).prop_map(
+            |(assigned, phase, ready, cost, rank)| Facts {
+                assigned,
+                phase,
+                ready,
+                cost,
+                rank,
+            },
+        );
+        proptest!(|(a in facts.clone(), b in facts, cost_gate in any::<bool>())| {
+            let gates = RankingGates {
+                pod_deletion_cost: cost_gate,
+                logarithmic_scale_down: true,
+            };
+            let (pa, pb) = (pod(a), pod(b));
+            prop_assert_eq!(
+                ranked_less(&pa, a.rank, &pb, b.rank, None, gates),
+                reference(a, b, cost_gate)
+            );
+        });
+    }
+
     /// Keys built together (a status read once for the pods sharing it) are the keys built
     /// one by one.
     #[test]
@@ -409,8 +534,12 @@ mod sort_tests {
         let pods = [&a, &b, &c, &d, &a];
         let now = Some(Time::from_virtual(90_000));
         let rank = |p: &Pod| p.metadata.uid.len() as i32;
-        let each: Vec<RankKey> = pods.iter().map(|p| RankKey::of(p, rank(p), now)).collect();
-        assert_eq!(RankKey::of_all(&pods, rank, now), each);
+        let gates = super::RankingGates::default();
+        let each: Vec<RankKey> = pods
+            .iter()
+            .map(|p| RankKey::of(p, rank(p), now, gates))
+            .collect();
+        assert_eq!(RankKey::of_all(&pods, rank, now, gates), each);
     }
 
     #[test]

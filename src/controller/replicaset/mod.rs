@@ -292,7 +292,7 @@ impl ReplicaSetController {
             // pods would read each from memory again).
             let (active, keys) = if active_count > rs.replicas() as usize {
                 let on_node = Self::active_pods_on_nodes(store, &rs);
-                let mut keys = RankKeys::new(Some(now), active_count);
+                let mut keys = RankKeys::new(Some(now), self.gates, active_count);
                 let mut v = Vec::with_capacity(active_count);
                 // Pods made from one template share their labels: match each set once.
                 let mut last: Option<(&Shared<Labels>, bool)> = None;
@@ -316,7 +316,7 @@ impl ReplicaSetController {
                 }
                 (v, keys)
             } else {
-                (vec![], RankKeys::new(Some(now), 0))
+                (vec![], RankKeys::new(Some(now), self.gates, 0))
             };
             self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
         });
@@ -597,7 +597,7 @@ pub fn get_pods_to_delete<'a>(
         return pods.to_vec();
     }
     let on_node = active_on_nodes(related);
-    let keys = RankKey::of_all(pods, |p| rank_on(&on_node, p), now);
+    let keys = RankKey::of_all(pods, |p| rank_on(&on_node, p), now, gates);
     first_ranked(pods, &keys, diff, now, gates)
 }
 
@@ -613,7 +613,7 @@ fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
 
 /// A pod's rank: the active related pods on its node.
 fn rank_on(on_node: &SmallMap<Str, i32>, p: &Pod) -> i32 {
-    on_node.get(p.spec.node_name.as_str()).copied().unwrap_or(0)
+    on_node.get(&p.spec.node_name).copied().unwrap_or(0)
 }
 
 /// The first `diff` of `pods` in deletion order, given each one's key.
