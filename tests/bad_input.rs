@@ -140,6 +140,14 @@ fn kubectl_errors_name_the_command_and_change_nothing() {
         "field is immutable",
     );
     rejects(
+        "kubectl patch deployment/web --type=merge -p '{\"kind\":\"StatefulSet\"}'",
+        "kind: \"StatefulSet\" is not the expected \"Deployment\"",
+    );
+    rejects(
+        "kubectl patch deployment/web -p '{\"apiVersion\":\"apps/v1beta2\"}'",
+        "apiVersion: \"apps/v1beta2\" is not the expected \"apps/v1\"",
+    );
+    rejects(
         "kubectl get deployment/web --frobs",
         "unknown flag: --frobs",
     );

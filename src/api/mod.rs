@@ -209,8 +209,6 @@ pub struct Pod {
     pub spec: Shared<PodSpec>,
     pub status: Shared<PodStatus>,
     pub metadata: ObjectMeta,
-    pub api_version: Str,
-    pub kind: Str,
 }
 
 pub const PHASE_PENDING: &str = "Pending";
@@ -339,8 +337,6 @@ impl Pod {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Deployment {
-    pub api_version: Str,
-    pub kind: Str,
     pub metadata: ObjectMeta,
     pub spec: DeploymentSpec,
     pub status: DeploymentStatus,
@@ -413,8 +409,6 @@ impl Deployment {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplicaSet {
-    pub api_version: Str,
-    pub kind: Str,
     pub metadata: ObjectMeta,
     pub spec: ReplicaSetSpec,
     pub status: ReplicaSetStatus,

@@ -79,8 +79,6 @@ pub fn conditions(v: Option<&Value>) -> Vec<DeploymentCondition> {
 
 pub fn deployment(v: &Value) -> Deployment {
     let mut d = Deployment {
-        api_version: "apps/v1".into(),
-        kind: "Deployment".into(),
         ..Default::default()
     };
     d.metadata.name = v
@@ -178,8 +176,6 @@ pub fn status_of(v: Option<&Value>) -> ReplicaSetStatus {
 /// says `template: "different"`.
 pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
     let mut rs = ReplicaSet {
-        api_version: "apps/v1".into(),
-        kind: "ReplicaSet".into(),
         ..Default::default()
     };
     let name = v
@@ -243,8 +239,6 @@ pub fn replica_set(v: &Value, owner: Option<&Deployment>) -> ReplicaSet {
 /// A pod from `{name, phase, nodeName, ready, readySince, createdAt, restartCounts, …}`.
 pub fn pod(v: &Value) -> Pod {
     let mut p = Pod {
-        api_version: "v1".into(),
-        kind: "Pod".into(),
         ..Default::default()
     };
     p.metadata.name = v

@@ -176,8 +176,6 @@ impl DeploymentController {
             .selector()
             .with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
         let mut new_rs = ReplicaSet {
-            api_version: "apps/v1".into(),
-            kind: "ReplicaSet".into(),
             metadata: ObjectMeta {
                 name: Str::concat(&[&d.metadata.name, "-", &hash]),
                 namespace: d.metadata.namespace.clone(),

@@ -564,8 +564,6 @@ impl ReplicaSetController {
 pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
     let t = &rs.spec.template;
     Pod {
-        api_version: "v1".into(),
-        kind: "Pod".into(),
         metadata: ObjectMeta {
             generate_name: Str::concat(&[&rs.metadata.name, "-"]),
             namespace: rs.metadata.namespace.clone(),
