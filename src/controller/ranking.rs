@@ -312,7 +312,7 @@ pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     }
     // (One `dyn` instance for every sort in the page, whatever it sorts.)
     let less: &dyn Fn(usize, usize) -> bool = &|a, b| less(&v[a], &v[b]);
-    let order = merge_sorted_indices(v.len(), v.len(), less);
+    let order = merge_sorted_indices(v.len(), v.len(), None, less);
     // Put element order[k] at k, cycle by cycle.
     let mut placed = vec![false; v.len()];
     for start in 0..v.len() {
@@ -331,15 +331,47 @@ pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
 
 /// The indices of the first `k` elements of `v` in the order [`sort_by_less`] would put them,
 /// at the cost of sorting runs of at most `k`: a ReplicaSet deleting 500 of 10 000 pods need
-/// not order the other 9 500.
-pub fn first_by_less<T>(v: &[T], k: usize, less: impl Fn(&T, &T) -> bool) -> Vec<usize> {
+/// not order the other 9 500. Only the elements `kept` (all, without it) take part: the
+/// caller's promise is that `less` puts every other one after all of them (see
+/// [`first_ranked`]).
+pub fn first_by_less<T>(
+    v: &[T],
+    k: usize,
+    kept: Option<&[bool]>,
+    less: impl Fn(&T, &T) -> bool,
+) -> Vec<usize> {
     // Natively the comparison is inlined (a 10 000-pod scale-down makes over a hundred thousand);
     // the page's worlds are small, and it shares the one `dyn` instance of `sort_by_less`.
     #[cfg(target_arch = "wasm32")]
     let less: &dyn Fn(usize, usize) -> bool = &|a, b| less(&v[a], &v[b]);
     #[cfg(not(target_arch = "wasm32"))]
     let less = |a, b| less(&v[a], &v[b]);
-    merge_sorted_indices(v.len(), k, less)
+    merge_sorted_indices(v.len(), k, kept, less)
+}
+
+/// The indices of the first `k` keys in `ActivePodsWithRanks` order, as [`first_by_less`] puts
+/// them.
+///
+/// Natively, only the keys whose head is at most the `k`-th smallest head are merged: whatever
+/// the rest of `Less` does, a pod with a greater head is never among the first `k`, and it
+/// changes nothing of their order. (The heads alone are a consistent order, so every merged
+/// run lists its pods by head; a merge takes the pods of the lower heads before any of a higher
+/// one, comparing them with each other exactly as it would with the others present, and a run
+/// cut at `k` loses the higher heads first.) With pods spread over nodes, that leaves the
+/// pods of the most crowded node or two, a third of them or less on three nodes. The page's
+/// worlds are small: there every key is merged, with the same result.
+pub fn first_ranked(keys: &[RankKey], k: usize, has_now: bool, gates: RankingGates) -> Vec<usize> {
+    #[cfg(not(target_arch = "wasm32"))]
+    let kept: Option<Vec<bool>> = (k > 0 && k < keys.len()).then(|| {
+        let mut heads: Vec<u128> = keys.iter().map(|key| key.head).collect();
+        let kth = *heads.select_nth_unstable(k - 1).1;
+        keys.iter().map(|key| key.head <= kth).collect()
+    });
+    #[cfg(target_arch = "wasm32")]
+    let kept: Option<Vec<bool>> = None;
+    first_by_less(keys, k, kept.as_deref(), |a, b| {
+        ranked_key_less(a, b, has_now, gates)
+    })
 }
 
 /// [`sort_by_less`] with an ordering (stable, as `slice::sort_by`).
@@ -350,19 +382,29 @@ pub fn sort_by_cmp<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
 /// Bottom-up merge sort of `0..n` by `less` on indices, keeping only the first `k` of each
 /// run. That changes nothing in the first `k` of the result, whatever `less` does: a merge
 /// that puts out `k` elements compares and takes only the first `k` of either run, so the
-/// rest of a run never matters to them.
+/// rest of a run never matters to them. Indices not `kept` start as empty runs, so they are
+/// never compared; the runs keep their places.
 // (Generic: see `first_by_less`.)
-fn merge_sorted_indices(n: usize, k: usize, less: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+fn merge_sorted_indices(
+    n: usize,
+    k: usize,
+    kept: Option<&[bool]>,
+    less: impl Fn(usize, usize) -> bool,
+) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     let mut buf = v.clone();
-    // The length of the (truncated) run that starts at `start` when runs are `width` wide.
-    let run = |start: usize, width: usize| k.min(width).min(n.saturating_sub(start));
+    // The length of each run of the current width, side by side: run r starts at r * width.
+    let mut lens: Vec<usize> = match kept {
+        Some(kept) => kept.iter().map(|&keep| keep as usize).collect(),
+        None => vec![1; n],
+    };
     let mut width = 1;
     while width < n {
-        let mut start = 0;
+        let (mut start, mut run) = (0, 0);
         while start < n {
             let (left, right) = (start, start + width);
-            let (ll, rl) = (run(left, width), run(right, width));
+            let ll = lens[2 * run];
+            let rl = lens.get(2 * run + 1).copied().unwrap_or(0);
             let out = k.min(ll + rl);
             let (mut i, mut j) = (0, 0);
             for slot in &mut buf[start..start + out] {
@@ -375,12 +417,15 @@ fn merge_sorted_indices(n: usize, k: usize, less: impl Fn(usize, usize) -> bool)
                     v[left + i - 1]
                 };
             }
+            lens[run] = out;
             start += 2 * width;
+            run += 1;
         }
+        lens.truncate(run);
         std::mem::swap(&mut v, &mut buf);
         width *= 2;
     }
-    v.truncate(k.min(n));
+    v.truncate(lens.first().map_or(0, |&len| len.min(k)));
     v
 }
 
@@ -413,7 +458,7 @@ mod sort_tests {
             let mut full: Vec<(usize, u8)> = v.iter().copied().enumerate().collect();
             sort_by_less(&mut full, |a, b| less(&a.1, &b.1));
             let first: Vec<usize> = full.iter().take(k).map(|x| x.0).collect();
-            prop_assert_eq!(first_by_less(&v, k, less), first);
+            prop_assert_eq!(first_by_less(&v, k, None, less), first);
         }
     }
 
@@ -501,6 +546,72 @@ mod sort_tests {
                 reference(a, b, cost_gate)
             );
         });
+    }
+
+    proptest! {
+        /// Leaving out every element whose head comes after the k-th smallest head changes
+        /// nothing of the first k, even when equal heads are ordered by no order at all.
+        #[test]
+        fn leaving_out_what_cannot_come_first_changes_nothing(
+            v in proptest::collection::vec((0u8..4, 0u8..12), 1..200),
+            k in 1usize..60,
+            twisted in any::<bool>(),
+        ) {
+            let k = k.min(v.len());
+            let less = |a: &(u8, u8), b: &(u8, u8)| {
+                if a.0 != b.0 {
+                    a.0 < b.0
+                } else if twisted {
+                    (a.1 + 1) % 4 == b.1 % 4
+                } else {
+                    a.1 < b.1
+                }
+            };
+            let mut heads: Vec<u8> = v.iter().map(|x| x.0).collect();
+            heads.sort();
+            let kept: Vec<bool> = v.iter().map(|x| x.0 <= heads[k - 1]).collect();
+            prop_assert_eq!(
+                first_by_less(&v, k, Some(&kept), less),
+                first_by_less(&v, k, None, less)
+            );
+        }
+    }
+
+    /// Pods ranked with the keys past the k-th head left out are the pods ranked with all.
+    #[test]
+    fn first_ranked_pods_are_the_first_of_all_ranked() {
+        use super::{RankKey, RankingGates, first_ranked, ranked_key_less};
+        use crate::api::{Pod, PodCondition, Time};
+        let pods: Vec<Pod> = (0..90u64)
+            .map(|i| {
+                let mut p = Pod::default();
+                p.metadata.uid = format!("{:03}", (i * 37) % 101).into();
+                p.metadata.creation_timestamp = Some(Time::from_virtual(i % 4 * 1_000));
+                p.spec.node_name = ["", "node-1", "node-2", "node-3"][(i % 4) as usize].into();
+                p.status.phase = if i % 5 == 0 { "Pending" } else { "Running" }.into();
+                p.status.conditions.push(PodCondition {
+                    type_: "Ready".into(),
+                    status: if i % 7 == 0 { "False" } else { "True" }.into(),
+                    last_transition_time: Some(Time::from_virtual(10_000 + i % 6 * 3_000)),
+                    ..Default::default()
+                });
+                p
+            })
+            .collect();
+        let now = Some(Time::from_virtual(60_000));
+        let gates = RankingGates::default();
+        let keys: Vec<RankKey> = pods
+            .iter()
+            .enumerate()
+            .map(|(i, p)| RankKey::of(p, (i % 3) as i32, now, gates))
+            .collect();
+        for k in 0..=keys.len() {
+            assert_eq!(
+                first_ranked(&keys, k, true, gates),
+                first_by_less(&keys, k, None, |a, b| ranked_key_less(a, b, true, gates)),
+                "k = {k}"
+            );
+        }
     }
 
     /// Keys built together (a status read once for the pods sharing it) are the keys built

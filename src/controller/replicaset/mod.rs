@@ -11,7 +11,7 @@ use crate::controller::deployment::util::{
     set_replica_set_condition,
 };
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{RankKey, RankKeys, RankingGates, first_by_less, ranked_key_less};
+use crate::controller::ranking::{self, RankKey, RankKeys, RankingGates};
 use crate::controller::{Explain, slow_start_batch};
 use crate::small_map::SmallMap;
 use std::rc::Rc;
@@ -625,12 +625,10 @@ fn first_ranked<'a>(
     if diff >= pods.len() {
         return pods.to_vec();
     }
-    first_by_less(keys, diff, |a, b| {
-        ranked_key_less(a, b, now.is_some(), gates)
-    })
-    .into_iter()
-    .map(|i| pods[i])
-    .collect()
+    ranking::first_ranked(keys, diff, now.is_some(), gates)
+        .into_iter()
+        .map(|i| pods[i])
+        .collect()
 }
 
 /// `calculateStatus` of the ReplicaSet controller.
