@@ -294,8 +294,11 @@ impl ReplicaSetController {
                 let on_node = Self::active_pods_on_nodes(store, &rs);
                 let mut keys = RankKeys::new(Some(now), self.gates, active_count);
                 let mut v = Vec::with_capacity(active_count);
-                // Pods made from one template share their labels: match each set once.
+                // Pods made from one template share their labels: match each set once. They
+                // share their spec per node too (see `cluster/intern.rs`): the ranks of the
+                // first few specs seen are kept by pointer, not looked up by node name again.
                 let mut last: Option<(&Shared<Labels>, bool)> = None;
+                let mut ranks: Vec<(&Shared<PodSpec>, i32)> = Vec::with_capacity(NODE_RANKS_KEPT);
                 for p in store.pods_controlled_by(&rs.metadata.uid) {
                     if !p.is_active() {
                         continue;
@@ -310,8 +313,18 @@ impl ReplicaSetController {
                         }
                     };
                     if matches {
+                        let rank = match ranks.iter().find(|(s, _)| Shared::same(s, &p.spec)) {
+                            Some(&(_, rank)) => rank,
+                            None => {
+                                let rank = rank_on(&on_node, p);
+                                if ranks.len() < NODE_RANKS_KEPT {
+                                    ranks.push((&p.spec, rank));
+                                }
+                                rank
+                            }
+                        };
                         v.push(p);
-                        keys.push(p, rank_on(&on_node, p));
+                        keys.push(p, rank);
                     }
                 }
                 (v, keys)
@@ -608,6 +621,9 @@ fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
     }
     on_node
 }
+
+/// How many specs' ranks a scale-down's gathering keeps (see `sync_replica_set`).
+const NODE_RANKS_KEPT: usize = 8;
 
 /// A pod's rank: the active related pods on its node.
 fn rank_on(on_node: &SmallMap<Str, i32>, p: &Pod) -> i32 {
