@@ -171,11 +171,20 @@ struct Observation {
     event: Option<usize>,
 }
 
-/// `aggregateRecord`: the messages seen for one (source, object, type, reason).
+/// `aggregateRecord`: the messages seen for one (source, object, type, reason), by hash. At
+/// most `AGGREGATE_MAX_EVENTS`, so held in place: a big rollout keeps 4 096 of these, and a
+/// vector each would be one more allocation to reach (and make, and free) per event.
 #[derive(Clone, Debug)]
 struct Similar {
-    messages: Vec<u64>,
+    messages: [u64; AGGREGATE_MAX_EVENTS],
+    len: usize,
     last_ms: u64,
+}
+
+impl Similar {
+    fn messages(&self) -> &[u64] {
+        &self.messages[..self.len]
+    }
 }
 
 /// A token bucket per (source, object).
@@ -235,21 +244,25 @@ impl EventRecorder {
             h.finish()
         };
         let similar = c.similar.get_or_add(aggregate, || Similar {
-            messages: Vec::new(),
+            messages: [0; AGGREGATE_MAX_EVENTS],
+            len: 0,
             last_ms: now,
         });
         if now - similar.last_ms > AGGREGATE_INTERVAL_MS {
-            similar.messages.clear();
+            similar.len = 0;
         }
-        if !similar.messages.contains(&message_hash) {
-            similar.messages.push(message_hash);
+        if !similar.messages().contains(&message_hash) {
+            // (Below the maximum here: reaching it removes one, below.)
+            similar.messages[similar.len] = message_hash;
+            similar.len += 1;
         }
         similar.last_ms = now;
-        let combined = similar.messages.len() >= AGGREGATE_MAX_EVENTS;
+        let combined = similar.len >= AGGREGATE_MAX_EVENTS;
         let event_key = if combined {
             // `PopAny` keeps the set below the threshold; which one goes is the map's choice
             // upstream, the oldest here.
-            similar.messages.remove(0);
+            similar.messages.copy_within(1..similar.len, 0);
+            similar.len -= 1;
             // All of them one event: keyed by everything but the message.
             aggregate
         } else {
