@@ -114,7 +114,7 @@ impl Head {
     const READY: u32 = 64;
     const COST: u32 = 32;
     /// The bits a pod's status sets (see `RankKeys::push`).
-    const STATUS: u128 = 0b111 << Self::READY;
+    const STATUS: u128 = 0b11 << Self::PHASE | 1 << Self::READY;
 
     /// A lower deletion cost first: the i32 order as u32 order.
     fn cost(cost: i32) -> u128 {

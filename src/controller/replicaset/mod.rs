@@ -412,7 +412,7 @@ impl ReplicaSetController {
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
-            let victims = first_ranked(active, keys, n, Some(now), self.gates);
+            let victims = first_ranked_pods(active, keys, n, Some(now), self.gates);
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
                 active_count,
@@ -609,7 +609,7 @@ pub fn get_pods_to_delete<'a>(
     }
     let on_node = active_on_nodes(related);
     let keys = RankKey::of_all(pods, |p| rank_on(&on_node, p), now, gates);
-    first_ranked(pods, &keys, diff, now, gates)
+    first_ranked_pods(pods, &keys, diff, now, gates)
 }
 
 /// The active pods among `pods` on each node (`getPodsRankedByRelatedPodsOnSameNode`'s
@@ -631,7 +631,7 @@ fn rank_on(on_node: &SmallMap<Str, i32>, p: &Pod) -> i32 {
 }
 
 /// The first `diff` of `pods` in deletion order, given each one's key.
-fn first_ranked<'a>(
+fn first_ranked_pods<'a>(
     pods: &[&'a Pod],
     keys: &[RankKey],
     diff: usize,
