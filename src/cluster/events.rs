@@ -51,12 +51,43 @@ to_value!(Event {
 /// big rollout outgrows them as a real one does: what a cache forgot starts over.
 #[derive(Clone, Debug, Default)]
 pub struct EventRecorder {
-    /// The apiserver's events.
-    pub events: Vec<Event>,
+    /// The apiserver's events, compactly: a large rollout stores several per pod, and each
+    /// one's own allocations would scatter the pods' memory among the events'.
+    log: Vec<Record>,
+    /// The objects' and messages' text, one after another.
+    text: String,
+    /// Each distinct (source, type, reason), in the order first seen.
+    words: Vec<Words>,
     correlators: Vec<(&'static str, Correlator)>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
     pub now_ms: u64,
+}
+
+type Words = (&'static str, &'static str, &'static str);
+
+/// One stored event: what [`Event`] holds, its text as spans of [`EventRecorder::text`].
+#[derive(Clone, Debug)]
+struct Record {
+    words: u16,
+    count: u32,
+    object: Span,
+    message: Span,
+    first_ms: u64,
+    last_ms: u64,
+}
+
+/// Where a string lies in [`EventRecorder::text`].
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn of(self, text: &str) -> &str {
+        &text[self.start as usize..(self.start + self.len) as usize]
+    }
 }
 
 /// One source's `EventCorrelator`: the aggregator's, the event logger's and the spam filter's
@@ -197,6 +228,18 @@ struct Bucket {
 /// How a combined event's message begins (`EventAggregatorByReasonMessageFunc`).
 pub const COMBINED_PREFIX: &str = "(combined from similar events): ";
 
+/// Writes `parts` at the end of `text`.
+fn append(text: &mut String, parts: &[&str]) -> Span {
+    let start = text.len();
+    for p in parts {
+        text.push_str(p);
+    }
+    Span {
+        start: start as u32,
+        len: (text.len() - start) as u32,
+    }
+}
+
 const AGGREGATE_MAX_EVENTS: usize = 10;
 const AGGREGATE_INTERVAL_MS: u64 = 600_000;
 const SPAM_BURST: f64 = 25.0;
@@ -212,19 +255,19 @@ impl EventRecorder {
         reason: &'static str,
         message: String,
     ) {
-        let object = key_of(kind.as_str(), name);
+        let kind = kind.as_str();
         let now = self.now_ms;
         // Each cache has its own keys (the source picks the correlator, so it is in none):
         // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
         // the message; `getSpamKey` is the object alone.
         let key = |message: Option<&str>| {
             let mut h = Fx::default();
-            (&object, type_, reason, message).hash(&mut h);
+            (kind, name, type_, reason, message).hash(&mut h);
             h.finish()
         };
         let spam_key = {
             let mut h = Fx::default();
-            object.hash(&mut h);
+            (kind, name).hash(&mut h);
             h.finish()
         };
         let c = match self.correlators.iter().position(|(s, _)| *s == source) {
@@ -290,32 +333,39 @@ impl EventRecorder {
             return;
         }
         bucket.tokens -= 1.0;
-        let message = if combined {
-            format!("{COMBINED_PREFIX}{message}")
-        } else {
-            message
-        };
-
         let n = match stored {
             Some(n) => {
-                let e = &mut self.events[n];
-                (e.count, e.last_ms, e.message) = (count, now, message);
+                let e = &mut self.log[n];
+                (e.count, e.last_ms) = (count, now);
+                // (The text it had stays, unread: the spam filter lets an object's events
+                // through a few times in five minutes at most.)
+                let prefix = if combined { COMBINED_PREFIX } else { "" };
+                e.message = append(&mut self.text, &[prefix, &message]);
                 n
             }
             None => {
-                self.events.push(Event {
-                    type_,
-                    reason,
-                    message,
-                    object,
-                    source,
+                let words = (source, type_, reason);
+                let w = match self.words.iter().position(|x| *x == words) {
+                    Some(w) => w,
+                    None => {
+                        self.words.push(words);
+                        self.words.len() - 1
+                    }
+                };
+                let prefix = if combined { COMBINED_PREFIX } else { "" };
+                let object = append(&mut self.text, &[kind, "/", name]);
+                let message = append(&mut self.text, &[prefix, &message]);
+                self.log.push(Record {
+                    words: w as u16,
                     count,
+                    object,
+                    message,
                     first_ms,
                     last_ms: now,
                 });
                 // (The observation is still the event logger's most recent entry.)
-                c.observed.newest().event = Some(self.events.len() - 1);
-                self.events.len() - 1
+                c.observed.newest().event = Some(self.log.len() - 1);
+                self.log.len() - 1
             }
         };
         self.fresh.push(n);
@@ -343,12 +393,36 @@ impl EventRecorder {
             seen.push(*i);
             first
         });
-        idx.into_iter().map(|i| self.events[i].clone()).collect()
+        idx.into_iter().map(|i| self.event(&self.log[i])).collect()
     }
 
-    pub fn for_object(&self, kind: Kind, name: &str) -> Vec<&Event> {
+    /// Forgets which events are new: for a cluster that records no trace, which never takes
+    /// them.
+    pub fn forget_new(&mut self) {
+        self.fresh.clear();
+    }
+
+    pub fn for_object(&self, kind: Kind, name: &str) -> Vec<Event> {
         let object = key_of(kind.as_str(), name);
-        self.events.iter().filter(|e| e.object == object).collect()
+        self.log
+            .iter()
+            .filter(|r| r.object.of(&self.text) == object.as_str())
+            .map(|r| self.event(r))
+            .collect()
+    }
+
+    fn event(&self, r: &Record) -> Event {
+        let (source, type_, reason) = self.words[r.words as usize];
+        Event {
+            type_,
+            reason,
+            message: r.message.of(&self.text).to_string(),
+            object: Str::new(r.object.of(&self.text)),
+            source,
+            count: r.count,
+            first_ms: r.first_ms,
+            last_ms: r.last_ms,
+        }
     }
 
     pub fn now(&self) -> Time {
@@ -415,6 +489,20 @@ mod tests {
         assert!(EventRecorder::same_event(&first[9], &later[0]));
         assert_ne!(first[9].message, later[0].message);
         assert!(!EventRecorder::same_event(&first[0], &first[1]));
+    }
+
+    #[test]
+    fn events_no_step_takes_are_still_listed_for_their_object() {
+        let mut r = EventRecorder::default();
+        created(&mut r, "web", 0);
+        r.forget_new();
+        created(&mut r, "web", 1);
+        let step = r.take_new();
+        assert_eq!(step.len(), 1);
+        assert_eq!(step[0].message, "Created pod: web-1");
+        assert_eq!(step[0].object.as_str(), "ReplicaSet/web");
+        assert_eq!(listed(&r, "web").len(), 2);
+        assert!(listed(&r, "we").is_empty() && listed(&r, "web-").is_empty());
     }
 
     #[test]
@@ -494,11 +582,11 @@ mod tests {
         assert_eq!(events[9].count, 16);
         r.now_ms = 299_000;
         back_off(&mut r, "again".into());
-        let e = r.for_object(Kind::Pod, "web-1")[9];
+        let e = r.for_object(Kind::Pod, "web-1").remove(9);
         assert_eq!(e.count, 16, "no token yet");
         r.now_ms = 301_000;
         back_off(&mut r, "later".into());
-        let e = r.for_object(Kind::Pod, "web-1")[9];
+        let e = r.for_object(Kind::Pod, "web-1").remove(9);
         assert_eq!(
             (e.count, e.message.as_str()),
             (33, "(combined from similar events): later")

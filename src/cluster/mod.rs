@@ -189,6 +189,9 @@ impl Cluster {
     pub fn drain(&mut self) -> Result<(), Livelock> {
         let mut syncs = 0u32;
         loop {
+            if !self.record {
+                self.events.forget_new();
+            }
             self.dispatch();
             if self.halted() {
                 return Ok(());
