@@ -77,7 +77,8 @@ struct Record {
     last_ms: u64,
 }
 
-/// Where a string lies in [`EventRecorder::text`].
+/// Where a string lies in [`EventRecorder::text`]. (32-bit offsets: a session would need
+/// some 50 million events to outgrow them, and a page's memory is 32-bit anyway.)
 #[derive(Clone, Copy, Debug)]
 struct Span {
     start: u32,
