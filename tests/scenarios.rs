@@ -439,3 +439,111 @@ fn a_pod_that_cannot_pull_its_image_has_the_kubelets_events() {
         ]
     );
 }
+
+/// A world of the given manifests (YAML documents), created at the current instant, drained.
+fn create_all(c: &mut rollout_playground::cluster::Cluster, yaml: &str) {
+    for o in rollout_playground::api::yaml::parse_objects(yaml).unwrap() {
+        c.create(o).unwrap();
+    }
+    c.drain().unwrap();
+}
+
+/// Pods of `rs` that a scale-down has deleted (being deleted or gone), by name.
+fn deleted_since(c: &rollout_playground::cluster::Cluster, before: &[String]) -> Vec<String> {
+    let live: Vec<String> = c
+        .store
+        .pods()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .map(|p| p.metadata.name.to_string())
+        .collect();
+    before
+        .iter()
+        .filter(|n| !live.contains(n))
+        .cloned()
+        .collect()
+}
+
+/// `getReplicaSetsWithSameController` finds nothing for a ReplicaSet without an owner, so
+/// upstream ranks every one of its pods 0 by co-location: a scale-down then deletes the newest
+/// pod, not one of the two that share a node.
+#[test]
+fn a_replica_set_without_an_owner_ranks_no_pod_by_its_node() {
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    use rollout_playground::scenario::kubectl;
+    let pod = |name: &str, node: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{app: bare}}}}\nspec: {{nodeName: {node}, containers: [{{name: app, image: 'app:1'}}]}}\n---\n"
+        )
+    };
+    let mut c = Cluster::new(World::default());
+    create_all(&mut c, &(pod("b", "node-1") + &pod("c", "node-1")));
+    c.advance(100_000).unwrap();
+    create_all(&mut c, &pod("a", "node-2"));
+    create_all(
+        &mut c,
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: bare}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: bare}}\n  template:\n    metadata: {labels: {app: bare}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
+    );
+    let owned = c
+        .store
+        .pods()
+        .filter(|p| p.metadata.controller_ref().is_some())
+        .count();
+    assert_eq!(owned, 3, "the ReplicaSet adopts the three pods");
+    let names = ["a", "b", "c"].map(String::from);
+    kubectl::run(&mut c, "kubectl scale rs/bare --replicas=2").unwrap();
+    c.drain().unwrap();
+    // Ranked by co-location, b or c (two on node-1) would go first; unranked, the newest does.
+    assert_eq!(deleted_since(&c, &names), ["a"]);
+}
+
+/// `getIndirectlyRelatedPods` gathers the pods each related ReplicaSet's selector matches,
+/// whoever controls them: pods of another ReplicaSet that carry the same labels (overlapping
+/// selectors) count on their node, so the Deployment's pod on that node goes first.
+#[test]
+fn related_pods_are_the_ones_the_selectors_match_whoever_controls_them() {
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    use rollout_playground::scenario::kubectl;
+    let mut c = Cluster::new(World::default());
+    create_all(
+        &mut c,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
+    );
+    c.advance(60_000).unwrap();
+    let hash = c
+        .store
+        .replicasets()
+        .next()
+        .unwrap()
+        .spec
+        .selector
+        .match_labels["pod-template-hash"]
+        .clone();
+    let web: Vec<(String, String)> = c
+        .store
+        .pods()
+        .map(|p| (p.metadata.name.to_string(), p.spec.node_name.to_string()))
+        .collect();
+    assert_eq!(web.len(), 3);
+    // A second ReplicaSet, which the Deployment does not select (its own labels differ), whose
+    // one pod carries the same labels as the Deployment's; it lands on the next node in turn.
+    create_all(
+        &mut c,
+        &format!(
+            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: other, labels: {{app: other}}}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web, pod-template-hash: '{hash}'}}}}\n  template:\n    metadata: {{labels: {{app: web, pod-template-hash: '{hash}'}}}}\n    spec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
+        ),
+    );
+    c.advance(120_000).unwrap();
+    let other_node = c
+        .store
+        .pods()
+        .find(|p| !web.iter().any(|(n, _)| *n == p.metadata.name.as_str()))
+        .map(|p| p.spec.node_name.to_string())
+        .unwrap();
+    let crowded = web.iter().find(|(_, node)| *node == other_node).unwrap();
+    // Without the other pod every rank is 1 and the first pod by name would go.
+    assert_ne!(web[0].0, crowded.0, "the case must tell the two apart");
+    kubectl::run(&mut c, "kubectl scale deployment/web --replicas=2").unwrap();
+    c.drain().unwrap();
+    let names: Vec<String> = web.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(deleted_since(&c, &names), std::slice::from_ref(&crowded.0));
+}

@@ -210,6 +210,8 @@ pub struct PodTally {
     /// Shared with the pods (a template's labels): most writes find their group by pointer.
     pub labels: Shared<Labels>,
     pub node: Str,
+    /// The pods' namespace (a controller's pods share it; should one not, it has its group).
+    pub namespace: Str,
     pub pods: u32,
     /// Not terminal and not being deleted (`controller.IsPodActive`).
     pub active: u32,
@@ -469,6 +471,10 @@ impl Store {
     pub fn pod_tallies(&self, uid: &str) -> &[PodTally] {
         self.tallies.get(uid).map_or(&[], |v| v.as_slice())
     }
+    /// Every controller's pod tallies (pods without a controller are `orphan_pods`).
+    pub fn all_pod_tallies(&self) -> impl Iterator<Item = &PodTally> {
+        self.tallies.values().flatten()
+    }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
         self.orphans.iter().filter_map(|k| self.pod(k))
@@ -522,15 +528,17 @@ impl Store {
             self.tallies.insert(r.uid.clone(), Vec::new());
         }
         let groups = self.tallies.get_mut(&r.uid).expect("just inserted");
-        let i = match groups
-            .iter()
-            .position(|t| t.node == p.spec.node_name && t.labels == p.metadata.labels)
-        {
+        let i = match groups.iter().position(|t| {
+            t.node == p.spec.node_name
+                && t.labels == p.metadata.labels
+                && t.namespace == p.metadata.namespace
+        }) {
             Some(i) => i,
             None => {
                 groups.push(PodTally {
                     labels: p.metadata.labels.clone(),
                     node: p.spec.node_name.clone(),
+                    namespace: p.metadata.namespace.clone(),
                     pods: 0,
                     active: 0,
                     terminating: 0,

@@ -530,46 +530,87 @@ impl ReplicaSetController {
         }
     }
 
-    /// The uids of the ReplicaSets whose pods `getIndirectlyRelatedPods` gathers: every one
-    /// controlled by the same owner (this one alone without an owner).
-    fn related_replica_sets(store: &Store, rs: &ReplicaSet) -> Vec<Str> {
+    /// `getReplicaSetsWithSameController`: the ReplicaSets whose controller is this one's
+    /// (this one among them); none when it has no controller, and then no pod is related.
+    fn related_replica_sets<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s ReplicaSet> {
         let Some(owner) = rs.metadata.controller_ref() else {
-            return vec![rs.metadata.uid.clone()];
+            return vec![];
         };
         store
             .dependents_of(&owner.uid)
             .filter_map(|o| match o {
-                Object::ReplicaSet(r) => Some(r.metadata.uid.clone()),
+                Object::ReplicaSet(r)
+                    if r.metadata
+                        .controller_ref()
+                        .is_some_and(|c| c.uid == owner.uid) =>
+                {
+                    Some(&**r)
+                }
                 _ => None,
             })
             .collect()
     }
 
-    /// `getIndirectlyRelatedPods`.
-    fn indirectly_related_pods<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
-        Self::related_replica_sets(store, rs)
+    /// Whether `getIndirectlyRelatedPods` gathers a pod with these labels in this namespace:
+    /// one of the related ReplicaSets selects it, whoever controls it.
+    fn related(related: &[&ReplicaSet], namespace: &str, labels: &Labels) -> bool {
+        related
             .iter()
-            .flat_map(|uid| store.pods_controlled_by(uid))
+            .any(|r| r.metadata.namespace == namespace && r.spec.selector.matches(labels))
+    }
+
+    /// `getIndirectlyRelatedPods` (each pod once, though several ReplicaSets select it).
+    fn indirectly_related_pods<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
+        let related = Self::related_replica_sets(store, rs);
+        store
+            .pods()
+            .filter(|p| Self::related(&related, &p.metadata.namespace, &p.metadata.labels))
             .collect()
     }
 
     /// What `getPodsRankedByRelatedPodsOnSameNode` counts: the related pods that are active,
-    /// by node. Read from the store's tallies, a few groups per ReplicaSet, where upstream
-    /// walks every related pod on every scale-down.
+    /// by node. Natively read from the store's tallies (every controller's pods, grouped by
+    /// namespace, labels and node) and its few orphans, where upstream lists the namespace's
+    /// pods by each related ReplicaSet's selector on every scale-down; the page's worlds are
+    /// small, and it walks their pods as upstream does.
     fn active_pods_on_nodes(store: &Store, rs: &ReplicaSet) -> SmallMap<Str, i32> {
-        let mut on_node = SmallMap::new();
-        for uid in Self::related_replica_sets(store, rs) {
-            for t in store.pod_tallies(&uid).iter().filter(|t| t.active > 0) {
-                *on_node.get_or_insert_with(t.node.clone(), || 0) += t.active as i32;
+        #[cfg(target_arch = "wasm32")]
+        return active_on_nodes(&Self::indirectly_related_pods(store, rs));
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let related = Self::related_replica_sets(store, rs);
+            let mut on_node = SmallMap::new();
+            if related.is_empty() {
+                return on_node;
             }
+            for t in store.all_pod_tallies() {
+                if t.active > 0 && Self::related(&related, &t.namespace, &t.labels) {
+                    *on_node.get_or_insert_with(t.node.clone(), || 0) += t.active as i32;
+                }
+            }
+            for p in store.orphan_pods() {
+                if p.is_active()
+                    && Self::related(&related, &p.metadata.namespace, &p.metadata.labels)
+                {
+                    *on_node.get_or_insert_with(p.spec.node_name.clone(), || 0) += 1;
+                }
+            }
+            #[cfg(debug_assertions)]
+            {
+                let sorted = |m: &SmallMap<Str, i32>| {
+                    let mut v: Vec<_> = m.iter().map(|(k, n)| (k.clone(), *n)).collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(
+                    sorted(&on_node),
+                    sorted(&active_on_nodes(&Self::indirectly_related_pods(store, rs))),
+                    "tallies of {}'s related pods disagree with the pods",
+                    rs.metadata.name
+                );
+            }
+            on_node
         }
-        debug_assert_eq!(
-            on_node,
-            active_on_nodes(&Self::indirectly_related_pods(store, rs)),
-            "tallies of {}'s related pods disagree with the pods",
-            rs.metadata.name
-        );
-        on_node
     }
 }
 
