@@ -11,10 +11,13 @@ use super::store::{Fx, FxHashMap};
 use crate::api::{ContainerState, Extra, OwnerReference, Pod, PodSpec, PodStatus, Shared};
 use std::hash::{Hash, Hasher};
 
-/// One kind of part, by a hash of what usually tells two apart (equality decides).
+/// One kind of part, by a hash of what usually tells two apart (equality decides). The hashes
+/// index a list of buckets, so that the three pools share one map type (the page carries one
+/// hash table's code fewer per type).
 #[derive(Clone)]
 struct Pool<T> {
-    by_hash: FxHashMap<u64, Vec<Shared<T>>>,
+    index: FxHashMap<u64, u32>,
+    buckets: Vec<(u64, Vec<Shared<T>>)>,
     len: usize,
     /// The size at which values no object holds any more are dropped.
     sweep_at: usize,
@@ -23,7 +26,8 @@ struct Pool<T> {
 impl<T> Default for Pool<T> {
     fn default() -> Self {
         Pool {
-            by_hash: FxHashMap::default(),
+            index: FxHashMap::default(),
+            buckets: Vec::new(),
             len: 0,
             sweep_at: SWEEP_MIN,
         }
@@ -34,7 +38,15 @@ const SWEEP_MIN: usize = 256;
 
 impl<T: Clone + PartialEq> Pool<T> {
     fn intern(&mut self, v: &mut Shared<T>, hash: u64) {
-        let bucket = self.by_hash.entry(hash).or_default();
+        let b = match self.index.get(&hash) {
+            Some(&b) => b as usize,
+            None => {
+                self.buckets.push((hash, Vec::new()));
+                self.index.insert(hash, (self.buckets.len() - 1) as u32);
+                self.buckets.len() - 1
+            }
+        };
+        let bucket = &mut self.buckets[b].1;
         if let Some(kept) = bucket.iter().find(|kept| *kept == v) {
             *v = kept.clone();
             return;
@@ -44,11 +56,15 @@ impl<T: Clone + PartialEq> Pool<T> {
         if self.len > self.sweep_at {
             // Every value the pool alone holds goes; what is left sets the next sweep, so
             // the pool stays within twice what objects hold (and sweeping costs O(1) per add).
-            self.by_hash.retain(|_, b| {
+            for (_, b) in &mut self.buckets {
                 b.retain(|x| Shared::holders(x) > 1);
-                !b.is_empty()
-            });
-            self.len = self.by_hash.values().map(Vec::len).sum();
+            }
+            self.buckets.retain(|(_, b)| !b.is_empty());
+            self.index.clear();
+            for (i, (h, _)) in self.buckets.iter().enumerate() {
+                self.index.insert(*h, i as u32);
+            }
+            self.len = self.buckets.iter().map(|(_, b)| b.len()).sum();
             self.sweep_at = (2 * self.len).max(SWEEP_MIN);
         }
     }
