@@ -547,3 +547,38 @@ fn related_pods_are_the_ones_the_selectors_match_whoever_controls_them() {
     let names: Vec<String> = web.iter().map(|(n, _)| n.clone()).collect();
     assert_eq!(deleted_since(&c, &names), std::slice::from_ref(&crowded.0));
 }
+
+/// A pod created with `spec.nodeName` bypasses the scheduler: that node's kubelet runs it (no
+/// Scheduled event); named to a node the world does not have, it stays Pending.
+#[test]
+fn a_pod_named_to_a_node_runs_there_without_the_scheduler() {
+    use rollout_playground::api::Kind;
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let pod = |name: &str, node: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec: {{nodeName: {node}, containers: [{{name: app, image: 'app:1'}}]}}\n---\n"
+        )
+    };
+    let mut c = Cluster::new(World::default());
+    create_all(&mut c, &(pod("here", "node-2") + &pod("nowhere", "node-9")));
+    c.advance(60_000).unwrap();
+    let here = c.store.pod("default/here").unwrap();
+    assert_eq!(
+        (
+            here.spec.node_name.as_str(),
+            here.status.phase.as_str(),
+            here.is_ready()
+        ),
+        ("node-2", "Running", true)
+    );
+    let reasons: Vec<&str> = c
+        .events
+        .for_object(Kind::Pod, "here")
+        .iter()
+        .map(|e| e.reason)
+        .collect();
+    assert_eq!(reasons, ["Pulled", "Created", "Started"]);
+    let nowhere = c.store.pod("default/nowhere").unwrap();
+    assert_eq!(nowhere.status.phase.as_str(), "Pending");
+    assert!(c.events.for_object(Kind::Pod, "nowhere").is_empty());
+}

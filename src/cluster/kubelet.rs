@@ -100,6 +100,10 @@ impl World {
     pub fn image_crashes(&self, image: &str) -> bool {
         self.crashing_images.iter().any(|g| glob_match(g, image))
     }
+    /// Whether the world has a node of this name (`node-1` … `node-<nodes>`).
+    pub fn has_node(&self, name: &str) -> bool {
+        (0..self.nodes.max(1)).any(|i| self.node_name(i) == name)
+    }
     pub fn node_name(&self, i: u32) -> String {
         format!("node-{}", i % self.nodes.max(1) + 1)
     }
@@ -159,10 +163,21 @@ pub fn apply(
     };
     let (what, next): (String, Option<(u64, PodStep)>) = match step {
         PodStep::Bind => {
-            let node = world.node_name(*node_rr);
-            *node_rr += 1;
-            p.spec.node_name = node.as_str().into();
-            store.update(Object::Pod(p)).ok()?;
+            // A pod created with its node named is not the scheduler's: that node's kubelet
+            // takes it as it is (named to a node the world does not have, it stays Pending).
+            let preset = !p.spec.node_name.is_empty();
+            let node = if preset {
+                if !world.has_node(&p.spec.node_name) {
+                    return None;
+                }
+                p.spec.node_name.to_string()
+            } else {
+                let node = world.node_name(*node_rr);
+                *node_rr += 1;
+                p.spec.node_name = node.as_str().into();
+                store.update(Object::Pod(p)).ok()?;
+                node
+            };
             let mut p = store.pod(key)?.clone();
             set_pod_condition(&mut p, "PodScheduled", "True", now);
             p.status.container_statuses = p
@@ -183,16 +198,25 @@ pub fn apply(
                 })
                 .collect();
             store.update_status(Object::Pod(p)).ok()?;
-            rec.record(
-                "default-scheduler",
-                Kind::Pod,
-                name,
-                "Normal",
-                "Scheduled",
-                format!("Successfully assigned {key} to {node}"),
-            );
+            if !preset {
+                rec.record(
+                    "default-scheduler",
+                    Kind::Pod,
+                    name,
+                    "Normal",
+                    "Scheduled",
+                    format!("Successfully assigned {key} to {node}"),
+                );
+            }
             return Some((
-                say!("{name} scheduled to {node}"),
+                say!(
+                    "{name} {} {node}",
+                    if preset {
+                        "bound by its spec to"
+                    } else {
+                        "scheduled to"
+                    }
+                ),
                 Some((world.start_ms, PodStep::Start)),
             ));
         }

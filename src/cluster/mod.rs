@@ -146,9 +146,8 @@ impl Cluster {
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
         match ev.view() {
-            WatchRef::Added(Object::Pod(p))
-                if p.spec.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() =>
-            {
+            // (A pod created with its node named is bound already: see `PodStep::Bind`.)
+            WatchRef::Added(Object::Pod(p)) if p.metadata.deletion_timestamp.is_none() => {
                 self.add_timer(self.now_ms + self.world.schedule_ms, p, PodStep::Bind);
             }
             WatchRef::Modified {
