@@ -448,7 +448,14 @@ fn create_all(c: &mut rollout_playground::cluster::Cluster, yaml: &str) {
     c.drain().unwrap();
 }
 
-/// Pods of `rs` that a scale-down has deleted (being deleted or gone), by name.
+/// A pod manifest (a YAML document) named to a node, with labels given as a flow mapping.
+fn pod_on_node(name: &str, labels: &str, node: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {labels}}}\nspec: {{nodeName: {node}, containers: [{{name: app, image: 'app:1'}}]}}\n---\n"
+    )
+}
+
+/// Which of the pods named in `before` are being deleted or gone.
 fn deleted_since(c: &rollout_playground::cluster::Cluster, before: &[String]) -> Vec<String> {
     let live: Vec<String> = c
         .store
@@ -470,11 +477,7 @@ fn deleted_since(c: &rollout_playground::cluster::Cluster, before: &[String]) ->
 fn a_replica_set_without_an_owner_ranks_no_pod_by_its_node() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
     use rollout_playground::scenario::kubectl;
-    let pod = |name: &str, node: &str| {
-        format!(
-            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{app: bare}}}}\nspec: {{nodeName: {node}, containers: [{{name: app, image: 'app:1'}}]}}\n---\n"
-        )
-    };
+    let pod = |name: &str, node: &str| pod_on_node(name, "{app: bare}", node);
     let mut c = Cluster::new(World::default());
     create_all(&mut c, &(pod("b", "node-1") + &pod("c", "node-1")));
     c.advance(100_000).unwrap();
@@ -554,11 +557,7 @@ fn related_pods_are_the_ones_the_selectors_match_whoever_controls_them() {
 fn a_pod_named_to_a_node_runs_there_without_the_scheduler() {
     use rollout_playground::api::Kind;
     use rollout_playground::cluster::{Cluster, kubelet::World};
-    let pod = |name: &str, node: &str| {
-        format!(
-            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec: {{nodeName: {node}, containers: [{{name: app, image: 'app:1'}}]}}\n---\n"
-        )
-    };
+    let pod = |name: &str, node: &str| pod_on_node(name, "{}", node);
     let mut c = Cluster::new(World::default());
     create_all(&mut c, &(pod("here", "node-2") + &pod("nowhere", "node-9")));
     c.advance(60_000).unwrap();

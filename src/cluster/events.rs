@@ -334,13 +334,13 @@ impl EventRecorder {
             return;
         }
         bucket.tokens -= 1.0;
+        let prefix = if combined { COMBINED_PREFIX } else { "" };
         let n = match stored {
             Some(n) => {
                 let e = &mut self.log[n];
                 (e.count, e.last_ms) = (count, now);
                 // (The text it had stays, unread: the spam filter lets an object's events
                 // through a few times in five minutes at most.)
-                let prefix = if combined { COMBINED_PREFIX } else { "" };
                 e.message = append(&mut self.text, &[prefix, &message]);
                 n
             }
@@ -353,7 +353,6 @@ impl EventRecorder {
                         self.words.len() - 1
                     }
                 };
-                let prefix = if combined { COMBINED_PREFIX } else { "" };
                 let object = append(&mut self.text, &[kind, "/", name]);
                 let message = append(&mut self.text, &[prefix, &message]);
                 self.log.push(Record {
