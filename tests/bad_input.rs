@@ -89,9 +89,9 @@ fn apiserver_validation_messages() {
         err.contains("metadata.name: Invalid value: \"Web_1\""),
         "{err}"
     );
+    // A bad map is printed as Go's %#v prints it (field.Error's fallback for a non-Stringer).
     assert!(
-        err.contains("spec.template.metadata.labels")
-            && err.contains("`selector` does not match template `labels`"),
+        err.contains("spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` does not match template `labels`"),
         "{err}"
     );
 }
@@ -137,7 +137,7 @@ fn kubectl_errors_name_the_command_and_change_nothing() {
     );
     rejects(
         "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}}}}'",
-        "field is immutable",
+        "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"x\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable",
     );
     rejects(
         "kubectl patch deployment/web --type=merge -p '{\"kind\":\"StatefulSet\"}'",

@@ -82,6 +82,55 @@ pub fn go_map_string(labels: &Labels) -> String {
     format!("map[{}]", inner.join(" "))
 }
 
+/// Go's `%q` of a string (labels and selector values need only the quote and backslash
+/// escaped).
+fn go_quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Go's `%#v` of a `map[string]string`, as a field error prints a bad map value:
+/// `map[string]string{"a":"1", "b":"2"}` with sorted keys, `map[string]string(nil)` when empty.
+pub fn go_map_literal(labels: &Labels) -> String {
+    if labels.is_empty() {
+        return "map[string]string(nil)".into();
+    }
+    let inner: Vec<String> = labels
+        .iter()
+        .map(|(k, v)| format!("{}:{}", go_quote(k), go_quote(v)))
+        .collect();
+    format!("map[string]string{{{}}}", inner.join(", "))
+}
+
+/// Go's `%#v` of a `metav1.LabelSelector`, as a field error prints a bad selector.
+pub fn go_selector_literal(s: &LabelSelector) -> String {
+    let expressions = if s.match_expressions.is_empty() {
+        "[]v1.LabelSelectorRequirement(nil)".to_string()
+    } else {
+        let reqs: Vec<String> = s
+            .match_expressions
+            .iter()
+            .map(|r| {
+                let values = if r.values.is_empty() {
+                    "[]string(nil)".to_string()
+                } else {
+                    let v: Vec<String> = r.values.iter().map(|v| go_quote(v)).collect();
+                    format!("[]string{{{}}}", v.join(", "))
+                };
+                format!(
+                    "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{values}}}",
+                    go_quote(&r.key),
+                    go_quote(&r.operator)
+                )
+            })
+            .collect();
+        format!("[]v1.LabelSelectorRequirement{{{}}}", reqs.join(", "))
+    };
+    format!(
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{expressions}}}",
+        go_map_literal(&s.match_labels)
+    )
+}
+
 /// `k=v,k2=v2` as kubectl prints labels.
 pub fn labels_string(labels: &Labels) -> String {
     if labels.is_empty() {

@@ -270,15 +270,17 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     }
     match &s.selector {
         None => errs.push(required("spec.selector")),
-        Some(sel) if sel.is_empty() => {
-            errs.push(invalid("spec.selector", "v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}", "empty selector is invalid for deployment"))
-        }
+        Some(sel) if sel.is_empty() => errs.push(invalid(
+            "spec.selector",
+            labels::go_selector_literal(sel),
+            "empty selector is invalid for deployment",
+        )),
         Some(sel) => {
             validate_selector(sel, "spec.selector", &mut errs);
             if !sel.matches(&s.template.metadata.labels) {
                 errs.push(invalid(
                     "spec.template.metadata.labels",
-                    format!("{:?}", s.template.metadata.labels).replace('{', "map[string]string{").replace(": ", ":"),
+                    labels::go_map_literal(&s.template.metadata.labels),
                     "`selector` does not match template `labels`",
                 ));
             }
@@ -394,10 +396,7 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Result<
 fn format_selector(s: Option<&LabelSelector>) -> String {
     match s {
         None => "null".into(),
-        Some(s) => format!(
-            "v1.LabelSelector{{MatchLabels:{}}}",
-            labels::go_map_string(&s.match_labels)
-        ),
+        Some(s) => labels::go_selector_literal(s),
     }
 }
 
@@ -428,7 +427,7 @@ pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
         if !rs.spec.selector.matches(&rs.spec.template.metadata.labels) {
             errs.push(invalid(
                 "spec.template.metadata.labels",
-                labels::go_map_string(&rs.spec.template.metadata.labels),
+                labels::go_map_literal(&rs.spec.template.metadata.labels),
                 "`selector` does not match template `labels`",
             ));
         }
