@@ -581,3 +581,60 @@ fn a_pod_named_to_a_node_runs_there_without_the_scheduler() {
     assert_eq!(nowhere.status.phase.as_str(), "Pending");
     assert!(c.events.for_object(Kind::Pod, "nowhere").is_empty());
 }
+
+/// Upstream's `cleanupUnhealthyReplicas` refuses a "scale down" that would scale up (an old
+/// ReplicaSet whose status still counts more available pods than a scale-down left it), and
+/// `reconcileOldReplicaSets` then scales nothing more that sync. Without that guard the old
+/// ReplicaSet went 4 → 8 → 3 in one sync.
+#[test]
+fn cleanup_of_unhealthy_replicas_never_scales_an_old_replica_set_up() {
+    let scenario = r#"
+name: scale-down-mid-rollout
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 10
+      selector: {matchLabels: {app: web}}
+      strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}
+steps:
+  - {at: 10s, run: kubectl set image deployment/web nginx=nginx:1.16.1}
+  - {at: 14s, run: kubectl scale deployment/web --replicas=5}
+until: 60s
+"#;
+    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
+    let messages: Vec<&str> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(|e| e.message.as_str()))
+        .collect();
+    let first = messages
+        .iter()
+        .find_map(|m| m.strip_prefix("Scaled up replica set "))
+        .and_then(|m| m.split(' ').next())
+        .expect("the first ReplicaSet is scaled up");
+    let old_scaled_up: Vec<&&str> = messages
+        .iter()
+        .filter(|m| m.starts_with(&format!("Scaled up replica set {first} ")))
+        .collect();
+    assert_eq!(old_scaled_up.len(), 1, "{old_scaled_up:?}");
+    assert!(
+        steps.iter().flat_map(|s| &s.explain).any(|e| e
+            .text
+            .contains("when cleaning up unhealthy replicas, got invalid request to scale down")),
+        "the refusal is explained"
+    );
+    let d = steps.last().unwrap().deployment.as_ref().unwrap();
+    assert_eq!(
+        (
+            d.replicas,
+            d.status.updated_replicas,
+            d.status.available_replicas
+        ),
+        (5, 5, 5)
+    );
+}

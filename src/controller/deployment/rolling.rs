@@ -117,13 +117,26 @@ impl DeploymentController {
         if max_scaled_down <= 0 {
             return Ok(false);
         }
+        // Upstream drops either step's error: nothing more is scaled down this sync, and the
+        // rollout goes on to its status (the next sync starts from fresh numbers).
+        let gave_up = |cx: &mut Ctx, e: ApiError| {
+            cx.explain(
+                "reconcileOldReplicaSets",
+                format!("{e}: no more old replicas are scaled down this sync"),
+            );
+            Ok(false)
+        };
         let (old_after, cleaned) =
-            self.cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down)?;
+            match self.cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down) {
+                Ok(r) => r,
+                Err(e) => return gave_up(cx, e),
+            };
         let mut all_after = old_after.clone();
         all_after.push(new_rs.clone());
-        let scaled =
-            self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d)?;
-        Ok(cleaned + scaled > 0)
+        match self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d) {
+            Ok(scaled) => Ok(cleaned + scaled > 0),
+            Err(e) => gave_up(cx, e),
+        }
     }
 
     /// `cleanupUnhealthyReplicas`: scales old ReplicaSets down by their unavailable replicas,
@@ -147,6 +160,16 @@ impl DeploymentController {
             }
             let n = (max_cleanup - total).min(rs.replicas() - rs.status.available_replicas);
             let target = rs.replicas() - n;
+            // More available than wanted (its status not yet caught up with a scale-down): a
+            // "scale down" would scale it up.
+            if target > rs.replicas() {
+                return Err(ApiError::Injected(format!(
+                    "when cleaning up unhealthy replicas, got invalid request to scale down {}/{} {} -> {target}",
+                    rs.metadata.namespace,
+                    rs.metadata.name,
+                    rs.replicas()
+                )));
+            }
             cx.explain(
                 "cleanupUnhealthyReplicas",
                 format!(
