@@ -333,6 +333,20 @@ impl ReplicaSetController {
             };
             self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
         });
+        // For the availability requeue below: when the first of the claimed active pods that
+        // is ready but not yet available becomes available, read before any pod is deleted
+        // (upstream reads it from the pods it was handed). Only minReadySeconds makes one wait.
+        let next_available = (rs.spec.min_ready_seconds > 0)
+            .then(|| {
+                find_min_next_pod_availability_check(
+                    store
+                        .pods_controlled_by(uid)
+                        .filter(|p| p.is_active() && rs.spec.selector.matches(&p.metadata.labels)),
+                    rs.spec.min_ready_seconds,
+                    now,
+                )
+            })
+            .flatten();
         let mut manage_err = None;
         if let Some(plan) = plan {
             if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
@@ -353,13 +367,28 @@ impl ReplicaSetController {
         set_failure_condition(&rs, &mut status, active_count, manage_err.as_deref(), now);
         match update_replica_set_status(store, &rs, status) {
             Ok(updated) => {
-                if manage_err.is_none()
-                    && updated.spec.min_ready_seconds > 0
-                    && updated.status.ready_replicas == updated.replicas()
-                    && updated.status.available_replicas != updated.replicas()
-                {
-                    self.queue
-                        .add_after(key, now_ms, updated.spec.min_ready_seconds as u64 * 1000);
+                let (ready, available) = (
+                    updated.status.ready_replicas,
+                    updated.status.available_replicas,
+                );
+                let min_ready = updated.spec.min_ready_seconds;
+                if manage_err.is_none() && min_ready > 0 && ready != available {
+                    // A pod is available once ready for *more* than minReadySeconds: upstream's
+                    // check runs a moment after the instant, here the clock's next tick.
+                    let (delay, when) = match next_available {
+                        Some(ns) => (
+                            (ns + NS_PER_MS - 1) / NS_PER_MS + 1,
+                            "just after the first ready pod has been ready for minReadySeconds",
+                        ),
+                        None => (min_ready as i64 * 1000, "after minReadySeconds"),
+                    };
+                    self.queue.add_after(key, now_ms, delay as u64);
+                    report.explain.push(Explain::new(
+                        "syncReplicaSet",
+                        format!(
+                            "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms ({when})"
+                        ),
+                    ));
                 }
             }
             Err(e) => {
@@ -615,6 +644,22 @@ impl ReplicaSetController {
 }
 
 /// `GetPodFromTemplate`: a pod named `<rs>-xxxxx` carrying the template and a controller ref.
+const NS_PER_MS: i64 = 1_000_000;
+
+/// `controller.FindMinNextPodAvailabilityCheck`: nanoseconds until the first of `pods` that is
+/// ready but not yet available becomes available (`None`: none is waiting for that).
+pub fn find_min_next_pod_availability_check<'a>(
+    pods: impl Iterator<Item = &'a Pod>,
+    min_ready_seconds: i32,
+    now: Time,
+) -> Option<i64> {
+    pods.filter(|p| p.is_ready())
+        .filter_map(|p| p.ready_condition()?.last_transition_time)
+        .map(|t| t.plus_secs(min_ready_seconds as i64).since(now))
+        .filter(|&ns| ns > 0)
+        .min()
+}
+
 pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
     let t = &rs.spec.template;
     Pod {
