@@ -728,3 +728,46 @@ until: 61s
         "{out}"
     );
 }
+
+/// Upstream's `FindNewReplicaSet` sorts the Deployment's ReplicaSets by creation in place, so
+/// Recreate scales the old ones down oldest first, whatever their names.
+#[test]
+fn recreate_scales_old_replica_sets_down_oldest_first() {
+    let scenario = r#"
+name: recreate-two-old
+world: {failingImages: ["nginx:broken"]}
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 10
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: nginx, image: "nginx:1.16"}]}
+steps:
+  - {at: 10s, run: kubectl set image deployment/web nginx=nginx:broken}
+  - at: 20s
+    run: "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"strategy\":{\"type\":\"Recreate\",\"rollingUpdate\":null},\"template\":{\"spec\":{\"containers\":[{\"name\":\"nginx\",\"image\":\"nginx:1.16.1\"}]}}}}'"
+until: 21s
+"#;
+    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
+    let scaled_up: Vec<String> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter_map(|e| e.message.strip_prefix("Scaled up replica set "))
+        .filter_map(|m| m.split(' ').next().map(String::from))
+        .collect();
+    let scaled_to_zero: Vec<String> = steps
+        .iter()
+        .filter(|s| s.t == 20_000)
+        .flat_map(|s| &s.events)
+        .filter(|e| e.message.ends_with(" to 0"))
+        .filter_map(|e| e.message.strip_prefix("Scaled down replica set "))
+        .filter_map(|m| m.split(' ').next().map(String::from))
+        .collect();
+    // Created in this order: revision 1, then the broken revision 2.
+    assert_eq!(scaled_to_zero, scaled_up[..2].to_vec());
+}

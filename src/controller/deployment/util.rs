@@ -493,21 +493,26 @@ pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Optio
         .find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
 }
 
-/// `FindOldReplicaSets`: (old ones with replicas, all old ones).
+/// `FindOldReplicaSets`: (old ones with replicas, all old ones), oldest first: upstream's
+/// `FindNewReplicaSet` sorts the caller's list in place, so every later walk over the old ones
+/// (Recreate's scale-down, `scale`, the ReplicaFailure copied from an old one) goes in order of
+/// creation, and of name within a second.
 pub fn find_old_replica_sets<'a>(
     d: &Deployment,
     rss: &[&'a ReplicaSet],
 ) -> (Vec<&'a ReplicaSet>, Vec<&'a ReplicaSet>) {
     let new_uid = find_new_replica_set(d, rss).map(|r| r.metadata.uid.clone());
+    let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
+    sort_by_cmp(&mut sorted, |a, b| by_creation_timestamp(a, b));
     let mut required = vec![];
     let mut all = vec![];
-    for r in rss {
+    for r in sorted {
         if new_uid.as_deref() == Some(r.metadata.uid.as_str()) {
             continue;
         }
-        all.push(*r);
+        all.push(r);
         if r.replicas() != 0 {
-            required.push(*r);
+            required.push(r);
         }
     }
     (required, all)
