@@ -1,5 +1,6 @@
 //! The simulated kube-apiserver and etcd: objects keyed by kind and `namespace/name`, with uid,
-//! resourceVersion (bumped on every write), generation (bumped on spec change only), timestamps,
+//! resourceVersion (bumped on every write), generation (bumped on spec change; for a Deployment
+//! also on an annotation change outside status, as upstream's strategy does), timestamps,
 //! finalizers, optimistic concurrency and graceful deletion. Every write is also a watch event
 //! for the informers, and an entry in the action log the conformance tests read.
 //!
@@ -789,7 +790,10 @@ impl Store {
                         validation::validate_deployment_update(n, o).map_err(ApiError::Invalid)?;
                     }
                 }
-                n.spec != o.spec
+                // A Deployment's annotations are copied to its ReplicaSets, so a write of them
+                // (not through status, where the controller records revisions) is a new
+                // generation too (the Deployment strategy's `PrepareForUpdate`).
+                n.spec != o.spec || (!status && n.metadata.annotations != o.metadata.annotations)
             }
             (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
                 if status {
@@ -947,9 +951,71 @@ pub fn splitmix(mut x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Fx;
+    use super::{Fx, Store};
+    use crate::api::{Object, yaml::parse_objects};
     use proptest::prelude::*;
     use std::hash::Hasher;
+
+    /// The Deployment strategy's `PrepareForUpdate`: a new generation when the spec or the
+    /// annotations change, but not through status, nor for labels; a ReplicaSet's only for
+    /// its spec.
+    #[test]
+    fn a_deployments_generation_follows_its_spec_and_annotations() {
+        let mut store = Store::new();
+        for text in [
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
+            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-1}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
+        ] {
+            store
+                .create(parse_objects(text).unwrap().remove(0))
+                .unwrap();
+        }
+        let generation = |store: &Store, key: &str| {
+            let d = store.deployment(key).map(|d| d.metadata.generation);
+            d.or_else(|| store.replicaset(key).map(|r| r.metadata.generation))
+                .unwrap()
+        };
+        let write = |store: &mut Store, key: &str, status: bool, f: &dyn Fn(&mut Object)| {
+            let mut o = match store.deployment(key) {
+                Some(d) => Object::Deployment(Box::new(d.clone())),
+                None => Object::ReplicaSet(Box::new(store.replicaset(key).unwrap().clone())),
+            };
+            f(&mut o);
+            if status {
+                store.update_status(o).unwrap();
+            } else {
+                store.update(o).unwrap();
+            }
+        };
+        let annotate = |o: &mut Object| {
+            o.meta_mut()
+                .annotations
+                .insert("kubernetes.io/change-cause".into(), "why".into());
+        };
+        let label = |o: &mut Object| {
+            o.meta_mut().labels.insert("tier".into(), "web".into());
+        };
+        write(&mut store, "default/web", false, &label);
+        assert_eq!(generation(&store, "default/web"), 1, "labels");
+        write(&mut store, "default/web", true, &annotate);
+        assert_eq!(
+            generation(&store, "default/web"),
+            1,
+            "annotations through status"
+        );
+        write(&mut store, "default/web", false, &|o| {
+            o.meta_mut()
+                .annotations
+                .insert("other".into(), "note".into());
+        });
+        assert_eq!(generation(&store, "default/web"), 2, "annotations");
+        write(&mut store, "default/web-1", false, &annotate);
+        assert_eq!(
+            generation(&store, "default/web-1"),
+            1,
+            "a ReplicaSet's annotations"
+        );
+    }
 
     proptest! {
         /// Hashing reads whole words, and gives what hashing each 8 bytes zero-padded gave
