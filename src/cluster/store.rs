@@ -905,12 +905,19 @@ impl Store {
         let now = self.now;
         {
             let m = obj.meta_mut();
-            if m.deletion_timestamp.is_none() {
-                m.deletion_timestamp = Some(now);
-                m.generation += 1;
-            }
+            let first = m.deletion_timestamp.is_none();
             if graceful_pod {
-                m.deletion_grace_period_seconds = Some(grace_seconds.unwrap_or(30));
+                // `BeforeDelete`: the deletion is due when the grace period ends.
+                let grace = grace_seconds.unwrap_or(30);
+                m.deletion_timestamp = Some(now.plus_secs(grace));
+                m.deletion_grace_period_seconds = Some(grace);
+            } else {
+                // `markAsDeleting`: only finalizers hold it, with no grace period.
+                m.deletion_timestamp.get_or_insert(now);
+                m.deletion_grace_period_seconds = Some(0);
+            }
+            if first && m.generation > 0 {
+                m.generation += 1;
             }
         }
         let rv = self.next_rv();
@@ -955,6 +962,43 @@ mod tests {
     use crate::api::{Object, yaml::parse_objects};
     use proptest::prelude::*;
     use std::hash::Hasher;
+
+    /// `BeforeDelete` stamps a graceful deletion with the instant its grace period ends;
+    /// `markAsDeleting` stamps one that only finalizers hold with now and a zero grace period.
+    #[test]
+    fn a_deletion_is_stamped_with_when_it_is_due() {
+        use super::Propagation;
+        use crate::api::Kind;
+        let mut store = Store::new();
+        for text in [
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeName: node-1, containers: [{name: app, image: 'app:1'}]}\n",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
+        ] {
+            store
+                .create(parse_objects(text).unwrap().remove(0))
+                .unwrap();
+        }
+        let now = store.now.plus_secs(10);
+        store.now = now;
+        store
+            .delete(Kind::Pod, "default/p", Propagation::Background, Some(20))
+            .unwrap();
+        let p = &store.pod("default/p").unwrap().metadata;
+        assert_eq!(p.deletion_timestamp, Some(now.plus_secs(20)));
+        assert_eq!(p.deletion_grace_period_seconds, Some(20));
+        store
+            .delete(
+                Kind::Deployment,
+                "default/web",
+                Propagation::Foreground,
+                None,
+            )
+            .unwrap();
+        let d = &store.deployment("default/web").unwrap().metadata;
+        assert_eq!(d.deletion_timestamp, Some(now));
+        assert_eq!(d.deletion_grace_period_seconds, Some(0));
+        assert_eq!(d.generation, 2);
+    }
 
     /// The Deployment strategy's `PrepareForUpdate`: a new generation when the spec or the
     /// annotations change, but not through status, nor for labels; a ReplicaSet's only for
