@@ -639,15 +639,26 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         None | Some(None) => Propagation::Background,
         Some(Some(v)) => Propagation::parse(v).ok_or_else(|| format!("error: invalid argument \"{v}\" for \"--cascade\" flag: expected background, foreground or orphan"))?,
     };
+    let force = a.flag("force").is_some();
+    if a.flag("now").is_some() && a.flag("grace-period").is_some() {
+        return Err("error: --now and --grace-period cannot be specified together".into());
+    }
+    // kubectl's DeleteOptions: a negative period is the object's own; 0 without --force is
+    // made 1 (no accidental immediate deletion); --force alone means 0.
     let grace =
         match a.flag("grace-period") {
             Some(Some(v)) => Some(v.parse::<i64>().map_err(|_| {
                 format!("error: invalid argument \"{v}\" for \"--grace-period\" flag")
-            })?),
+            })?)
+            .filter(|g| *g >= 0),
             _ if a.flag("now").is_some() => Some(1),
-            _ if a.flag("force").is_some() => Some(0),
             _ => None,
         };
+    let grace = match grace {
+        Some(0) if !force => Some(1),
+        None if force => Some(0),
+        g => g,
+    };
     c.store.now = c.now();
     let key = format!("default/{name}");
     let grace = match (res, grace) {
@@ -660,6 +671,12 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
     c.store
         .delete(res.kind(), &key, propagation, grace)
         .map_err(api_err)?;
+    if grace == Some(0) {
+        return Ok(format!(
+            "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n{} \"{name}\" force deleted",
+            res.prefix()
+        ));
+    }
     Ok(format!("{} \"{name}\" deleted", res.prefix()))
 }
 
@@ -1191,6 +1208,49 @@ mod tests {
         assert_eq!(
             none,
             "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"
+        );
+    }
+
+    /// kubectl's DeleteOptions: `--grace-period=0` alone becomes 1 (the pod terminates), with
+    /// `--force` the pod goes at once and kubectl says so, with its warning.
+    #[test]
+    fn delete_makes_a_zero_grace_period_one_unless_forced() {
+        let mut c = cluster();
+        c.advance(10_000).unwrap();
+        let pods: Vec<String> = c
+            .store
+            .pods()
+            .map(|p| p.metadata.name.to_string())
+            .collect();
+        let out = run(
+            &mut c,
+            &format!("kubectl delete pod {} --grace-period=0", pods[0]),
+        )
+        .unwrap();
+        assert_eq!(out, format!("pod \"{}\" deleted", pods[0]));
+        let p = c
+            .store
+            .pod(&format!("default/{}", pods[0]))
+            .expect("still terminating");
+        assert_eq!(p.metadata.deletion_grace_period_seconds, Some(1));
+        let out = run(
+            &mut c,
+            &format!("kubectl delete pod {} --grace-period=0 --force", pods[1]),
+        )
+        .unwrap();
+        assert!(
+            out.starts_with("Warning: Immediate deletion does not wait"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(&format!("pod \"{}\" force deleted", pods[1])),
+            "{out}"
+        );
+        assert!(c.store.pod(&format!("default/{}", pods[1])).is_none());
+        let err = run(&mut c, "kubectl delete deploy web --now --grace-period=5").unwrap_err();
+        assert_eq!(
+            err,
+            "error: --now and --grace-period cannot be specified together"
         );
     }
 }
