@@ -771,3 +771,54 @@ until: 21s
     // Created in this order: revision 1, then the broken revision 2.
     assert_eq!(scaled_to_zero, scaled_up[..2].to_vec());
 }
+
+/// The garbage collector deletes the dependents of an owner deleted in the foreground in the
+/// foreground only when they have dependents of their own (`attemptToDeleteItem`): an old
+/// ReplicaSet scaled to 0 is deleted in the background, with no finalizer to wait on.
+#[test]
+fn a_foreground_delete_removes_an_empty_replica_set_in_the_background() {
+    let scenario = r#"
+name: foreground-with-an-old-replica-set
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:1"}]}
+steps:
+  - {at: 30s, run: kubectl set image deployment/web app=app:2}
+  - {at: 120s, run: kubectl delete deployment web --cascade=foreground}
+until: settled
+"#;
+    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
+    let explained: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.t == 120_000)
+        .flat_map(|s| s.explain.iter().map(|e| e.text.as_str()))
+        .collect();
+    let old = steps
+        .iter()
+        .find(|s| s.t == 120_000)
+        .and_then(|s| s.replica_sets.iter().find(|r| r.replicas == 0))
+        .map(|r| format!("ReplicaSet/{}", r.name))
+        .expect("an old ReplicaSet at 0");
+    assert!(
+        explained
+            .iter()
+            .any(|t| t.starts_with(&format!("delete {old} in the background"))),
+        "{explained:#?}"
+    );
+    assert!(
+        !explained
+            .iter()
+            .any(|t| t.contains(&format!("finalizer of {old}"))),
+        "{explained:#?}"
+    );
+    let last = steps.last().unwrap();
+    assert!(last.deployment.is_none() && last.replica_sets.is_empty());
+}

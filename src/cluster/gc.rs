@@ -110,17 +110,19 @@ impl GarbageCollector {
             if m.deletion_timestamp.is_some()
                 && m.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND)
             {
-                let blocking: Vec<Object> = store
-                    .dependents_of(&m.uid)
+                // Every dependent is deleted (`attemptToDeleteItem` runs for each once the owner
+                // waits), but the owner waits only for those that block its deletion.
+                let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
+                let blocking = deps
+                    .iter()
                     .filter(|d| {
                         d.meta()
                             .owner_references
                             .iter()
                             .any(|r| r.uid == m.uid && r.block_owner_deletion == Some(true))
                     })
-                    .cloned()
-                    .collect();
-                if blocking.is_empty() {
+                    .count();
+                if blocking == 0 {
                     let mut o = obj.clone();
                     o.meta_mut()
                         .finalizers
@@ -131,23 +133,28 @@ impl GarbageCollector {
                 }
                 ex.push(Explain::new(
                     "processDeletingDependents",
-                    format!("{name} waits for {} dependents", blocking.len()),
+                    format!("{name} waits for {blocking} dependents"),
                 ));
-                for d in blocking
+                for d in deps
                     .iter()
                     .filter(|d| d.meta().deletion_timestamp.is_none())
                 {
-                    let policy = if d.kind() == Kind::Pod {
-                        Propagation::Background
-                    } else {
+                    // A dependent with dependents of its own is deleted in the foreground too;
+                    // one without, in the background (or as its own finalizers say).
+                    let nested = store.dependents_of(&d.meta().uid).next().is_some();
+                    let policy = if nested {
                         Propagation::Foreground
+                    } else {
+                        Propagation::Background
                     };
                     ex.push(Explain::new(
                         "attemptToDeleteItem",
                         format!(
-                            "delete {}/{} (owner deleted in the foreground)",
+                            "delete {}/{} in the {}: its owner is deleted in the foreground{}",
                             d.kind().as_str(),
-                            d.meta().name
+                            d.meta().name,
+                            if nested { "foreground" } else { "background" },
+                            if nested { " and it has dependents" } else { "" }
                         ),
                     ));
                     let grace = if let Object::Pod(p) = d {
