@@ -810,7 +810,7 @@ until: settled
     assert!(
         explained
             .iter()
-            .any(|t| t.starts_with(&format!("delete {old} in the background"))),
+            .any(|t| t.starts_with(&format!("delete {old} ")) && t.ends_with("in the background")),
         "{explained:#?}"
     );
     assert!(

@@ -82,53 +82,41 @@ pub fn go_map_string(labels: &Labels) -> String {
     format!("map[{}]", inner.join(" "))
 }
 
-/// Go's `%q` of a string (labels and selector values need only the quote and backslash
-/// escaped).
-fn go_quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
 /// Go's `%#v` of a `map[string]string`, as a field error prints a bad map value:
 /// `map[string]string{"a":"1", "b":"2"}` with sorted keys, `map[string]string(nil)` when empty.
 pub fn go_map_literal(labels: &Labels) -> String {
-    if labels.is_empty() {
-        return "map[string]string(nil)".into();
-    }
-    let inner: Vec<String> = labels
-        .iter()
-        .map(|(k, v)| format!("{}:{}", go_quote(k), go_quote(v)))
-        .collect();
-    format!("map[string]string{{{}}}", inner.join(", "))
+    go_literal(
+        "map[string]string",
+        labels.iter().map(|(k, v)| format!("{k:?}:{v:?}")),
+    )
 }
 
 /// Go's `%#v` of a `metav1.LabelSelector`, as a field error prints a bad selector.
 pub fn go_selector_literal(s: &LabelSelector) -> String {
-    let expressions = if s.match_expressions.is_empty() {
-        "[]v1.LabelSelectorRequirement(nil)".to_string()
-    } else {
-        let reqs: Vec<String> = s
-            .match_expressions
-            .iter()
-            .map(|r| {
-                let values = if r.values.is_empty() {
-                    "[]string(nil)".to_string()
-                } else {
-                    let v: Vec<String> = r.values.iter().map(|v| go_quote(v)).collect();
-                    format!("[]string{{{}}}", v.join(", "))
-                };
-                format!(
-                    "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{values}}}",
-                    go_quote(&r.key),
-                    go_quote(&r.operator)
-                )
-            })
-            .collect();
-        format!("[]v1.LabelSelectorRequirement{{{}}}", reqs.join(", "))
-    };
+    let reqs = s.match_expressions.iter().map(|r| {
+        format!(
+            "v1.LabelSelectorRequirement{{Key:{:?}, Operator:{:?}, Values:{}}}",
+            r.key,
+            r.operator,
+            go_literal("[]string", r.values.iter().map(|v| format!("{v:?}")))
+        )
+    });
     format!(
-        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{expressions}}}",
-        go_map_literal(&s.match_labels)
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{}}}",
+        go_map_literal(&s.match_labels),
+        go_literal("[]v1.LabelSelectorRequirement", reqs)
     )
+}
+
+/// Go's `%#v` of a map or slice of type `ty` whose elements print as `items`: `ty{a, b}`, or
+/// `ty(nil)` when there are none. (Rust's `{:?}` of a label's text is Go's `%q` of it.)
+fn go_literal(ty: &str, items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        format!("{ty}(nil)")
+    } else {
+        format!("{ty}{{{}}}", items.join(", "))
+    }
 }
 
 /// `k=v,k2=v2` as kubectl prints labels.
@@ -141,4 +129,37 @@ pub fn labels_string(labels: &Labels) -> String {
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Go's `%#v` of the values a field error prints: nil when empty, quoted, `, `-separated.
+    #[test]
+    fn literals_print_as_gos_sharp_v() {
+        let labels: Labels = [("app".to_string(), "web".to_string())].into();
+        assert_eq!(go_map_literal(&labels), r#"map[string]string{"app":"web"}"#);
+        let mut s = LabelSelector::from_labels(&Labels::new());
+        assert_eq!(
+            go_selector_literal(&s),
+            "v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}"
+        );
+        s.match_expressions = vec![
+            LabelSelectorRequirement {
+                key: "tier".into(),
+                operator: "In".into(),
+                values: vec!["a".into(), "b".into()],
+            },
+            LabelSelectorRequirement {
+                key: "x".into(),
+                operator: "Exists".into(),
+                values: vec![],
+            },
+        ];
+        assert_eq!(
+            go_selector_literal(&s),
+            r#"v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:"tier", Operator:"In", Values:[]string{"a", "b"}}, v1.LabelSelectorRequirement{Key:"x", Operator:"Exists", Values:[]string(nil)}}}"#
+        );
+    }
 }

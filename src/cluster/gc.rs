@@ -142,19 +142,17 @@ impl GarbageCollector {
                     // A dependent with dependents of its own is deleted in the foreground too;
                     // one without, in the background (or as its own finalizers say).
                     let nested = store.dependents_of(&d.meta().uid).next().is_some();
-                    let policy = if nested {
-                        Propagation::Foreground
+                    let (policy, how) = if nested {
+                        (Propagation::Foreground, "foreground: it has dependents")
                     } else {
-                        Propagation::Background
+                        (Propagation::Background, "background")
                     };
                     ex.push(Explain::new(
                         "attemptToDeleteItem",
                         format!(
-                            "delete {}/{} in the {}: its owner is deleted in the foreground{}",
+                            "delete {}/{} (its owner is deleted in the foreground) in the {how}",
                             d.kind().as_str(),
-                            d.meta().name,
-                            if nested { "foreground" } else { "background" },
-                            if nested { " and it has dependents" } else { "" }
+                            d.meta().name
                         ),
                     ));
                     let grace = if let Object::Pod(p) = d {

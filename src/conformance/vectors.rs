@@ -407,11 +407,13 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             }
             let mut rs = replica_set(&i["rs"], None);
             rs.metadata.labels = str_map(i["rs"].get("labels")).into();
-            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs).map(|v| {
-                v.into_iter()
-                    .map(|d| d.metadata.name.to_string())
-                    .collect::<Vec<_>>()
-            });
+            let r = DeploymentController::get_deployments_for_replica_set(&store, &rs)
+                .map(|v| {
+                    v.into_iter()
+                        .map(|d| d.metadata.name.to_string())
+                        .collect::<Vec<_>>()
+                })
+                .map_err(|e| e.to_string());
             match e.get("error").and_then(Value::as_str) {
                 Some(msg) => same("error", Err(msg.to_string()), r),
                 None => same(

@@ -122,7 +122,7 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
                             <button aria-label="Play" onclick={move |_| d1.dispatch(Action::Play)}>{"▶"}</button>
                         }
                         <button aria-label="Step forward" onclick={move |_| d2.dispatch(Action::StepForward)}>{"»"}</button>
-                        <span class="clock">{ format!("t = {:.1}s · step {}/{}", model.vt_ms / 1000.0, model.pos + 1, model.last() + 1) }</span>
+                        <span class="clock">{ timeline::clock(model.vt_ms, model.pos, model.last() + 1) }</span>
                     </div>
                 </section>
             }

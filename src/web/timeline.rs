@@ -16,6 +16,11 @@ pub struct Props {
     pub dispatch: Dispatch,
 }
 
+/// The clock line: virtual seconds and which step of how many.
+pub fn clock(vt_ms: f64, pos: usize, steps: usize) -> String {
+    format!("t = {:.1}s · step {}/{steps}", vt_ms / 1000.0, pos + 1)
+}
+
 #[function_component(Timeline)]
 pub fn timeline(props: &Props) -> Html {
     let s = &props.run.0;
@@ -80,7 +85,7 @@ pub fn timeline(props: &Props) -> Html {
                         }) }
                     </select>
                 </label>
-                <span class="clock" aria-live="off">{ format!("t = {:.1}s · step {}/{}", time / 1000.0, props.pos + 1, s.len()) }</span>
+                <span class="clock" aria-live="off">{ clock(time, props.pos, s.len()) }</span>
             </div>
             <div class="scrub">
                 <input type="range" aria-label="Virtual time" min="0" max={end.to_string()} step="1"

@@ -97,6 +97,33 @@ pub struct DeploymentController {
 
 pub type SyncResult = Result<(), ApiError>;
 
+/// Why `GetDeploymentsForReplicaSet` found none. Its words are spelled only when shown (the
+/// event handlers only need to know there are none).
+#[derive(Debug)]
+pub enum NoDeployments<'a> {
+    NoLabels(&'a ReplicaSet),
+    NoneSelects(&'a ReplicaSet),
+}
+
+impl std::fmt::Display for NoDeployments<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoDeployments::NoLabels(rs) => write!(
+                f,
+                "no deployments found for ReplicaSet {} because it has no labels",
+                rs.metadata.name
+            ),
+            NoDeployments::NoneSelects(rs) => write!(
+                f,
+                "could not find deployments set for ReplicaSet {} in namespace {} with labels: {}",
+                rs.metadata.name,
+                rs.metadata.namespace,
+                labels::go_map_string(&rs.metadata.labels)
+            ),
+        }
+    }
+}
+
 impl DeploymentController {
     // ---------------------------------------------------------------- event handlers
 
@@ -116,15 +143,12 @@ impl DeploymentController {
     }
 
     /// `GetDeploymentsForReplicaSet`: Deployments whose selector matches the ReplicaSet's labels.
-    pub fn get_deployments_for_replica_set(
+    pub fn get_deployments_for_replica_set<'r>(
         store: &Store,
-        rs: &ReplicaSet,
-    ) -> Result<Vec<Deployment>, String> {
+        rs: &'r ReplicaSet,
+    ) -> Result<Vec<Deployment>, NoDeployments<'r>> {
         if rs.metadata.labels.is_empty() {
-            return Err(format!(
-                "no deployments found for ReplicaSet {} because it has no labels",
-                rs.metadata.name
-            ));
+            return Err(NoDeployments::NoLabels(rs));
         }
         let ds: Vec<Deployment> = store
             .deployments()
@@ -138,12 +162,7 @@ impl DeploymentController {
             .cloned()
             .collect();
         if ds.is_empty() {
-            return Err(format!(
-                "could not find deployments set for ReplicaSet {} in namespace {} with labels: {}",
-                rs.metadata.name,
-                rs.metadata.namespace,
-                labels::go_map_string(&rs.metadata.labels)
-            ));
+            return Err(NoDeployments::NoneSelects(rs));
         }
         Ok(ds)
     }

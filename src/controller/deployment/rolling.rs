@@ -119,23 +119,23 @@ impl DeploymentController {
         }
         // Upstream drops either step's error: nothing more is scaled down this sync, and the
         // rollout goes on to its status (the next sync starts from fresh numbers).
-        let gave_up = |cx: &mut Ctx, e: ApiError| {
-            cx.explain(
-                "reconcileOldReplicaSets",
-                format!("{e}: no more old replicas are scaled down this sync"),
-            );
-            Ok(false)
-        };
-        let (old_after, cleaned) =
-            match self.cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down) {
-                Ok(r) => r,
-                Err(e) => return gave_up(cx, e),
-            };
-        let mut all_after = old_after.clone();
-        all_after.push(new_rs.clone());
-        match self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d) {
-            Ok(scaled) => Ok(cleaned + scaled > 0),
-            Err(e) => gave_up(cx, e),
+        let scaled = self
+            .cleanup_unhealthy_replicas(cx, old_rss, d, max_scaled_down)
+            .and_then(|(old_after, cleaned)| {
+                let mut all_after = old_after.clone();
+                all_after.push(new_rs.clone());
+                self.scale_down_old_replica_sets_for_rolling_update(cx, &all_after, &old_after, d)
+                    .map(|scaled| cleaned + scaled)
+            });
+        match scaled {
+            Ok(n) => Ok(n > 0),
+            Err(e) => {
+                cx.explain(
+                    "reconcileOldReplicaSets",
+                    format!("{e}: no more old replicas are scaled down this sync"),
+                );
+                Ok(false)
+            }
         }
     }
 

@@ -484,30 +484,35 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
     strip(a) == strip(b)
 }
 
-/// `FindNewReplicaSet`: the oldest ReplicaSet whose template equals the Deployment's.
-pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Option<&'a ReplicaSet> {
+/// The ReplicaSets oldest first (creation, then name), as upstream's `FindNewReplicaSet` leaves
+/// the caller's list: every later walk over the old ones (Recreate's scale-down, `scale`, the
+/// ReplicaFailure copied from an old one) goes in that order.
+fn oldest_first<'a>(rss: &[&'a ReplicaSet]) -> Vec<&'a ReplicaSet> {
     let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
     sort_by_cmp(&mut sorted, |a, b| by_creation_timestamp(a, b));
     sorted
+}
+
+/// `FindNewReplicaSet`: the oldest ReplicaSet whose template equals the Deployment's.
+pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Option<&'a ReplicaSet> {
+    oldest_first(rss)
         .into_iter()
         .find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
 }
 
-/// `FindOldReplicaSets`: (old ones with replicas, all old ones), oldest first: upstream's
-/// `FindNewReplicaSet` sorts the caller's list in place, so every later walk over the old ones
-/// (Recreate's scale-down, `scale`, the ReplicaFailure copied from an old one) goes in order of
-/// creation, and of name within a second.
+/// `FindOldReplicaSets`: (old ones with replicas, all old ones), oldest first.
 pub fn find_old_replica_sets<'a>(
     d: &Deployment,
     rss: &[&'a ReplicaSet],
 ) -> (Vec<&'a ReplicaSet>, Vec<&'a ReplicaSet>) {
-    let new_uid = find_new_replica_set(d, rss).map(|r| r.metadata.uid.clone());
-    let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
-    sort_by_cmp(&mut sorted, |a, b| by_creation_timestamp(a, b));
+    let sorted = oldest_first(rss);
+    let new = sorted
+        .iter()
+        .position(|r| equal_ignore_hash(&r.spec.template, &d.spec.template));
     let mut required = vec![];
     let mut all = vec![];
-    for r in sorted {
-        if new_uid.as_deref() == Some(r.metadata.uid.as_str()) {
+    for (i, r) in sorted.into_iter().enumerate() {
+        if Some(i) == new {
             continue;
         }
         all.push(r);

@@ -249,7 +249,10 @@ impl ReplicaSetController {
                 now,
             )
         };
-        let (mut status, active_count) = if rs.spec.min_ready_seconds == 0 {
+        // With minReadySeconds the walk also finds when the first claimed active pod that is
+        // ready but not yet available becomes available (for the requeue below), as upstream
+        // reads it from the pods it was handed, before any is deleted.
+        let (mut status, active_count, next_available) = if rs.spec.min_ready_seconds == 0 {
             let mut counter = StatusCounter::new(&rs, now);
             for t in tallies {
                 if rs.spec.selector.matches(&t.labels) {
@@ -333,20 +336,6 @@ impl ReplicaSetController {
             };
             self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
         });
-        // For the availability requeue below: when the first of the claimed active pods that
-        // is ready but not yet available becomes available, read before any pod is deleted
-        // (upstream reads it from the pods it was handed). Only minReadySeconds makes one wait.
-        let next_available = (rs.spec.min_ready_seconds > 0)
-            .then(|| {
-                find_min_next_pod_availability_check(
-                    store
-                        .pods_controlled_by(uid)
-                        .filter(|p| p.is_active() && rs.spec.selector.matches(&p.metadata.labels)),
-                    rs.spec.min_ready_seconds,
-                    now,
-                )
-            })
-            .flatten();
         let mut manage_err = None;
         if let Some(plan) = plan {
             if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
@@ -375,18 +364,14 @@ impl ReplicaSetController {
                 if manage_err.is_none() && min_ready > 0 && ready != available {
                     // A pod is available once ready for *more* than minReadySeconds: upstream's
                     // check runs a moment after the instant, here the clock's next tick.
-                    let (delay, when) = match next_available {
-                        Some(ns) => (
-                            (ns + NS_PER_MS - 1) / NS_PER_MS + 1,
-                            "just after the first ready pod has been ready for minReadySeconds",
-                        ),
-                        None => (min_ready as i64 * 1000, "after minReadySeconds"),
-                    };
+                    let delay = next_available.map_or(min_ready as i64 * 1000, |ns| {
+                        (ns + NS_PER_MS - 1) / NS_PER_MS + 1
+                    });
                     self.queue.add_after(key, now_ms, delay as u64);
                     report.explain.push(Explain::new(
                         "syncReplicaSet",
                         format!(
-                            "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms ({when})"
+                            "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms"
                         ),
                     ));
                 }
@@ -646,20 +631,6 @@ impl ReplicaSetController {
 /// `GetPodFromTemplate`: a pod named `<rs>-xxxxx` carrying the template and a controller ref.
 const NS_PER_MS: i64 = 1_000_000;
 
-/// `controller.FindMinNextPodAvailabilityCheck`: nanoseconds until the first of `pods` that is
-/// ready but not yet available becomes available (`None`: none is waiting for that).
-pub fn find_min_next_pod_availability_check<'a>(
-    pods: impl Iterator<Item = &'a Pod>,
-    min_ready_seconds: i32,
-    now: Time,
-) -> Option<i64> {
-    pods.filter(|p| p.is_ready())
-        .filter_map(|p| p.ready_condition()?.last_transition_time)
-        .map(|t| t.plus_secs(min_ready_seconds as i64).since(now))
-        .filter(|&ns| ns > 0)
-        .min()
-}
-
 pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
     let t = &rs.spec.template;
     Pod {
@@ -742,7 +713,7 @@ pub fn calculate_status(
     track_terminating: bool,
     now: Time,
 ) -> ReplicaSetStatus {
-    let (mut s, n) = count_status(
+    let (mut s, n, _) = count_status(
         rs,
         active.iter().chain(terminating).copied(),
         track_terminating,
@@ -754,13 +725,14 @@ pub fn calculate_status(
 
 /// The counting half of `calculateStatus`: replicas, fullyLabeled, ready, available and
 /// terminating, from the claimed pods.
-/// Also returns the number of active pods.
+/// Also returns the number of active pods, and the nanoseconds until the first that is ready
+/// but not yet available becomes available (`controller.FindMinNextPodAvailabilityCheck`).
 fn count_status<'a>(
     rs: &ReplicaSet,
     claimed: impl Iterator<Item = &'a Pod>,
     track_terminating: bool,
     now: Time,
-) -> (ReplicaSetStatus, usize) {
+) -> Counted {
     let mut counter = StatusCounter::new(rs, now);
     for p in claimed {
         counter.add(p);
@@ -779,7 +751,11 @@ struct StatusCounter<'r> {
     fully: i32,
     ready: i32,
     available: i32,
+    next_available: Option<i64>,
 }
+
+/// What [`count_status`] gives: the status, the active pods, when the next becomes available.
+type Counted = (ReplicaSetStatus, usize, Option<i64>);
 
 impl<'r> StatusCounter<'r> {
     fn new(rs: &'r ReplicaSet, now: Time) -> StatusCounter<'r> {
@@ -792,6 +768,7 @@ impl<'r> StatusCounter<'r> {
             fully: 0,
             ready: 0,
             available: 0,
+            next_available: None,
         }
     }
 
@@ -809,8 +786,14 @@ impl<'r> StatusCounter<'r> {
         }
         if p.is_ready() {
             self.ready += 1;
-            if p.is_available(self.rs.spec.min_ready_seconds, self.now) {
+            let min_ready = self.rs.spec.min_ready_seconds;
+            if p.is_available(min_ready, self.now) {
                 self.available += 1;
+            } else if let Some(t) = p.ready_condition().and_then(|c| c.last_transition_time) {
+                let ns = t.plus_secs(min_ready as i64).since(self.now);
+                if ns > 0 && self.next_available.is_none_or(|n| ns < n) {
+                    self.next_available = Some(ns);
+                }
             }
         }
     }
@@ -827,14 +810,14 @@ impl<'r> StatusCounter<'r> {
         self.available += t.ready as i32;
     }
 
-    fn finish(self, track_terminating: bool) -> (ReplicaSetStatus, usize) {
+    fn finish(self, track_terminating: bool) -> Counted {
         let mut s = self.rs.status.clone();
         s.replicas = self.active as i32;
         s.fully_labeled_replicas = self.fully;
         s.ready_replicas = self.ready;
         s.available_replicas = self.available;
         s.terminating_replicas = track_terminating.then_some(self.terminating as i32);
-        (s, self.active)
+        (s, self.active, self.next_available)
     }
 }
 
