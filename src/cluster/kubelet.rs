@@ -297,6 +297,9 @@ pub fn apply(
         PodStep::Crash => {
             let restarts = p.max_restarts() + 1;
             let backoff_ms = (10_000u64 << (restarts - 1).min(5) as u64).min(300_000);
+            // The kubelet names the pod as `format.Pod` does: name_namespace(uid).
+            let pod_ref = format!("{name}_{}({uid})", p.metadata.namespace);
+            let container = spec.containers.first().map_or("", |c| c.name.as_str());
             for c in &mut p.status.container_statuses {
                 c.restart_count = restarts;
                 c.ready = false;
@@ -313,8 +316,9 @@ pub fn apply(
                     waiting: Some(ContainerStateWaiting {
                         reason: "CrashLoopBackOff".into(),
                         message: format!(
-                            "back-off {}s restarting failed container",
-                            backoff_ms / 1000
+                            "back-off {} restarting failed container={} pod={pod_ref}",
+                            go_duration(backoff_ms / 1000),
+                            c.name
                         )
                         .into(),
                     }),
@@ -324,7 +328,7 @@ pub fn apply(
             kubelet(
                 "Warning",
                 "BackOff",
-                "Back-off restarting failed container".into(),
+                format!("Back-off restarting failed container {container} in pod {pod_ref}"),
             );
             (
                 say!("{name} crashed (restart {restarts}): CrashLoopBackOff"),
@@ -343,6 +347,16 @@ pub fn apply(
     };
     store.update_status(Object::Pod(p)).ok()?;
     Some((what, next))
+}
+
+/// Go's `time.Duration` text of whole seconds under an hour (a back-off is at most 5 minutes):
+/// `40s`, `1m20s`, `5m0s`.
+fn go_duration(secs: u64) -> String {
+    if secs < 60 {
+        format!("{secs}s")
+    } else {
+        format!("{}m{}s", secs / 60, secs % 60)
+    }
 }
 
 fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
@@ -389,5 +403,17 @@ pub fn display_status(p: &Pod) -> String {
         PHASE_PENDING.into()
     } else {
         p.status.phase.to_string()
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::go_duration;
+
+    /// The crash-loop back-off as the kubelet prints it (`time.Duration.String`).
+    #[test]
+    fn back_offs_read_as_go_durations() {
+        let got: Vec<String> = [10, 40, 80, 160, 300].map(go_duration).to_vec();
+        assert_eq!(got, ["10s", "40s", "1m20s", "2m40s", "5m0s"]);
     }
 }
