@@ -420,8 +420,9 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
             ct.image = img.into();
         }
     }
+    // kubectl skips an empty patch without a word.
     if d == before {
-        return Ok(format!("deployment.apps/{name} image updated (no change)"));
+        return Ok(String::new());
     }
     update_deployment(c, d)?;
     Ok(format!("deployment.apps/{name} image updated"))
@@ -1252,5 +1253,15 @@ mod tests {
             err,
             "error: --now and --grace-period cannot be specified together"
         );
+    }
+
+    /// kubectl set image prints nothing for an object it leaves as it was (an empty patch).
+    #[test]
+    fn set_image_to_the_same_image_says_nothing() {
+        let mut c = cluster();
+        let out = run(&mut c, "kubectl set image deployment/web app=app:1").unwrap();
+        assert_eq!(out, "");
+        let out = run(&mut c, "kubectl set image deployment/web app=app:2").unwrap();
+        assert_eq!(out, "deployment.apps/web image updated");
     }
 }
