@@ -38,10 +38,13 @@ fn log_rank(now: Time, t: Time) -> i64 {
     if d > 0 { (d as f64).log2() as i64 } else { -1 }
 }
 
+/// `GetDeletionCostFromPodAnnotations`, whose error the ranking reads as 0: a 32-bit decimal
+/// with no `+` and no leading zero (`validFirstDigit`), which Rust's parse would accept.
 fn deletion_cost(p: &Pod) -> i32 {
     p.metadata
         .annotations
         .get(POD_DELETION_COST_ANNOTATION)
+        .filter(|v| *v == "0" || matches!(v.as_bytes().first(), Some(b'-' | b'1'..=b'9')))
         .and_then(|v| v.parse::<i32>().ok())
         .unwrap_or(0)
 }
@@ -662,5 +665,27 @@ mod sort_tests {
         let mut w: Vec<u32> = (0..200).map(|i| i % 3).collect();
         sort_by_less(&mut w, |a, b| (a + 1) % 3 == *b);
         assert_eq!(w.len(), 200);
+    }
+}
+
+#[cfg(test)]
+mod cost_tests {
+    use super::deletion_cost;
+    use crate::api::{POD_DELETION_COST_ANNOTATION, Pod};
+
+    /// `GetDeletionCostFromPodAnnotations`: what it refuses counts as no cost at all.
+    #[test]
+    fn a_deletion_cost_is_a_plain_32_bit_decimal() {
+        let cost = |v: &str| {
+            let mut p = Pod::default();
+            p.metadata
+                .annotations
+                .insert(POD_DELETION_COST_ANNOTATION.into(), v.into());
+            deletion_cost(&p)
+        };
+        let got: Vec<i32> = ["5", "-5", "0", "-05", "+5", "007", "", "x", "2147483648"]
+            .map(cost)
+            .to_vec();
+        assert_eq!(got, [5, -5, 0, -5, 0, 0, 0, 0, 0]);
     }
 }
