@@ -23,6 +23,35 @@ fn run(path: &PathBuf) -> Vec<TraceStep> {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Runs a scenario of one Deployment `web` (selector and template labels app=web) whose spec
+/// also has `spec` (flow-mapping entries: `replicas: 10, minReadySeconds: 5`) and one
+/// `container` (a flow mapping), followed by `rest` (steps, until, world).
+fn run_web(spec: &str, container: &str, rest: &str) -> Vec<TraceStep> {
+    let text = format!(
+        "name: web\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec: {{{spec}, selector: {{matchLabels: {{app: web}}}}, template: {{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{container}]}}}}}}\n{rest}"
+    );
+    Scenario::parse(&text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .run()
+        .unwrap()
+}
+
+/// The ReplicaSets that "Scaled up/down replica set NAME from a to b" events name, in order,
+/// among those whose message starts with `prefix` and ends with `suffix`.
+fn scaled<'a>(
+    steps: impl IntoIterator<Item = &'a TraceStep>,
+    prefix: &str,
+    suffix: &str,
+) -> Vec<String> {
+    steps
+        .into_iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.message.ends_with(suffix))
+        .filter_map(|e| e.message.strip_prefix(prefix))
+        .filter_map(|m| m.split(' ').next().map(String::from))
+        .collect()
+}
+
 #[test]
 fn gallery_traces_match_snapshots_and_are_deterministic() {
     let snaps = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
@@ -588,40 +617,22 @@ fn a_pod_named_to_a_node_runs_there_without_the_scheduler() {
 /// ReplicaSet went 4 → 8 → 3 in one sync.
 #[test]
 fn cleanup_of_unhealthy_replicas_never_scales_an_old_replica_set_up() {
-    let scenario = r#"
-name: scale-down-mid-rollout
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 10
-      selector: {matchLabels: {app: web}}
-      strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}
+    let steps = run_web(
+        "replicas: 10, strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}",
+        r#"{name: nginx, image: "nginx:1.14.2"}"#,
+        r#"
 steps:
   - {at: 10s, run: kubectl set image deployment/web nginx=nginx:1.16.1}
   - {at: 14s, run: kubectl scale deployment/web --replicas=5}
 until: 60s
-"#;
-    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
-    let messages: Vec<&str> = steps
-        .iter()
-        .flat_map(|s| s.events.iter().map(|e| e.message.as_str()))
-        .collect();
-    let first = messages
-        .iter()
-        .find_map(|m| m.strip_prefix("Scaled up replica set "))
-        .and_then(|m| m.split(' ').next())
+"#,
+    );
+    let scaled_up = scaled(&steps, "Scaled up replica set ", "");
+    let first = scaled_up
+        .first()
         .expect("the first ReplicaSet is scaled up");
-    let old_scaled_up: Vec<&&str> = messages
-        .iter()
-        .filter(|m| m.starts_with(&format!("Scaled up replica set {first} ")))
-        .collect();
-    assert_eq!(old_scaled_up.len(), 1, "{old_scaled_up:?}");
+    let old_scaled_up = scaled_up.iter().filter(|n| *n == first).count();
+    assert_eq!(old_scaled_up, 1, "{scaled_up:?}");
     assert!(
         steps.iter().flat_map(|s| &s.explain).any(|e| e
             .text
@@ -643,23 +654,11 @@ until: 60s
 /// the first ready pod will have been ready long enough (`FindMinNextPodAvailabilityCheck`).
 #[test]
 fn a_replica_set_counts_a_pod_available_as_soon_as_it_has_been_ready_for_min_ready_seconds() {
-    let scenario = r#"
-name: min-ready
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 1
-      minReadySeconds: 5
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}
-until: 20s
-"#;
-    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
+    let steps = run_web(
+        "replicas: 1, minReadySeconds: 5",
+        r#"{name: nginx, image: "nginx:1.14.2"}"#,
+        "until: 20s\n",
+    );
     let available_at = steps
         .iter()
         .find(|s| {
@@ -733,41 +732,21 @@ until: 61s
 /// Recreate scales the old ones down oldest first, whatever their names.
 #[test]
 fn recreate_scales_old_replica_sets_down_oldest_first() {
-    let scenario = r#"
-name: recreate-two-old
+    let steps = run_web(
+        "replicas: 10",
+        r#"{name: nginx, image: "nginx:1.16"}"#,
+        r#"
 world: {failingImages: ["nginx:broken"]}
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 10
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: nginx, image: "nginx:1.16"}]}
 steps:
   - {at: 10s, run: kubectl set image deployment/web nginx=nginx:broken}
   - at: 20s
     run: "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"strategy\":{\"type\":\"Recreate\",\"rollingUpdate\":null},\"template\":{\"spec\":{\"containers\":[{\"name\":\"nginx\",\"image\":\"nginx:1.16.1\"}]}}}}'"
 until: 21s
-"#;
-    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
-    let scaled_up: Vec<String> = steps
-        .iter()
-        .flat_map(|s| &s.events)
-        .filter_map(|e| e.message.strip_prefix("Scaled up replica set "))
-        .filter_map(|m| m.split(' ').next().map(String::from))
-        .collect();
-    let scaled_to_zero: Vec<String> = steps
-        .iter()
-        .filter(|s| s.t == 20_000)
-        .flat_map(|s| &s.events)
-        .filter(|e| e.message.ends_with(" to 0"))
-        .filter_map(|e| e.message.strip_prefix("Scaled down replica set "))
-        .filter_map(|m| m.split(' ').next().map(String::from))
-        .collect();
+"#,
+    );
+    let scaled_up = scaled(&steps, "Scaled up replica set ", "");
+    let at_20s = steps.iter().filter(|s| s.t == 20_000);
+    let scaled_to_zero = scaled(at_20s, "Scaled down replica set ", " to 0");
     // Created in this order: revision 1, then the broken revision 2.
     assert_eq!(scaled_to_zero, scaled_up[..2].to_vec());
 }
@@ -777,25 +756,16 @@ until: 21s
 /// ReplicaSet scaled to 0 is deleted in the background, with no finalizer to wait on.
 #[test]
 fn a_foreground_delete_removes_an_empty_replica_set_in_the_background() {
-    let scenario = r#"
-name: foreground-with-an-old-replica-set
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 2
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: app, image: "app:1"}]}
+    let steps = run_web(
+        "replicas: 2",
+        r#"{name: app, image: "app:1"}"#,
+        r#"
 steps:
   - {at: 30s, run: kubectl set image deployment/web app=app:2}
   - {at: 120s, run: kubectl delete deployment web --cascade=foreground}
 until: settled
-"#;
-    let steps = Scenario::parse(scenario).unwrap().run().unwrap();
+"#,
+    );
     let explained: Vec<&str> = steps
         .iter()
         .filter(|s| s.t == 120_000)

@@ -963,21 +963,27 @@ mod tests {
     use proptest::prelude::*;
     use std::hash::Hasher;
 
+    /// A Deployment `web` (app=web, one container).
+    const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
+
+    /// A store holding every object of `yaml` (one or more documents), created in order.
+    fn store_with(yaml: &str) -> Store {
+        let mut store = Store::new();
+        for o in parse_objects(yaml).unwrap() {
+            store.create(o).unwrap();
+        }
+        store
+    }
+
     /// `BeforeDelete` stamps a graceful deletion with the instant its grace period ends;
     /// `markAsDeleting` stamps one that only finalizers hold with now and a zero grace period.
     #[test]
     fn a_deletion_is_stamped_with_when_it_is_due() {
         use super::Propagation;
         use crate::api::Kind;
-        let mut store = Store::new();
-        for text in [
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeName: node-1, containers: [{name: app, image: 'app:1'}]}\n",
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
-        ] {
-            store
-                .create(parse_objects(text).unwrap().remove(0))
-                .unwrap();
-        }
+        let mut store = store_with(&format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec: {{nodeName: node-1, containers: [{{name: app, image: 'app:1'}}]}}\n---\n{WEB}"
+        ));
         let now = store.now.plus_secs(10);
         store.now = now;
         store
@@ -1005,15 +1011,11 @@ mod tests {
     /// its spec.
     #[test]
     fn a_deployments_generation_follows_its_spec_and_annotations() {
-        let mut store = Store::new();
-        for text in [
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
-            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-1}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n",
-        ] {
-            store
-                .create(parse_objects(text).unwrap().remove(0))
-                .unwrap();
-        }
+        let mut store = store_with(&format!(
+            "{WEB}---\n{}",
+            WEB.replace("Deployment", "ReplicaSet")
+                .replace("name: web}", "name: web-1}")
+        ));
         let generation = |store: &Store, key: &str| {
             let d = store.deployment(key).map(|d| d.metadata.generation);
             d.or_else(|| store.replicaset(key).map(|r| r.metadata.generation))
