@@ -186,11 +186,42 @@ pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 const MAX_NAME_GENERATION_CREATE_ATTEMPTS: u32 = 8;
 
 /// One kind's objects: hashed by `namespace/name` for the lookups every write makes, with the
-/// keys also kept in order for listing (kubectl, the informers' List).
+/// keys also kept in order for listing (kubectl, the informers' List). Each object comes with
+/// its number in [`Slots`].
 #[derive(Default, Clone)]
 struct Table {
-    by_key: FxHashMap<Str, Rc<Object>>,
+    by_key: FxHashMap<Str, (Rc<Object>, u32)>,
     order: BTreeSet<Str>,
+}
+
+/// Every stored object again, each in a numbered slot, for the dependents index to name: a
+/// write puts the new object in its slot and leaves that index as it is. (A pod's status
+/// update, the commonest write, would otherwise also search its owner's dependents for it,
+/// and past the cache that search is a wait on memory at each level of the tree.)
+#[derive(Default, Clone)]
+struct Slots {
+    objects: Vec<Option<Rc<Object>>>,
+    /// Emptied slots, reused last-freed first.
+    free: Vec<u32>,
+}
+
+impl Slots {
+    fn get(&self, i: u32) -> &Object {
+        // An index names only filled slots.
+        self.objects[i as usize].as_ref().unwrap()
+    }
+    fn add(&mut self, o: Rc<Object>) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.objects[i as usize] = Some(o);
+                i
+            }
+            None => {
+                self.objects.push(Some(o));
+                (self.objects.len() - 1) as u32
+            }
+        }
+    }
 }
 
 fn slot(kind: Kind) -> usize {
@@ -222,56 +253,70 @@ pub struct PodTally {
     pub ready: u32,
 }
 
-/// One owner's dependents by (kind, key), each with whether the owner is its controller.
-type Dependents = BTreeMap<(Kind, Str), (Rc<Object>, bool)>;
+/// One owner's dependents by (kind, key): each one's slot, and whether the owner is its
+/// controller.
+type Dependents = BTreeMap<(Kind, Str), (u32, bool)>;
 
 /// A walk over a controller's dependents that asks the CPU for each object a few places
 /// ahead. A ReplicaSet of thousands of pods is walked on every scale-down, and past the cache
 /// each pod is a wait on memory; asked for early, several arrive at once.
 struct Prefetched<'a> {
-    walk: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>,
-    ahead: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>,
+    slots: &'a Slots,
+    walk: btree_map::Values<'a, (Kind, Str), (u32, bool)>,
+    #[cfg(target_arch = "x86_64")]
+    ahead: btree_map::Values<'a, (Kind, Str), (u32, bool)>,
 }
 
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_AHEAD: usize = 8;
 
 impl<'a> Prefetched<'a> {
-    fn new(walk: btree_map::Values<'a, (Kind, Str), (Rc<Object>, bool)>) -> Prefetched<'a> {
-        let mut ahead = walk.clone();
-        for (o, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
-            prefetch(Rc::as_ptr(o));
+    fn new(
+        slots: &'a Slots,
+        walk: btree_map::Values<'a, (Kind, Str), (u32, bool)>,
+    ) -> Prefetched<'a> {
+        #[cfg(target_arch = "x86_64")]
+        let ahead = {
+            let mut ahead = walk.clone();
+            for &(i, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
+                prefetch(slots.get(i));
+            }
+            ahead
+        };
+        Prefetched {
+            slots,
+            walk,
+            #[cfg(target_arch = "x86_64")]
+            ahead,
         }
-        Prefetched { walk, ahead }
     }
 }
 
 impl<'a> Iterator for Prefetched<'a> {
-    type Item = &'a (Rc<Object>, bool);
+    type Item = (&'a Object, bool);
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some((o, _)) = self.ahead.next() {
-            prefetch(Rc::as_ptr(o));
+        #[cfg(target_arch = "x86_64")]
+        if let Some(&(i, _)) = self.ahead.next() {
+            prefetch(self.slots.get(i));
         }
-        self.walk.next()
+        let &(i, controller) = self.walk.next()?;
+        Some((self.slots.get(i), controller))
     }
 }
 
 /// Asks for the first two cache lines at `p` (a pod's spec, status and the metadata a
-/// scale-down reads: see `api::ObjectMeta`). Only a hint: nothing is read, and on other targets
-/// it does nothing.
+/// scale-down reads: see `api::ObjectMeta`). Only a hint: nothing is read. (Elsewhere, the
+/// page included, the walk is a plain one.)
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = p as *const i8;
-        // SAFETY: a prefetch never faults, whatever the address, and changes no memory.
-        unsafe {
-            _mm_prefetch(p, _MM_HINT_T0);
-            _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
-        }
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    let p = p as *const i8;
+    // SAFETY: a prefetch never faults, whatever the address, and changes no memory.
+    unsafe {
+        _mm_prefetch(p, _MM_HINT_T0);
+        _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 #[derive(Default, Clone)]
@@ -283,9 +328,10 @@ pub struct Store {
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
     objects: [Table; 3],
+    slots: Slots,
     by_uid: FxHashMap<Str, (Kind, Str)>,
-    /// owner uid → dependents (every ownerReference, not only controller ones), holding the
-    /// objects themselves so that walking a ReplicaSet's pods costs no lookup per pod.
+    /// owner uid → dependents (every ownerReference, not only controller ones), naming their
+    /// slots so that walking a ReplicaSet's pods costs no lookup by key per pod.
     /// The flag says whether that reference is the controller one.
     dependents: FxHashMap<Str, Dependents>,
     /// Pods without a controller ownerReference: the adoption candidates, so that a
@@ -356,8 +402,9 @@ impl Store {
 
     /// Records a client call, as the fake clientset does (the simulated cluster keeps no log:
     /// nothing reads it, and it would grow with every write of a long session).
+    /// (Only upstream's fixtures read it, and they run natively: the page never logs.)
     pub fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
-        if !self.fake {
+        if cfg!(target_arch = "wasm32") || !self.fake {
             return;
         }
         self.actions.push(Action {
@@ -371,7 +418,7 @@ impl Store {
     // ------------------------------------------------------------ reads (listers)
 
     pub fn get(&self, kind: Kind, key: &str) -> Option<&Object> {
-        self.objects[slot(kind)].by_key.get(key).map(|o| &**o)
+        self.objects[slot(kind)].by_key.get(key).map(|(o, _)| &**o)
     }
     pub fn deployment(&self, key: &str) -> Option<&Deployment> {
         match self.get(Kind::Deployment, key) {
@@ -421,7 +468,7 @@ impl Store {
         table
             .order
             .iter()
-            .filter_map(|k| table.by_key.get(k).map(|o| &**o))
+            .filter_map(|k| table.by_key.get(k).map(|(o, _)| &**o))
     }
     pub fn deployments(&self) -> impl Iterator<Item = &Deployment> {
         self.list(Kind::Deployment).filter_map(|o| {
@@ -455,16 +502,16 @@ impl Store {
         self.dependents
             .get(uid)
             .into_iter()
-            .flat_map(|deps| deps.values().map(|(o, _)| &**o))
+            .flat_map(|deps| deps.values().map(|&(i, _)| self.slots.get(i)))
     }
     /// Pods whose controller ownerReference points at `uid`.
     pub fn pods_controlled_by<'a>(&'a self, uid: &str) -> impl Iterator<Item = &'a Pod> + use<'a> {
         self.dependents
             .get(uid)
             .into_iter()
-            .flat_map(|deps| Prefetched::new(deps.values()))
-            .filter_map(|(o, controller)| match &**o {
-                Object::Pod(p) if *controller => Some(p),
+            .flat_map(|deps| Prefetched::new(&self.slots, deps.values()))
+            .filter_map(|(o, controller)| match o {
+                Object::Pod(p) if controller => Some(p),
                 _ => None,
             })
     }
@@ -489,7 +536,7 @@ impl Store {
 
     // ------------------------------------------------------------ index upkeep
 
-    fn index_add(&mut self, o: &Rc<Object>) {
+    fn index_add(&mut self, o: &Object, i: u32) {
         let id = (o.kind(), o.meta().key());
         self.by_uid.insert(o.meta().uid.clone(), id.clone());
         if o.kind() == Kind::Pod && o.meta().controller_ref().is_none() {
@@ -500,7 +547,7 @@ impl Store {
             self.dependents
                 .entry(r.uid.clone())
                 .or_default()
-                .insert(id.clone(), (o.clone(), controller == Some(r.uid.as_str())));
+                .insert(id.clone(), (i, controller == Some(r.uid.as_str())));
         }
     }
     fn index_remove(&mut self, o: &Object) {
@@ -569,11 +616,15 @@ impl Store {
         let kind = o.kind();
         let key = o.meta().key();
         let table = &mut self.objects[slot(kind)];
-        let old = match table.by_key.get_mut(&key) {
-            Some(stored) => Some(std::mem::replace(stored, o.clone())),
+        let (old, i) = match table.by_key.get_mut(&key) {
+            Some((stored, i)) => {
+                self.slots.objects[*i as usize] = Some(o.clone());
+                (Some(std::mem::replace(stored, o.clone())), *i)
+            }
             None => {
-                table.by_key.insert(key.clone(), o.clone());
-                None
+                let i = self.slots.add(o.clone());
+                table.by_key.insert(key.clone(), (o.clone(), i));
+                (None, i)
             }
         };
         // (Added before removed, so a group that only changes state is never dropped.)
@@ -582,34 +633,28 @@ impl Store {
             self.tally(old, false);
         }
         match &old {
-            // Most writes (status, scale) keep the uid and the owners: the indexes only need
-            // the new object in place of the old.
+            // Most writes (status, scale) keep the uid and the owners: the indexes, which
+            // name the slot, stay as they are.
             Some(old)
                 if old.meta().uid == o.meta().uid
-                    && old.meta().owner_references == o.meta().owner_references =>
-            {
-                let id = (kind, key);
-                for r in &o.meta().owner_references {
-                    if let Some(d) = self.dependents.get_mut(&r.uid).and_then(|m| m.get_mut(&id)) {
-                        d.0 = o.clone();
-                    }
-                }
-            }
+                    && old.meta().owner_references == o.meta().owner_references => {}
             Some(old) => {
                 self.index_remove(old);
-                self.index_add(&o);
+                self.index_add(&o, i);
             }
             None => {
                 self.objects[slot(kind)].order.insert(key);
-                self.index_add(&o);
+                self.index_add(&o, i);
             }
         }
         old
     }
     fn take(&mut self, kind: Kind, key: &str) -> Option<Rc<Object>> {
         let table = &mut self.objects[slot(kind)];
-        let o = table.by_key.remove(key)?;
+        let (o, i) = table.by_key.remove(key)?;
         table.order.remove(key);
+        self.slots.objects[i as usize] = None;
+        self.slots.free.push(i);
         self.index_remove(&o);
         self.tally(&o, false);
         Some(o)
@@ -745,7 +790,11 @@ impl Store {
             obj.meta_mut().namespace = "default".into();
         }
         let key = obj.meta().key();
-        let Some(old) = self.objects[slot(kind)].by_key.get(&key).cloned() else {
+        let Some(old) = self.objects[slot(kind)]
+            .by_key
+            .get(&key)
+            .map(|(o, _)| o.clone())
+        else {
             self.log(
                 "update",
                 kind,
@@ -872,7 +921,11 @@ impl Store {
     ) -> Result<(), ApiError> {
         let name = key.rsplit('/').next().unwrap_or(key).to_string();
         self.log("delete", kind, "", &name);
-        let Some(old) = self.objects[slot(kind)].by_key.get(key).cloned() else {
+        let Some(old) = self.objects[slot(kind)]
+            .by_key
+            .get(key)
+            .map(|(o, _)| o.clone())
+        else {
             return Err(ApiError::NotFound { kind, name });
         };
         let mut obj = (*old).clone();
