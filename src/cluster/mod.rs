@@ -184,11 +184,17 @@ impl Cluster {
         }
     }
 
+    /// Whether steps are recorded: always in the page (only native runs, such as the
+    /// benchmark, turn `record` off), which lets its build leave the other way out.
+    fn recording(&self) -> bool {
+        cfg!(target_arch = "wasm32") || self.record
+    }
+
     /// Runs controller syncs until every queue is empty. Each sync is one trace step.
     pub fn drain(&mut self) -> Result<(), Livelock> {
         let mut syncs = 0u32;
         loop {
-            if !self.record {
+            if !self.recording() {
                 self.events.forget_new();
             }
             self.dispatch();
@@ -242,7 +248,7 @@ impl Cluster {
         let report = self.dc.process(&mut cx, &key);
         let explain = std::mem::take(&mut cx.explain);
         self.dc.queue.done(&key);
-        if self.record {
+        if self.recording() {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("deployment");
             s.key = Some(key.into());
@@ -262,7 +268,7 @@ impl Cluster {
             self.rsc
                 .sync_replica_set(&mut self.store, &mut self.events, self.now_ms, &key);
         self.rsc.queue.done(&key);
-        if self.record {
+        if self.recording() {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("replicaset");
             s.key = Some(key.into());
@@ -281,7 +287,7 @@ impl Cluster {
             self.gc.queue.add_rate_limited(&key, self.now_ms);
         }
         self.gc.queue.done(&key);
-        if self.record && (!explain.is_empty() || error.is_some()) {
+        if self.recording() && (!explain.is_empty() || error.is_some()) {
             let mut s = TraceStep::new(self.now_ms, "sync");
             s.controller = Some("garbagecollector");
             s.key = Some(key.into());
@@ -337,6 +343,7 @@ impl Cluster {
             self.rsc.queue.promote(self.now_ms);
             self.gc.queue.promote(self.now_ms);
             let mut changes = vec![];
+            let recording = self.recording();
             while let Some(due) = self.timers.take_due(self.now_ms) {
                 for (key, uid, step) in due {
                     if let Some((what, next)) = kubelet::apply(
@@ -347,9 +354,9 @@ impl Cluster {
                         &uid,
                         step,
                         &mut self.node_rr,
-                        self.record,
+                        recording,
                     ) {
-                        if self.record {
+                        if recording {
                             changes.push(what);
                         }
                         if let Some((delay, s)) = next {
@@ -358,7 +365,7 @@ impl Cluster {
                     }
                 }
             }
-            if !changes.is_empty() && self.record {
+            if !changes.is_empty() && recording {
                 let mut s = TraceStep::new(self.now_ms, "world");
                 s.changes = changes;
                 self.push_step(s);

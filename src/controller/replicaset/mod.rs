@@ -573,7 +573,9 @@ impl ReplicaSetController {
             .any(|r| r.metadata.namespace == namespace && r.spec.selector.matches(labels))
     }
 
-    /// `getIndirectlyRelatedPods` (each pod once, though several ReplicaSets select it).
+    /// `getIndirectlyRelatedPods` (each pod once, though several ReplicaSets select it). The
+    /// page's way; natively only debug builds walk, to check the tallies.
+    #[cfg(any(target_arch = "wasm32", debug_assertions))]
     fn indirectly_related_pods<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
         let related = Self::related_replica_sets(store, rs);
         store
