@@ -148,6 +148,15 @@ impl Args {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_deref())
     }
+    /// An integer flag's value, refused as pflag refuses one that does not parse.
+    fn int(&self, name: &str) -> Result<Option<i32>, String> {
+        match self.flag(name) {
+            Some(Some(v)) => v.parse().map(Some).map_err(|_| {
+                format!("error: invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax")
+            }),
+            _ => Ok(None),
+        }
+    }
     fn only(&self, allowed: &[&str]) -> Result<(), String> {
         for (k, _) in &self.flags {
             if !allowed.contains(&k.as_str()) {
@@ -272,10 +281,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         let Some(Some(image)) = a.flag("image") else {
             return Err("error: required flag(s) \"image\" not set".into());
         };
-        let replicas: i32 = match a.flag("replicas") {
-            Some(Some(v)) => v.parse().map_err(|_| format!("error: invalid argument \"{v}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"))?,
-            _ => 1,
-        };
+        let replicas = a.int("replicas")?.unwrap_or(1);
         let container = image
             .rsplit('/')
             .next()
@@ -429,19 +435,35 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
 }
 
 fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["replicas"])?;
+    let a = Args::parse(rest, &["replicas", "current-replicas"])?;
     a.only(&["replicas", "current-replicas"])?;
     let (res, name, _) = a.target(0, "scale")?;
-    let Some(Some(v)) = a.flag("replicas") else {
+    let Some(n) = a.int("replicas")? else {
         return Err("error: required flag(s) \"replicas\" not set".into());
     };
-    let n: i32 = v.parse().map_err(|_| format!("error: invalid argument \"{v}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"))?;
     if n < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
     }
+    // The size precondition (-1, the default: none), checked against the stored spec.
+    let current = a.int("current-replicas")?.unwrap_or(-1);
+    if current < -1 {
+        return Err(
+            "error: The --current-replicas must specify an integer of -1 or greater".into(),
+        );
+    }
+    let check = |was: Option<i32>| {
+        let was = was.unwrap_or(1);
+        if current == -1 || was == current {
+            return Ok(());
+        }
+        Err(format!(
+            "error: Expected replicas to be {current}, was {was}"
+        ))
+    };
     match res {
         Resource::Deployment => {
             let mut d = get_deployment(c, &name)?;
+            check(d.spec.replicas)?;
             d.spec.replicas = Some(n);
             update_deployment(c, d)?;
         }
@@ -451,6 +473,7 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
                 .replicaset(&format!("default/{name}"))
                 .cloned()
                 .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
+            check(rs.spec.replicas)?;
             rs.spec.replicas = Some(n);
             c.store
                 .update(Object::ReplicaSet(Box::new(rs)))
@@ -646,15 +669,11 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
     }
     // kubectl's DeleteOptions: a negative period is the object's own; 0 without --force is
     // made 1 (no accidental immediate deletion); --force alone means 0.
-    let grace =
-        match a.flag("grace-period") {
-            Some(Some(v)) => Some(v.parse::<i64>().map_err(|_| {
-                format!("error: invalid argument \"{v}\" for \"--grace-period\" flag")
-            })?)
-            .filter(|g| *g >= 0),
-            _ if a.flag("now").is_some() => Some(1),
-            _ => None,
-        };
+    let grace = match a.int("grace-period")? {
+        Some(g) => Some(g as i64).filter(|g| *g >= 0),
+        None if a.flag("now").is_some() => Some(1),
+        None => None,
+    };
     let grace = match grace {
         Some(0) if !force => Some(1),
         None if force => Some(0),
@@ -1263,5 +1282,66 @@ mod tests {
         assert_eq!(out, "");
         let out = run(&mut c, "kubectl set image deployment/web app=app:2").unwrap();
         assert_eq!(out, "deployment.apps/web image updated");
+    }
+
+    /// `scale --current-replicas` is kubectl's size precondition: a different current size is
+    /// refused and nothing changes; -1 (the default) is no condition.
+    #[test]
+    fn scale_checks_the_current_replicas_precondition() {
+        let mut c = cluster();
+        let rs = c
+            .store
+            .replicasets()
+            .next()
+            .unwrap()
+            .metadata
+            .name
+            .to_string();
+        let replicas = |c: &Cluster| c.store.deployment("default/web").unwrap().spec.replicas;
+        for (cmd, err) in [
+            (
+                "kubectl scale deployment/web --current-replicas=3 --replicas=5",
+                "error: Expected replicas to be 3, was 2",
+            ),
+            (
+                "kubectl scale deployment/web --current-replicas=-2 --replicas=5",
+                "error: The --current-replicas must specify an integer of -1 or greater",
+            ),
+            (
+                "kubectl scale deployment/web --current-replicas two --replicas=5",
+                "error: invalid argument \"two\" for \"--current-replicas\" flag: strconv.ParseInt: parsing \"two\": invalid syntax",
+            ),
+            (
+                &format!("kubectl scale rs {rs} --current-replicas=1 --replicas=5"),
+                "error: Expected replicas to be 1, was 2",
+            ),
+        ] {
+            assert_eq!(run(&mut c, cmd).unwrap_err(), err, "{cmd}");
+            assert_eq!(replicas(&c), Some(2), "{cmd}");
+        }
+        let out = run(
+            &mut c,
+            "kubectl scale deployment/web --current-replicas=2 --replicas=5",
+        );
+        assert_eq!(out.unwrap(), "deployment.apps/web scaled");
+        assert_eq!(replicas(&c), Some(5));
+        let out = run(
+            &mut c,
+            "kubectl scale deployment/web --current-replicas=-1 --replicas=4",
+        );
+        assert_eq!(out.unwrap(), "deployment.apps/web scaled");
+        assert_eq!(replicas(&c), Some(4));
+    }
+
+    /// pflag's words for an integer flag that does not parse, for every integer flag.
+    #[test]
+    fn an_integer_flag_that_does_not_parse_is_refused_as_pflag_does() {
+        let mut c = cluster();
+        let err = run(&mut c, "kubectl delete deployment/web --grace-period=soon").unwrap_err();
+        assert_eq!(
+            err,
+            "error: invalid argument \"soon\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"soon\": invalid syntax"
+        );
+        assert!(c.store.deployment("default/web").is_some());
     }
 }
