@@ -823,18 +823,21 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
                         "error: invalid {verb} update {ch:?}: the key may not be empty"
                     ));
                 }
+                // A key already there is refused whatever its value, bar the change-cause
+                // annotation, which kubectl always lets a command set.
                 if let Some(old) = map.get(k)
                     && !overwrite
-                    && old != v
                 {
-                    return Err(format!(
-                        "error: --overwrite is false but found the following declared {}(s): '{k}' already has a value ({old})",
-                        if verb == "label" {
-                            "label"
-                        } else {
-                            "annotation"
-                        }
-                    ));
+                    if verb == "label" {
+                        return Err(format!(
+                            "error: '{k}' already has a value ({old}), and --overwrite is false"
+                        ));
+                    }
+                    if k != "kubernetes.io/change-cause" {
+                        return Err(format!(
+                            "error: --overwrite is false but found the following declared annotation(s): '{k}' already has a value ({old})"
+                        ));
+                    }
                 }
                 map.insert(k.to_string(), v.to_string());
             }
@@ -1331,6 +1334,57 @@ mod tests {
         );
         assert_eq!(out.unwrap(), "deployment.apps/web scaled");
         assert_eq!(replicas(&c), Some(4));
+    }
+
+    /// kubectl label and annotate refuse a key that is already there without --overwrite, even
+    /// with the same value, each in its own words; the change-cause annotation is always set.
+    #[test]
+    fn label_and_annotate_refuse_a_key_already_there_without_overwrite() {
+        let mut c = cluster();
+        for (cmd, want) in [
+            (
+                "label deployment/web env=prod",
+                Ok("deployment.apps/web labeled"),
+            ),
+            (
+                "label deployment/web env=prod",
+                Err("error: 'env' already has a value (prod), and --overwrite is false"),
+            ),
+            (
+                "label deployment/web env=dev --overwrite",
+                Ok("deployment.apps/web labeled"),
+            ),
+            (
+                "annotate deployment/web note=x",
+                Ok("deployment.apps/web annotated"),
+            ),
+            (
+                "annotate deployment/web note=x",
+                Err(
+                    "error: --overwrite is false but found the following declared annotation(s): 'note' already has a value (x)",
+                ),
+            ),
+            (
+                "annotate deployment/web kubernetes.io/change-cause=a",
+                Ok("deployment.apps/web annotated"),
+            ),
+            (
+                "annotate deployment/web kubernetes.io/change-cause=b",
+                Ok("deployment.apps/web annotated"),
+            ),
+        ] {
+            let cmd = format!("kubectl {cmd}");
+            let got = run(&mut c, &cmd);
+            assert_eq!(
+                got.as_deref(),
+                want.map_err(String::from).as_deref(),
+                "{cmd}"
+            );
+        }
+        let d = c.store.deployment("default/web").unwrap();
+        assert_eq!(d.metadata.labels["env"], "dev");
+        assert_eq!(d.metadata.annotations["note"], "x");
+        assert_eq!(d.metadata.annotations["kubernetes.io/change-cause"], "b");
     }
 
     /// pflag's words for an integer flag that does not parse, for every integer flag.
