@@ -76,6 +76,11 @@ pub enum Resource {
 }
 
 impl Resource {
+    /// The resource a command names, or kubectl's error for one the server does not have.
+    fn named(s: &str) -> Result<Resource, String> {
+        Resource::parse(s)
+            .ok_or_else(|| format!("error: the server doesn't have a resource type \"{s}\""))
+    }
     pub fn parse(s: &str) -> Option<Resource> {
         match s.to_ascii_lowercase().as_str() {
             "deployment" | "deployments" | "deploy" | "deployment.apps" | "deployments.apps" => {
@@ -173,8 +178,7 @@ impl Args {
             ));
         };
         if let Some((r, n)) = first.split_once('/') {
-            let res = Resource::parse(r)
-                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?;
+            let res = Resource::named(r)?;
             if n.is_empty() {
                 return Err(format!(
                     "error: arguments in resource/name form must have a single resource and name: {first:?}"
@@ -182,8 +186,7 @@ impl Args {
             }
             return Ok((res, n.to_string(), i + 1));
         }
-        let res = Resource::parse(first)
-            .ok_or_else(|| format!("error: the server doesn't have a resource type \"{first}\""))?;
+        let res = Resource::named(first)?;
         let name = self.positional.get(i + 1).ok_or_else(|| {
             format!("error: resource name may not be empty (kubectl {verb} {first} NAME)")
         })?;
@@ -804,6 +807,11 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
         .cloned()
         .ok_or_else(|| not_found(res.kind(), &name))?;
     let overwrite = a.flag("overwrite").is_some();
+    // kubectl tells a label change from the object's JSON before and after: the same, "not
+    // labeled"; shorter (without --overwrite), "unlabeled". Only `"labels":{…}` can differ, and
+    // the command writes it even emptied, so labels added to or removed from none "labeled".
+    let json = |m: &Labels| m.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>();
+    let (mut out, mut changed, before) = (String::new(), false, json(&obj.meta().labels));
     {
         let m = obj.meta_mut();
         let map = if verb == "label" {
@@ -813,7 +821,11 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
         };
         for ch in changes {
             if let Some(k) = ch.strip_suffix('-').filter(|_| !ch.contains('=')) {
-                map.remove(k);
+                if map.remove(k).is_some() {
+                    changed = true;
+                } else if verb == "label" {
+                    out += &format!("label {k:?} not found.\n");
+                }
             } else {
                 let (k, v) = ch.split_once('=').ok_or_else(|| {
                     format!("error: invalid {verb} update {ch:?}: expected KEY=VALUE or KEY-")
@@ -839,21 +851,20 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
                         ));
                     }
                 }
-                map.insert(k.to_string(), v.to_string());
+                changed |= map.insert(k.to_string(), v.to_string()).as_deref() != Some(v);
             }
         }
     }
+    let done = match json(&obj.meta().labels) {
+        _ if verb != "label" => "annotated",
+        _ if before == 0 => "labeled",
+        _ if !changed => "not labeled",
+        after if after < before && !overwrite => "unlabeled",
+        _ => "labeled",
+    };
     c.store.now = c.now();
     c.store.update(obj).map_err(api_err)?;
-    Ok(format!(
-        "{}/{name} {}",
-        res.prefix(),
-        if verb == "label" {
-            "labeled"
-        } else {
-            "annotated"
-        }
-    ))
+    Ok(format!("{out}{}/{name} {done}", res.prefix()))
 }
 
 fn age(c: &Cluster, m: &ObjectMeta) -> String {
@@ -893,17 +904,8 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
     };
     let (res, name) = match first.split_once('/') {
-        Some((r, n)) => (
-            Resource::parse(r)
-                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{r}\""))?,
-            Some(n.to_string()),
-        ),
-        None => (
-            Resource::parse(first).ok_or_else(|| {
-                format!("error: the server doesn't have a resource type \"{first}\"")
-            })?,
-            a.positional.get(1).cloned(),
-        ),
+        Some((r, n)) => (Resource::named(r)?, Some(n.to_string())),
+        None => (Resource::named(first)?, a.positional.get(1).cloned()),
     };
     let output = a.flag("o").or(a.flag("output")).flatten();
     let selector = a
@@ -1385,6 +1387,60 @@ mod tests {
         assert_eq!(d.metadata.labels["env"], "dev");
         assert_eq!(d.metadata.annotations["note"], "x");
         assert_eq!(d.metadata.annotations["kubernetes.io/change-cause"], "b");
+    }
+
+    /// kubectl label says whether the labels changed, as it tells it from the object's JSON
+    /// before and after: the same, "not labeled"; shorter, "unlabeled" (but "labeled" with
+    /// --overwrite); written from none, even emptied, "labeled". A label to remove that is not
+    /// there is reported first.
+    #[test]
+    fn label_tells_how_the_labels_changed_as_kubectl_does() {
+        let mut c = cluster();
+        for (cmd, want) in [
+            ("tier=1 --overwrite", "deployment.apps/web not labeled"),
+            ("env=prod", "deployment.apps/web labeled"),
+            ("env-", "deployment.apps/web unlabeled"),
+            (
+                "env-",
+                "label \"env\" not found.\ndeployment.apps/web not labeled",
+            ),
+            ("tier=12 --overwrite", "deployment.apps/web labeled"),
+            ("tier=1 --overwrite", "deployment.apps/web labeled"),
+            ("tier- --overwrite", "deployment.apps/web labeled"),
+            (
+                "tier-",
+                "label \"tier\" not found.\ndeployment.apps/web labeled",
+            ),
+        ] {
+            let cmd = format!("kubectl label deployment/web {cmd}");
+            assert_eq!(run(&mut c, &cmd).unwrap(), want, "{cmd}");
+        }
+        assert!(
+            c.store
+                .deployment("default/web")
+                .unwrap()
+                .metadata
+                .labels
+                .is_empty()
+        );
+    }
+
+    /// A resource type the server does not have, in either spelling of the target.
+    #[test]
+    fn an_unknown_resource_type_is_refused_in_kubectls_words() {
+        let mut c = cluster();
+        for cmd in [
+            "kubectl get widgets",
+            "kubectl get widgets/a",
+            "kubectl scale widgets a --replicas=1",
+            "kubectl delete widgets/a",
+        ] {
+            let err = run(&mut c, cmd).unwrap_err();
+            assert_eq!(
+                err, "error: the server doesn't have a resource type \"widgets\"",
+                "{cmd}"
+            );
+        }
     }
 
     /// pflag's words for an integer flag that does not parse, for every integer flag.
