@@ -423,7 +423,10 @@ impl Store {
     // ------------------------------------------------------------ reads (listers)
 
     pub fn get(&self, kind: Kind, key: &str) -> Option<&Object> {
-        self.objects[slot(kind)].by_key.get(key).map(|(o, _)| &**o)
+        self.stored(kind, key).map(|o| &**o)
+    }
+    fn stored(&self, kind: Kind, key: &str) -> Option<&Rc<Object>> {
+        self.objects[slot(kind)].by_key.get(key).map(|(o, _)| o)
     }
     pub fn deployment(&self, key: &str) -> Option<&Deployment> {
         match self.get(Kind::Deployment, key) {
@@ -795,11 +798,7 @@ impl Store {
             obj.meta_mut().namespace = "default".into();
         }
         let key = obj.meta().key();
-        let Some(old) = self.objects[slot(kind)]
-            .by_key
-            .get(&key)
-            .map(|(o, _)| o.clone())
-        else {
+        let Some(old) = self.stored(kind, &key).cloned() else {
             self.log(
                 "update",
                 kind,
@@ -926,11 +925,7 @@ impl Store {
     ) -> Result<(), ApiError> {
         let name = key.rsplit('/').next().unwrap_or(key).to_string();
         self.log("delete", kind, "", &name);
-        let Some(old) = self.objects[slot(kind)]
-            .by_key
-            .get(key)
-            .map(|(o, _)| o.clone())
-        else {
+        let Some(old) = self.stored(kind, key).cloned() else {
             return Err(ApiError::NotFound { kind, name });
         };
         let mut obj = (*old).clone();
