@@ -15,8 +15,6 @@ pub mod conformance;
 pub mod controller;
 pub mod scenario;
 pub mod small_map;
-pub mod value;
-pub mod yaml;
 
 /// The browser playground (Yew), compiled only for wasm32.
 #[cfg(target_arch = "wasm32")]

@@ -1,305 +1,320 @@
-//! The object model to and from generic values, field by field in the order `kubectl get -o
-//! yaml` prints them (the order of the Go structs). Optional fields are left out when empty,
-//! unmodelled fields come back after the modelled ones, and the apiVersion and kind default
-//! as the apiserver fills them in.
+//! What serde's derives on the object model need beside their attributes: Go's `omitempty`
+//! ([`omit`]), the apiserver's "a null field reads as absent" ([`nd`]), the few types serde
+//! cannot derive (`Str`, `Time`, `IntOrString`, `Shared`), the top-level objects (whose
+//! apiVersion and kind are their type, not stored fields), and `ObjectMeta` written in the Go
+//! struct's order while it is laid out for the scale-down walk. [`from_value`] decodes with the
+//! field path in errors (serde_path_to_error), in the page as natively.
 
 use super::*;
-use crate::value::codec::IsEmpty;
-use crate::value::codec::codec;
-use crate::value::{DecodeError, Fields, FromValue, Obj, ToValue};
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// Why a value does not fit a type, and where: `spec.replicas: invalid type: string "abc",
+/// expected i32`.
+pub type DecodeError = serde_path_to_error::Error<serde_json::Error>;
+
+/// Reads a typed value; the error names the path of the field at fault.
+pub fn from_value<T: DeserializeOwned>(v: Value) -> Result<T, DecodeError> {
+    serde_path_to_error::deserialize(v)
+}
+
+/// Writes a typed value. The model's types have string keys only, so this cannot fail.
+pub fn to_value<T: Serialize + ?Sized>(t: &T) -> Value {
+    serde_json::to_value(t).expect("the object model serializes to JSON")
+}
+
+/// Go's `omitempty`: empty strings, collections and maps, zero numbers, false, nil.
+pub trait OmitEmpty {
+    fn omit(&self) -> bool;
+}
+
+/// `skip_serializing_if = "codec::omit"`.
+pub fn omit<T: OmitEmpty + ?Sized>(v: &T) -> bool {
+    v.omit()
+}
+
+/// `deserialize_with = "codec::nd"`: null reads as the field's zero value, as absent does.
+pub fn nd<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
+}
+
+macro_rules! omit_when {
+    ($($t:ty => |$v:ident| $e:expr;)*) => {$(
+        impl OmitEmpty for $t {
+            fn omit(&self) -> bool {
+                let $v = self;
+                $e
+            }
+        }
+    )*};
+}
+
+omit_when! {
+    str => |s| s.is_empty();
+    String => |s| s.is_empty();
+    Str => |s| s.is_empty();
+    bool => |b| !*b;
+    i32 => |n| *n == 0;
+    i64 => |n| *n == 0;
+    Map => |m| m.is_empty();
+    ContainerState => |s| s.is_empty();
+    LabelSelector => |s| s.match_labels.is_empty() && s.match_expressions.is_empty();
+}
+
+impl<T> OmitEmpty for Vec<T> {
+    fn omit(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<K, V> OmitEmpty for BTreeMap<K, V> {
+    fn omit(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<T> OmitEmpty for Option<T> {
+    fn omit(&self) -> bool {
+        self.is_none()
+    }
+}
+
+impl<T: OmitEmpty> OmitEmpty for Shared<T> {
+    fn omit(&self) -> bool {
+        (**self).omit()
+    }
+}
+
+// ---------------------------------------------------------------- types serde cannot derive
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Clone> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Shared::new)
+    }
+}
+
+impl Serialize for Str {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Str {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Str::from)
+    }
+}
+
+impl Serialize for Time {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Time::parse(&String::deserialize(d)?).map_err(de::Error::custom)
+    }
+}
+
+impl Serialize for IntOrString {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            IntOrString::Int(i) => s.serialize_i32(*i),
+            IntOrString::Str(v) => s.serialize_str(v),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for IntOrString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = IntOrString;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("i32, or a string such as \"25%\"")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<IntOrString, E> {
+                Ok(IntOrString::Str(v.to_string()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<IntOrString, E> {
+                Ok(IntOrString::Str(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Written in the Go struct's order (`kubectl get -o yaml` sorts keys anyway; the editor and
+/// the trace do not), whatever order the fields are laid out in.
+impl Serialize for ObjectMeta {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct GoOrder<'a> {
+            #[serde(skip_serializing_if = "omit")]
+            name: &'a Str,
+            #[serde(skip_serializing_if = "omit")]
+            generate_name: &'a Str,
+            #[serde(skip_serializing_if = "omit")]
+            namespace: &'a Str,
+            #[serde(skip_serializing_if = "omit")]
+            uid: &'a Str,
+            #[serde(skip_serializing_if = "omit")]
+            resource_version: &'a Str,
+            #[serde(skip_serializing_if = "omit")]
+            generation: &'a i64,
+            #[serde(skip_serializing_if = "omit")]
+            creation_timestamp: &'a Option<Time>,
+            #[serde(skip_serializing_if = "omit")]
+            deletion_timestamp: &'a Option<Time>,
+            #[serde(skip_serializing_if = "omit")]
+            deletion_grace_period_seconds: &'a Option<i64>,
+            #[serde(skip_serializing_if = "omit")]
+            labels: &'a Shared<Labels>,
+            #[serde(skip_serializing_if = "omit")]
+            annotations: &'a BTreeMap<String, String>,
+            #[serde(skip_serializing_if = "omit")]
+            owner_references: &'a Shared<Vec<OwnerReference>>,
+            #[serde(skip_serializing_if = "omit")]
+            finalizers: &'a Vec<String>,
+            #[serde(flatten)]
+            extra: &'a Extra,
+        }
+        GoOrder {
+            name: &self.name,
+            generate_name: &self.generate_name,
+            namespace: &self.namespace,
+            uid: &self.uid,
+            resource_version: &self.resource_version,
+            generation: &self.generation,
+            creation_timestamp: &self.creation_timestamp,
+            deletion_timestamp: &self.deletion_timestamp,
+            deletion_grace_period_seconds: &self.deletion_grace_period_seconds,
+            labels: &self.labels,
+            annotations: &self.annotations,
+            owner_references: &self.owner_references,
+            finalizers: &self.finalizers,
+            extra: &self.extra,
+        }
+        .serialize(s)
+    }
+}
+
+impl<T: OmitEmpty + ?Sized> OmitEmpty for &T {
+    fn omit(&self) -> bool {
+        (**self).omit()
+    }
+}
 
 /// A top-level object: apiVersion and kind (filled in when absent, as the apiserver does),
 /// metadata, spec and status. The type is the apiVersion and kind, so they are not stored: a
 /// pod is 80 bytes smaller without two copies of "v1" and "Pod" (see `Pod`), and a document
 /// (or a patch) that names another is refused, naming the field.
 macro_rules! top_level {
-    ($t:ident, $api_version:literal) => {
+    ($t:ident, $kind:literal, $api_version:literal, $spec:ty, $status:ty) => {
         impl $t {
             pub const API_VERSION: &str = $api_version;
-            pub const KIND: &str = stringify!($t);
+            pub const KIND: &str = $kind;
         }
 
-        impl FromValue for $t {
-            fn from_value(v: Value) -> Result<$t, DecodeError> {
-                let mut f = Fields::new(v, concat!("struct ", stringify!($t)))?;
-                type_meta(&mut f, "apiVersion", $t::API_VERSION)?;
-                type_meta(&mut f, "kind", $t::KIND)?;
-                Ok($t {
-                    metadata: f.opt("metadata")?,
-                    spec: f.opt("spec")?,
-                    status: f.opt("status")?,
-                })
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                #[derive(Serialize)]
+                #[serde(rename_all = "camelCase")]
+                struct Out<'a> {
+                    api_version: &'static str,
+                    kind: &'static str,
+                    metadata: &'a ObjectMeta,
+                    spec: &'a $spec,
+                    status: &'a $status,
+                }
+                Out {
+                    api_version: $t::API_VERSION,
+                    kind: $t::KIND,
+                    metadata: &self.metadata,
+                    spec: &self.spec,
+                    status: &self.status,
+                }
+                .serialize(s)
             }
         }
 
-        impl ToValue for $t {
-            fn to_value(&self) -> Value {
-                Obj::new()
-                    .put("apiVersion", $t::API_VERSION)
-                    .put("kind", $t::KIND)
-                    .put("metadata", &self.metadata)
-                    .put("spec", &self.spec)
-                    .put("status", &self.status)
-                    .build()
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(Deserialize)]
+                #[serde(rename = $kind, rename_all = "camelCase")]
+                struct In {
+                    api_version: Option<String>,
+                    kind: Option<String>,
+                    #[serde(default, deserialize_with = "nd")]
+                    metadata: ObjectMeta,
+                    #[serde(default, deserialize_with = "nd")]
+                    spec: $spec,
+                    #[serde(default, deserialize_with = "nd")]
+                    status: $status,
+                }
+                let o = In::deserialize(d)?;
+                type_meta("apiVersion", o.api_version, $t::API_VERSION)?;
+                type_meta("kind", o.kind, $t::KIND)?;
+                Ok($t {
+                    metadata: o.metadata,
+                    spec: o.spec.into(),
+                    status: o.status.into(),
+                })
             }
         }
     };
 }
 
-/// Reads `apiVersion` or `kind`, which must be absent or `want`.
-#[inline(never)]
-fn type_meta(f: &mut Fields, key: &'static str, want: &str) -> Result<(), DecodeError> {
-    let got: String = f.or(key, || want.to_string())?;
-    if got == want {
-        return Ok(());
-    }
-    Err(DecodeError::new(format!("{got:?} is not the expected {want:?}")).at_key(key))
-}
-
-top_level!(Pod, "v1");
-top_level!(Deployment, "apps/v1");
-top_level!(ReplicaSet, "apps/v1");
-
-impl<T: FromValue + Clone> FromValue for Shared<T> {
-    fn from_value(v: Value) -> Result<Shared<T>, DecodeError> {
-        T::from_value(v).map(Shared::new)
+/// `apiVersion` or `kind` must be absent or `want`.
+fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result<(), E> {
+    match got {
+        Some(got) if got != want => Err(E::custom(format_args!(
+            "{key}: {got:?} is not the expected {want:?}"
+        ))),
+        _ => Ok(()),
     }
 }
 
-impl<T: ToValue> ToValue for Shared<T> {
-    fn to_value(&self) -> Value {
-        (**self).to_value()
-    }
-}
+top_level!(Pod, "Pod", "v1", PodSpec, PodStatus);
+top_level!(
+    Deployment,
+    "Deployment",
+    "apps/v1",
+    DeploymentSpec,
+    DeploymentStatus
+);
+top_level!(
+    ReplicaSet,
+    "ReplicaSet",
+    "apps/v1",
+    ReplicaSetSpec,
+    ReplicaSetStatus
+);
 
-impl<T: IsEmpty> IsEmpty for Shared<T> {
-    fn is_empty_value(&self) -> bool {
-        (**self).is_empty_value()
-    }
-}
-
-impl FromValue for Time {
-    fn from_value(v: Value) -> Result<Time, DecodeError> {
-        Time::parse(&String::from_value(v)?).map_err(DecodeError::new)
-    }
-}
-
-impl ToValue for Time {
-    fn to_value(&self) -> Value {
-        Value::String(self.to_string())
-    }
-}
-
-impl FromValue for IntOrString {
-    fn from_value(v: Value) -> Result<IntOrString, DecodeError> {
-        match v {
-            Value::String(s) => Ok(IntOrString::Str(s)),
-            v => i32::from_value(v).map(IntOrString::Int).map_err(|e| {
-                DecodeError::new(format!("{}, or a string such as \"25%\"", e.message()))
-            }),
-        }
-    }
-}
-
-impl ToValue for IntOrString {
-    fn to_value(&self) -> Value {
+impl Serialize for Object {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            IntOrString::Int(i) => i.to_value(),
-            IntOrString::Str(s) => s.to_value(),
-        }
-    }
-}
-
-codec!(LabelSelector {
-    match_labels: "matchLabels" opt put_nonempty,
-    match_expressions: "matchExpressions" opt put_nonempty,
-});
-
-codec!(LabelSelectorRequirement {
-    key: "key" req put,
-    operator: "operator" req put,
-    values: "values" opt put_nonempty,
-});
-
-codec!(ObjectMeta {
-    name: "name" opt put_nonempty,
-    generate_name: "generateName" opt put_nonempty,
-    namespace: "namespace" opt put_nonempty,
-    uid: "uid" opt put_nonempty,
-    resource_version: "resourceVersion" opt put_nonempty,
-    generation: "generation" opt put_nonempty,
-    creation_timestamp: "creationTimestamp" opt put_nonempty,
-    deletion_timestamp: "deletionTimestamp" opt put_nonempty,
-    deletion_grace_period_seconds: "deletionGracePeriodSeconds" opt put_nonempty,
-    labels: "labels" opt put_nonempty,
-    annotations: "annotations" opt put_nonempty,
-    owner_references: "ownerReferences" opt put_nonempty,
-    finalizers: "finalizers" opt put_nonempty,
-    ..extra
-});
-
-codec!(OwnerReference {
-    api_version: "apiVersion" req put,
-    kind: "kind" req put,
-    name: "name" req put,
-    uid: "uid" req put,
-    controller: "controller" opt put_nonempty,
-    block_owner_deletion: "blockOwnerDeletion" opt put_nonempty,
-});
-
-// ---------------------------------------------------------------- pod template and pods
-
-codec!(PodTemplateSpec {
-    metadata: "metadata" opt put,
-    spec: "spec" opt put,
-});
-
-codec!(PodSpec {
-    containers: "containers" opt put,
-    restart_policy: "restartPolicy" opt put_nonempty,
-    termination_grace_period_seconds: "terminationGracePeriodSeconds" opt put_nonempty,
-    node_name: "nodeName" opt put_nonempty,
-    ..extra
-});
-
-codec!(Container {
-    name: "name" opt put,
-    image: "image" opt put,
-    ..extra
-});
-
-codec!(PodStatus {
-    phase: "phase" opt put_nonempty,
-    conditions: "conditions" opt put_nonempty,
-    start_time: "startTime" opt put_nonempty,
-    container_statuses: "containerStatuses" opt put_nonempty,
-    ..extra
-});
-
-codec!(PodCondition {
-    type_: "type" req put,
-    status: "status" req put,
-    last_transition_time: "lastTransitionTime" opt put_nonempty,
-    reason: "reason" opt put_nonempty,
-    message: "message" opt put_nonempty,
-});
-
-codec!(ContainerStatus {
-    name: "name" req put,
-    image: "image" opt put,
-    ready: "ready" opt put,
-    restart_count: "restartCount" opt put,
-    started: "started" opt put_nonempty,
-    state: "state" opt put,
-    last_state: "lastState" opt put_nonempty,
-});
-
-impl IsEmpty for ContainerState {
-    fn is_empty_value(&self) -> bool {
-        self.is_empty()
-    }
-}
-
-codec!(ContainerState {
-    waiting: "waiting" opt put_nonempty,
-    running: "running" opt put_nonempty,
-    terminated: "terminated" opt put_nonempty,
-});
-
-codec!(ContainerStateWaiting {
-    reason: "reason" opt put_nonempty,
-    message: "message" opt put_nonempty,
-});
-
-codec!(ContainerStateRunning {
-    started_at: "startedAt" opt put_nonempty,
-});
-
-codec!(ContainerStateTerminated {
-    exit_code: "exitCode" opt put,
-    reason: "reason" opt put_nonempty,
-    finished_at: "finishedAt" opt put_nonempty,
-});
-
-// ---------------------------------------------------------------- Deployment
-
-codec!(DeploymentSpec {
-    replicas: "replicas" opt put_nonempty,
-    selector: "selector" opt put_nonempty,
-    template: "template" opt put,
-    strategy: "strategy" opt put,
-    min_ready_seconds: "minReadySeconds" opt put_nonempty,
-    revision_history_limit: "revisionHistoryLimit" opt put_nonempty,
-    paused: "paused" opt put_nonempty,
-    progress_deadline_seconds: "progressDeadlineSeconds" opt put_nonempty,
-    ..extra
-});
-
-codec!(DeploymentStrategy {
-    type_: "type" opt put_nonempty,
-    rolling_update: "rollingUpdate" opt put_nonempty,
-});
-
-codec!(RollingUpdateDeployment {
-    max_unavailable: "maxUnavailable" opt put_nonempty,
-    max_surge: "maxSurge" opt put_nonempty,
-});
-
-codec!(DeploymentStatus {
-    observed_generation: "observedGeneration" opt put_nonempty,
-    replicas: "replicas" opt put_nonempty,
-    updated_replicas: "updatedReplicas" opt put_nonempty,
-    ready_replicas: "readyReplicas" opt put_nonempty,
-    available_replicas: "availableReplicas" opt put_nonempty,
-    unavailable_replicas: "unavailableReplicas" opt put_nonempty,
-    terminating_replicas: "terminatingReplicas" opt put_nonempty,
-    conditions: "conditions" opt put_nonempty,
-    collision_count: "collisionCount" opt put_nonempty,
-});
-
-codec!(DeploymentCondition {
-    type_: "type" req put,
-    status: "status" req put,
-    last_update_time: "lastUpdateTime" opt put_nonempty,
-    last_transition_time: "lastTransitionTime" opt put_nonempty,
-    reason: "reason" opt put_nonempty,
-    message: "message" opt put_nonempty,
-});
-
-// ---------------------------------------------------------------- ReplicaSet
-
-codec!(ReplicaSetSpec {
-    replicas: "replicas" opt put_nonempty,
-    min_ready_seconds: "minReadySeconds" opt put_nonempty,
-    selector: "selector" opt put,
-    template: "template" opt put,
-    ..extra
-});
-
-codec!(ReplicaSetStatus {
-    replicas: "replicas" opt put,
-    fully_labeled_replicas: "fullyLabeledReplicas" opt put_nonempty,
-    ready_replicas: "readyReplicas" opt put_nonempty,
-    available_replicas: "availableReplicas" opt put_nonempty,
-    terminating_replicas: "terminatingReplicas" opt put_nonempty,
-    observed_generation: "observedGeneration" opt put_nonempty,
-    conditions: "conditions" opt put_nonempty,
-});
-
-codec!(ReplicaSetCondition {
-    type_: "type" req put,
-    status: "status" req put,
-    last_transition_time: "lastTransitionTime" opt put_nonempty,
-    reason: "reason" opt put_nonempty,
-    message: "message" opt put_nonempty,
-});
-
-impl ToValue for Object {
-    fn to_value(&self) -> Value {
-        match self {
-            Object::Deployment(o) => o.to_value(),
-            Object::ReplicaSet(o) => o.to_value(),
-            Object::Pod(o) => o.to_value(),
+            Object::Deployment(o) => o.serialize(s),
+            Object::ReplicaSet(o) => o.serialize(s),
+            Object::Pod(o) => o.serialize(s),
         }
     }
 }

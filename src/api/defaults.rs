@@ -69,7 +69,7 @@ pub fn default_pod_spec(s: &mut PodSpec) {
     let e = &mut s.extra;
     e.default_field("dnsPolicy", || "ClusterFirst".into());
     e.default_field("schedulerName", || "default-scheduler".into());
-    e.default_field("securityContext", || crate::json!({}));
+    e.default_field("securityContext", || serde_json::json!({}));
     // Pods created from a template share its containers: touch them only when a default is
     // missing (writing through `Shared` would copy them for every pod).
     const CONTAINER_DEFAULTS: [&str; 4] = [
@@ -89,7 +89,7 @@ pub fn default_pod_spec(s: &mut PodSpec) {
             })
     };
     let complete = |c: &Container| {
-        CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(k)) && ports_complete(c)
+        CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(*k)) && ports_complete(c)
     };
     if s.containers.iter().all(complete) {
         return;
@@ -107,12 +107,12 @@ pub fn default_pod_spec(s: &mut PodSpec) {
             .default_field("terminationMessagePath", || "/dev/termination-log".into());
         c.extra
             .default_field("terminationMessagePolicy", || "File".into());
-        c.extra.default_field("resources", || crate::json!({}));
+        c.extra.default_field("resources", || serde_json::json!({}));
         if !ports_complete(c)
             && let Some(ps) = c.extra.get_mut("ports").and_then(Value::as_array_mut)
         {
             for p in ps.iter_mut().filter_map(Value::as_object_mut) {
-                p.entry_or_insert_with("protocol", || "TCP".into());
+                p.entry("protocol").or_insert_with(|| "TCP".into());
             }
         }
     }
@@ -140,11 +140,11 @@ mod tests {
         );
         default_deployment(&mut d);
         let cs = &d.spec.template.spec.containers;
-        assert_eq!(cs[0].extra["imagePullPolicy"], "Always".into());
-        assert_eq!(cs[1].extra["imagePullPolicy"], "IfNotPresent".into());
-        assert_eq!(cs[0].extra["ports"][0]["protocol"], "TCP".into());
-        assert_eq!(cs[0].extra["ports"][1]["protocol"], "UDP".into());
-        assert_eq!(cs[1].extra["terminationMessagePolicy"], "File".into());
+        assert_eq!(cs[0].extra["imagePullPolicy"], "Always");
+        assert_eq!(cs[1].extra["imagePullPolicy"], "IfNotPresent");
+        assert_eq!(cs[0].extra["ports"][0]["protocol"], "TCP");
+        assert_eq!(cs[0].extra["ports"][1]["protocol"], "UDP");
+        assert_eq!(cs[1].extra["terminationMessagePolicy"], "File");
         assert_eq!(d.spec.template.spec.restart_policy, "Always");
         assert_eq!(d.spec.replicas, Some(1));
     }

@@ -1,20 +1,26 @@
 //! Label selectors (metav1.LabelSelector): matchLabels and matchExpressions with the four
 //! operators, and the `map[k:v]` / `k=v,k2 in (a,b)` renderings kubectl and the apiserver print.
 
+use super::codec::{nd, omit};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub type Labels = BTreeMap<String, String>;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
+    #[serde(default, deserialize_with = "nd", skip_serializing_if = "omit")]
     pub match_labels: Labels,
+    #[serde(default, deserialize_with = "nd", skip_serializing_if = "omit")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub struct LabelSelectorRequirement {
     pub key: String,
     pub operator: String,
+    #[serde(default, deserialize_with = "nd", skip_serializing_if = "omit")]
     pub values: Vec<String>,
 }
 

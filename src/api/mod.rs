@@ -2,10 +2,11 @@
 //! ObjectMeta, label selectors, IntOrString and conditions. Fields the playground does not model
 //! are kept verbatim in `extra` maps, so a manifest read in is written out with nothing dropped.
 
-mod codec;
+pub mod codec;
 pub mod defaults;
 pub mod intstr;
 pub mod labels;
+pub mod print;
 mod str;
 pub mod time;
 pub mod validation;
@@ -16,7 +17,11 @@ pub use labels::{LabelSelector, LabelSelectorRequirement, Labels};
 pub use str::Str;
 pub use time::Time;
 
-use crate::value::{Map, Value};
+use serde::{Deserialize, Serialize};
+pub use serde_json::Value;
+
+/// A JSON object: unmodelled fields, manifests and patches as they came, keys in their order.
+pub type Map = serde_json::Map<String, Value>;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -116,22 +121,34 @@ pub const FINALIZER_ORPHAN: &str = "orphan";
 /// a scale-down (being deleted?, labels, deletion cost, age, uid) comes first, within two cache
 /// lines of a pod's spec and status, since a scale-down of thousands reads it from memory. (The
 /// page's worlds are small, and its code is smaller with the compiler's layout.)
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), repr(C))]
+#[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
     pub creation_timestamp: Option<Time>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub labels: Shared<Labels>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub owner_references: Shared<Vec<OwnerReference>>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub annotations: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub uid: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub name: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub namespace: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub resource_version: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub generate_name: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub generation: i64,
     pub deletion_grace_period_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub finalizers: Vec<String>,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
@@ -154,13 +171,16 @@ pub fn key_of(a: &str, b: &str) -> Str {
     Str::concat(&[a, "/", b])
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
     pub api_version: Str,
     pub kind: Str,
     pub name: Str,
     pub uid: Str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub controller: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub block_owner_deletion: Option<bool>,
 }
 
@@ -180,25 +200,46 @@ impl OwnerReference {
 
 // ---------------------------------------------------------------- pod template and pods
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodTemplateSpec {
+    #[serde(default, deserialize_with = "codec::nd")]
     pub metadata: ObjectMeta,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub spec: PodSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodSpec {
+    #[serde(default, deserialize_with = "codec::nd")]
     pub containers: Shared<Vec<Container>>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub restart_policy: Str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub node_name: Str,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Container {
+    #[serde(default, deserialize_with = "codec::nd")]
     pub name: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub image: Str,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
@@ -217,39 +258,89 @@ pub const PHASE_SUCCEEDED: &str = "Succeeded";
 pub const PHASE_FAILED: &str = "Failed";
 pub const PHASE_UNKNOWN: &str = "Unknown";
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodStatus {
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub phase: Str,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub conditions: Vec<PodCondition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub container_statuses: Vec<ContainerStatus>,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodCondition {
+    #[serde(rename = "type")]
     pub type_: Str,
     pub status: Str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: Str,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub message: Str,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
     pub name: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub image: Str,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub ready: bool,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub restart_count: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub started: bool,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub state: ContainerState,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub last_state: ContainerState,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContainerState {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<ContainerStateWaiting>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<ContainerStateRunning>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminated: Option<ContainerStateTerminated>,
 }
 
@@ -259,21 +350,42 @@ impl ContainerState {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContainerStateWaiting {
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: Str,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub message: Str,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContainerStateRunning {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub started_at: Option<Time>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
+    #[serde(default, deserialize_with = "codec::nd")]
     pub exit_code: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: Str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<Time>,
 }
 
@@ -342,54 +454,135 @@ pub struct Deployment {
     pub status: DeploymentStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub template: PodTemplateSpec,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub strategy: DeploymentStrategy,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub min_ready_seconds: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub paused: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentStrategy {
+    #[serde(rename = "type")]
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub type_: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
 pub const RECREATE: &str = "Recreate";
 pub const ROLLING_UPDATE: &str = "RollingUpdate";
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RollingUpdateDeployment {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<IntOrString>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<IntOrString>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentStatus {
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub observed_generation: i64,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub updated_replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub ready_replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub available_replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub unavailable_replicas: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub conditions: Vec<DeploymentCondition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentCondition {
+    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<Time>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: String,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub message: String,
 }
 
@@ -414,32 +607,83 @@ pub struct ReplicaSet {
     pub status: ReplicaSetStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReplicaSetSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub min_ready_seconds: i32,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub selector: LabelSelector,
+    #[serde(default, deserialize_with = "codec::nd")]
     pub template: PodTemplateSpec,
+    #[serde(flatten)]
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReplicaSetStatus {
+    #[serde(default, deserialize_with = "codec::nd")]
     pub replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub fully_labeled_replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub ready_replicas: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub available_replicas: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub observed_generation: i64,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub conditions: Vec<ReplicaSetCondition>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReplicaSetCondition {
+    #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: String,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub message: String,
 }
 
@@ -519,6 +763,6 @@ impl Object {
         }
     }
     pub fn to_value(&self) -> Value {
-        crate::value::ToValue::to_value(self)
+        codec::to_value(self)
     }
 }

@@ -1,8 +1,10 @@
 //! Reading manifests (YAML or JSON, one or many documents) into typed objects, and writing them
 //! back out. Errors name the document and the field path, as `kubectl apply` would.
 
-use super::{Deployment, Kind, Object, Pod, ReplicaSet};
-use crate::value::{FromValue, Value};
+use super::codec::from_value;
+use super::{Deployment, Kind, Object, Pod, ReplicaSet, Value};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use std::fmt;
 
 /// Why a manifest could not be read.
@@ -26,11 +28,28 @@ impl std::error::Error for ManifestError {}
 
 /// Parses every document of a YAML (or JSON, which is YAML) text into generic values.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, ManifestError> {
-    let docs = crate::yaml::parse_documents(text).map_err(|e| ManifestError {
-        line: Some(e.line),
-        message: format!("error parsing YAML: {}", e.message),
-    })?;
-    Ok(docs.into_iter().filter(|v| !v.is_null()).collect())
+    let mut docs = vec![];
+    for doc in serde_norway::Deserializer::from_str(text) {
+        let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
+        if !v.is_null() {
+            docs.push(v);
+        }
+    }
+    Ok(docs)
+}
+
+/// Reads one YAML (or JSON) document; the error is libyaml's, with its line and column.
+pub fn parse_document(text: &str) -> Result<Value, serde_norway::Error> {
+    serde_norway::from_str(text)
+}
+
+/// libyaml's message, and where: `line 3: error parsing YAML: did not find expected key at
+/// line 3 column 1, while parsing a block mapping at line 1 column 1`.
+fn yaml_error(e: &serde_norway::Error) -> ManifestError {
+    ManifestError {
+        line: e.location().map(|l| l.line()),
+        message: format!("error parsing YAML: {e}"),
+    }
 }
 
 /// Reads one manifest value as a typed object, by its `apiVersion` and `kind`.
@@ -66,8 +85,8 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
             "no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})"
         )));
     }
-    fn typed<T: FromValue>(v: Value) -> Result<T, ManifestError> {
-        T::from_value(v).map_err(|e| ManifestError {
+    fn typed<T: DeserializeOwned>(v: Value) -> Result<T, ManifestError> {
+        from_value::<T>(v).map_err(|e| ManifestError {
             line: None,
             message: e.to_string(),
         })
@@ -116,13 +135,19 @@ fn locate_path(text: &str, message: &str) -> Option<usize> {
 /// The object as `kubectl get -o yaml` prints it: keys sorted, strings quoted as go-yaml
 /// quotes them.
 pub fn to_yaml(obj: &Object) -> String {
-    crate::yaml::to_string_kubectl(&kubectl_value(obj))
+    super::print::to_yaml(&kubectl_value(obj))
+}
+
+/// A value as a YAML document the way serde's YAML writes it (libyaml's quoting): scenario
+/// files and the editor's manifest.
+pub fn to_editor_yaml(v: &Value) -> String {
+    serde_norway::to_string(v).expect("a JSON value is a YAML document")
 }
 
 /// The object as kubectl prints it (YAML or JSON): its fields with every map's keys sorted.
 pub fn kubectl_value(obj: &Object) -> Value {
     let mut v = obj.to_value();
-    v.sort_keys();
+    v.sort_all_objects();
     v
 }
 
@@ -130,7 +155,7 @@ pub fn kubectl_value(obj: &Object) -> Value {
 /// object or none.
 pub fn kubectl_list(objs: &[Object]) -> Value {
     let items: Vec<Value> = objs.iter().map(kubectl_value).collect();
-    crate::json!({
+    serde_json::json!({
         "apiVersion": "v1",
         "items": items,
         "kind": "List",
@@ -339,7 +364,7 @@ mod path_tests {
                 "metadata.ownerReferences[0]: missing field `apiVersion`",
             ),
         ] {
-            let v = crate::yaml::parse(doc).unwrap();
+            let v = parse_document(doc).unwrap();
             let e = object_from_value(v).unwrap_err();
             assert_eq!(e.message, want, "{doc}");
         }

@@ -4,12 +4,13 @@
 
 use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Str, Time, key_of};
-use crate::value::codec::to_value;
+use serde::Serialize;
 use std::hash::{Hash, Hasher};
 
 /// One event. Type, reason and source are the recorders' own words (`&'static`), so an event
 /// costs its object and message: a large rollout records several events per pod.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Event {
     pub type_: &'static str,
     pub reason: &'static str,
@@ -22,17 +23,6 @@ pub struct Event {
     pub first_ms: u64,
     pub last_ms: u64,
 }
-
-to_value!(Event {
-    type_: "type" put,
-    reason: "reason" put,
-    message: "message" put,
-    object: "object" put,
-    source: "source" put,
-    count: "count" put,
-    first_ms: "firstMs" put,
-    last_ms: "lastMs" put,
-});
 
 /// client-go's `EventCorrelator` in front of the apiserver's events, in its default settings:
 ///

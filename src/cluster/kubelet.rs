@@ -5,11 +5,12 @@
 use super::events::EventRecorder;
 use super::store::Store;
 use crate::api::*;
-use crate::value::codec::to_value;
-use crate::value::{DecodeError, Fields, FromValue, Value};
+use serde::{Deserialize, Serialize};
 
-/// The world a scenario runs in (pod timings, nodes, broken images).
-#[derive(Clone, Debug, PartialEq)]
+/// The world a scenario runs in (pod timings, nodes, broken images). As the scenario file's
+/// `world:`, every field is optional and unknown ones are refused.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub struct World {
     pub schedule_ms: u64,
     pub start_ms: u64,
@@ -35,37 +36,6 @@ impl Default for World {
         }
     }
 }
-
-/// The scenario file's `world:`; every field optional, unknown ones refused.
-impl FromValue for World {
-    fn from_value(v: Value) -> Result<World, DecodeError> {
-        let d = World::default();
-        let mut f = Fields::new(v, "struct World")?;
-        let w = World {
-            schedule_ms: f.or("scheduleMs", || d.schedule_ms)?,
-            start_ms: f.or("startMs", || d.start_ms)?,
-            ready_ms: f.or("readyMs", || d.ready_ms)?,
-            termination_ms: f.or("terminationMs", || d.termination_ms)?,
-            use_grace_period: f.or("useGracePeriod", || d.use_grace_period)?,
-            nodes: f.or("nodes", || d.nodes)?,
-            failing_images: f.opt("failingImages")?,
-            crashing_images: f.opt("crashingImages")?,
-        };
-        f.deny_unknown()?;
-        Ok(w)
-    }
-}
-
-to_value!(World {
-    schedule_ms: "scheduleMs" put,
-    start_ms: "startMs" put,
-    ready_ms: "readyMs" put,
-    termination_ms: "terminationMs" put,
-    use_grace_period: "useGracePeriod" put,
-    nodes: "nodes" put,
-    failing_images: "failingImages" put,
-    crashing_images: "crashingImages" put,
-});
 
 /// `*` matches any run of characters; everything else literally.
 pub fn glob_match(pattern: &str, text: &str) -> bool {

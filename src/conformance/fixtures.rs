@@ -2,7 +2,7 @@
 //! objects, following each file's `conventions` (the upstream test helpers' defaults).
 
 use crate::api::*;
-use crate::value::Value;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The instant fixture times are relative to (`createdAt: 0`).

@@ -8,8 +8,8 @@ use crate::cluster::events::EventRecorder;
 use crate::cluster::store::{Store, WatchEvent};
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::replicaset::ReplicaSetController;
-use crate::json;
-use crate::value::Value;
+use serde_json::Value;
+use serde_json::json;
 
 fn count(store: &Store, verb: &str, resource: &str) -> usize {
     store
@@ -223,7 +223,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 .map(|r| r.metadata.name.to_string())
                 .collect();
             let exp: Vec<String> = want
-                .get(&d.metadata.name)
+                .get(d.metadata.name.as_str())
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -268,7 +268,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 .map(|p| p.metadata.name.to_string())
                 .collect();
             let mut exp: Vec<String> = want
-                .get(&rs.metadata.name)
+                .get(rs.metadata.name.as_str())
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()

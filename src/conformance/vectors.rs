@@ -11,8 +11,8 @@ use crate::controller::expectations::{ControllerExpectations, UidTrackingExpecta
 use crate::controller::ranking::{RankingGates, active_pods_less, ranked_less, sort_by_less};
 use crate::controller::replicaset::{self as rsc, ReplicaSetController};
 use crate::controller::{compute_hash, filter_active_pods, slow_start_batch};
-use crate::json;
-use crate::value::Value;
+use serde_json::Value;
+use serde_json::json;
 
 pub const KNOWN_IDS: &[&str] = &[
     "util.NewRSNewReplicas",
@@ -891,7 +891,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
             let conv = file["conventions"].as_str().unwrap_or("");
             let defs: Value = conv
                 .split_once("podDefinitions: ")
-                .and_then(|(_, j)| crate::value::parse_json(j).ok())
+                .and_then(|(_, j)| serde_json::from_str(j).ok())
                 .ok_or("conventions: podDefinitions missing")?;
             let by_name = |v: &Value| pod(&defs[v.as_str().unwrap_or("")]);
             let pods: Vec<Pod> = i["pods"]

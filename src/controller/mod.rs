@@ -9,13 +9,13 @@ pub mod ranking;
 pub mod replicaset;
 
 use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
-use crate::value::ToValue;
-use crate::value::codec::to_value;
+use serde::Serialize;
 use std::cmp::Ordering;
 
 /// One line of a sync's explanation: which upstream function decided, and its arithmetic.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Explain {
+    #[serde(rename = "fn")]
     pub func: String,
     pub text: String,
 }
@@ -28,11 +28,6 @@ impl Explain {
         }
     }
 }
-
-to_value!(Explain {
-    func: "fn" put,
-    text: "text" put,
-});
 
 /// `controller.FilterActivePods`: pods neither terminal nor being deleted.
 pub fn filter_active_pods<'a>(pods: impl IntoIterator<Item = &'a Pod>) -> Vec<&'a Pod> {
@@ -86,8 +81,8 @@ fn fnv32a(bytes: &[u8], mut h: u32) -> u32 {
 /// collision count, rendered with `rand.SafeEncodeString` of the decimal hash.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     // Keys sorted, so that equal templates print, and hash, equally.
-    let mut v = template.to_value();
-    v.sort_keys();
+    let mut v = crate::api::codec::to_value(template);
+    v.sort_all_objects();
     let s = v.to_string();
     let mut h = fnv32a(s.as_bytes(), 0x811c_9dc5);
     if let Some(c) = collision_count {

@@ -10,7 +10,6 @@ use crate::cluster::kubelet::display_status;
 use crate::cluster::store::{ApiError, Propagation};
 use crate::controller::deployment::util as du;
 use crate::controller::ranking::sort_by_cmp;
-use crate::value::{FromValue, ToValue, Value};
 
 /// Splits a command line like a POSIX shell would (quotes, backslash escapes).
 pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
@@ -709,9 +708,9 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
         (Value::Object(t), Value::Object(p)) => {
             for (k, v) in p {
                 if v.is_null() {
-                    t.remove(k);
+                    t.shift_remove(k);
                 } else {
-                    merge_patch(t.entry_or_insert_with(k, || Value::Null), v);
+                    merge_patch(t.entry(k.as_str()).or_insert(Value::Null), v);
                 }
             }
         }
@@ -725,9 +724,9 @@ fn strategic_patch(target: &mut Value, patch: &Value) {
         (Value::Object(t), Value::Object(p)) => {
             for (k, v) in p {
                 if v.is_null() {
-                    t.remove(k);
+                    t.shift_remove(k);
                 } else if k == "containers" && v.is_array() {
-                    let cur = t.entry_or_insert_with(k, || Value::Array(vec![]));
+                    let cur = t.entry(k.as_str()).or_insert_with(|| Value::Array(vec![]));
                     if let (Value::Array(items), Value::Array(new)) = (cur, v) {
                         for n in new {
                             let name = n.get("name").cloned();
@@ -741,7 +740,7 @@ fn strategic_patch(target: &mut Value, patch: &Value) {
                         }
                     }
                 } else {
-                    strategic_patch(t.entry_or_insert_with(k, || Value::Null), v);
+                    strategic_patch(t.entry(k.as_str()).or_insert(Value::Null), v);
                 }
             }
         }
@@ -762,11 +761,12 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
         return Err("error: must specify -p to patch".into());
     };
-    let patch: Value =
-        crate::value::parse_json(p).map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
+    // kubectl reads the patch as YAML (of which JSON is a part) and sends it as JSON.
+    let patch: Value = crate::api::yaml::parse_document(p)
+        .map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
     let ty = a.flag("type").flatten().unwrap_or("strategic");
     let d = get_deployment(c, &name)?;
-    let mut v = d.to_value();
+    let mut v = codec::to_value(&d);
     match ty {
         "merge" => merge_patch(&mut v, &patch),
         "strategic" => strategic_patch(&mut v, &patch),
@@ -776,7 +776,7 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
             ));
         }
     }
-    let new = Deployment::from_value(v)
+    let new = codec::from_value::<Deployment>(v)
         .map_err(|e| format!("error: the patch does not fit a Deployment: {e}"))?;
     if new == d {
         return Ok(format!("deployment.apps/{name} patched (no change)"));
@@ -933,8 +933,8 @@ fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
         _ => crate::api::yaml::kubectl_list(&objs),
     };
     match output {
-        Some("yaml") => return Ok(crate::yaml::to_string_kubectl(&printed())),
-        Some("json") => return Ok(crate::value::to_json_pretty(&printed())),
+        Some("yaml") => return Ok(crate::api::print::to_yaml(&printed())),
+        Some("json") => return Ok(crate::api::print::to_json(&printed())),
         Some("name") => {
             return Ok(objs
                 .iter()

@@ -1,7 +1,6 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
-pub mod deflate;
 pub mod gallery;
 pub mod kubectl;
 pub mod quick;
@@ -10,10 +9,13 @@ pub mod share;
 pub mod table;
 pub mod trace;
 
+use crate::api::codec::{from_value, nd};
+use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_objects};
 use crate::cluster::kubelet::World;
 use crate::cluster::{Cluster, Livelock};
-use crate::value::{DecodeError, Fields, FromValue, Value};
+use serde::Deserialize;
+use serde_json::Value;
 use std::fmt;
 use trace::TraceStep;
 
@@ -57,48 +59,29 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// The scenario file as written: every field but `name` optional, unknown ones refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawScenario {
     name: String,
+    #[serde(default, deserialize_with = "nd")]
     description: String,
+    #[serde(default, deserialize_with = "nd")]
     world: World,
+    #[serde(default, deserialize_with = "nd")]
     objects: Vec<Value>,
+    #[serde(default, deserialize_with = "nd")]
     steps: Vec<RawStep>,
     until: Option<Value>,
 }
 
-impl FromValue for RawScenario {
-    fn from_value(v: Value) -> Result<RawScenario, DecodeError> {
-        let mut f = Fields::new(v, "struct RawScenario")?;
-        let raw = RawScenario {
-            name: f.req("name")?,
-            description: f.opt("description")?,
-            world: f.opt("world")?,
-            objects: f.opt("objects")?,
-            steps: f.opt("steps")?,
-            until: f.opt("until")?,
-        };
-        f.deny_unknown()?;
-        Ok(raw)
-    }
-}
-
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawStep {
+    #[serde(default)]
     at: Value,
     run: Option<String>,
     caption: Option<String>,
-}
-
-impl FromValue for RawStep {
-    fn from_value(v: Value) -> Result<RawStep, DecodeError> {
-        let mut f = Fields::new(v, "struct RawStep")?;
-        let step = RawStep {
-            at: f.opt("at")?,
-            run: f.opt("run")?,
-            caption: f.opt("caption")?,
-        };
-        f.deny_unknown()?;
-        Ok(step)
-    }
 }
 
 /// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
@@ -157,9 +140,9 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 impl Scenario {
     /// Reads a scenario file (YAML or JSON). Errors name the field.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let v: Value = crate::yaml::parse(text)
+        let v = parse_document(text)
             .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
-        let raw = RawScenario::from_value(v).map_err(|e| ScenarioError(e.to_string()))?;
+        let raw: RawScenario = from_value(v).map_err(|e| ScenarioError(e.to_string()))?;
         if raw.name.trim().is_empty() {
             return Err(ScenarioError("name: a scenario needs a short id".into()));
         }
@@ -173,7 +156,7 @@ impl Scenario {
         for (i, o) in raw.objects.into_iter().enumerate() {
             match o {
                 Value::String(s) => objects.push(s),
-                Value::Object(_) => objects.push(crate::yaml::to_string(&o)),
+                Value::Object(_) => objects.push(crate::api::yaml::to_editor_yaml(&o)),
                 other => {
                     return Err(ScenarioError(format!(
                         "objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"

@@ -6,7 +6,7 @@ use crate::api::Object;
 use crate::api::defaults::default_deployment;
 use crate::api::validation::validate_deployment;
 use crate::api::yaml::{line_of_field, parse_objects};
-use crate::value::{Map, Value};
+use crate::api::{Map, Value};
 
 /// A quick control's field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,13 +81,14 @@ impl Field {
 
 fn first_document(text: &str) -> Result<Value, String> {
     let doc = text.split("\n---").next().unwrap_or("");
-    crate::yaml::parse(doc).map_err(|e| format!("the manifest is not valid YAML: {e}"))
+    crate::api::yaml::parse_document(doc)
+        .map_err(|e| format!("the manifest is not valid YAML: {e}"))
 }
 
 fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, k| match v {
         Value::Array(a) => a.get(k.parse::<usize>().ok()?),
-        Value::Object(m) => m.get(k),
+        Value::Object(m) => m.get(*k),
         _ => None,
     })
 }
@@ -142,7 +143,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
                 a.get_mut(i)
                     .ok_or_else(|| format!("{}: the manifest has no container", field.label()))?
             }
-            Value::Object(m) => m.entry_or_insert_with(k, || Value::Object(Map::new())),
+            Value::Object(m) => m.entry(*k).or_insert_with(|| Value::Object(Map::new())),
             _ => return Err(format!("{}: {} is not a mapping", field.label(), k)),
         };
     }
@@ -155,7 +156,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
             m.insert(last.to_string(), t);
         }
         None => {
-            m.remove(last);
+            m.shift_remove(last);
         }
     }
     // Recreate takes no rollingUpdate block: the apiserver rejects one.
@@ -163,9 +164,9 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
         && value == "Recreate"
         && let Some(Value::Object(s)) = v.get_mut("spec").and_then(|s| s.get_mut("strategy"))
     {
-        s.remove("rollingUpdate");
+        s.shift_remove("rollingUpdate");
     }
-    Ok(crate::yaml::to_string(&v))
+    Ok(crate::api::yaml::to_editor_yaml(&v))
 }
 
 /// The Deployment as a manifest to edit: what `kubectl get -o yaml` shows without the status
@@ -174,7 +175,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
 pub fn manifest_of(d: &crate::api::Deployment) -> String {
     let mut v = Object::Deployment(Box::new(d.clone())).to_value();
     if let Value::Object(m) = &mut v {
-        m.remove("status");
+        m.shift_remove("status");
         if let Some(Value::Object(meta)) = m.get_mut("metadata") {
             for k in [
                 "uid",
@@ -183,21 +184,21 @@ pub fn manifest_of(d: &crate::api::Deployment) -> String {
                 "creationTimestamp",
                 "managedFields",
             ] {
-                meta.remove(k);
+                meta.shift_remove(k);
             }
             if let Some(Value::Object(a)) = meta.get_mut("annotations") {
-                a.remove(crate::api::REVISION_ANNOTATION);
-                a.remove(crate::api::LAST_APPLIED_ANNOTATION);
+                a.shift_remove(crate::api::REVISION_ANNOTATION);
+                a.shift_remove(crate::api::LAST_APPLIED_ANNOTATION);
             }
             if meta
                 .get("annotations")
                 .is_some_and(|a| a.as_object().is_some_and(|a| a.is_empty()))
             {
-                meta.remove("annotations");
+                meta.shift_remove("annotations");
             }
         }
     }
-    crate::yaml::to_string(&v)
+    crate::api::yaml::to_editor_yaml(&v)
 }
 
 /// A problem with the manifest, at its line when known.

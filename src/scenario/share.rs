@@ -5,8 +5,11 @@
 //! than [`MAX_DECODED_BYTES`].
 
 use super::{Scenario, Step, Until};
-use crate::json;
-use crate::value::{Map, ToValue, Value};
+use crate::api::{Map, Value};
+use base64::Engine;
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use serde_json::json;
 
 /// The most bytes a link may decompress to (a typical scenario is 1–3 KB).
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
@@ -21,52 +24,22 @@ pub struct Shared {
     pub step: usize,
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// base64url without padding (RFC 4648 §5); a padded link, as some tools make, reads too.
+const BASE64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
 
-/// base64url without padding.
-pub fn base64url_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
-}
-
-pub fn base64url_decode(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, c) in text.bytes().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            b'=' => break,
-            _ => {
-                return Err(format!(
-                    "the link is damaged: character {:?} at position {i} is not base64url",
-                    c as char
-                ));
-            }
-        };
-        acc = acc << 6 | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
+fn unbase64(data: &str) -> Result<Vec<u8>, String> {
+    BASE64URL.decode(data).map_err(|e| match e {
+        base64::DecodeError::InvalidByte(i, c) => format!(
+            "the link is damaged: character {:?} at position {i} is not base64url",
+            c as char
+        ),
+        _ => "the link is damaged or cut short: it is not whole base64url".to_string(),
+    })
 }
 
 fn ms(at: u64) -> Value {
@@ -85,8 +58,8 @@ impl Scenario {
         if !self.description.is_empty() {
             m.insert("description".into(), self.description.clone().into());
         }
-        let world = self.world.to_value();
-        let default = crate::cluster::kubelet::World::default().to_value();
+        let world = crate::api::codec::to_value(&self.world);
+        let default = crate::api::codec::to_value(&crate::cluster::kubelet::World::default());
         if let (Value::Object(w), Value::Object(d)) = (world, default) {
             let changed: Map = w.into_iter().filter(|(k, v)| d.get(k) != Some(v)).collect();
             if !changed.is_empty() {
@@ -123,26 +96,26 @@ impl Scenario {
         if let Until::At(t) = self.until {
             m.insert("until".into(), ms(t));
         }
-        crate::yaml::to_string(&Value::Object(m))
+        crate::api::yaml::to_editor_yaml(&Value::Object(m))
     }
 }
 
 /// The fragment (without `#`) for a scenario at a step.
 pub fn encode(scenario: &Scenario, step: usize) -> String {
     let payload = json!({ "scenario": scenario.to_yaml(), "step": step }).to_string();
-    let packed = super::deflate::deflate(payload.as_bytes());
-    format!("{CURRENT}.{}", base64url_encode(&packed))
+    let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+    format!("{CURRENT}.{}", BASE64URL.encode(packed))
 }
 
 fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    super::deflate::inflate(bytes, MAX_DECODED_BYTES).map_err(|e| match e {
-        super::deflate::InflateError::TooLarge => {
-            format!("the link decodes to more than {MAX_DECODED_BYTES} bytes: refused")
-        }
-        super::deflate::InflateError::Corrupt => {
-            "the link is damaged or cut short: its data does not decompress".to_string()
-        }
-    })
+    miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, MAX_DECODED_BYTES).map_err(
+        |e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                format!("the link decodes to more than {MAX_DECODED_BYTES} bytes: refused")
+            }
+            _ => "the link is damaged or cut short: its data does not decompress".to_string(),
+        },
+    )
 }
 
 fn scenario_text(bytes: Vec<u8>) -> Result<String, String> {
@@ -163,7 +136,7 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
     let (text, step) = match version {
         // v0: the first format, the scenario YAML itself, base64url, position 0.
         "v0" => {
-            let bytes = base64url_decode(data)?;
+            let bytes = unbase64(data)?;
             if bytes.len() > MAX_DECODED_BYTES {
                 return Err(format!(
                     "the link decodes to more than {MAX_DECODED_BYTES} bytes: refused"
@@ -172,8 +145,8 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
             (scenario_text(bytes)?, 0)
         }
         "v1" => {
-            let json = scenario_text(inflate(&base64url_decode(data)?)?)?;
-            let v: Value = crate::value::parse_json(&json).map_err(|_| {
+            let json = scenario_text(inflate(&unbase64(data)?)?)?;
+            let v: Value = serde_json::from_str(&json).map_err(|_| {
                 "the link is damaged: its data is not the expected JSON".to_string()
             })?;
             let text = v
@@ -201,15 +174,6 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn base64url_round_trips() {
-        for n in 0..40 {
-            let data: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
-            assert_eq!(base64url_decode(&base64url_encode(&data)).unwrap(), data);
-        }
-        assert_eq!(base64url_encode(b"hi?"), "aGk_");
-    }
-
-    #[test]
     fn every_gallery_scenario_round_trips_through_a_link() {
         for (name, text) in GALLERY {
             let s = Scenario::parse(text).unwrap();
@@ -229,7 +193,7 @@ mod tests {
     #[test]
     fn v0_links_still_open() {
         let text = GALLERY[0].1;
-        let link = format!("v0.{}", base64url_encode(text.as_bytes()));
+        let link = format!("v0.{}", BASE64URL.encode(text.as_bytes()));
         let s = decode(&link).unwrap();
         assert_eq!(s.scenario, Scenario::parse(text).unwrap());
         assert_eq!(s.step, 0);
@@ -253,12 +217,12 @@ mod tests {
     fn the_decoded_size_is_capped() {
         // A deflate bomb: 10 MB of one byte compresses to a few KB.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b'a'; 10 << 20], 9);
-        let link = format!("v1.{}", base64url_encode(&bomb));
+        let link = format!("v1.{}", BASE64URL.encode(&bomb));
         assert!(link.len() < MAX_LINK_CHARS);
         assert!(decode(&link).unwrap_err().contains("more than"));
         let big = format!(
             "v0.{}",
-            base64url_encode(&vec![b'a'; MAX_DECODED_BYTES + 10])
+            BASE64URL.encode(vec![b'a'; MAX_DECODED_BYTES + 10])
         );
         assert!(decode(&big).is_err());
     }
@@ -300,7 +264,7 @@ mod tests {
             let good = encode(&Scenario::parse(GALLERY[4].1).unwrap(), 3);
             let mut b = good.into_bytes();
             let i = 3 + i % (b.len() - 3);
-            b[i] = ALPHABET[c as usize];
+            b[i] = alphabet::URL_SAFE.as_str().as_bytes()[c as usize];
             let s = String::from_utf8(b).unwrap();
             let _ = decode(&s);
             let _ = decode(&s[..cut.min(s.len())]);

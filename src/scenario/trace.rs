@@ -2,32 +2,46 @@
 //! the shape `shared/spec/simulation.md` §3 fixes, with the Deployment and its ReplicaSets as
 //! they stand after the step.
 
+use crate::api::codec::omit;
 use crate::cluster::events::Event;
 use crate::controller::Explain;
-use crate::value::codec::to_value;
-use crate::value::{ToValue, Value};
+use serde::{Serialize, Serializer};
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TraceStep {
     pub t: u64,
     pub kind: &'static str,
+    #[serde(skip_serializing_if = "omit")]
     pub controller: Option<&'static str>,
+    #[serde(skip_serializing_if = "omit")]
     pub key: Option<String>,
+    #[serde(skip_serializing_if = "omit")]
     pub branch: Option<&'static str>,
+    #[serde(skip_serializing_if = "omit")]
     pub strategy: Option<String>,
+    #[serde(skip_serializing_if = "omit")]
     pub explain: Vec<Explain>,
     /// A sync that returned an error (the key is requeued with back-off).
+    #[serde(skip_serializing_if = "omit")]
     pub error: Option<String>,
     /// The command of an action step.
+    #[serde(skip_serializing_if = "omit")]
     pub command: Option<String>,
+    #[serde(skip_serializing_if = "omit")]
     pub caption: Option<String>,
     /// What kubectl printed.
+    #[serde(skip_serializing_if = "omit")]
     pub output: Option<String>,
     /// Why a command was rejected (nothing changed).
+    #[serde(skip_serializing_if = "omit")]
     pub errors: Vec<String>,
     /// World steps: what the scheduler and kubelets did.
+    #[serde(skip_serializing_if = "omit")]
     pub changes: Vec<String>,
+    #[serde(skip_serializing_if = "omit")]
     pub events: Vec<Event>,
+    #[serde(skip_serializing_if = "omit")]
     pub deployment: Option<DeploymentView>,
     pub replica_sets: Vec<ReplicaSetView>,
 }
@@ -55,7 +69,8 @@ impl TraceStep {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentView {
     pub name: String,
     pub replicas: i32,
@@ -65,31 +80,36 @@ pub struct DeploymentView {
     pub strategy: String,
     pub max_surge: i32,
     pub max_unavailable: i32,
+    #[serde(skip_serializing_if = "omit")]
     pub revision: Option<String>,
     pub deleting: bool,
     pub status: DeploymentStatusView,
     pub conditions: Vec<ConditionView>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeploymentStatusView {
     pub replicas: i32,
     pub updated_replicas: i32,
     pub ready_replicas: i32,
     pub available_replicas: i32,
     pub unavailable_replicas: i32,
+    #[serde(skip_serializing_if = "omit")]
     pub terminating_replicas: Option<i32>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConditionView {
     pub type_: String,
     pub status: String,
     pub reason: String,
+    #[serde(skip_serializing_if = "omit")]
     pub message: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplicaSetView {
     pub name: String,
     pub revision: i64,
@@ -100,14 +120,15 @@ pub struct ReplicaSetView {
     pub deleting: bool,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReplicaSetStatusView {
     pub replicas: i32,
     pub ready_replicas: i32,
     pub available_replicas: i32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PodCounts {
     pub pending: u32,
     pub running: u32,
@@ -173,7 +194,8 @@ impl PodState {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodView {
     pub name: String,
     pub replica_set: String,
@@ -186,96 +208,14 @@ pub struct PodView {
 pub fn to_jsonl(steps: &[TraceStep]) -> String {
     let mut out = String::new();
     for s in steps {
-        out.push_str(&s.to_value().to_string());
+        out.push_str(&serde_json::to_string(s).expect("a trace step is JSON"));
         out.push('\n');
     }
     out
 }
 
-to_value!(TraceStep {
-    t: "t" put,
-    kind: "kind" put,
-    controller: "controller" put_nonempty,
-    key: "key" put_nonempty,
-    branch: "branch" put_nonempty,
-    strategy: "strategy" put_nonempty,
-    explain: "explain" put_nonempty,
-    error: "error" put_nonempty,
-    command: "command" put_nonempty,
-    caption: "caption" put_nonempty,
-    output: "output" put_nonempty,
-    errors: "errors" put_nonempty,
-    changes: "changes" put_nonempty,
-    events: "events" put_nonempty,
-    deployment: "deployment" put_nonempty,
-    replica_sets: "replicaSets" put,
-});
-
-to_value!(DeploymentView {
-    name: "name" put,
-    replicas: "replicas" put,
-    paused: "paused" put,
-    generation: "generation" put,
-    observed_generation: "observedGeneration" put,
-    strategy: "strategy" put,
-    max_surge: "maxSurge" put,
-    max_unavailable: "maxUnavailable" put,
-    revision: "revision" put_nonempty,
-    deleting: "deleting" put,
-    status: "status" put,
-    conditions: "conditions" put,
-});
-
-to_value!(DeploymentStatusView {
-    replicas: "replicas" put,
-    updated_replicas: "updatedReplicas" put,
-    ready_replicas: "readyReplicas" put,
-    available_replicas: "availableReplicas" put,
-    unavailable_replicas: "unavailableReplicas" put,
-    terminating_replicas: "terminatingReplicas" put_nonempty,
-});
-
-to_value!(ConditionView {
-    type_: "type" put,
-    status: "status" put,
-    reason: "reason" put,
-    message: "message" put_nonempty,
-});
-
-to_value!(ReplicaSetView {
-    name: "name" put,
-    revision: "revision" put,
-    replicas: "replicas" put,
-    status: "status" put,
-    images: "images" put,
-    pods: "pods" put,
-    deleting: "deleting" put,
-});
-
-to_value!(ReplicaSetStatusView {
-    replicas: "replicas" put,
-    ready_replicas: "readyReplicas" put,
-    available_replicas: "availableReplicas" put,
-});
-
-to_value!(PodCounts {
-    pending: "pending" put,
-    running: "running" put,
-    ready: "ready" put,
-    available: "available" put,
-    terminating: "terminating" put,
-});
-
-impl ToValue for PodState {
-    fn to_value(&self) -> Value {
-        Value::from(self.as_str())
+impl Serialize for PodState {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
-
-to_value!(PodView {
-    name: "name" put,
-    replica_set: "replicaSet" put,
-    state: "state" put,
-    status: "status" put,
-    node: "node" put,
-});

@@ -4,10 +4,10 @@
 
 use super::state::{Action, Model, Selected};
 use super::{Dispatch, Run, bindings, branch, cluster_view, status, timeline};
-use crate::json;
 use crate::scenario::session::Session;
 use crate::scenario::share::{self, Controls, Panel};
-use crate::value::Value;
+use serde_json::Value;
+use serde_json::json;
 use yew::prelude::*;
 
 /// `{"source": "rollout-playground", "type": "ready", "steps": N, "scenario": name}`

@@ -1,43 +1,112 @@
-//! The writer: block style with two-space indentation, sequences under a key at the key's own
-//! indentation, and strings plain where they read back as the same string, quoted where they
-//! would read as something else, double-quoted when they need escapes, and as literal blocks
-//! when they hold line breaks. Two dialects differ only in that quoting:
-//! - [`to_string`] makes libyaml's choices for serde's YAML (single quotes: `'True'`), for
-//!   scenario files and the editor's manifest;
-//! - [`to_string_kubectl`] makes go-yaml's, which `kubectl get -o yaml` prints through
-//!   sigs.k8s.io/yaml: double quotes for any string its YAML 1.1 resolver would read as
-//!   something else (`"True"`, `"1"`, `"yes"`, and timestamps such as creationTimestamp).
+//! kubectl's printing of objects: YAML as `kubectl get -o yaml` prints it (go-yaml through
+//! sigs.k8s.io/yaml) and JSON as `kubectl get -o json` prints it (Go's `json.MarshalIndent`).
+//!
+//! The YAML writer is ours because no Rust crate writes go-yaml's dialect: block style with
+//! two-space indentation, sequences under a key at the key's own indentation, strings plain
+//! where they read back as the same string, single-quoted where they would read as something
+//! else, double-quoted when they need escapes or when go-yaml's YAML 1.1 resolver would read
+//! them as another type (`"True"`, `"1"`, `"yes"`, timestamps such as creationTimestamp), and
+//! as literal blocks when they hold line breaks. Whether a plain scalar reads as a string is
+//! asked of serde_norway (libyaml), the reader every manifest goes through. The JSON is
+//! serde_json's, with a formatter that escapes as Go does.
 
-use super::parse::resolve;
-use crate::value::Value;
-
-#[derive(Clone, Copy, PartialEq)]
-enum Dialect {
-    Libyaml,
-    GoYaml,
-}
-
-/// The value as a YAML document, quoted as libyaml quotes.
-pub fn to_string(v: &Value) -> String {
-    document(v, Dialect::Libyaml)
-}
+use serde::Serialize;
+use serde_json::Value;
+use std::io;
 
 /// The value as a YAML document, quoted as kubectl (go-yaml) quotes.
-pub fn to_string_kubectl(v: &Value) -> String {
-    document(v, Dialect::GoYaml)
-}
-
-fn document(v: &Value, d: Dialect) -> String {
+pub fn to_yaml(v: &Value) -> String {
     let mut out = String::new();
     match v {
-        Value::Object(m) if !m.is_empty() => mapping(&mut out, v, 0, d),
-        Value::Array(a) if !a.is_empty() => sequence(&mut out, v, 0, d),
+        Value::Object(m) if !m.is_empty() => mapping(&mut out, v, 0),
+        Value::Array(a) if !a.is_empty() => sequence(&mut out, v, 0),
         _ => {
-            scalar(&mut out, v, 0, false, d);
+            scalar(&mut out, v, 0, false);
             out.push('\n');
         }
     }
     out
+}
+
+/// JSON as `kubectl get -o json` prints it: four-space indentation, and `<`, `>`, `&`, U+2028
+/// and U+2029 escaped as Go's encoder escapes them.
+pub fn to_json(v: &Value) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, GoJson::default());
+    v.serialize(&mut ser)
+        .expect("a JSON value writes to memory");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// serde_json's pretty formatter with four spaces, escaping what Go's `json.Marshal` also
+/// escapes (HTML's three characters and the JavaScript line terminators).
+struct GoJson(serde_json::ser::PrettyFormatter<'static>);
+
+impl Default for GoJson {
+    fn default() -> Self {
+        GoJson(serde_json::ser::PrettyFormatter::with_indent(b"    "))
+    }
+}
+
+impl serde_json::ser::Formatter for GoJson {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        s: &str,
+    ) -> io::Result<()> {
+        let mut rest = s;
+        while let Some(i) = rest.find(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+            w.write_all(rest[..i].as_bytes())?;
+            let c = rest[i..].chars().next().expect("found at i");
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// Whether a plain scalar reads as something other than a string (null, a boolean, a number)
+/// by the YAML 1.2 core schema libyaml's serde reader uses.
+fn resolves_to_other(s: &str) -> bool {
+    matches!(
+        serde_norway::from_str::<Value>(s),
+        Ok(Value::Null | Value::Bool(_) | Value::Number(_))
+    )
 }
 
 fn pad(out: &mut String, n: usize) {
@@ -45,28 +114,28 @@ fn pad(out: &mut String, n: usize) {
 }
 
 /// Entries at `indent`; the caller has placed the cursor where the first key goes.
-fn mapping(out: &mut String, v: &Value, indent: usize, d: Dialect) {
+fn mapping(out: &mut String, v: &Value, indent: usize) {
     let Value::Object(m) = v else { return };
     for (i, (k, val)) in m.iter().enumerate() {
         if i > 0 {
             pad(out, indent);
         }
-        string(out, k, indent, true, d);
+        string(out, k, indent, true);
         out.push(':');
         match val {
             Value::Object(c) if !c.is_empty() => {
                 out.push('\n');
                 pad(out, indent + 2);
-                mapping(out, val, indent + 2, d);
+                mapping(out, val, indent + 2);
             }
             Value::Array(a) if !a.is_empty() => {
                 out.push('\n');
                 pad(out, indent);
-                sequence(out, val, indent, d);
+                sequence(out, val, indent);
             }
             _ => {
                 out.push(' ');
-                scalar(out, val, indent, false, d);
+                scalar(out, val, indent, false);
                 out.push('\n');
             }
         }
@@ -74,7 +143,7 @@ fn mapping(out: &mut String, v: &Value, indent: usize, d: Dialect) {
 }
 
 /// Items at `indent`; the caller has placed the cursor where the first `-` goes.
-fn sequence(out: &mut String, v: &Value, indent: usize, d: Dialect) {
+fn sequence(out: &mut String, v: &Value, indent: usize) {
     let Value::Array(a) = v else { return };
     for (i, item) in a.iter().enumerate() {
         if i > 0 {
@@ -82,10 +151,10 @@ fn sequence(out: &mut String, v: &Value, indent: usize, d: Dialect) {
         }
         out.push_str("- ");
         match item {
-            Value::Object(c) if !c.is_empty() => mapping(out, item, indent + 2, d),
-            Value::Array(c) if !c.is_empty() => sequence(out, item, indent + 2, d),
+            Value::Object(c) if !c.is_empty() => mapping(out, item, indent + 2),
+            Value::Array(c) if !c.is_empty() => sequence(out, item, indent + 2),
             _ => {
-                scalar(out, item, indent, false, d);
+                scalar(out, item, indent, false);
                 out.push('\n');
             }
         }
@@ -94,12 +163,12 @@ fn sequence(out: &mut String, v: &Value, indent: usize, d: Dialect) {
 
 /// A scalar (or an empty collection) on the current line. `indent` is that of the enclosing
 /// block, for the lines of a literal block scalar.
-fn scalar(out: &mut String, v: &Value, indent: usize, key: bool, d: Dialect) {
+fn scalar(out: &mut String, v: &Value, indent: usize, key: bool) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => string(out, s, indent, key, d),
+        Value::String(s) => string(out, s, indent, key),
         Value::Array(_) => out.push_str("[]"),
         Value::Object(_) => out.push_str("{}"),
     }
@@ -227,7 +296,7 @@ fn analyze(s: &str) -> Analysis {
     a
 }
 
-fn string(out: &mut String, s: &str, indent: usize, key: bool, d: Dialect) {
+fn string(out: &mut String, s: &str, indent: usize, key: bool) {
     let a = analyze(s);
     // Text with line breaks is asked for as a literal block; where one cannot hold it (a
     // trailing space, a key), libyaml falls back to double quotes.
@@ -238,11 +307,10 @@ fn string(out: &mut String, s: &str, indent: usize, key: bool, d: Dialect) {
             double_quoted(out, s)
         };
     }
-    let ambiguous = !matches!(resolve(s), Value::String(_));
-    if d == Dialect::GoYaml && (ambiguous || go_yaml_reads_as_other(s)) {
+    if s.is_empty() || a.plain && (resolves_to_other(s) || go_yaml_reads_as_other(s)) {
         // go-yaml asks for double quotes outright when plain would change the type.
         double_quoted(out, s);
-    } else if a.plain && !ambiguous {
+    } else if a.plain {
         out.push_str(s);
     } else if a.single {
         single_quoted(out, s);
@@ -286,7 +354,7 @@ fn go_yaml_reads_as_other(s: &str) -> bool {
     }
     // strconv.ParseInt(s without '_', 0, 64): 0b…, 0o…, 0x…, 0… (octal), decimal.
     let plain: String = unsigned.chars().filter(|c| *c != '_').collect();
-    if unsigned.contains('_') && resolve(&plain) != Value::String(plain.clone()) {
+    if unsigned.contains('_') && resolves_to_other(&plain) {
         return true;
     }
     if let Some(b) = plain.strip_prefix("0b")
