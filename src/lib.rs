@@ -14,7 +14,6 @@ pub mod cluster;
 pub mod conformance;
 pub mod controller;
 pub mod scenario;
-pub mod small_map;
 
 /// The browser playground (Yew), compiled only for wasm32.
 #[cfg(target_arch = "wasm32")]

@@ -117,12 +117,12 @@ pub const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: &str = "pod-template-hash";
 pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 pub const FINALIZER_ORPHAN: &str = "orphan";
 
-/// Laid out in this order natively (`repr(C)`): what a ReplicaSet reads of each of its pods on
-/// a scale-down (being deleted?, labels, deletion cost, age, uid) comes first, within two cache
-/// lines of a pod's spec and status, since a scale-down of thousands reads it from memory. (The
-/// page's worlds are small, and its code is smaller with the compiler's layout.)
+/// Laid out in this order (`repr(C)`): what a ReplicaSet reads of each of its pods on a
+/// scale-down (being deleted?, labels, deletion cost, age, uid) comes first, within two cache
+/// lines of a pod's spec and status, since a scale-down of thousands reads it from memory. It
+/// is written in the Go struct's order all the same (`codec.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), repr(C))]
+#[repr(C)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
@@ -243,9 +243,9 @@ pub struct Container {
     pub extra: Extra,
 }
 
-/// Natively `repr(C)`, spec and status first: see [`ObjectMeta`].
+/// `repr(C)`, spec and status first: see [`ObjectMeta`].
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), repr(C))]
+#[repr(C)]
 pub struct Pod {
     pub spec: Shared<PodSpec>,
     pub status: Shared<PodStatus>,

@@ -56,7 +56,7 @@ impl serde_json::ser::Formatter for GoJson {
     ) -> io::Result<()> {
         let mut rest = s;
         while let Some(i) = rest.find(['<', '>', '&', '\u{2028}', '\u{2029}']) {
-            w.write_all(rest[..i].as_bytes())?;
+            w.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().expect("found at i");
             write!(w, "\\u{:04x}", c as u32)?;
             rest = &rest[i + c.len_utf8()..];

@@ -4,16 +4,11 @@
 //!
 //! Every write copies an object, and every index and queue holds its key, so these strings are
 //! cloned, hashed and compared far more often than they are built. It behaves as a `str`
-//! everywhere (equality, order and hash are the text's) and a clone never allocates. How it is
-//! kept depends on what the build is measured by:
-//!
-//! - natively (the CLI, the tests, `cargo bench`) up to 38 bytes (a pod name with its two
-//!   hashes, a `namespace/name` key, a uid) are kept inline: a clone is a copy, a comparison
-//!   reads no other memory, and dropping one frees nothing. Longer ones are shared behind an
-//!   `Rc`. A large rollout runs ~1.4x faster than with `String`s, most of it from fewer cache
-//!   misses;
-//! - in the page, which is sized by its code, every one is an `Rc<str>`: reading it is two
-//!   loads, where the inline form branches at each of its hundreds of uses.
+//! everywhere (equality, order and hash are the text's) and a clone never allocates: up to 38
+//! bytes (a pod name with its two hashes, a `namespace/name` key, a uid) are kept inline, so a
+//! clone is a copy, a comparison reads no other memory, and dropping one frees nothing; longer
+//! ones are shared behind an `Rc`. A large rollout runs ~1.4x faster than with `String`s, most
+//! of it from fewer cache misses.
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -25,21 +20,15 @@ use std::rc::Rc;
 #[derive(Clone)]
 pub struct Str(Repr);
 
-#[cfg(not(target_arch = "wasm32"))]
 const INLINE: usize = 38;
 
-#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone)]
 enum Repr {
     Inline { len: u8, bytes: [u8; INLINE] },
     Shared(Rc<str>),
 }
 
-#[cfg(target_arch = "wasm32")]
-type Repr = Rc<str>;
-
 impl Str {
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(s: &str) -> Str {
         if s.len() <= INLINE {
             let mut bytes = [0; INLINE];
@@ -53,12 +42,6 @@ impl Str {
         }
     }
 
-    #[cfg(target_arch = "wasm32")]
-    pub fn new(s: &str) -> Str {
-        Str(s.into())
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn as_str(&self) -> &str {
         match &self.0 {
             // SAFETY: the bytes were copied from a `str`, whole, by `new`.
@@ -69,19 +52,7 @@ impl Str {
         }
     }
 
-    #[cfg(target_arch = "wasm32")]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The parts one after the other.
-    #[cfg(target_arch = "wasm32")]
-    pub fn concat(parts: &[&str]) -> Str {
-        Str::new(&parts.concat())
-    }
-
     /// The parts one after the other; a key or a name is put together on the stack.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn concat(parts: &[&str]) -> Str {
         let mut buf = [0u8; 64];
         let len: usize = parts.iter().map(|p| p.len()).sum();
@@ -97,14 +68,7 @@ impl Str {
         Str::new(unsafe { std::str::from_utf8_unchecked(&buf[..len]) })
     }
 
-    /// `n` in decimal (a resourceVersion).
-    #[cfg(target_arch = "wasm32")]
-    pub fn decimal(n: u64) -> Str {
-        Str::new(&n.to_string())
-    }
-
     /// `n` in decimal (a resourceVersion), without going through a `String`.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn decimal(mut n: u64) -> Str {
         let mut digits = [0; 20];
         let mut at = digits.len();
@@ -148,7 +112,6 @@ impl Borrow<str> for Str {
 
 impl PartialEq for Str {
     fn eq(&self, other: &Str) -> bool {
-        #[cfg(not(target_arch = "wasm32"))]
         if let (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) =
             (&self.0, &other.0)
         {
@@ -176,7 +139,6 @@ impl Ord for Str {
         // two inline strings compare eight bytes at a time, without a call. Zero-padded, the
         // arrays order as the text does, and when they are equal the shorter one comes first
         // (it is a prefix of the other followed by NULs).
-        #[cfg(not(target_arch = "wasm32"))]
         if let (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) =
             (&self.0, &other.0)
         {

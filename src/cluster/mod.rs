@@ -22,7 +22,6 @@ use crate::api::{
 };
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
-use crate::controller::ranking::sort_by_cmp;
 use crate::controller::replicaset::ReplicaSetController;
 use crate::scenario::trace::*;
 use agenda::Agenda;
@@ -184,10 +183,9 @@ impl Cluster {
         }
     }
 
-    /// Whether steps are recorded: always in the page (only native runs, such as the
-    /// benchmark, turn `record` off), which lets its build leave the other way out.
+    /// Whether steps are recorded (only the benchmark turns `record` off).
     fn recording(&self) -> bool {
-        cfg!(target_arch = "wasm32") || self.record
+        self.record
     }
 
     /// Runs controller syncs until every queue is empty. Each sync is one trace step.
@@ -409,7 +407,7 @@ impl Cluster {
             .iter()
             .filter_map(|k| self.store.replicaset(k))
             .collect();
-        sort_by_cmp(&mut rss, |a, b| du::by_revision(a, b));
+        rss.sort_by(|a, b| du::by_revision(a, b));
         rss
     }
 
@@ -419,7 +417,7 @@ impl Cluster {
         let mut out = vec![];
         for rs in self.focus_replica_sets() {
             let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
-            sort_by_cmp(&mut pods, |a, b| a.metadata.name.cmp(&b.metadata.name));
+            pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
                 out.push(pod_view(p, rs, now));
             }

@@ -5,7 +5,7 @@
 
 use super::agenda::Agenda;
 use crate::api::Str;
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 use std::collections::{BTreeSet, VecDeque};
 
 #[derive(Clone, Debug, Default)]
@@ -15,7 +15,7 @@ pub struct WorkQueue {
     processing: BTreeSet<Str>,
     /// Keys waiting on the clock.
     delayed: Agenda<Str>,
-    failures: SmallMap<String, u32>,
+    failures: BTreeMap<String, u32>,
 }
 
 impl WorkQueue {
@@ -47,7 +47,7 @@ impl WorkQueue {
 
     /// The per-item exponential back-off delay for the next retry of `key`.
     pub fn when(&mut self, key: &str) -> u64 {
-        let n = self.failures.get_or_insert_with(key.to_string(), || 0);
+        let n = self.failures.entry(key.to_string()).or_insert(0);
         let exp = *n;
         *n += 1;
         let delay = 5u64.saturating_mul(1u64 << exp.min(40));

@@ -400,10 +400,9 @@ impl Store {
             .collect()
     }
 
-    /// Whether this is the fake clientset. Only upstream's fixtures use it, and they run
-    /// natively: the page's store never is, which lets its build leave the leniency out.
+    /// Whether this is the fake clientset (upstream's fixtures).
     fn is_fake(&self) -> bool {
-        !cfg!(target_arch = "wasm32") && self.fake
+        self.fake
     }
 
     /// Records a client call, as the fake clientset does (the simulated cluster keeps no log:

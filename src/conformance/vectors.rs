@@ -548,7 +548,7 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
         }
         "recreate.oldPodsRunning" => {
             let olds = rs_list(&i["oldRSs"], None);
-            let mut map = crate::small_map::SmallMap::new();
+            let mut map = std::collections::BTreeMap::new();
             for (uid, pods) in i["podMap"].as_object().into_iter().flatten() {
                 map.insert(
                     uid.into(),

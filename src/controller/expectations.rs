@@ -3,7 +3,7 @@
 //! Records expire after a TTL (5 minutes upstream), measured on the virtual clock.
 
 use crate::api::{Str, Time};
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
 pub const EXPECTATIONS_TTL_SECS: i64 = 300;
@@ -17,14 +17,14 @@ pub struct Expectation {
 
 #[derive(Clone, Debug)]
 pub struct ControllerExpectations {
-    records: SmallMap<String, Expectation>,
+    records: BTreeMap<String, Expectation>,
     pub ttl_secs: i64,
 }
 
 impl Default for ControllerExpectations {
     fn default() -> Self {
         ControllerExpectations {
-            records: SmallMap::new(),
+            records: BTreeMap::new(),
             ttl_secs: EXPECTATIONS_TTL_SECS,
         }
     }
@@ -86,7 +86,7 @@ impl ControllerExpectations {
 #[derive(Clone, Debug, Default)]
 pub struct UidTrackingExpectations {
     pub counts: ControllerExpectations,
-    uids: SmallMap<String, BTreeSet<Str>>,
+    uids: BTreeMap<String, BTreeSet<Str>>,
 }
 
 impl UidTrackingExpectations {

@@ -306,15 +306,12 @@ pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGa
 /// ranking is not always a strict weak order (the logarithmic bucket falls back to the uid
 /// while other ties fall through), and Go sorts such input without complaint; so this is a
 /// plain merge sort that never checks consistency (the standard library's sort may panic).
-///
-/// Every sort in the crate goes through here: the merge runs once, on indices, so the browser
-/// build carries one sort instead of one per element type and comparison.
+/// Sorts by a consistent order use `slice::sort_by`.
 pub fn sort_by_less<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     if v.len() < 2 {
         return;
     }
-    // (One `dyn` instance for every sort in the page, whatever it sorts.)
-    let less: &dyn Fn(usize, usize) -> bool = &|a, b| less(&v[a], &v[b]);
+    let less = |a, b| less(&v[a], &v[b]);
     let order = merge_sorted_indices(v.len(), v.len(), None, less);
     // Put element order[k] at k, cycle by cycle.
     let mut placed = vec![false; v.len()];
@@ -343,11 +340,6 @@ pub fn first_by_less<T>(
     kept: Option<&[bool]>,
     less: impl Fn(&T, &T) -> bool,
 ) -> Vec<usize> {
-    // Natively the comparison is inlined (a 10 000-pod scale-down makes over a hundred thousand);
-    // the page's worlds are small, and it shares the one `dyn` instance of `sort_by_less`.
-    #[cfg(target_arch = "wasm32")]
-    let less: &dyn Fn(usize, usize) -> bool = &|a, b| less(&v[a], &v[b]);
-    #[cfg(not(target_arch = "wasm32"))]
     let less = |a, b| less(&v[a], &v[b]);
     merge_sorted_indices(v.len(), k, kept, less)
 }
@@ -361,25 +353,16 @@ pub fn first_by_less<T>(
 /// run lists its pods by head; a merge takes the pods of the lower heads before any of a higher
 /// one, comparing them with each other exactly as it would with the others present, and a run
 /// cut at `k` loses the higher heads first.) With pods spread over nodes, that leaves the
-/// pods of the most crowded node or two, a third of them or less on three nodes. The page's
-/// worlds are small: there every key is merged, with the same result.
+/// pods of the most crowded node or two, a third of them or less on three nodes.
 pub fn first_ranked(keys: &[RankKey], k: usize, has_now: bool, gates: RankingGates) -> Vec<usize> {
-    #[cfg(not(target_arch = "wasm32"))]
     let kept: Option<Vec<bool>> = (k > 0 && k < keys.len()).then(|| {
         let mut heads: Vec<u128> = keys.iter().map(|key| key.head).collect();
         let kth = *heads.select_nth_unstable(k - 1).1;
         keys.iter().map(|key| key.head <= kth).collect()
     });
-    #[cfg(target_arch = "wasm32")]
-    let kept: Option<Vec<bool>> = None;
     first_by_less(keys, k, kept.as_deref(), |a, b| {
         ranked_key_less(a, b, has_now, gates)
     })
-}
-
-/// [`sort_by_less`] with an ordering (stable, as `slice::sort_by`).
-pub fn sort_by_cmp<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    sort_by_less(v, |a, b| cmp(a, b) == std::cmp::Ordering::Less);
 }
 
 /// Bottom-up merge sort of `0..n` by `less` on indices, keeping only the first `k` of each
@@ -434,7 +417,7 @@ fn merge_sorted_indices(
 
 #[cfg(test)]
 mod sort_tests {
-    use super::{first_by_less, sort_by_cmp, sort_by_less};
+    use super::{first_by_less, sort_by_less};
     use proptest::prelude::*;
 
     proptest! {
@@ -442,7 +425,7 @@ mod sort_tests {
         #[test]
         fn matches_the_standard_stable_sort(v in proptest::collection::vec((0u8..6, any::<u16>()), 0..300)) {
             let mut ours = v.clone();
-            sort_by_cmp(&mut ours, |a, b| a.0.cmp(&b.0));
+            sort_by_less(&mut ours, |a, b| a.0 < b.0);
             let mut std = v;
             std.sort_by_key(|a| a.0);
             prop_assert_eq!(ours, std);

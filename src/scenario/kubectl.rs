@@ -9,7 +9,6 @@ use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::cluster::store::{ApiError, Propagation};
 use crate::controller::deployment::util as du;
-use crate::controller::ranking::sort_by_cmp;
 
 /// Splits a command line like a POSIX shell would (quotes, backslash escapes).
 pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
@@ -603,7 +602,7 @@ fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet>
             }
         })
         .collect();
-    sort_by_cmp(&mut v, |a, b| du::by_revision(a, b));
+    v.sort_by(|a, b| du::by_revision(a, b));
     v
 }
 
@@ -650,7 +649,7 @@ fn rollout_history(c: &Cluster, d: &Deployment, revision: Option<&str>) -> Outco
             )
         })
         .collect();
-    sort_by_cmp(&mut rows, |a, b| a.cmp(b));
+    rows.sort();
     for (r, cause) in rows {
         out.push_str(&format!("{r:<10}{cause}\n"));
     }

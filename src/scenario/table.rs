@@ -3,7 +3,7 @@
 //! sync and each user action alongside.
 
 use super::trace::TraceStep;
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 
 pub fn render(steps: &[TraceStep]) -> String {
     let mut out = String::new();
@@ -11,7 +11,7 @@ pub fn render(steps: &[TraceStep]) -> String {
         "{:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n",
         "T", "NAME", "DESIRED", "CURRENT", "READY", "WHY"
     ));
-    let mut last: SmallMap<String, (i32, i32, i32)> = SmallMap::new();
+    let mut last: BTreeMap<String, (i32, i32, i32)> = BTreeMap::new();
     for s in steps {
         let t = format!("{:.1}s", s.t as f64 / 1000.0);
         let why = match s.kind {

@@ -2,7 +2,8 @@
 //! queries, and small DOM helpers. Components call these; nothing else touches `web_sys`.
 
 use super::Dispatch;
-use super::state::{Action, Remote};
+use super::state::Action;
+use crate::scenario::embed::{HostCommand, Remote};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
@@ -224,36 +225,26 @@ pub fn in_frame() -> bool {
         .is_some_and(|p| !js_sys::Object::is(&p, &window()))
 }
 
+/// A value as JavaScript objects, as `JSON.parse` of its serde_json text would make them
+/// (maps as plain objects, absent options as null).
+pub fn to_js<T: serde::Serialize + ?Sized>(v: &T) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .expect("the core's types are JSON")
+}
+
 /// Sends a message to the embedding page (callers check [`in_frame`] first, so that a page
 /// nobody embeds never builds the message).
-pub fn post_to_parent(msg: &crate::value::Value) {
-    if let (Ok(Some(parent)), Ok(v)) = (window().parent(), js_sys::JSON::parse(&msg.to_string())) {
-        let _ = parent.post_message(&v, "*");
+pub fn post_to_parent<T: serde::Serialize>(msg: &T) {
+    if let Ok(Some(parent)) = window().parent() {
+        let _ = parent.post_message(&to_js(msg), "*");
     }
 }
 
 /// Reads a host page's command; anything malformed is `None` and is ignored.
-pub fn parse_remote(data: &JsValue) -> Option<Remote> {
-    let get = |k: &str| js_sys::Reflect::get(data, &JsValue::from_str(k)).ok();
-    if !data.is_object() {
-        return None;
-    }
-    let kind = get("type")?.as_string()?;
-    match kind.as_str() {
-        "play" => Some(Remote::Play),
-        "pause" => Some(Remote::Pause),
-        "step" => Some(Remote::Step),
-        "seek" => {
-            let n = get("step")?.as_f64()?;
-            (n.is_finite() && n >= 0.0).then_some(Remote::Seek(n as usize))
-        }
-        "load" => get("scenario")
-            .and_then(|v| v.as_string())
-            .or_else(|| get("link").and_then(|v| v.as_string()))
-            .filter(|s| s.len() <= crate::scenario::share::MAX_DECODED_BYTES)
-            .map(Remote::Load),
-        _ => None,
-    }
+pub fn parse_remote(data: JsValue) -> Option<Remote> {
+    serde_wasm_bindgen::from_value::<HostCommand>(data)
+        .ok()?
+        .remote()
 }
 
 /// Accepts `play`, `pause`, `step`, `seek` and `load` from the embedding page.
@@ -264,7 +255,7 @@ pub fn use_remote_commands(dispatch: Dispatch) {
             let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
                 return;
             };
-            if let Some(cmd) = parse_remote(&e.data()) {
+            if let Some(cmd) = parse_remote(e.data()) {
                 dispatch.dispatch(Action::Remote(cmd));
             }
         });

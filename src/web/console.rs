@@ -4,7 +4,6 @@
 
 use super::state::{Action, Line};
 use super::{Dispatch, bindings};
-use crate::controller::ranking::sort_by_cmp;
 use crate::scenario::trace::TraceStep;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -90,7 +89,7 @@ pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<
             v
         }
     };
-    sort_by_cmp(&mut pool, |a, b| a.cmp(b));
+    pool.sort();
     pool.dedup();
     let hits: Vec<String> = pool.into_iter().filter(|c| c.starts_with(last)).collect();
     let mut common = hits.first().cloned().unwrap_or_default();

@@ -4,47 +4,8 @@
 
 use super::state::{Action, Model, Selected};
 use super::{Dispatch, Run, bindings, branch, cluster_view, status, timeline};
-use crate::scenario::session::Session;
 use crate::scenario::share::{self, Controls, Panel};
-use serde_json::Value;
-use serde_json::json;
 use yew::prelude::*;
-
-/// `{"source": "rollout-playground", "type": "ready", "steps": N, "scenario": name}`
-pub fn ready_message(s: &Session) -> Value {
-    json!({
-        "source": "rollout-playground",
-        "type": "ready",
-        "steps": s.len(),
-        "scenario": s.scenario.name,
-    })
-}
-
-/// `{"source": "rollout-playground", "type": "step", "step": i, "t": ms, "kind": …, "branch": …,
-/// "replicaSets": [{"name", "revision", "replicas", "ready", "available"}]}`
-pub fn step_message(s: &Session, pos: usize) -> Value {
-    let Some(st) = s.trace.get(pos) else {
-        return json!({ "source": "rollout-playground", "type": "step", "step": pos });
-    };
-    json!({
-        "source": "rollout-playground",
-        "type": "step",
-        "step": pos,
-        "steps": s.len(),
-        "t": st.t,
-        "kind": st.kind,
-        "controller": st.controller,
-        "branch": st.branch,
-        "caption": st.caption,
-        "replicaSets": st.replica_sets.iter().map(|r| json!({
-            "name": r.name,
-            "revision": r.revision,
-            "replicas": r.replicas,
-            "ready": r.status.ready_replicas,
-            "available": r.status.available_replicas,
-        })).collect::<Vec<_>>(),
-    })
-}
 
 /// The iframe snippet for an embed of `fragment`.
 pub fn iframe_snippet(base: &str, fragment: &str) -> String {

@@ -14,6 +14,7 @@ pub mod status;
 pub mod timeline;
 pub mod world;
 
+use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, NAMES};
 use crate::scenario::session::Session;
 use state::{Action, Model};
@@ -52,13 +53,13 @@ pub fn app() -> Html {
         let deps = (Run(model.session.clone()), model.pos);
         use_effect_with(deps, |(run, pos)| {
             if bindings::in_frame() {
-                bindings::post_to_parent(&embed::step_message(&run.0, *pos));
+                bindings::post_to_parent(&embed_messages::Step::of(&run.0, *pos));
             }
         });
         let ready = Run(model.session.clone());
         use_effect_with(ready, |run| {
             if bindings::in_frame() {
-                bindings::post_to_parent(&embed::ready_message(&run.0));
+                bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
             }
         });
     }
@@ -182,8 +183,7 @@ pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::J
     let trace = crate::scenario::Scenario::parse(text)
         .and_then(|s| s.run())
         .map_err(|e| js_sys::Error::new(&e.0))?;
-    let json = crate::value::ToValue::to_value(&trace).to_string();
-    js_sys::JSON::parse(&json)
+    Ok(bindings::to_js(&trace))
 }
 
 /// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.

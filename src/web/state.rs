@@ -4,6 +4,7 @@
 
 use crate::cluster::kubelet::World;
 use crate::scenario::Scenario;
+pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
@@ -54,16 +55,6 @@ pub struct Model {
     pub view: Rc<ViewOptions>,
     /// The last share link made, to show and copy.
     pub shared: Option<String>,
-}
-
-/// A command from the page that embeds this one (postMessage).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Remote {
-    Play,
-    Pause,
-    Step,
-    Seek(usize),
-    Load(String),
 }
 
 pub enum Action {

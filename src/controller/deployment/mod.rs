@@ -17,7 +17,7 @@ use crate::cluster::events::EventRecorder;
 use crate::cluster::queue::WorkQueue;
 use crate::cluster::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Upstream retries a failing key this many times before dropping it.
@@ -330,7 +330,7 @@ impl DeploymentController {
             let pod_map = if d.spec.strategy.type_ == RECREATE {
                 Self::get_pod_map_for_deployment(cx.store, &rs_list)
             } else {
-                SmallMap::new()
+                BTreeMap::new()
             };
             if d.metadata.deletion_timestamp.is_some() {
                 report.branch = Branch::Delete;
@@ -518,7 +518,7 @@ impl DeploymentController {
     pub fn get_pod_map_for_deployment(
         store: &Store,
         rs_list: &[ReplicaSet],
-    ) -> SmallMap<Str, Vec<Pod>> {
+    ) -> BTreeMap<Str, Vec<Pod>> {
         rs_list
             .iter()
             .map(|rs| {

@@ -6,7 +6,7 @@ use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
 use crate::cluster::store::ApiError;
 use crate::controller::filter_active_replica_sets;
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 
 impl DeploymentController {
     /// `rolloutRecreate`.
@@ -15,7 +15,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
-        pod_map: &SmallMap<Str, Vec<Pod>>,
+        pod_map: &BTreeMap<Str, Vec<Pod>>,
     ) -> SyncResult {
         let (mut new_rs, mut old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
@@ -100,7 +100,7 @@ impl DeploymentController {
 pub fn old_pods_running(
     new_rs: Option<&ReplicaSet>,
     old_rss: &[ReplicaSet],
-    pod_map: &SmallMap<Str, Vec<Pod>>,
+    pod_map: &BTreeMap<Str, Vec<Pod>>,
 ) -> Option<String> {
     let refs: Vec<&ReplicaSet> = old_rss.iter().collect();
     let n = actual_replica_count(&refs);

@@ -6,7 +6,6 @@ use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
 use crate::cluster::store::ApiError;
-use crate::controller::ranking::sort_by_cmp;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 
 impl DeploymentController {
@@ -149,7 +148,7 @@ impl DeploymentController {
         max_cleanup: i32,
     ) -> Result<(Vec<ReplicaSet>, i32), ApiError> {
         let mut olds = old_rss.to_vec();
-        sort_by_cmp(&mut olds, by_creation_timestamp);
+        olds.sort_by(by_creation_timestamp);
         let mut total = 0;
         for rs in olds.iter_mut() {
             if total >= max_cleanup {
@@ -205,7 +204,7 @@ impl DeploymentController {
             return Ok(0);
         }
         let mut olds = old_rss.to_vec();
-        sort_by_cmp(&mut olds, by_creation_timestamp);
+        olds.sort_by(by_creation_timestamp);
         let budget = available - min_avail;
         cx.explain(
             "scaleDownOldReplicaSetsForRollingUpdate",

@@ -6,7 +6,6 @@ use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
 use crate::cluster::store::ApiError;
-use crate::controller::ranking::sort_by_cmp;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
 use std::rc::Rc;
 
@@ -370,10 +369,10 @@ impl DeploymentController {
         };
         let to_add = allowed - current;
         let op = if to_add > 0 {
-            sort_by_cmp(&mut all, by_size_newer);
+            all.sort_by(by_size_newer);
             "up"
         } else if to_add < 0 {
-            sort_by_cmp(&mut all, by_size_older);
+            all.sort_by(by_size_older);
             "down"
         } else {
             ""
@@ -488,7 +487,7 @@ impl DeploymentController {
         if diff <= 0 {
             return Ok(());
         }
-        sort_by_cmp(&mut cleanable, |a, b| by_revision(a, b));
+        cleanable.sort_by(|a, b| by_revision(a, b));
         cx.explain(
             "cleanupDeployment",
             format!(

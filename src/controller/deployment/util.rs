@@ -5,7 +5,6 @@
 //! Nothing here writes to the store.
 
 use crate::api::*;
-use crate::controller::ranking::sort_by_cmp;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 use std::cmp::Ordering;
 
@@ -489,7 +488,7 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 /// ReplicaFailure copied from an old one) goes in that order.
 fn oldest_first<'a>(rss: &[&'a ReplicaSet]) -> Vec<&'a ReplicaSet> {
     let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
-    sort_by_cmp(&mut sorted, |a, b| by_creation_timestamp(a, b));
+    sorted.sort_by(|a, b| by_creation_timestamp(a, b));
     sorted
 }
 
@@ -533,7 +532,7 @@ pub fn find_active_or_latest(
         return None;
     }
     let mut olds = old_rss.to_vec();
-    sort_by_cmp(&mut olds, |a, b| by_creation_timestamp(b, a));
+    olds.sort_by(|a, b| by_creation_timestamp(b, a));
     let mut all = olds.clone();
     if let Some(n) = new_rs {
         all.push(n.clone());

@@ -13,7 +13,7 @@ use crate::controller::deployment::util::{
 use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{self, RankKey, RankKeys, RankingGates};
 use crate::controller::{Explain, slow_start_batch};
-use crate::small_map::SmallMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 pub const BURST_REPLICAS: usize = 500;
@@ -573,9 +573,9 @@ impl ReplicaSetController {
             .any(|r| r.metadata.namespace == namespace && r.spec.selector.matches(labels))
     }
 
-    /// `getIndirectlyRelatedPods` (each pod once, though several ReplicaSets select it). The
-    /// page's way; natively only debug builds walk, to check the tallies.
-    #[cfg(any(target_arch = "wasm32", debug_assertions))]
+    /// `getIndirectlyRelatedPods` (each pod once, though several ReplicaSets select it): only
+    /// debug builds walk, to check the tallies.
+    #[cfg(debug_assertions)]
     fn indirectly_related_pods<'s>(store: &'s Store, rs: &ReplicaSet) -> Vec<&'s Pod> {
         let related = Self::related_replica_sets(store, rs);
         store
@@ -585,48 +585,35 @@ impl ReplicaSetController {
     }
 
     /// What `getPodsRankedByRelatedPodsOnSameNode` counts: the related pods that are active,
-    /// by node. Natively read from the store's tallies (every controller's pods, grouped by
-    /// namespace, labels and node) and its few orphans, where upstream lists the namespace's
-    /// pods by each related ReplicaSet's selector on every scale-down; the page's worlds are
-    /// small, and it walks their pods as upstream does.
-    fn active_pods_on_nodes(store: &Store, rs: &ReplicaSet) -> SmallMap<Str, i32> {
-        #[cfg(target_arch = "wasm32")]
-        return active_on_nodes(&Self::indirectly_related_pods(store, rs));
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let related = Self::related_replica_sets(store, rs);
-            let mut on_node = SmallMap::new();
-            if related.is_empty() {
-                return on_node;
-            }
-            for t in store.all_pod_tallies() {
-                if t.active > 0 && Self::related(&related, &t.namespace, &t.labels) {
-                    *on_node.get_or_insert_with(t.node.clone(), || 0) += t.active as i32;
-                }
-            }
-            for p in store.orphan_pods() {
-                if p.is_active()
-                    && Self::related(&related, &p.metadata.namespace, &p.metadata.labels)
-                {
-                    *on_node.get_or_insert_with(p.spec.node_name.clone(), || 0) += 1;
-                }
-            }
-            #[cfg(debug_assertions)]
-            {
-                let sorted = |m: &SmallMap<Str, i32>| {
-                    let mut v: Vec<_> = m.iter().map(|(k, n)| (k.clone(), *n)).collect();
-                    v.sort();
-                    v
-                };
-                assert_eq!(
-                    sorted(&on_node),
-                    sorted(&active_on_nodes(&Self::indirectly_related_pods(store, rs))),
-                    "tallies of {}'s related pods disagree with the pods",
-                    rs.metadata.name
-                );
-            }
-            on_node
+    /// by node. Read from the store's tallies (every controller's pods, grouped by namespace,
+    /// labels and node) and its few orphans, where upstream lists the namespace's pods by each
+    /// related ReplicaSet's selector on every scale-down.
+    fn active_pods_on_nodes(store: &Store, rs: &ReplicaSet) -> BTreeMap<Str, i32> {
+        let related = Self::related_replica_sets(store, rs);
+        let mut on_node = BTreeMap::new();
+        if related.is_empty() {
+            return on_node;
         }
+        for t in store.all_pod_tallies() {
+            if t.active > 0 && Self::related(&related, &t.namespace, &t.labels) {
+                *on_node.entry(t.node.clone()).or_insert(0) += t.active as i32;
+            }
+        }
+        for p in store.orphan_pods() {
+            if p.is_active() && Self::related(&related, &p.metadata.namespace, &p.metadata.labels) {
+                *on_node.entry(p.spec.node_name.clone()).or_insert(0) += 1;
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            assert_eq!(
+                on_node,
+                active_on_nodes(&Self::indirectly_related_pods(store, rs)),
+                "tallies of {}'s related pods disagree with the pods",
+                rs.metadata.name
+            );
+        }
+        on_node
     }
 }
 
@@ -673,10 +660,10 @@ pub fn get_pods_to_delete<'a>(
 
 /// The active pods among `pods` on each node (`getPodsRankedByRelatedPodsOnSameNode`'s
 /// `podsOnNode`).
-fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
-    let mut on_node = SmallMap::new();
+fn active_on_nodes(pods: &[&Pod]) -> BTreeMap<Str, i32> {
+    let mut on_node = BTreeMap::new();
     for p in pods.iter().filter(|p| p.is_active()) {
-        *on_node.get_or_insert_with(p.spec.node_name.clone(), || 0) += 1;
+        *on_node.entry(p.spec.node_name.clone()).or_insert(0) += 1;
     }
     on_node
 }
@@ -685,7 +672,7 @@ fn active_on_nodes(pods: &[&Pod]) -> SmallMap<Str, i32> {
 const NODE_RANKS_KEPT: usize = 8;
 
 /// A pod's rank: the active related pods on its node.
-fn rank_on(on_node: &SmallMap<Str, i32>, p: &Pod) -> i32 {
+fn rank_on(on_node: &BTreeMap<Str, i32>, p: &Pod) -> i32 {
     on_node.get(&p.spec.node_name).copied().unwrap_or(0)
 }
 
