@@ -2,7 +2,8 @@
 # Installs what the playground's build and tests need and is not yet on this machine (each step
 # checks first, so a second run installs nothing):
 #   rustfmt, clippy, the wasm32 target; trunk and wasm-bindgen-cli (the version Cargo.lock pins);
-#   npm's binaryen (wasm-opt) and playwright-core; Debian's chromium and chromium-driver.
+#   npm's binaryen (wasm-opt) and playwright-core; Debian's chromium, chromium-driver and brotli
+#   (scripts/size.sh reports the page's brotli size).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required (rustup)"; exit 1; }
@@ -20,7 +21,11 @@ fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
   npm install --no-audit --no-fund
 fi
-if ! have chromium || ! have chromedriver; then
+missing=""
+have chromium || missing="$missing chromium"
+have chromedriver || missing="$missing chromium-driver"
+have brotli || missing="$missing brotli"
+if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get install -y chromium chromium-driver || { $SUDO apt-get update && $SUDO apt-get install -y chromium chromium-driver; }
+  $SUDO apt-get install -y $missing || { $SUDO apt-get update && $SUDO apt-get install -y $missing; }
 fi
