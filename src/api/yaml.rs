@@ -26,18 +26,6 @@ impl fmt::Display for ManifestError {
 
 impl std::error::Error for ManifestError {}
 
-/// Parses every document of a YAML (or JSON, which is YAML) text into generic values.
-pub fn parse_documents(text: &str) -> Result<Vec<Value>, ManifestError> {
-    let mut docs = vec![];
-    for doc in serde_norway::Deserializer::from_str(text) {
-        let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
-        if !v.is_null() {
-            docs.push(v);
-        }
-    }
-    Ok(docs)
-}
-
 /// Reads one YAML (or JSON) document; the error is libyaml's, with its line and column.
 pub fn parse_document(text: &str) -> Result<Value, serde_norway::Error> {
     serde_norway::from_str(text)
@@ -98,38 +86,47 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     })
 }
 
-/// Parses a text holding one or more manifests.
+/// Parses a text holding one or more manifests. A field that does not fit is reported at the
+/// line libyaml finds it on.
 pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
-    let docs = parse_documents(text)?;
-    if docs.is_empty() {
+    let mut objects = vec![];
+    for (i, doc) in serde_norway::Deserializer::from_str(text).enumerate() {
+        let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
+        if v.is_null() {
+            continue;
+        }
+        let kind = v
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        objects.push(object_from_value(v).map_err(|mut e| {
+            if e.line.is_none() {
+                e.line = error_line(text, i, &kind);
+            }
+            e
+        })?);
+    }
+    if objects.is_empty() {
         return Err(ManifestError {
             line: None,
             message: "no objects passed to apply".into(),
         });
     }
-    docs.into_iter()
-        .map(|d| {
-            object_from_value(d).map_err(|mut e| {
-                if e.line.is_none() {
-                    e.line = locate_path(text, &e.message);
-                }
-                e
-            })
-        })
-        .collect()
+    Ok(objects)
 }
 
-/// Best effort: the line of the last key of a `a.b.c: message` path in the text.
-fn locate_path(text: &str, message: &str) -> Option<usize> {
-    let path = message.split(": ").next()?;
-    let last = path.rsplit('.').next()?.split('[').next()?;
-    if last.is_empty() {
-        return None;
-    }
-    let needle = format!("{last}:");
-    text.lines()
-        .position(|l| l.trim_start().trim_start_matches("- ").starts_with(&needle))
-        .map(|i| i + 1)
+/// The line of the first field of document `index` that does not fit the type `kind` names,
+/// read again straight from the text so that libyaml can say where it is.
+fn error_line(text: &str, index: usize, kind: &str) -> Option<usize> {
+    let doc = serde_norway::Deserializer::from_str(text).nth(index)?;
+    let err = match kind {
+        "Deployment" => Deployment::deserialize(doc).err(),
+        "ReplicaSet" => ReplicaSet::deserialize(doc).err(),
+        "Pod" => Pod::deserialize(doc).err(),
+        _ => None,
+    }?;
+    err.location().map(|l| l.line())
 }
 
 /// The object as `kubectl get -o yaml` prints it: keys sorted, strings quoted as go-yaml
@@ -367,6 +364,23 @@ mod path_tests {
             let v = parse_document(doc).unwrap();
             let e = object_from_value(v).unwrap_err();
             assert_eq!(e.message, want, "{doc}");
+        }
+    }
+
+    #[test]
+    fn a_field_that_does_not_fit_is_reported_at_its_own_line() {
+        for (path, line) in [
+            ("spec.template.spec.containers[1].image", 19),
+            ("spec.replicas", 6),
+        ] {
+            let (key, bad) = match path {
+                "spec.replicas" => ("  replicas: 3", "  replicas: three"),
+                _ => ("        image: busybox", "        image: [1]"),
+            };
+            let doc = format!("---\n# a comment\n{}", tests_fixture::DOC.replace(key, bad));
+            let e = parse_objects(&doc).unwrap_err();
+            assert!(e.message.starts_with(path), "{e}");
+            assert_eq!(e.line, Some(line + 2), "{e}");
         }
     }
 
