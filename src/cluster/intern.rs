@@ -11,9 +11,8 @@ use super::store::{Fx, FxHashMap};
 use crate::api::{ContainerState, Extra, OwnerReference, Pod, PodSpec, PodStatus, Shared};
 use std::hash::{Hash, Hasher};
 
-/// One kind of part, by a hash of what usually tells two apart (equality decides). The hashes
-/// index a list of buckets, so that the three pools share one map type (the page carries one
-/// hash table's code fewer per type).
+/// One kind of part, by a hash of what usually tells two apart (equality decides): the hashes
+/// index a list of buckets, each holding the distinct values that share a hash.
 #[derive(Clone)]
 struct Pool<T> {
     index: FxHashMap<u64, u32>,
