@@ -86,8 +86,8 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     })
 }
 
-/// Parses a text holding one or more manifests. A field that does not fit is reported at the
-/// line libyaml finds it on.
+/// Parses a text holding one or more manifests. A field that does not fit is reported at its
+/// line.
 pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
     let mut objects = vec![];
     for (i, doc) in serde_norway::Deserializer::from_str(text).enumerate() {
@@ -95,14 +95,9 @@ pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
         if v.is_null() {
             continue;
         }
-        let kind = v
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
         objects.push(object_from_value(v).map_err(|mut e| {
             if e.line.is_none() {
-                e.line = error_line(text, i, &kind);
+                e.line = error_line(text, i, &e.message);
             }
             e
         })?);
@@ -116,17 +111,25 @@ pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
     Ok(objects)
 }
 
-/// The line of the first field of document `index` that does not fit the type `kind` names,
-/// read again straight from the text so that libyaml can say where it is.
-fn error_line(text: &str, index: usize, kind: &str) -> Option<usize> {
-    let doc = serde_norway::Deserializer::from_str(text).nth(index)?;
-    let err = match kind {
-        "Deployment" => Deployment::deserialize(doc).err(),
-        "ReplicaSet" => ReplicaSet::deserialize(doc).err(),
-        "Pod" => Pod::deserialize(doc).err(),
-        _ => None,
-    }?;
-    err.location().map(|l| l.line())
+/// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document
+/// `index` of `text`: that document is found among the text's `---`-separated parts as the one
+/// that reads as the same value, and the field within it by [`line_of_field`].
+fn error_line(text: &str, index: usize, message: &str) -> Option<usize> {
+    let doc = Value::deserialize(serde_norway::Deserializer::from_str(text).nth(index)?).ok()?;
+    let path = message.split(": ").next()?;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut starts: Vec<usize> = (1..lines.len())
+        .filter(|&i| lines[i].trim_end() == "---" || lines[i].starts_with("--- "))
+        .collect();
+    starts.insert(0, 0);
+    starts.iter().enumerate().find_map(|(k, &first)| {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let part = lines[first..end].concat();
+        (parse_document(&part).ok()? == doc)
+            .then(|| line_of_field(&part, path))
+            .flatten()
+            .map(|line| line + first)
+    })
 }
 
 /// The object as `kubectl get -o yaml` prints it: keys sorted, strings quoted as go-yaml
@@ -382,6 +385,11 @@ mod path_tests {
             assert!(e.message.starts_with(path), "{e}");
             assert_eq!(e.line, Some(line + 2), "{e}");
         }
+        // In the second of two documents that both have the field.
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    image: x\n  - name: b\n    image: y\n";
+        let bad = tests_fixture::DOC.replace("        image: busybox", "        image: [1]");
+        let e = parse_objects(&format!("{pod}---\n{bad}")).unwrap_err();
+        assert_eq!(e.line, Some(10 + 19), "{e}");
     }
 
     #[test]
