@@ -10,6 +10,7 @@
 //! scenario yields the same trace, natively and in wasm.
 
 pub mod api;
+pub mod apiserver;
 pub mod cluster;
 pub mod conformance;
 pub mod controller;

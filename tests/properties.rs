@@ -6,7 +6,8 @@
 //! same scenario always gives the same trace.
 
 use proptest::prelude::*;
-use rollout_playground::scenario::{Scenario, trace::to_jsonl};
+use rollout_playground::cluster::trace::to_jsonl;
+use rollout_playground::scenario::Scenario;
 
 fn scenario(
     replicas: i32,

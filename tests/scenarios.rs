@@ -2,7 +2,8 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), and two runs are identical.
 //! Also the seeds' worked examples, checked step by step.
 
-use rollout_playground::scenario::{Scenario, trace::TraceStep, trace::to_jsonl};
+use rollout_playground::cluster::trace::{TraceStep, to_jsonl};
+use rollout_playground::scenario::Scenario;
 use std::path::PathBuf;
 
 fn gallery() -> Vec<PathBuf> {
@@ -349,7 +350,7 @@ fn three_hundred_pod_rolling_update_completes() {
 #[test]
 fn generate_name_collisions_are_retried_up_to_eight_names() {
     use rollout_playground::api::yaml::parse_objects;
-    use rollout_playground::cluster::store::{ApiError, Store};
+    use rollout_playground::apiserver::store::{ApiError, Store};
     let pod = |name: &str, generate: &str| {
         let text = format!(
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: '{name}', generateName: '{generate}'}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
@@ -400,7 +401,8 @@ fn generate_name_collisions_are_retried_up_to_eight_names() {
 #[test]
 fn a_pod_has_the_kubelets_events_from_start_to_stop() {
     use rollout_playground::api::{Kind, yaml::parse_objects};
-    use rollout_playground::cluster::{Cluster, kubelet::World, store::Propagation};
+    use rollout_playground::apiserver::store::Propagation;
+    use rollout_playground::cluster::{Cluster, kubelet::World};
     let mut c = Cluster::new(World::default());
     let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
     c.create(parse_objects(web).unwrap().remove(0)).unwrap();

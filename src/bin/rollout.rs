@@ -4,8 +4,9 @@
 //!   shown (with the branch of every Deployment sync), or the trace as JSON Lines.
 //! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
 
+use rollout_playground::cluster::trace;
 use rollout_playground::conformance;
-use rollout_playground::scenario::{Scenario, table, trace};
+use rollout_playground::scenario::{Scenario, table};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";

@@ -2,9 +2,9 @@
 //! its container starts `startMs` later (or fails to pull, or crash-loops), it turns Ready
 //! `readyMs` after that, and a deleted pod is gone `terminationMs` after its deletion began.
 
-use super::events::EventRecorder;
-use super::store::Store;
 use crate::api::*;
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::store::Store;
 use serde::{Deserialize, Serialize};
 
 /// The world a scenario runs in (pod timings, nodes, broken images). As the scenario file's

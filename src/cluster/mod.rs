@@ -9,28 +9,23 @@
 //! queues round-robin (Deployment, ReplicaSet, garbage collector; FIFO within each) until all
 //! are empty, before the clock may move to the next scheduled event.
 
-mod agenda;
-pub mod events;
-pub mod gc;
-mod intern;
 pub mod kubelet;
-pub mod queue;
-pub mod store;
+pub mod trace;
 
 use crate::api::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
 };
+use crate::apiserver::agenda::Agenda;
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
+use crate::controller::garbagecollector::GarbageCollector;
 use crate::controller::replicaset::ReplicaSetController;
-use crate::scenario::trace::*;
-use agenda::Agenda;
-use events::EventRecorder;
-use gc::GarbageCollector;
 use kubelet::{PodStep, World};
 use std::collections::BTreeSet;
 use std::rc::Rc;
-use store::{Store, WatchEvent, WatchRef};
+use trace::*;
 
 /// Syncs allowed at one instant before the run is declared a livelock.
 pub const MAX_SYNCS_PER_INSTANT: u32 = 10_000;
@@ -454,7 +449,7 @@ impl Cluster {
     }
 
     /// Creates the objects of a scenario (or an `apply`), in order, each as the apiserver would.
-    pub fn create(&mut self, obj: Object) -> Result<Object, store::ApiError> {
+    pub fn create(&mut self, obj: Object) -> Result<Object, crate::apiserver::store::ApiError> {
         self.store.now = self.now();
         let created = Rc::unwrap_or_clone(self.store.create(obj)?);
         if let Object::Deployment(d) = &created

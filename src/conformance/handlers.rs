@@ -4,8 +4,8 @@
 use super::fixtures::*;
 use super::vectors::{R, same};
 use crate::api::*;
-use crate::cluster::events::EventRecorder;
-use crate::cluster::store::{Store, WatchEvent};
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::store::{Store, WatchEvent};
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::replicaset::ReplicaSetController;
 use serde_json::Value;

@@ -3,8 +3,8 @@
 
 use super::fixtures::*;
 use crate::api::*;
-use crate::cluster::events::EventRecorder;
-use crate::cluster::store::{Store, WatchEvent, WatchRef};
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::expectations::{ControllerExpectations, UidTrackingExpectations};
@@ -854,15 +854,21 @@ pub fn evaluate_case(file: &Value, c: &Value) -> R {
                     return same(
                         "found",
                         e["found"].as_bool().unwrap_or(false),
-                        du::get_replica_set_condition(&s, i["type"].as_str().unwrap_or(""))
-                            .is_some(),
+                        crate::controller::replicaset::util::get_replica_set_condition(
+                            &s,
+                            i["type"].as_str().unwrap_or(""),
+                        )
+                        .is_some(),
                     );
                 }
-                Some("set") => du::set_replica_set_condition(
+                Some("set") => crate::controller::replicaset::util::set_replica_set_condition(
                     &mut s,
                     rs_conditions(&json!([i["condition"]]))[0].clone(),
                 ),
-                _ => du::remove_replica_set_condition(&mut s, i["type"].as_str().unwrap_or("")),
+                _ => crate::controller::replicaset::util::remove_replica_set_condition(
+                    &mut s,
+                    i["type"].as_str().unwrap_or(""),
+                ),
             }
             same("conditions", rs_conditions(&e["conditions"]), s.conditions)
         }

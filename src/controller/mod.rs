@@ -5,6 +5,7 @@
 
 pub mod deployment;
 pub mod expectations;
+pub mod garbagecollector;
 pub mod ranking;
 pub mod replicaset;
 

@@ -5,9 +5,9 @@
 
 use crate::api::yaml::parse_objects;
 use crate::api::*;
+use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
-use crate::cluster::store::{ApiError, Propagation};
 use crate::controller::deployment::util as du;
 
 /// Splits a command line like a POSIX shell would (quotes, backslash escapes).

@@ -8,17 +8,16 @@ pub mod quick;
 pub mod session;
 pub mod share;
 pub mod table;
-pub mod trace;
 
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_objects};
 use crate::cluster::kubelet::World;
+use crate::cluster::trace::TraceStep;
 use crate::cluster::{Cluster, Livelock};
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
-use trace::TraceStep;
 
 /// How long `until: settled` may run past the last step before giving up (virtual time).
 pub const MAX_SETTLE_MS: u64 = 3_600_000;

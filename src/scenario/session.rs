@@ -5,9 +5,9 @@
 //! deterministic, so re-running the scenario up to step `i` gives exactly the world of step `i`.
 
 use super::kubectl;
-use super::trace::{PodView, TraceStep};
 use super::{Scenario, ScenarioError, Step, Until};
 use crate::cluster::Cluster;
+use crate::cluster::trace::{PodView, TraceStep};
 use std::rc::Rc;
 
 /// The most steps one recorded run may hold (a guard on memory in the page).

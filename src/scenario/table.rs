@@ -2,7 +2,7 @@
 //! whenever a ReplicaSet's DESIRED/CURRENT/READY changed), with the branch of every Deployment
 //! sync and each user action alongside.
 
-use super::trace::TraceStep;
+use crate::cluster::trace::TraceStep;
 use std::collections::BTreeMap;
 
 pub fn render(steps: &[TraceStep]) -> String {

@@ -5,7 +5,7 @@
 
 use super::state::Action;
 use super::{Dispatch, Run};
-use crate::scenario::trace::TraceStep;
+use crate::cluster::trace::TraceStep;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -4,7 +4,7 @@
 
 use super::state::{Action, Selected};
 use super::{Dispatch, Run};
-use crate::scenario::trace::{PodState, PodView};
+use crate::cluster::trace::{PodState, PodView};
 use yew::prelude::*;
 
 /// Above this many pods, pods change state without transitions (see `.dense` in style.css).

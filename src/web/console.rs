@@ -4,7 +4,7 @@
 
 use super::state::{Action, Line};
 use super::{Dispatch, bindings};
-use crate::scenario::trace::TraceStep;
+use crate::cluster::trace::TraceStep;
 use std::rc::Rc;
 use yew::prelude::*;
 

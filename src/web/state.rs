@@ -178,7 +178,7 @@ impl Model {
         self.view.until.map_or(end, |u| u.min(end))
     }
 
-    pub fn step(&self) -> Option<&crate::scenario::trace::TraceStep> {
+    pub fn step(&self) -> Option<&crate::cluster::trace::TraceStep> {
         self.session.trace.get(self.pos)
     }
 

@@ -2,7 +2,7 @@
 //! describe` lists them, the `kubectl get rs -w` table, and the rollout history.
 
 use super::Run;
-use crate::cluster::events::{Event, EventRecorder};
+use crate::apiserver::events::{Event, EventRecorder};
 use crate::scenario::table;
 use yew::prelude::*;
 

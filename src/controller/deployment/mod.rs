@@ -13,9 +13,9 @@ pub mod sync;
 pub mod util;
 
 use crate::api::*;
-use crate::cluster::events::EventRecorder;
-use crate::cluster::queue::WorkQueue;
-use crate::cluster::store::{ApiError, Store, WatchEvent, WatchRef};
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::queue::WorkQueue;
+use crate::apiserver::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
 use std::collections::BTreeMap;
 use std::rc::Rc;

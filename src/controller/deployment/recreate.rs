@@ -4,7 +4,7 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
-use crate::cluster::store::ApiError;
+use crate::apiserver::store::ApiError;
 use crate::controller::filter_active_replica_sets;
 use std::collections::BTreeMap;
 

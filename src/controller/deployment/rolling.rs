@@ -5,7 +5,7 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
-use crate::cluster::store::ApiError;
+use crate::apiserver::store::ApiError;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 
 impl DeploymentController {

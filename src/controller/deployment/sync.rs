@@ -5,7 +5,7 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
-use crate::cluster::store::ApiError;
+use crate::apiserver::store::ApiError;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
 use std::rc::Rc;
 
@@ -514,7 +514,7 @@ impl DeploymentController {
             match cx.store.delete(
                 Kind::ReplicaSet,
                 &rs.metadata.key(),
-                crate::cluster::store::Propagation::Background,
+                crate::apiserver::store::Propagation::Background,
                 None,
             ) {
                 Ok(()) | Err(ApiError::NotFound { .. }) => {}

@@ -27,7 +27,7 @@ pub const ROLLBACK_DONE: &str = "DeploymentRollback";
 
 pub const PROGRESSING: &str = "Progressing";
 pub const AVAILABLE: &str = "Available";
-pub const REPLICA_FAILURE: &str = "ReplicaFailure";
+pub use crate::controller::replicaset::util::REPLICA_FAILURE;
 
 /// `ResolveFenceposts`: maxSurge rounds up, maxUnavailable rounds down; both zero makes
 /// maxUnavailable 1 so a rollout can always move.
@@ -643,27 +643,4 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: Time) -> 
     }
     let from = c.last_update_time.unwrap_or(Time(0));
     from.plus_secs(d.spec.progress_deadline_seconds.unwrap_or(0) as i64) < now
-}
-
-pub fn get_replica_set_condition<'a>(
-    s: &'a ReplicaSetStatus,
-    type_: &str,
-) -> Option<&'a ReplicaSetCondition> {
-    s.conditions.iter().find(|c| c.type_ == type_)
-}
-
-/// ReplicaSet `SetCondition`: no-op for the same status and reason, else replace.
-pub fn set_replica_set_condition(s: &mut ReplicaSetStatus, c: ReplicaSetCondition) {
-    if let Some(cur) = get_replica_set_condition(s, &c.type_)
-        && cur.status == c.status
-        && cur.reason == c.reason
-    {
-        return;
-    }
-    s.conditions.retain(|x| x.type_ != c.type_);
-    s.conditions.push(c);
-}
-
-pub fn remove_replica_set_condition(s: &mut ReplicaSetStatus, type_: &str) {
-    s.conditions.retain(|x| x.type_ != type_);
 }

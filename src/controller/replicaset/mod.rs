@@ -2,19 +2,21 @@
 //! slow-start batches (1, 2, 4, …, at most `burstReplicas` per sync) and deletes surplus ones in
 //! ranked order, gated by expectations, then writes `calculate_status`.
 
+pub mod util;
+
 use crate::api::*;
-use crate::cluster::events::EventRecorder;
-use crate::cluster::queue::WorkQueue;
-use crate::cluster::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
-use crate::controller::deployment::util::{
-    REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
-    set_replica_set_condition,
-};
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::queue::WorkQueue;
+use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{self, RankKey, RankKeys, RankingGates};
 use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use util::{
+    REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
+    set_replica_set_condition,
+};
 
 pub const BURST_REPLICAS: usize = 500;
 pub const SLOW_START_INITIAL_BATCH_SIZE: usize = 1;

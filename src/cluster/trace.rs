@@ -3,7 +3,7 @@
 //! they stand after the step.
 
 use crate::api::codec::omit;
-use crate::cluster::events::Event;
+use crate::apiserver::events::Event;
 use crate::controller::Explain;
 use serde::{Serialize, Serializer};
 

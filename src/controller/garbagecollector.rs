@@ -3,9 +3,9 @@
 //! `foregroundDeletion` finalizer until its blocking dependents are gone; an owner deleted with
 //! `orphan` has its dependents' ownerReferences removed, then its finalizer.
 
-use super::queue::WorkQueue;
-use super::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN, Kind, Object};
+use crate::apiserver::queue::WorkQueue;
+use crate::apiserver::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
 
 #[derive(Default, Clone)]

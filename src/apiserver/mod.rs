@@ -1,0 +1,10 @@
+//! What controllers talk to and through, as client-go and the apiserver provide it: the store
+//! (kube-apiserver + etcd: uid, resourceVersion, generation, finalizers, optimistic
+//! concurrency, the informers' indexes and watch events), work queues, the event recorder, and
+//! what is due on the virtual clock. Nothing here knows a controller.
+
+pub mod agenda;
+pub mod events;
+mod intern;
+pub mod queue;
+pub mod store;
