@@ -91,7 +91,10 @@ fn the_replica_set_controller_takes_nothing_from_the_deployment_controller() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/controller");
     let mut all = vec![];
     files(&dir, &mut all);
-    for file in all.iter().filter(|f| !f.starts_with(dir.join("deployment"))) {
+    for file in all
+        .iter()
+        .filter(|f| !f.starts_with(dir.join("deployment")))
+    {
         let text = std::fs::read_to_string(file).unwrap();
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");

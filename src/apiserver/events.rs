@@ -2,6 +2,7 @@
 //! correlator: repeats counted, similar events combined, and a source's burst about one object
 //! limited.
 
+use super::clock::Clock;
 use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Str, Time, key_of};
 use serde::Serialize;
@@ -51,7 +52,7 @@ pub struct EventRecorder {
     correlators: Vec<(&'static str, Correlator)>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
-    pub now_ms: u64,
+    clock: Clock,
 }
 
 type Words = (&'static str, &'static str, &'static str);
@@ -247,7 +248,7 @@ impl EventRecorder {
         message: String,
     ) {
         let kind = kind.as_str();
-        let now = self.now_ms;
+        let now = self.clock.now_ms();
         // Each cache has its own keys (the source picks the correlator, so it is in none):
         // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
         // the message; `getSpamKey` is the object alone.
@@ -415,8 +416,16 @@ impl EventRecorder {
         }
     }
 
+    /// A recorder that reads `clock` (the store's) for its events' times.
+    pub fn with_clock(clock: Clock) -> EventRecorder {
+        EventRecorder {
+            clock,
+            ..EventRecorder::default()
+        }
+    }
+
     pub fn now(&self) -> Time {
-        Time::from_virtual(self.now_ms)
+        self.clock.now()
     }
 }
 
@@ -461,7 +470,7 @@ mod tests {
         // Another object, or ten minutes of quiet, starts over.
         created(&mut r, "api", 0);
         assert_eq!(listed(&r, "api"), vec![("Created pod: api-0".into(), 1)]);
-        r.now_ms = AGGREGATE_INTERVAL_MS + 1;
+        r.clock.set(Time::from_virtual(AGGREGATE_INTERVAL_MS + 1));
         created(&mut r, "web", 12);
         assert_eq!(listed(&r, "web")[10], ("Created pod: web-12".into(), 1));
     }
@@ -570,11 +579,11 @@ mod tests {
         let events = r.for_object(Kind::Pod, "web-1");
         assert_eq!(events.len(), 10);
         assert_eq!(events[9].count, 16);
-        r.now_ms = 299_000;
+        r.clock.set(Time::from_virtual(299_000));
         back_off(&mut r, "again".into());
         let e = r.for_object(Kind::Pod, "web-1").remove(9);
         assert_eq!(e.count, 16, "no token yet");
-        r.now_ms = 301_000;
+        r.clock.set(Time::from_virtual(301_000));
         back_off(&mut r, "later".into());
         let e = r.for_object(Kind::Pod, "web-1").remove(9);
         assert_eq!(

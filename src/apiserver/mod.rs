@@ -4,6 +4,7 @@
 //! what is due on the virtual clock. Nothing here knows a controller.
 
 pub mod agenda;
+pub mod clock;
 pub mod events;
 mod intern;
 pub mod queue;

@@ -6,6 +6,7 @@
 //!
 //! **Invariant:** a rejected write leaves the store exactly as it was.
 
+use super::clock::Clock;
 use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
@@ -321,7 +322,7 @@ fn prefetch<T>(p: *const T) {
 
 #[derive(Default, Clone)]
 pub struct Store {
-    pub now: Time,
+    clock: Clock,
     rv: u64,
     uid_seq: u64,
     name_seq: u64,
@@ -352,10 +353,17 @@ pub struct Store {
 
 impl Store {
     pub fn new() -> Store {
-        Store {
-            now: Time::from_virtual(0),
-            ..Default::default()
-        }
+        Store::default()
+    }
+
+    /// The instant of the virtual clock.
+    pub fn now(&self) -> Time {
+        self.clock.now()
+    }
+
+    /// The virtual clock, shared with the event recorder and the harness that moves it.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// A store with the fake clientset's leniency, for fixtures taken from upstream tests.
@@ -731,7 +739,7 @@ impl Store {
         }
         let uid = self.next_uid();
         let rv = self.next_rv();
-        let now = self.now;
+        let now = self.now();
         {
             let m = obj.meta_mut();
             m.uid = uid;
@@ -954,7 +962,7 @@ impl Store {
         {
             return Ok(());
         }
-        let now = self.now;
+        let now = self.now();
         {
             let m = obj.meta_mut();
             let first = m.deletion_timestamp.is_none();
@@ -1036,8 +1044,8 @@ mod tests {
         let mut store = store_with(&format!(
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec: {{nodeName: node-1, containers: [{{name: app, image: 'app:1'}}]}}\n---\n{WEB}"
         ));
-        let now = store.now.plus_secs(10);
-        store.now = now;
+        let now = store.now().plus_secs(10);
+        store.clock().set(now);
         store
             .delete(Kind::Pod, "default/p", Propagation::Background, Some(20))
             .unwrap();

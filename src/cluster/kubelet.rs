@@ -114,7 +114,7 @@ pub fn apply(
         };
     }
     let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
-    let now = store.now;
+    let now = store.now();
     // The name is the key's last part: borrowed from it, not copied from the pod.
     let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
     if step == PodStep::Gone {

@@ -52,7 +52,6 @@ type Timer = (Str, Str, PodStep);
 #[derive(Clone)]
 pub struct Cluster {
     pub store: Store,
-    pub now_ms: u64,
     pub world: World,
     pub dc: DeploymentController,
     pub rsc: ReplicaSetController,
@@ -80,14 +79,14 @@ pub struct Cluster {
 
 impl Cluster {
     pub fn new(world: World) -> Cluster {
+        let store = Store::new();
         Cluster {
-            store: Store::new(),
-            now_ms: 0,
+            events: EventRecorder::with_clock(store.clock().clone()),
+            store,
             world,
             dc: DeploymentController::default(),
             rsc: ReplicaSetController::default(),
             gc: GarbageCollector::default(),
-            events: EventRecorder::default(),
             timers: Agenda::default(),
             node_rr: 0,
             trace: vec![],
@@ -103,8 +102,19 @@ impl Cluster {
         }
     }
 
+    /// The virtual clock's instant (the store's clock, which the event recorder shares).
     pub fn now(&self) -> Time {
-        Time::from_virtual(self.now_ms)
+        self.store.now()
+    }
+
+    /// Virtual milliseconds since scenario start.
+    pub fn now_ms(&self) -> u64 {
+        self.store.clock().now_ms()
+    }
+
+    /// Where time moves: only [`Cluster::advance`] calls this.
+    fn set_clock(&mut self, t_ms: u64) {
+        self.store.clock().set(Time::from_virtual(t_ms));
     }
 
     /// True once the trace reached `step_limit`: every further drain, advance and user step
@@ -130,8 +140,8 @@ impl Cluster {
                 return;
             }
             for ev in evs.drain(..) {
-                self.dc.handle(&mut self.store, &ev);
-                self.rsc.handle(&self.store, &ev, self.now_ms);
+                self.dc.handle(&self.store, &ev);
+                self.rsc.handle(&self.store, &ev);
                 self.gc.handle(&self.store, &ev);
                 self.kubelet_watch(&ev);
             }
@@ -142,7 +152,7 @@ impl Cluster {
         match ev.view() {
             // (A pod created with its node named is bound already: see `PodStep::Bind`.)
             WatchRef::Added(Object::Pod(p)) if p.metadata.deletion_timestamp.is_none() => {
-                self.add_timer(self.now_ms + self.world.schedule_ms, p, PodStep::Bind);
+                self.add_timer(self.now_ms() + self.world.schedule_ms, p, PodStep::Bind);
             }
             WatchRef::Modified {
                 old: Object::Pod(o),
@@ -159,7 +169,7 @@ impl Cluster {
                 } else {
                     self.world.termination_ms
                 };
-                self.add_timer(self.now_ms + ms, n, PodStep::Gone);
+                self.add_timer(self.now_ms() + ms, n, PodStep::Gone);
                 // The kubelet stops the containers that run (`killContainer`).
                 for c in &n.status.container_statuses {
                     if c.state.running.is_some() {
@@ -214,12 +224,10 @@ impl Cluster {
             self.total_syncs += 1;
             if syncs > MAX_SYNCS_PER_INSTANT {
                 return Err(Livelock {
-                    t_ms: self.now_ms,
+                    t_ms: self.now_ms(),
                     syncs,
                 });
             }
-            self.store.now = self.now();
-            self.events.now_ms = self.now_ms;
             match q {
                 0 => self.sync_deployment_queue(),
                 1 => self.sync_replicaset_queue(),
@@ -235,14 +243,13 @@ impl Cluster {
         let mut cx = Ctx {
             store: &mut self.store,
             events: &mut self.events,
-            now_ms: self.now_ms,
             explain: vec![],
         };
         let report = self.dc.process(&mut cx, &key);
         let explain = std::mem::take(&mut cx.explain);
         self.dc.queue.done(&key);
         if self.recording() {
-            let mut s = TraceStep::new(self.now_ms, "sync");
+            let mut s = TraceStep::new(self.now_ms(), "sync");
             s.controller = Some("deployment");
             s.key = Some(key.into());
             s.branch = Some(report.branch.as_str());
@@ -257,12 +264,12 @@ impl Cluster {
         let Some(key) = self.rsc.queue.get() else {
             return;
         };
-        let report =
-            self.rsc
-                .sync_replica_set(&mut self.store, &mut self.events, self.now_ms, &key);
+        let report = self
+            .rsc
+            .sync_replica_set(&mut self.store, &mut self.events, &key);
         self.rsc.queue.done(&key);
         if self.recording() {
-            let mut s = TraceStep::new(self.now_ms, "sync");
+            let mut s = TraceStep::new(self.now_ms(), "sync");
             s.controller = Some("replicaset");
             s.key = Some(key.into());
             s.explain = report.explain;
@@ -277,11 +284,11 @@ impl Cluster {
         };
         let (explain, error) = self.gc.sync(&mut self.store, &key);
         if error.is_some() {
-            self.gc.queue.add_rate_limited(&key, self.now_ms);
+            self.gc.queue.add_rate_limited(&key, self.now_ms());
         }
         self.gc.queue.done(&key);
         if self.recording() && (!explain.is_empty() || error.is_some()) {
-            let mut s = TraceStep::new(self.now_ms, "sync");
+            let mut s = TraceStep::new(self.now_ms(), "sync");
             s.controller = Some("garbagecollector");
             s.key = Some(key.into());
             s.explain = explain;
@@ -329,15 +336,13 @@ impl Cluster {
             if next > t_ms || self.halted() {
                 break;
             }
-            self.now_ms = next.max(self.now_ms);
-            self.store.now = self.now();
-            self.events.now_ms = self.now_ms;
-            self.dc.queue.promote(self.now_ms);
-            self.rsc.queue.promote(self.now_ms);
-            self.gc.queue.promote(self.now_ms);
+            self.set_clock(next.max(self.now_ms()));
+            self.dc.queue.promote(self.now_ms());
+            self.rsc.queue.promote(self.now_ms());
+            self.gc.queue.promote(self.now_ms());
             let mut changes = vec![];
             let recording = self.recording();
-            while let Some(due) = self.timers.take_due(self.now_ms) {
+            while let Some(due) = self.timers.take_due(self.now_ms()) {
                 for (key, uid, step) in due {
                     if let Some((what, next)) = kubelet::apply(
                         &mut self.store,
@@ -353,22 +358,20 @@ impl Cluster {
                             changes.push(what);
                         }
                         if let Some((delay, s)) = next {
-                            self.timers.add(self.now_ms + delay, (key, uid, s));
+                            self.timers.add(self.now_ms() + delay, (key, uid, s));
                         }
                     }
                 }
             }
             if !changes.is_empty() && recording {
-                let mut s = TraceStep::new(self.now_ms, "world");
+                let mut s = TraceStep::new(self.now_ms(), "world");
                 s.changes = changes;
                 self.push_step(s);
             }
             self.drain()?;
         }
-        if t_ms > self.now_ms && !self.halted() {
-            self.now_ms = t_ms;
-            self.store.now = self.now();
-            self.events.now_ms = t_ms;
+        if t_ms > self.now_ms() && !self.halted() {
+            self.set_clock(t_ms);
         }
         Ok(())
     }
@@ -450,7 +453,6 @@ impl Cluster {
 
     /// Creates the objects of a scenario (or an `apply`), in order, each as the apiserver would.
     pub fn create(&mut self, obj: Object) -> Result<Object, crate::apiserver::store::ApiError> {
-        self.store.now = self.now();
         let created = Rc::unwrap_or_clone(self.store.create(obj)?);
         if let Object::Deployment(d) = &created
             && self.focus.is_none()

@@ -67,7 +67,7 @@ pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
         store.insert_raw(Object::ReplicaSet(Box::new(fresh)));
     }
     store.actions.clear();
-    let report = c.sync_replica_set(&mut store, &mut events, 0, "default/foo");
+    let report = c.sync_replica_set(&mut store, &mut events, "default/foo");
     let creates = store
         .actions
         .iter()
@@ -195,7 +195,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         if let Some(k) = existing {
             store.remove_pod(&k);
         }
-        dc.handle(&mut store, &WatchEvent::deleted(Object::Pod(pod)));
+        dc.handle(&store, &WatchEvent::deleted(Object::Pod(pod)));
         let want: Vec<String> = e["enqueued"]
             .as_array()
             .into_iter()
@@ -213,7 +213,6 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
             let mut cx = Ctx {
                 store: &mut store,
                 events: &mut events,
-                now_ms: 0,
                 explain: vec![],
             };
             let got: Vec<String> = dc
@@ -373,7 +372,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
 /// Whole `syncDeployment` calls and the client actions they make.
 pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let mut store = Store::fake();
-    store.now = epoch();
+    store.clock().set(epoch());
     let mut ds = deployments_into(&mut store, i);
     if let Some(ld) = i.get("listerDeployment") {
         let d = deployment(ld);
@@ -418,7 +417,6 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let mut cx = Ctx {
         store: &mut store,
         events: &mut events,
-        now_ms: 0,
         explain: vec![],
     };
     // A stale lister: sync from the lister's copy while the store holds the apiserver's.

@@ -85,8 +85,8 @@ struct World {
 
 impl World {
     fn new(now: Time) -> World {
-        let mut store = Store::fake();
-        store.now = now;
+        let store = Store::fake();
+        store.clock().set(now);
         World {
             store,
             events: EventRecorder::default(),
@@ -107,7 +107,6 @@ impl World {
         let mut cx = Ctx {
             store: &mut self.store,
             events: &mut self.events,
-            now_ms: 0,
             explain: vec![],
         };
         f(&mut self.dc, &mut cx)
@@ -1139,7 +1138,7 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
         let mut per_sync = vec![];
         for round in 0..1000 {
             let before = store.actions.len();
-            c.sync_replica_set(store, &mut events, 0, key);
+            c.sync_replica_set(store, &mut events, key);
             let n = store.actions[before..]
                 .iter()
                 .filter(|a| a.resource == "pods" && (a.verb == "create" || a.verb == "delete"))
@@ -1160,10 +1159,10 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
             per_sync.push(n);
             // Observe all but one: the next sync must not act.
             for ev in &evs[..evs.len() - 1] {
-                c.handle(store, ev, 0);
+                c.handle(store, ev);
             }
             let before = store.actions.len();
-            c.sync_replica_set(store, &mut events, 0, key);
+            c.sync_replica_set(store, &mut events, key);
             if store.actions[before..].iter().any(|a| a.resource == "pods") {
                 return Err(format!(
                     "{want_key} round {round}: a sync acted while one expectation was pending"
@@ -1183,7 +1182,7 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
                     .unwrap_or(1),
                 pending,
             )?;
-            c.handle(store, &evs[evs.len() - 1], 0);
+            c.handle(store, &evs[evs.len() - 1]);
         }
         Ok(per_sync)
     };

@@ -223,7 +223,6 @@ fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, String> {
 }
 
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), String> {
-    c.store.now = c.now();
     c.store
         .update(Object::Deployment(Box::new(d)))
         .map(|_| ())
@@ -354,7 +353,6 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
                     nm.owner_references = om.owner_references.clone();
                     nm.finalizers = om.finalizers.clone();
                 }
-                c.store.now = c.now();
                 let before = c
                     .store
                     .get(kind, &format!("default/{name}"))
@@ -680,7 +678,6 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         None if force => Some(0),
         g => g,
     };
-    c.store.now = c.now();
     let key = format!("default/{name}");
     let grace = match (res, grace) {
         (Resource::Pod, None) => c
@@ -861,7 +858,6 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
         after if after < before && !overwrite => "unlabeled",
         _ => "labeled",
     };
-    c.store.now = c.now();
     c.store.update(obj).map_err(api_err)?;
     Ok(format!("{out}{}/{name} {done}", res.prefix()))
 }
@@ -896,7 +892,7 @@ fn table(rows: Vec<Vec<String>>) -> String {
         .join("\n")
 }
 
-fn get(c: &mut Cluster, rest: &[String]) -> Outcome {
+fn get(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["o", "output", "l", "selector"])?;
     a.only(&["o", "output", "w", "watch", "l", "selector", "show-labels"])?;
     let Some(first) = a.positional.first() else {
@@ -1032,7 +1028,7 @@ fn parse_selector(s: &str) -> Result<LabelSelector, String> {
     Ok(sel)
 }
 
-fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
+fn describe(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &[])?;
     a.only(&[])?;
     let (res, name, _) = a.target(0, "describe")?;
@@ -1164,12 +1160,12 @@ fn describe(c: &mut Cluster, rest: &[String]) -> Outcome {
     } else {
         o.push_str("  Type    Reason             Age   From                   Message\n  ----    ------             ----  ----                   -------\n");
         for e in evs {
-            let age = crate::api::time::human_duration((c.now_ms - e.last_ms) as i64);
+            let age = crate::api::time::human_duration((c.now_ms() - e.last_ms) as i64);
             let age = if e.count > 1 {
                 format!(
                     "{age} (x{} over {})",
                     e.count,
-                    crate::api::time::human_duration((c.now_ms - e.first_ms) as i64)
+                    crate::api::time::human_duration((c.now_ms() - e.first_ms) as i64)
                 )
             } else {
                 age

@@ -240,7 +240,7 @@ impl Scenario {
         }
         let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
         match self.until {
-            Until::At(t) => c.advance(t.max(c.now_ms)),
+            Until::At(t) => c.advance(t.max(c.now_ms())),
             Until::Settled => {
                 let limit = last + MAX_SETTLE_MS;
                 while !c.is_settled() && !c.halted() {
@@ -257,7 +257,7 @@ impl Scenario {
 
 /// Applies one user step at the cluster's current instant and records it as an `action` step.
 pub fn apply_step(c: &mut Cluster, step: &Step) {
-    let mut s = TraceStep::new(c.now_ms, "action");
+    let mut s = TraceStep::new(c.now_ms(), "action");
     s.caption = step.caption.clone();
     if let Some(cmd) = &step.run {
         s.command = Some(cmd.clone());

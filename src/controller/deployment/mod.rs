@@ -27,14 +27,16 @@ pub const MAX_RETRIES: u32 = 15;
 pub struct Ctx<'a> {
     pub store: &'a mut Store,
     pub events: &'a mut EventRecorder,
-    /// Virtual milliseconds, for the work queue's timers.
-    pub now_ms: u64,
     pub explain: Vec<Explain>,
 }
 
 impl Ctx<'_> {
     pub fn now(&self) -> Time {
-        self.store.now
+        self.store.now()
+    }
+    /// Virtual milliseconds, for the work queue's timers.
+    pub fn now_ms(&self) -> u64 {
+        self.store.clock().now_ms()
     }
     pub fn explain(&mut self, func: &str, text: impl Into<String>) {
         self.explain.push(Explain::new(func, text));
@@ -168,7 +170,7 @@ impl DeploymentController {
     }
 
     /// Informer callbacks: which Deployments a watch event wakes (upstream's handlers).
-    pub fn handle(&mut self, store: &mut Store, ev: &WatchEvent) {
+    pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
         match ev.view() {
             WatchRef::Added(Object::Deployment(d)) | WatchRef::Deleted(Object::Deployment(d)) => {
                 self.enqueue(d)
@@ -188,7 +190,7 @@ impl DeploymentController {
         }
     }
 
-    pub fn add_replica_set(&mut self, store: &mut Store, rs: &ReplicaSet) {
+    pub fn add_replica_set(&mut self, store: &Store, rs: &ReplicaSet) {
         if rs.metadata.deletion_timestamp.is_some() {
             return self.delete_replica_set(store, rs);
         }
@@ -203,7 +205,7 @@ impl DeploymentController {
         }
     }
 
-    pub fn update_replica_set(&mut self, store: &mut Store, old: &ReplicaSet, cur: &ReplicaSet) {
+    pub fn update_replica_set(&mut self, store: &Store, old: &ReplicaSet, cur: &ReplicaSet) {
         if old.metadata.resource_version == cur.metadata.resource_version {
             return;
         }
@@ -228,7 +230,7 @@ impl DeploymentController {
         }
     }
 
-    pub fn delete_replica_set(&mut self, store: &mut Store, rs: &ReplicaSet) {
+    pub fn delete_replica_set(&mut self, store: &Store, rs: &ReplicaSet) {
         if let Some(r) = rs.metadata.controller_ref()
             && let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r)
         {
@@ -237,7 +239,7 @@ impl DeploymentController {
     }
 
     /// `deletePod`: a Recreate Deployment is woken once none of its pods remain.
-    pub fn delete_pod(&mut self, store: &mut Store, pod: &Pod) {
+    pub fn delete_pod(&mut self, store: &Store, pod: &Pod) {
         let Some(r) = pod.metadata.controller_ref() else {
             return;
         };
@@ -282,7 +284,7 @@ impl DeploymentController {
         match &report.error {
             None => self.queue.forget(key),
             Some(_) if self.queue.num_requeues(key) < MAX_RETRIES => {
-                self.queue.add_rate_limited(key, cx.now_ms)
+                self.queue.add_rate_limited(key, cx.now_ms())
             }
             Some(e) => {
                 cx.explain("handleErr", format!("dropping deployment {key} out of the queue after {MAX_RETRIES} retries: {e}"));

@@ -137,7 +137,7 @@ impl DeploymentController {
                 "requeueStuckDeployment",
                 "less than a second to the progress deadline: requeue now (rate limited)",
             );
-            self.queue.add_rate_limited(&key, cx.now_ms);
+            self.queue.add_rate_limited(&key, cx.now_ms());
             return Requeue::Now;
         }
         let delay_ms = (after + 1_000_000_000).div_euclid(1_000_000) as u64;
@@ -148,7 +148,7 @@ impl DeploymentController {
                 (delay_ms as f64 / 1000.0).ceil()
             ),
         );
-        self.queue.add_after(&key, cx.now_ms, delay_ms);
+        self.queue.add_after(&key, cx.now_ms(), delay_ms);
         Requeue::After(after)
     }
 }

@@ -102,7 +102,8 @@ impl ReplicaSetController {
     }
 
     /// Informer callbacks (addPod, updatePod, deletePod, and the ReplicaSet ones).
-    pub fn handle(&mut self, store: &Store, ev: &WatchEvent, now_ms: u64) {
+    pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
+        let now_ms = store.clock().now_ms();
         match ev.view() {
             WatchRef::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
             WatchRef::Modified {
@@ -193,9 +194,9 @@ impl ReplicaSetController {
         &mut self,
         store: &mut Store,
         events: &mut EventRecorder,
-        now_ms: u64,
         key: &str,
     ) -> RsSyncReport {
+        let now_ms = store.clock().now_ms();
         let mut report = RsSyncReport::default();
         let Some(rs) = store.replicaset(key).cloned() else {
             self.expectations.delete_expectations(key);
@@ -205,7 +206,7 @@ impl ReplicaSetController {
             ));
             return report;
         };
-        let now = store.now;
+        let now = store.now();
         let needs_sync = self.expectations.satisfied(key, now);
         let deleting = rs.metadata.deletion_timestamp.is_some();
         // Claim: adopt matching orphans and release pods we control whose labels stopped
@@ -465,7 +466,7 @@ impl ReplicaSetController {
         report: &mut RsSyncReport,
     ) -> Result<(), ApiError> {
         let key = rs.metadata.key();
-        let now = store.now;
+        let now = store.now();
         match plan {
             ReplicaPlan::Nothing => Ok(()),
             ReplicaPlan::Create { n, why } => {
