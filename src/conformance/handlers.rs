@@ -301,11 +301,11 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
         };
         match kind.as_str() {
             "addReplicaSet" => dc.handle(
-                &mut store,
+                &store,
                 &WatchEvent::added(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
             ),
             "deleteReplicaSet" => dc.handle(
-                &mut store,
+                &store,
                 &WatchEvent::deleted(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
             ),
             _ => {
@@ -332,7 +332,7 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                         .insert("touched".into(), "yes".into());
                 }
                 dc.handle(
-                    &mut store,
+                    &store,
                     &WatchEvent::modified(
                         Object::ReplicaSet(Box::new(old)),
                         Object::ReplicaSet(Box::new(new)),
