@@ -2,7 +2,8 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), and two runs are identical.
 //! Also the seeds' worked examples, checked step by step.
 
-use rollout_playground::cluster::trace::{TraceStep, to_jsonl};
+use rollout_playground::cluster::trace::{Controller, TraceStep, to_jsonl};
+use rollout_playground::controller::deployment::Branch;
 use rollout_playground::scenario::Scenario;
 use std::path::PathBuf;
 
@@ -119,7 +120,7 @@ fn seed_000_rolling_update_10_replicas_surge_3_unavailable_2() {
     )));
     let syncs: Vec<&TraceStep> = steps
         .iter()
-        .filter(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2)
+        .filter(|s| s.controller == Some(Controller::Deployment) && s.replica_sets.len() == 2)
         .collect();
     assert_eq!(
         sizes(syncs[0]),
@@ -180,7 +181,7 @@ fn seed_004_rolling_update_25_percent() {
     )));
     let first = steps
         .iter()
-        .find(|s| s.controller == Some("deployment") && s.replica_sets.len() == 2)
+        .find(|s| s.controller == Some(Controller::Deployment) && s.replica_sets.len() == 2)
         .unwrap();
     assert_eq!(sizes(first), vec![(8, 1), (3, 2)]);
     assert!(
@@ -202,7 +203,7 @@ fn proportional_scaling_kubernetes_io_example() {
     )));
     let scale = steps
         .iter()
-        .find(|s| s.branch == Some("scale"))
+        .find(|s| s.branch == Some(Branch::Scale))
         .expect("a scale sync");
     assert_eq!(
         sizes(scale).iter().map(|x| x.0).collect::<Vec<_>>(),
@@ -249,7 +250,7 @@ fn orphan_delete_keeps_replica_sets_and_foreground_removes_them() {
         "{last:?}"
     );
     assert!(
-        fg.iter().any(|s| s.branch == Some("delete")),
+        fg.iter().any(|s| s.branch == Some(Branch::Delete)),
         "the delete branch fired while the Deployment waited for its dependents"
     );
 }
@@ -275,7 +276,7 @@ fn rollbacks_restore_old_templates() {
         env!("CARGO_MANIFEST_DIR"),
         "/scenarios/rollback-to-revision.yaml"
     )));
-    assert!(steps.iter().any(|s| s.branch == Some("rollback")));
+    assert!(steps.iter().any(|s| s.branch == Some(Branch::Rollback)));
     assert!(
         steps
             .iter()

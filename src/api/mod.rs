@@ -252,6 +252,55 @@ pub struct Pod {
     pub metadata: ObjectMeta,
 }
 
+/// `v1.ConditionStatus`: a condition's status. The objects keep it as the string they were
+/// given (the API's type is a string); code compares and sets it through this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConditionStatus {
+    True,
+    False,
+    Unknown,
+}
+
+impl ConditionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConditionStatus::True => "True",
+            ConditionStatus::False => "False",
+            ConditionStatus::Unknown => "Unknown",
+        }
+    }
+}
+
+impl std::fmt::Display for ConditionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl From<ConditionStatus> for String {
+    fn from(s: ConditionStatus) -> String {
+        s.as_str().to_string()
+    }
+}
+
+impl From<ConditionStatus> for Str {
+    fn from(s: ConditionStatus) -> Str {
+        Str::new(s.as_str())
+    }
+}
+
+impl PartialEq<ConditionStatus> for String {
+    fn eq(&self, other: &ConditionStatus) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<ConditionStatus> for Str {
+    fn eq(&self, other: &ConditionStatus) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
 pub const PHASE_PENDING: &str = "Pending";
 pub const PHASE_RUNNING: &str = "Running";
 pub const PHASE_SUCCEEDED: &str = "Succeeded";
@@ -397,12 +446,16 @@ impl Pod {
 
     /// `podutil.IsPodReady`.
     pub fn is_ready(&self) -> bool {
-        self.ready_condition().is_some_and(|c| c.status == "True")
+        self.ready_condition()
+            .is_some_and(|c| c.status == ConditionStatus::True)
     }
 
     /// `podutil.IsPodAvailable`: ready, and ready for longer than `min_ready_seconds` (strictly).
     pub fn is_available(&self, min_ready_seconds: i32, now: Time) -> bool {
-        let Some(c) = self.ready_condition().filter(|c| c.status == "True") else {
+        let Some(c) = self
+            .ready_condition()
+            .filter(|c| c.status == ConditionStatus::True)
+        else {
             return false;
         };
         if min_ready_seconds == 0 {

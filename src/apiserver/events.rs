@@ -8,12 +8,34 @@ use crate::api::{Kind, Str, Time, key_of};
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
 
+/// `v1.EventTypeNormal` / `v1.EventTypeWarning`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+impl EventType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Normal => "Normal",
+            EventType::Warning => "Warning",
+        }
+    }
+}
+
+impl std::fmt::Display for EventType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// One event. Type, reason and source are the recorders' own words (`&'static`), so an event
 /// costs its object and message: a large rollout records several events per pod.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
-    pub type_: &'static str,
+    pub type_: EventType,
     pub reason: &'static str,
     pub message: String,
     /// `Deployment/web`
@@ -55,7 +77,7 @@ pub struct EventRecorder {
     clock: Clock,
 }
 
-type Words = (&'static str, &'static str, &'static str);
+type Words = (&'static str, EventType, &'static str);
 
 /// One stored event: what [`Event`] holds, its text as spans of [`EventRecorder::text`].
 #[derive(Clone, Debug)]
@@ -243,7 +265,7 @@ impl EventRecorder {
         source: &'static str,
         kind: Kind,
         name: &str,
-        type_: &'static str,
+        type_: EventType,
         reason: &'static str,
         message: String,
     ) {
@@ -438,7 +460,7 @@ mod tests {
             "replicaset-controller",
             Kind::ReplicaSet,
             rs,
-            "Normal",
+            EventType::Normal,
             "SuccessfulCreate",
             format!("Created pod: {rs}-{pod}"),
         );
@@ -540,7 +562,7 @@ mod tests {
                 source,
                 Kind::Pod,
                 &format!("web-{pod}"),
-                "Normal",
+                EventType::Normal,
                 "Pulled",
                 "x".into(),
             );
@@ -570,7 +592,14 @@ mod tests {
     fn a_source_sends_25_events_about_an_object_then_one_per_five_minutes() {
         let mut r = EventRecorder::default();
         let back_off = |r: &mut EventRecorder, message: String| {
-            r.record("kubelet", Kind::Pod, "web-1", "Warning", "BackOff", message);
+            r.record(
+                "kubelet",
+                Kind::Pod,
+                "web-1",
+                EventType::Warning,
+                "BackOff",
+                message,
+            );
         };
         for pod in 0..40 {
             back_off(&mut r, format!("attempt {pod}"));

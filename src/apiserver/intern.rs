@@ -136,7 +136,7 @@ fn state_hash(s: &ContainerState, h: &mut Fx) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::PodCondition;
+    use crate::api::{ConditionStatus, PodCondition};
 
     fn pod(node: &str, phase: &str) -> Pod {
         let mut p = Pod::default();
@@ -144,7 +144,7 @@ mod tests {
         p.status.phase = phase.into();
         p.status.conditions.push(PodCondition {
             type_: "Ready".into(),
-            status: "True".into(),
+            status: ConditionStatus::True.into(),
             ..Default::default()
         });
         p

@@ -3,7 +3,7 @@
 //! `readyMs` after that, and a deleted pod is gone `terminationMs` after its deletion began.
 
 use crate::api::*;
-use crate::apiserver::events::EventRecorder;
+use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +128,7 @@ pub fn apply(
     let spec = p.spec.clone();
     let image = spec.containers.first().map_or("", |c| c.image.as_str());
     // What the kubelet reports about this pod.
-    let mut kubelet = |type_: &'static str, reason: &'static str, message: String| {
+    let mut kubelet = |type_: EventType, reason: &'static str, message: String| {
         rec.record("kubelet", Kind::Pod, name, type_, reason, message)
     };
     let (what, next): (String, Option<(u64, PodStep)>) = match step {
@@ -149,7 +149,7 @@ pub fn apply(
                 node
             };
             let mut p = store.pod(key)?.clone();
-            set_pod_condition(&mut p, "PodScheduled", "True", now);
+            set_pod_condition(&mut p, "PodScheduled", ConditionStatus::True, now);
             p.status.container_statuses = p
                 .spec
                 .containers
@@ -173,7 +173,7 @@ pub fn apply(
                     "default-scheduler",
                     Kind::Pod,
                     name,
-                    "Normal",
+                    EventType::Normal,
                     "Scheduled",
                     format!("Successfully assigned {key} to {node}"),
                 );
@@ -197,14 +197,18 @@ pub fn apply(
                 "ErrImagePull",
                 &format!("failed to pull image \"{image}\""),
             );
-            kubelet("Normal", "Pulling", format!("Pulling image \"{image}\""));
             kubelet(
-                "Warning",
+                EventType::Normal,
+                "Pulling",
+                format!("Pulling image \"{image}\""),
+            );
+            kubelet(
+                EventType::Warning,
                 "Failed",
                 format!("Failed to pull image \"{image}\": not found"),
             );
             // Then the container's start reports why it could not (`startContainer`).
-            kubelet("Warning", "Failed", "Error: ErrImagePull".into());
+            kubelet(EventType::Warning, "Failed", "Error: ErrImagePull".into());
             (
                 say!("{name} cannot pull {image}: ErrImagePull"),
                 Some((5000, PodStep::PullBackOff)),
@@ -217,11 +221,15 @@ pub fn apply(
                 &format!("Back-off pulling image \"{image}\""),
             );
             kubelet(
-                "Normal",
+                EventType::Normal,
                 "BackOff",
                 format!("Back-off pulling image \"{image}\""),
             );
-            kubelet("Warning", "Failed", "Error: ImagePullBackOff".into());
+            kubelet(
+                EventType::Warning,
+                "Failed",
+                "Error: ImagePullBackOff".into(),
+            );
             (say!("{name}: ImagePullBackOff"), None)
         }
         PodStep::Start | PodStep::Restart => {
@@ -236,21 +244,25 @@ pub fn apply(
                 };
                 c.started = true;
             }
-            set_pod_condition(&mut p, "Initialized", "True", now);
+            set_pod_condition(&mut p, "Initialized", ConditionStatus::True, now);
             // As the kubelet reports each container it starts (the image is on the node:
             // only the world's failing images are pulled).
             for c in &spec.containers {
                 kubelet(
-                    "Normal",
+                    EventType::Normal,
                     "Pulled",
                     format!("Container image \"{}\" already present on machine", c.image),
                 );
                 kubelet(
-                    "Normal",
+                    EventType::Normal,
                     "Created",
                     format!("Created container: {}", c.name),
                 );
-                kubelet("Normal", "Started", format!("Started container {}", c.name));
+                kubelet(
+                    EventType::Normal,
+                    "Started",
+                    format!("Started container {}", c.name),
+                );
             }
             if world.image_crashes(image) {
                 (
@@ -296,7 +308,7 @@ pub fn apply(
                 };
             }
             kubelet(
-                "Warning",
+                EventType::Warning,
                 "BackOff",
                 format!("Back-off restarting failed container {container} in pod {pod_ref}"),
             );
@@ -309,8 +321,8 @@ pub fn apply(
             for c in &mut p.status.container_statuses {
                 c.ready = true;
             }
-            set_pod_condition(&mut p, "ContainersReady", "True", now);
-            set_pod_condition(&mut p, "Ready", "True", now);
+            set_pod_condition(&mut p, "ContainersReady", ConditionStatus::True, now);
+            set_pod_condition(&mut p, "Ready", ConditionStatus::True, now);
             (say!("{name} is Ready"), None)
         }
         PodStep::Gone => unreachable!("handled above"),
@@ -341,7 +353,7 @@ fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
     }
 }
 
-fn set_pod_condition(p: &mut Pod, type_: &str, status: &str, now: Time) {
+fn set_pod_condition(p: &mut Pod, type_: &str, status: ConditionStatus, now: Time) {
     if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
         if c.status != status {
             c.status = status.into();

@@ -16,7 +16,7 @@ use crate::api::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
 };
 use crate::apiserver::agenda::Agenda;
-use crate::apiserver::events::EventRecorder;
+use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
@@ -177,7 +177,7 @@ impl Cluster {
                             "kubelet",
                             Kind::Pod,
                             &n.metadata.name,
-                            "Normal",
+                            EventType::Normal,
                             "Killing",
                             format!("Stopping container {}", c.name),
                         );
@@ -249,10 +249,11 @@ impl Cluster {
         let explain = std::mem::take(&mut cx.explain);
         self.dc.queue.done(&key);
         if self.recording() {
-            let mut s = TraceStep::new(self.now_ms(), "sync");
-            s.controller = Some("deployment");
+            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+            s.controller = Some(Controller::Deployment);
             s.key = Some(key.into());
-            s.branch = Some(report.branch.as_str());
+            s.branch = Some(report.ladder.fired);
+            s.ladder = Some(report.ladder);
             s.strategy = report.strategy;
             s.explain = explain;
             s.error = report.error;
@@ -269,8 +270,8 @@ impl Cluster {
             .sync_replica_set(&mut self.store, &mut self.events, &key);
         self.rsc.queue.done(&key);
         if self.recording() {
-            let mut s = TraceStep::new(self.now_ms(), "sync");
-            s.controller = Some("replicaset");
+            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+            s.controller = Some(Controller::ReplicaSet);
             s.key = Some(key.into());
             s.explain = report.explain;
             s.error = report.error;
@@ -288,8 +289,8 @@ impl Cluster {
         }
         self.gc.queue.done(&key);
         if self.recording() && (!explain.is_empty() || error.is_some()) {
-            let mut s = TraceStep::new(self.now_ms(), "sync");
-            s.controller = Some("garbagecollector");
+            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+            s.controller = Some(Controller::GarbageCollector);
             s.key = Some(key.into());
             s.explain = explain;
             s.error = error;
@@ -364,7 +365,7 @@ impl Cluster {
                 }
             }
             if !changes.is_empty() && recording {
-                let mut s = TraceStep::new(self.now_ms(), "world");
+                let mut s = TraceStep::new(self.now_ms(), StepKind::World);
                 s.changes = changes;
                 self.push_step(s);
             }

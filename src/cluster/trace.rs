@@ -5,19 +5,56 @@
 use crate::api::codec::omit;
 use crate::apiserver::events::Event;
 use crate::controller::Explain;
+use crate::controller::deployment::{Branch, Ladder};
 use serde::{Serialize, Serializer};
+
+/// What a step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepKind {
+    /// A user's command or caption.
+    Action,
+    /// One controller sync.
+    Sync,
+    /// The pod changes the scheduler and kubelets made at one instant.
+    World,
+}
+
+/// The controller whose sync a step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Controller {
+    Deployment,
+    ReplicaSet,
+    GarbageCollector,
+}
+
+impl Controller {
+    /// The trace's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Controller::Deployment => "deployment",
+            Controller::ReplicaSet => "replicaset",
+            Controller::GarbageCollector => "garbagecollector",
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TraceStep {
     pub t: u64,
-    pub kind: &'static str,
+    pub kind: StepKind,
     #[serde(skip_serializing_if = "omit")]
-    pub controller: Option<&'static str>,
+    pub controller: Option<Controller>,
     #[serde(skip_serializing_if = "omit")]
     pub key: Option<String>,
     #[serde(skip_serializing_if = "omit")]
-    pub branch: Option<&'static str>,
+    pub branch: Option<Branch>,
+    /// A Deployment sync's way down `syncDeployment`'s ladder (its explain line says the same
+    /// in words, which is what the JSON trace carries).
+    #[serde(skip)]
+    pub ladder: Option<Ladder>,
     #[serde(skip_serializing_if = "omit")]
     pub strategy: Option<String>,
     #[serde(skip_serializing_if = "omit")]
@@ -47,13 +84,14 @@ pub struct TraceStep {
 }
 
 impl TraceStep {
-    pub fn new(t: u64, kind: &'static str) -> TraceStep {
+    pub fn new(t: u64, kind: StepKind) -> TraceStep {
         TraceStep {
             t,
             kind,
             controller: None,
             key: None,
             branch: None,
+            ladder: None,
             strategy: None,
             explain: vec![],
             error: None,

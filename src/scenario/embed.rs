@@ -4,6 +4,8 @@
 //! and writes the same shapes.
 
 use super::session::Session;
+use crate::cluster::trace::{Controller, StepKind};
+use crate::controller::deployment::Branch;
 use serde::{Deserialize, Serialize};
 
 /// Every message an embed posts carries `"source": "rollout-playground"`.
@@ -50,9 +52,9 @@ pub struct Step<'a> {
 pub struct StepAt<'a> {
     pub steps: usize,
     pub t: u64,
-    pub kind: &'static str,
-    pub controller: Option<&'static str>,
-    pub branch: Option<&'static str>,
+    pub kind: StepKind,
+    pub controller: Option<Controller>,
+    pub branch: Option<Branch>,
     pub caption: Option<&'a str>,
     pub replica_sets: Vec<ReplicaSetAt<'a>>,
 }

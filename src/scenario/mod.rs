@@ -13,7 +13,7 @@ use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_objects};
 use crate::cluster::kubelet::World;
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
 use serde::Deserialize;
 use serde_json::Value;
@@ -257,7 +257,7 @@ impl Scenario {
 
 /// Applies one user step at the cluster's current instant and records it as an `action` step.
 pub fn apply_step(c: &mut Cluster, step: &Step) {
-    let mut s = TraceStep::new(c.now_ms(), "action");
+    let mut s = TraceStep::new(c.now_ms(), StepKind::Action);
     s.caption = step.caption.clone();
     if let Some(cmd) = &step.run {
         s.command = Some(cmd.clone());

@@ -7,7 +7,8 @@
 use super::kubectl;
 use super::{Scenario, ScenarioError, Step, Until};
 use crate::cluster::Cluster;
-use crate::cluster::trace::{PodView, TraceStep};
+use crate::cluster::trace::{Controller, PodView, StepKind, TraceStep};
+use crate::controller::deployment::Branch;
 use std::rc::Rc;
 
 /// The most steps one recorded run may hold (a guard on memory in the page).
@@ -191,7 +192,7 @@ impl Session {
         self.trace
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == "action")
+            .filter(|(_, s)| s.kind == StepKind::Action)
             .nth(k)
             .map(|(idx, _)| idx)
             .ok_or_else(|| "the run stopped before the command's instant".to_string())
@@ -212,11 +213,11 @@ impl Session {
     /// differs from the previous Deployment sync's.
     pub fn markers(&self) -> Vec<(usize, Marker)> {
         let mut out = vec![];
-        let mut last_branch: Option<&str> = None;
+        let mut last_branch: Option<Branch> = None;
         for (i, s) in self.trace.iter().enumerate() {
-            if s.kind == "action" {
+            if s.kind == StepKind::Action {
                 out.push((i, Marker::Action));
-            } else if s.controller == Some("deployment") {
+            } else if s.controller == Some(Controller::Deployment) {
                 if s.branch != last_branch {
                     out.push((i, Marker::Branch));
                 }
@@ -302,12 +303,12 @@ objects:
         else {
             panic!("set image changes the world")
         };
-        assert_eq!(s.trace[step].kind, "action");
+        assert_eq!(s.trace[step].kind, StepKind::Action);
         assert_eq!(s.trace[step].t, t);
         assert!(
             s.trace[step..]
                 .iter()
-                .any(|x| x.branch == Some("rollout") && x.t >= t)
+                .any(|x| x.branch == Some(Branch::Rollout) && x.t >= t)
         );
         assert_eq!(s.scenario.steps.len(), 1);
     }

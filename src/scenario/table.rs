@@ -2,7 +2,8 @@
 //! whenever a ReplicaSet's DESIRED/CURRENT/READY changed), with the branch of every Deployment
 //! sync and each user action alongside.
 
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::{Controller, StepKind, TraceStep};
+use crate::controller::deployment::Branch;
 use std::collections::BTreeMap;
 
 pub fn render(steps: &[TraceStep]) -> String {
@@ -15,17 +16,17 @@ pub fn render(steps: &[TraceStep]) -> String {
     for s in steps {
         let t = format!("{:.1}s", s.t as f64 / 1000.0);
         let why = match s.kind {
-            "action" => match (&s.command, s.errors.first()) {
+            StepKind::Action => match (&s.command, s.errors.first()) {
                 (Some(c), Some(e)) => format!("$ {c}  → {e}"),
                 (Some(c), None) => format!("$ {c}"),
                 (None, _) => format!("# {}", s.caption.clone().unwrap_or_default()),
             },
-            "sync" if s.controller == Some("deployment") => {
-                let mut w = format!("deployment sync: {}", s.branch.unwrap_or(""));
+            StepKind::Sync if s.controller == Some(Controller::Deployment) => {
+                let mut w = format!("deployment sync: {}", s.branch.map_or("", Branch::as_str));
                 if let Some(st) = s
                     .strategy
                     .as_deref()
-                    .filter(|_| s.branch == Some("rollout"))
+                    .filter(|_| s.branch == Some(Branch::Rollout))
                 {
                     w.push_str(&format!(" ({st})"));
                 }
@@ -34,7 +35,7 @@ pub fn render(steps: &[TraceStep]) -> String {
                 }
                 w
             }
-            "sync" => format!("{} sync", s.controller.unwrap_or("")),
+            StepKind::Sync => format!("{} sync", s.controller.map_or("", Controller::as_str)),
             _ => s.changes.join("; "),
         };
         let mut printed = false;
@@ -54,7 +55,8 @@ pub fn render(steps: &[TraceStep]) -> String {
             }
         }
         if !printed
-            && (s.kind == "action" || (s.kind == "sync" && s.controller == Some("deployment")))
+            && (s.kind == StepKind::Action
+                || (s.kind == StepKind::Sync && s.controller == Some(Controller::Deployment)))
         {
             out.push_str(&format!(
                 "{t:>8}  {:<28} {:>7} {:>7} {:>5}  {why}\n",

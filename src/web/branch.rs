@@ -5,7 +5,8 @@
 
 use super::state::Action;
 use super::{Dispatch, Run};
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::{Controller, TraceStep};
+use crate::controller::deployment::Branch;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,44 +16,6 @@ pub struct Props {
     pub dispatch: Dispatch,
 }
 
-/// The ladder's rungs: (branch id, the check upstream makes, what it does when it fires).
-pub const LADDER: [(&str, &str, &str); 5] = [
-    (
-        "delete",
-        "deletionTimestamp set?",
-        "syncStatusOnly: only the status is updated",
-    ),
-    (
-        "pause",
-        "spec.paused?",
-        "sync: scale and clean up, no rollout",
-    ),
-    (
-        "rollback",
-        "rollback annotation set?",
-        "rollback: copy the old revision's template back",
-    ),
-    (
-        "scale",
-        "isScalingEvent?",
-        "sync: scale ReplicaSets proportionally",
-    ),
-    ("rollout", "otherwise", "rolloutRolling or rolloutRecreate"),
-];
-
-/// Why each rung before the one that fired was passed over, from the sync's first explain line
-/// (`not being deleted; not paused; …: rollout (RollingUpdate)`).
-pub fn skip_reasons(step: &TraceStep) -> Vec<String> {
-    step.explain
-        .iter()
-        .find(|e| e.func == "syncDeployment")
-        .map(|e| {
-            let head = e.text.rsplit_once(": ").map(|(h, _)| h).unwrap_or(&e.text);
-            head.split("; ").map(str::to_string).collect()
-        })
-        .unwrap_or_default()
-}
-
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
     let s = &props.run.0;
@@ -60,7 +23,7 @@ pub fn branch_panel(props: &Props) -> Html {
     let syncs: Vec<(usize, &TraceStep)> = s.trace[..upto]
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.controller == Some("deployment"))
+        .filter(|(_, t)| t.controller == Some(Controller::Deployment))
         .collect();
     let Some(&(idx, cur)) = syncs.last() else {
         return html! {
@@ -70,23 +33,16 @@ pub fn branch_panel(props: &Props) -> Html {
             </section>
         };
     };
-    let fired = cur.branch.unwrap_or("");
-    let reasons = skip_reasons(cur);
-    let fired_at = LADDER.iter().position(|(b, _, _)| *b == fired);
-    let rungs = LADDER.iter().enumerate().map(|(i, (b, check, does))| {
-        let state = match fired_at {
-            Some(f) if f == i => "fired",
-            Some(f) if i < f => "skipped",
-            _ => "unreached",
+    let fired = cur.branch.unwrap_or(Branch::NotFound);
+    let ladder = cur.ladder.as_ref();
+    let rungs = Branch::LADDER.iter().map(|&b| {
+        let passed = ladder.and_then(|l| l.passed_over(b));
+        let (state, why) = match passed {
+            _ if b == fired => ("fired", b.does()),
+            Some(found) => ("skipped", found),
+            None => ("unreached", ""),
         };
-        let why = if state == "skipped" {
-            reasons.get(i).cloned().unwrap_or_default()
-        } else if state == "fired" {
-            does.to_string()
-        } else {
-            String::new()
-        };
-        let sub = (*b == "rollout").then(|| {
+        let sub = (b == Branch::Rollout).then(|| {
             let strat = cur.strategy.as_deref().unwrap_or("");
             html! {
                 <div class="sub">
@@ -97,17 +53,17 @@ pub fn branch_panel(props: &Props) -> Html {
             }
         });
         html! {
-            <li class={classes!("rung", state)} data-branch={*b}>
-                <span class="rung-name">{ *b }</span>
-                <span class="rung-check">{ *check }</span>
+            <li class={classes!("rung", state)} data-branch={b.as_str()}>
+                <span class="rung-name">{ b.as_str() }</span>
+                <span class="rung-check">{ b.check() }</span>
                 if !why.is_empty() { <span class="rung-why">{ why }</span> }
                 { sub.unwrap_or_default() }
             </li>
         }
     });
     let special = match fired {
-        "not-found" => Some("The Deployment is gone: nothing to do."),
-        "select-all" => Some("An empty selector would select every pod: the sync stops here."),
+        Branch::NotFound => Some("The Deployment is gone: nothing to do."),
+        Branch::SelectAll => Some("An empty selector would select every pod: the sync stops here."),
         _ => None,
     };
     let recent = syncs.iter().rev().take(12).map(|(i, t)| {
@@ -117,7 +73,7 @@ pub fn branch_panel(props: &Props) -> Html {
             <li>
                 <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Seek(i))}
                     aria-label={format!("sync at step {}", i + 1)}>
-                    { format!("{:>6.1}s  {}{}", t.t as f64 / 1000.0, t.branch.unwrap_or("?"), t.strategy.as_ref().map(|s| format!(" ({s})")).unwrap_or_default()) }
+                    { format!("{:>6.1}s  {}{}", t.t as f64 / 1000.0, t.branch.map_or("?", Branch::as_str), t.strategy.as_ref().map(|s| format!(" ({s})")).unwrap_or_default()) }
                 </button>
             </li>
         }

@@ -3,6 +3,8 @@
 
 use super::state::{Action, SPEEDS};
 use super::{Dispatch, Run, bindings};
+use crate::cluster::trace::StepKind;
+use crate::controller::deployment::Branch;
 use crate::scenario::session::Marker;
 use yew::prelude::*;
 
@@ -45,7 +47,7 @@ pub fn timeline(props: &Props) -> Html {
     let step = s.trace.get(props.pos);
     let what = step
         .map(|t| match (t.kind, t.controller) {
-            ("action", _) => format!(
+            (StepKind::Action, _) => format!(
                 "you: {}",
                 t.command
                     .as_deref()
@@ -54,9 +56,10 @@ pub fn timeline(props: &Props) -> Html {
                     .next()
                     .unwrap_or("")
             ),
-            ("world", _) => t.changes.first().cloned().unwrap_or_default(),
+            (StepKind::World, _) => t.changes.first().cloned().unwrap_or_default(),
             (_, Some(c)) => format!(
-                "{c} controller synced {}",
+                "{} controller synced {}",
+                c.as_str(),
                 t.key.clone().unwrap_or_default()
             ),
             _ => String::new(),
@@ -95,7 +98,7 @@ pub fn timeline(props: &Props) -> Html {
                         let left = s.trace[*i].t as f64 * 100.0 / end as f64;
                         let (class, title) = match m {
                             Marker::Action => ("action", s.trace[*i].command.clone().unwrap_or_else(|| "caption".into())),
-                            Marker::Branch => ("branch", s.trace[*i].branch.unwrap_or("").to_string()),
+                            Marker::Branch => ("branch", s.trace[*i].branch.map_or("", Branch::as_str).to_string()),
                         };
                         html! { <span class={classes!("marker", class)} style={format!("left:{left:.3}%")} title={title}></span> }
                     }) }

@@ -5,6 +5,7 @@
 //! `util.rs` holds the pure arithmetic. Every sync reports which branch fired and, in `explain`,
 //! the numbers behind each decision.
 
+pub mod ladder;
 pub mod progress;
 pub mod recreate;
 pub mod rollback;
@@ -13,10 +14,11 @@ pub mod sync;
 pub mod util;
 
 use crate::api::*;
-use crate::apiserver::events::EventRecorder;
+use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
+pub use ladder::{Branch, Ladder};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -41,13 +43,7 @@ impl Ctx<'_> {
     pub fn explain(&mut self, func: &str, text: impl Into<String>) {
         self.explain.push(Explain::new(func, text));
     }
-    fn event(
-        &mut self,
-        d: &Deployment,
-        type_: &'static str,
-        reason: &'static str,
-        message: String,
-    ) {
+    fn event(&mut self, d: &Deployment, type_: EventType, reason: &'static str, message: String) {
         self.events.record(
             "deployment-controller",
             Kind::Deployment,
@@ -59,35 +55,10 @@ impl Ctx<'_> {
     }
 }
 
-/// The branch of the ladder a sync took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Branch {
-    NotFound,
-    SelectAll,
-    Delete,
-    Pause,
-    Rollback,
-    Scale,
-    Rollout,
-}
-
-impl Branch {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Branch::NotFound => "not-found",
-            Branch::SelectAll => "select-all",
-            Branch::Delete => "delete",
-            Branch::Pause => "pause",
-            Branch::Rollback => "rollback",
-            Branch::Scale => "scale",
-            Branch::Rollout => "rollout",
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct SyncReport {
-    pub branch: Branch,
+    /// The way down the ladder: the rungs checked and the branch that fired.
+    pub ladder: Ladder,
     pub strategy: Option<String>,
     pub error: Option<String>,
 }
@@ -294,94 +265,24 @@ impl DeploymentController {
         report
     }
 
-    /// `syncDeployment`: the ladder.
+    /// `syncDeployment`: finds the Deployment, goes down [`Self::ladder`], and reports the
+    /// way it went (an error is requeued with back-off by [`Self::process`]).
     pub fn sync_deployment(&mut self, cx: &mut Ctx, key: &str) -> SyncReport {
         let mut report = SyncReport {
-            branch: Branch::NotFound,
+            ladder: Ladder::default(),
             strategy: None,
             error: None,
         };
-        let Some(d) = cx.store.deployment(key).cloned() else {
+        let Some(d) = cx.store.deployment(key) else {
             cx.explain(
                 "syncDeployment",
                 format!("Deployment {key} has been deleted"),
             );
             return report;
         };
-        let mut d = d;
+        let mut d = d.clone();
         report.strategy = Some(d.spec.strategy.type_.clone());
-        let result = (|| -> SyncResult {
-            if d.spec.selector.as_ref().is_some_and(|s| s.is_empty()) {
-                report.branch = Branch::SelectAll;
-                cx.event(
-                    &d,
-                    "Warning",
-                    "SelectingAll",
-                    "This deployment is selecting all pods. A non-empty selector is required."
-                        .into(),
-                );
-                if d.status.observed_generation < d.metadata.generation {
-                    d.status.observed_generation = d.metadata.generation;
-                    cx.store
-                        .update_status(Object::Deployment(Box::new(d.clone())))?;
-                }
-                return Ok(());
-            }
-            let rs_list = self.get_replica_sets_for_deployment(cx, &d)?;
-            // Upstream lists the pods on every sync; only Recreate reads them, so only it pays.
-            let pod_map = if d.spec.strategy.type_ == RECREATE {
-                Self::get_pod_map_for_deployment(cx.store, &rs_list)
-            } else {
-                BTreeMap::new()
-            };
-            if d.metadata.deletion_timestamp.is_some() {
-                report.branch = Branch::Delete;
-                cx.explain(
-                    "syncDeployment",
-                    "deletionTimestamp is set: syncStatusOnly (status only, no scaling)",
-                );
-                return self.sync_status_only(cx, &mut d, &rs_list);
-            }
-            self.check_paused_conditions(cx, &mut d)?;
-            if d.spec.paused {
-                report.branch = Branch::Pause;
-                cx.explain(
-                    "syncDeployment",
-                    "not being deleted; spec.paused = true: sync (scale only, no rollout)",
-                );
-                return self.sync(cx, &mut d, &rs_list);
-            }
-            if let Some(to) = rollback::get_rollback_to(&d) {
-                report.branch = Branch::Rollback;
-                cx.explain("syncDeployment", format!("not being deleted; not paused; annotation {DEPRECATED_ROLLBACK_TO}={to}: rollback"));
-                return self.rollback(cx, &mut d, &rs_list);
-            }
-            let (scaling, why) = self.is_scaling_event(cx, &mut d, &rs_list)?;
-            if scaling {
-                report.branch = Branch::Scale;
-                cx.explain(
-                    "syncDeployment",
-                    format!("not being deleted; not paused; no rollback requested; {why}: sync"),
-                );
-                return self.sync(cx, &mut d, &rs_list);
-            }
-            report.branch = Branch::Rollout;
-            cx.explain(
-                "syncDeployment",
-                format!(
-                    "not being deleted; not paused; no rollback requested; {why}: rollout ({})",
-                    d.spec.strategy.type_
-                ),
-            );
-            match d.spec.strategy.type_.as_str() {
-                RECREATE => self.rollout_recreate(cx, &mut d, &rs_list, &pod_map),
-                ROLLING_UPDATE => self.rollout_rolling(cx, &mut d, &rs_list),
-                other => Err(ApiError::Injected(format!(
-                    "unexpected deployment strategy type: {other}"
-                ))),
-            }
-        })();
-        if let Err(e) = result {
+        if let Err(e) = self.ladder(cx, &mut d, &mut report.ladder) {
             cx.explain(
                 "syncDeployment",
                 format!("error: {e} (requeued with back-off)"),
@@ -389,6 +290,79 @@ impl DeploymentController {
             report.error = Some(e.to_string());
         }
         report
+    }
+
+    /// The rungs of `syncDeployment` in upstream's order, each an early return into its
+    /// branch: select-all, then **delete > pause > rollback > scale > rollout**. `l` records
+    /// what each rung found and which branch fired; the branch's explain line says the same.
+    fn ladder(&mut self, cx: &mut Ctx, d: &mut Deployment, l: &mut Ladder) -> SyncResult {
+        if d.spec.selector.as_ref().is_some_and(|s| s.is_empty()) {
+            l.fired = Branch::SelectAll;
+            cx.event(
+                d,
+                EventType::Warning,
+                "SelectingAll",
+                "This deployment is selecting all pods. A non-empty selector is required.".into(),
+            );
+            if d.status.observed_generation < d.metadata.generation {
+                d.status.observed_generation = d.metadata.generation;
+                cx.store
+                    .update_status(Object::Deployment(Box::new(d.clone())))?;
+            }
+            return Ok(());
+        }
+        let rs_list = self.get_replica_sets_for_deployment(cx, d)?;
+        // Upstream lists the pods on every sync; only Recreate reads them, so only it pays.
+        let pod_map = if d.spec.strategy.type_ == RECREATE {
+            Self::get_pod_map_for_deployment(cx.store, &rs_list)
+        } else {
+            BTreeMap::new()
+        };
+        if d.metadata.deletion_timestamp.is_some() {
+            let why = l.fire(
+                Branch::Delete,
+                Some("deletionTimestamp is set".into()),
+                "syncStatusOnly (status only, no scaling)",
+            );
+            cx.explain("syncDeployment", why);
+            return self.sync_status_only(cx, d, &rs_list);
+        }
+        l.pass(Branch::Delete, "not being deleted");
+        self.check_paused_conditions(cx, d)?;
+        if d.spec.paused {
+            let why = l.fire(
+                Branch::Pause,
+                Some("spec.paused = true".into()),
+                "sync (scale only, no rollout)",
+            );
+            cx.explain("syncDeployment", why);
+            return self.sync(cx, d, &rs_list);
+        }
+        l.pass(Branch::Pause, "not paused");
+        if let Some(to) = rollback::get_rollback_to(d) {
+            let found = format!("annotation {DEPRECATED_ROLLBACK_TO}={to}");
+            let why = l.fire(Branch::Rollback, Some(found), "rollback");
+            cx.explain("syncDeployment", why);
+            return self.rollback(cx, d, &rs_list);
+        }
+        l.pass(Branch::Rollback, "no rollback requested");
+        let (scaling, found) = self.is_scaling_event(cx, d, &rs_list)?;
+        if scaling {
+            let why = l.fire(Branch::Scale, Some(found), "sync");
+            cx.explain("syncDeployment", why);
+            return self.sync(cx, d, &rs_list);
+        }
+        l.pass(Branch::Scale, found);
+        let action = format!("rollout ({})", d.spec.strategy.type_);
+        let why = l.fire(Branch::Rollout, None, &action);
+        cx.explain("syncDeployment", why);
+        match d.spec.strategy.type_.as_str() {
+            RECREATE => self.rollout_recreate(cx, d, &rs_list, &pod_map),
+            ROLLING_UPDATE => self.rollout_rolling(cx, d, &rs_list),
+            other => Err(ApiError::Injected(format!(
+                "unexpected deployment strategy type: {other}"
+            ))),
+        }
     }
 
     /// `getReplicaSetsForDeployment`: claims matching orphans (adopt) and lets go of owned

@@ -57,7 +57,7 @@ impl DeploymentController {
                     &mut s,
                     new_deployment_condition(
                         PROGRESSING,
-                        "True",
+                        ConditionStatus::True,
                         NEW_RS_AVAILABLE_REASON,
                         name("has successfully progressed."),
                         now,
@@ -66,13 +66,13 @@ impl DeploymentController {
             } else if deployment_progressing(d, &s) {
                 let mut c = new_deployment_condition(
                     PROGRESSING,
-                    "True",
+                    ConditionStatus::True,
                     REPLICA_SET_UPDATED_REASON,
                     name("is progressing."),
                     now,
                 );
                 if let Some(cur) = &current {
-                    if cur.status == "True" {
+                    if cur.status == ConditionStatus::True {
                         c.last_transition_time = cur.last_transition_time;
                     }
                     remove_deployment_condition(&mut s, PROGRESSING);
@@ -87,7 +87,7 @@ impl DeploymentController {
                     &mut s,
                     new_deployment_condition(
                         PROGRESSING,
-                        "False",
+                        ConditionStatus::False,
                         TIMED_OUT_REASON,
                         name("has timed out progressing."),
                         now,

@@ -6,6 +6,7 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
+use crate::apiserver::events::EventType;
 
 /// `getRollbackTo`: the requested revision; unparsable values are ignored.
 pub fn get_rollback_to(d: &Deployment) -> Option<i64> {
@@ -37,7 +38,7 @@ impl DeploymentController {
             if to == 0 {
                 cx.event(
                     d,
-                    "Warning",
+                    EventType::Warning,
                     ROLLBACK_REVISION_NOT_FOUND,
                     "Unable to find last revision.".into(),
                 );
@@ -50,7 +51,7 @@ impl DeploymentController {
                 if performed {
                     cx.event(
                         d,
-                        "Normal",
+                        EventType::Normal,
                         ROLLBACK_DONE,
                         format!(
                             "Rolled back deployment \"{}\" to revision {to}",
@@ -64,7 +65,7 @@ impl DeploymentController {
         cx.explain("rollback", format!("no ReplicaSet has revision {to}"));
         cx.event(
             d,
-            "Warning",
+            EventType::Warning,
             ROLLBACK_REVISION_NOT_FOUND,
             "Unable to find the revision to rollback to.".into(),
         );
@@ -105,7 +106,7 @@ impl DeploymentController {
             );
             cx.event(
                 d,
-                "Warning",
+                EventType::Warning,
                 ROLLBACK_TEMPLATE_UNCHANGED,
                 format!(
                     "The rollback revision contains the same template as current deployment \"{}\"",

@@ -5,6 +5,7 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
+use crate::apiserver::events::EventType;
 use crate::apiserver::store::ApiError;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
 use std::rc::Rc;
@@ -54,7 +55,7 @@ impl DeploymentController {
         let c = if d.spec.paused && !paused_exists {
             new_deployment_condition(
                 PROGRESSING,
-                "Unknown",
+                ConditionStatus::Unknown,
                 PAUSED_DEPLOY_REASON,
                 "Deployment is paused".into(),
                 now,
@@ -62,7 +63,7 @@ impl DeploymentController {
         } else if !d.spec.paused && paused_exists {
             new_deployment_condition(
                 PROGRESSING,
-                "Unknown",
+                ConditionStatus::Unknown,
                 RESUMED_DEPLOY_REASON,
                 "Deployment is resumed".into(),
                 now,
@@ -147,7 +148,7 @@ impl DeploymentController {
             {
                 let c = new_deployment_condition(
                     PROGRESSING,
-                    "True",
+                    ConditionStatus::True,
                     FOUND_NEW_RS_REASON,
                     format!("Found new replica set \"{}\"", rs.metadata.name),
                     now,
@@ -261,7 +262,7 @@ impl DeploymentController {
                 if has_progress_deadline(d) {
                     let c = new_deployment_condition(
                         PROGRESSING,
-                        "False",
+                        ConditionStatus::False,
                         FAILED_RS_CREATE_REASON,
                         msg.clone(),
                         now,
@@ -271,14 +272,14 @@ impl DeploymentController {
                         .store
                         .update_status(Object::Deployment(Box::new(d.clone())));
                 }
-                cx.event(d, "Warning", FAILED_RS_CREATE_REASON, msg);
+                cx.event(d, EventType::Warning, FAILED_RS_CREATE_REASON, msg);
                 return Err(e);
             }
         };
         if !already_exists && count > 0 {
             cx.event(
                 d,
-                "Normal",
+                EventType::Normal,
                 "ScalingReplicaSet",
                 format!(
                     "Scaled up replica set {} from 0 to {count}",
@@ -290,7 +291,7 @@ impl DeploymentController {
         if !already_exists && has_progress_deadline(d) {
             let c = new_deployment_condition(
                 PROGRESSING,
-                "True",
+                ConditionStatus::True,
                 NEW_REPLICA_SET_REASON,
                 format!("Created new replica set \"{}\"", created.metadata.name),
                 now,
@@ -456,7 +457,7 @@ impl DeploymentController {
         if size_changed {
             cx.event(
                 d,
-                "Normal",
+                EventType::Normal,
                 "ScalingReplicaSet",
                 format!(
                     "Scaled {op} replica set {} from {old_scale} to {new_scale}",
@@ -602,7 +603,7 @@ pub fn calculate_status(
     let c = if available >= d.replicas() - max_unavailable(d) {
         new_deployment_condition(
             AVAILABLE,
-            "True",
+            ConditionStatus::True,
             MINIMUM_REPLICAS_AVAILABLE,
             "Deployment has minimum availability.".into(),
             now,
@@ -610,7 +611,7 @@ pub fn calculate_status(
     } else {
         new_deployment_condition(
             AVAILABLE,
-            "False",
+            ConditionStatus::False,
             MINIMUM_REPLICAS_UNAVAILABLE,
             "Deployment does not have minimum availability.".into(),
             now,

@@ -567,7 +567,7 @@ pub fn has_revision_history_limit(d: &Deployment) -> bool {
 
 pub fn new_deployment_condition(
     type_: &str,
-    status: &str,
+    status: ConditionStatus,
     reason: &str,
     message: String,
     now: Time,

@@ -5,7 +5,7 @@
 pub mod util;
 
 use crate::api::*;
-use crate::apiserver::events::EventRecorder;
+use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::expectations::UidTrackingExpectations;
@@ -482,7 +482,7 @@ impl ReplicaSetController {
                                 "replicaset-controller",
                                 Kind::ReplicaSet,
                                 &rs.metadata.name,
-                                "Normal",
+                                EventType::Normal,
                                 "SuccessfulCreate",
                                 format!("Created pod: {}", p.metadata.name),
                             );
@@ -494,7 +494,7 @@ impl ReplicaSetController {
                                 "replicaset-controller",
                                 Kind::ReplicaSet,
                                 &rs.metadata.name,
-                                "Warning",
+                                EventType::Warning,
                                 "FailedCreate",
                                 format!("Error creating: {e}"),
                             );
@@ -521,7 +521,7 @@ impl ReplicaSetController {
                                 "replicaset-controller",
                                 Kind::ReplicaSet,
                                 &rs.metadata.name,
-                                "Normal",
+                                EventType::Normal,
                                 "SuccessfulDelete",
                                 format!("Deleted pod: {name}"),
                             );
@@ -533,7 +533,7 @@ impl ReplicaSetController {
                                     "replicaset-controller",
                                     Kind::ReplicaSet,
                                     &rs.metadata.name,
-                                    "Warning",
+                                    EventType::Warning,
                                     "FailedDelete",
                                     format!("Error deleting: {e}"),
                                 );
@@ -837,7 +837,7 @@ fn set_failure_condition(
                 s,
                 ReplicaSetCondition {
                     type_: REPLICA_FAILURE.into(),
-                    status: "True".into(),
+                    status: ConditionStatus::True.into(),
                     last_transition_time: Some(now),
                     reason: reason.into(),
                     message: e.to_string(),
