@@ -14,9 +14,8 @@ use crate::api::{
     Time, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
-use std::collections::{BTreeMap, BTreeSet, HashMap, btree_map};
+use std::collections::{BTreeMap, BTreeSet, btree_map};
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// How dependents are treated when their owner is deleted (`--cascade`).
@@ -141,46 +140,9 @@ fn resource_of(k: Kind) -> &'static str {
     }
 }
 
-/// A small deterministic hasher (the multiply-rotate of rustc's FxHash) for the store's maps:
-/// keys are our own names and uids, so no flooding defence is needed, and the same program
-/// must behave the same on every run and target.
-#[derive(Default, Clone, Copy)]
-pub struct Fx(u64);
-
-impl Fx {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            self.add(u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        }
-        // The tail, zero-padded, read as two overlapping halves (equal bytes where they
-        // overlap). Copied through a buffer, a length of 1 to 7 had been a call to memcpy: per
-        // 8 bytes hashed, before whole words were read as words, and per string since.
-        let tail = words.remainder();
-        let n = tail.len();
-        let u16_at = |at: usize| u16::from_le_bytes([tail[at], tail[at + 1]]) as u64;
-        let u32_at =
-            |at: usize| u32::from_le_bytes(tail[at..at + 4].try_into().expect("4 bytes")) as u64;
-        match n {
-            0 => {}
-            1 => self.add(tail[0] as u64),
-            2..4 => self.add(u16_at(0) | u16_at(n - 2) << (8 * (n - 2))),
-            _ => self.add(u32_at(0) | u32_at(n - 4) << (8 * (n - 4))),
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// The store's maps hash with rustc's FxHash: keys are our own names and uids, so no flooding
+/// defence is needed, and the same program must behave the same on every run and target.
+pub use rustc_hash::{FxHashMap, FxHasher as Fx};
 
 /// How many names a create with `generateName` tries before it reports AlreadyExists
 /// (upstream's `maxNameGenerationCreateAttempts`).
@@ -1018,10 +980,8 @@ pub fn splitmix(mut x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Fx, Store};
+    use super::Store;
     use crate::api::{Object, yaml::parse_objects};
-    use proptest::prelude::*;
-    use std::hash::Hasher;
 
     /// A Deployment `web` (app=web, one container).
     const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
@@ -1121,27 +1081,5 @@ mod tests {
             1,
             "a ReplicaSet's annotations"
         );
-    }
-
-    proptest! {
-        /// Hashing reads whole words, and gives what hashing each 8 bytes zero-padded gave
-        /// (the maps' contents, and so anything that iterates them, stay where they were).
-        #[test]
-        fn fx_hashes_each_zero_padded_word_in_turn(
-            writes in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..4),
-        ) {
-            let mut fx = Fx::default();
-            let mut reference = 0u64;
-            for bytes in &writes {
-                fx.write(bytes);
-                for chunk in bytes.chunks(8) {
-                    let mut w = [0u8; 8];
-                    w[..chunk.len()].copy_from_slice(chunk);
-                    reference = (reference.rotate_left(5) ^ u64::from_le_bytes(w))
-                        .wrapping_mul(0x517c_c1b7_2722_0a95);
-                }
-            }
-            prop_assert_eq!(fx.finish(), reference);
-        }
     }
 }
