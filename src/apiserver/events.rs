@@ -3,10 +3,11 @@
 //! limited.
 
 use super::clock::Clock;
-use super::store::{Fx, FxHashMap};
 use crate::api::{Kind, Str, Time, key_of};
+use rustc_hash::{FxBuildHasher, FxHasher as Fx};
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
+use std::num::NonZeroUsize;
 
 /// `v1.EventTypeNormal` / `v1.EventTypeWarning`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -106,7 +107,7 @@ impl Span {
 
 /// One source's `EventCorrelator`: the aggregator's, the event logger's and the spam filter's
 /// caches.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Correlator {
     similar: Lru<Similar>,
     observed: Lru<Observation>,
@@ -117,92 +118,22 @@ struct Correlator {
 const LRU_ENTRIES: usize = 4096;
 
 /// golang-lru's `simplelru` as the correlator uses it: a lookup marks the entry used, and a
-/// new entry past the size evicts the least recently used one. Entries are slots of a list
-/// linked by index, most recent first.
-#[derive(Clone, Debug)]
-struct Lru<T> {
-    index: FxHashMap<u64, u32>,
-    slots: Vec<Slot<T>>,
-    head: u32,
-    tail: u32,
+/// new entry past the size evicts the least recently used one.
+type Lru<T> = lru::LruCache<u64, T, FxBuildHasher>;
+
+fn lru<T>() -> Lru<T> {
+    Lru::with_hasher(
+        NonZeroUsize::new(LRU_ENTRIES).expect("a size"),
+        FxBuildHasher,
+    )
 }
 
-#[derive(Clone, Debug)]
-struct Slot<T> {
-    key: u64,
-    newer: u32,
-    older: u32,
-    value: T,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl<T> Default for Lru<T> {
-    fn default() -> Lru<T> {
-        Lru {
-            index: FxHashMap::default(),
-            slots: Vec::new(),
-            head: NONE,
-            tail: NONE,
-        }
-    }
-}
-
-impl<T> Lru<T> {
-    /// The entry for `key`, now the most recently used; made by `new` if there is none (`Get`,
-    /// then `Add`, which is what each of the three caches does for each event).
-    fn get_or_add(&mut self, key: u64, new: impl FnOnce() -> T) -> &mut T {
-        let i = match self.index.get(&key) {
-            Some(&i) => {
-                self.unlink(i);
-                i
-            }
-            None if self.slots.len() < LRU_ENTRIES => {
-                self.slots.push(Slot {
-                    key,
-                    newer: NONE,
-                    older: NONE,
-                    value: new(),
-                });
-                let i = (self.slots.len() - 1) as u32;
-                self.index.insert(key, i);
-                i
-            }
-            None => {
-                // The least recently used slot takes the new key.
-                let i = self.tail;
-                self.unlink(i);
-                let slot = &mut self.slots[i as usize];
-                self.index.remove(&slot.key);
-                (slot.key, slot.value) = (key, new());
-                self.index.insert(key, i);
-                i
-            }
-        };
-        let slot = &mut self.slots[i as usize];
-        (slot.newer, slot.older) = (NONE, self.head);
-        match self.head {
-            NONE => self.tail = i,
-            h => self.slots[h as usize].newer = i,
-        }
-        self.head = i;
-        &mut self.slots[i as usize].value
-    }
-
-    /// The most recently used entry (there must be one).
-    fn newest(&mut self) -> &mut T {
-        &mut self.slots[self.head as usize].value
-    }
-
-    fn unlink(&mut self, i: u32) {
-        let Slot { newer, older, .. } = self.slots[i as usize];
-        match newer {
-            NONE => self.head = older,
-            n => self.slots[n as usize].older = older,
-        }
-        match older {
-            NONE => self.tail = newer,
-            o => self.slots[o as usize].newer = newer,
+impl Default for Correlator {
+    fn default() -> Correlator {
+        Correlator {
+            similar: lru(),
+            observed: lru(),
+            buckets: lru(),
         }
     }
 }
@@ -300,7 +231,7 @@ impl EventRecorder {
             message.hash(&mut h);
             h.finish()
         };
-        let similar = c.similar.get_or_add(aggregate, || Similar {
+        let similar = c.similar.get_or_insert_mut(aggregate, || Similar {
             messages: [0; AGGREGATE_MAX_EVENTS],
             len: 0,
             last_ms: now,
@@ -327,7 +258,7 @@ impl EventRecorder {
         };
 
         // eventObserve.
-        let seen = c.observed.get_or_add(event_key, || Observation {
+        let seen = c.observed.get_or_insert_mut(event_key, || Observation {
             count: 0,
             first_ms: now,
             event: None,
@@ -336,7 +267,7 @@ impl EventRecorder {
         let (count, first_ms, stored) = (seen.count, seen.first_ms, seen.event);
 
         // The spam filter, last: a filtered event was still counted above.
-        let bucket = c.buckets.get_or_add(spam_key, || Bucket {
+        let bucket = c.buckets.get_or_insert_mut(spam_key, || Bucket {
             tokens: SPAM_BURST,
             last_ms: now,
         });
@@ -376,8 +307,9 @@ impl EventRecorder {
                     first_ms,
                     last_ms: now,
                 });
-                // (The observation is still the event logger's most recent entry.)
-                c.observed.newest().event = Some(self.log.len() - 1);
+                if let Some(seen) = c.observed.peek_mut(&event_key) {
+                    seen.event = Some(self.log.len() - 1);
+                }
                 self.log.len() - 1
             }
         };
@@ -539,20 +471,19 @@ mod tests {
 
     #[test]
     fn a_cache_past_4096_entries_forgets_the_least_recently_used_key() {
-        let mut lru = Lru::default();
+        let mut lru = lru();
         for k in 0..LRU_ENTRIES as u64 {
-            *lru.get_or_add(k, || 0) += 1;
+            *lru.get_or_insert_mut(k, || 0) += 1;
         }
-        *lru.get_or_add(0, || 0) += 1;
-        lru.get_or_add(LRU_ENTRIES as u64, || 0);
-        assert_eq!(*lru.get_or_add(0, || 0), 2, "used last, kept");
+        *lru.get_or_insert_mut(0, || 0) += 1;
+        lru.get_or_insert_mut(LRU_ENTRIES as u64, || 0);
+        assert_eq!(*lru.get_or_insert_mut(0, || 0), 2, "used last, kept");
         assert_eq!(
-            *lru.get_or_add(1, || 0),
+            *lru.get_or_insert_mut(1, || 0),
             0,
             "least recently used, forgotten"
         );
-        assert_eq!(lru.index.len(), LRU_ENTRIES);
-        assert_eq!(lru.slots.len(), LRU_ENTRIES);
+        assert_eq!(lru.len(), LRU_ENTRIES);
     }
 
     #[test]
