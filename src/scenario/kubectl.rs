@@ -10,60 +10,19 @@ use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::controller::deployment::util as du;
 
-/// Splits a command line like a POSIX shell would (quotes, backslash escapes).
+/// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
+/// shlex; the error says which quote is left open.
 pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
-    let mut out = vec![];
-    let mut cur = String::new();
-    let mut in_tok = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_tok = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(x) => cur.push(x),
-                        None => return Err("unterminated single quote".into()),
-                    }
-                }
-            }
-            '"' => {
-                in_tok = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(x) => cur.push(x),
-                            None => return Err("unterminated double quote".into()),
-                        },
-                        Some(x) => cur.push(x),
-                        None => return Err("unterminated double quote".into()),
-                    }
-                }
-            }
-            '\\' => {
-                in_tok = true;
-                if let Some(x) = chars.next() {
-                    cur.push(x);
-                }
-            }
-            c if c.is_whitespace() => {
-                if in_tok {
-                    out.push(std::mem::take(&mut cur));
-                    in_tok = false;
-                }
-            }
-            c => {
-                in_tok = true;
-                cur.push(c);
-            }
+    shlex::split(line).ok_or_else(|| {
+        let closes = |end: char| shlex::split(&format!("{line}{end}")).is_some();
+        if closes('x') {
+            "a backslash at the end escapes nothing".into()
+        } else if closes('\'') {
+            "unterminated single quote".into()
+        } else {
+            "unterminated double quote".into()
         }
-    }
-    if in_tok {
-        out.push(cur);
-    }
-    Ok(out)
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1181,9 +1140,40 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{run, tokenize};
     use crate::api::yaml::parse_objects;
     use crate::cluster::{Cluster, kubelet::World};
+
+    #[test]
+    fn command_lines_split_as_a_shell_splits_them() {
+        assert_eq!(
+            tokenize(r#"kubectl patch deployment/web -p '{"spec": {"paused": true}}' # pause"#)
+                .unwrap(),
+            [
+                "kubectl",
+                "patch",
+                "deployment/web",
+                "-p",
+                r#"{"spec": {"paused": true}}"#
+            ]
+        );
+        assert_eq!(
+            tokenize(r#"annotate d/web note="a \"b\" \c" x\ y"#).unwrap(),
+            ["annotate", "d/web", r#"note=a "b" \c"#, "x y"]
+        );
+        assert_eq!(
+            tokenize("get 'pods").unwrap_err(),
+            "unterminated single quote"
+        );
+        assert_eq!(
+            tokenize("get \"pods").unwrap_err(),
+            "unterminated double quote"
+        );
+        assert_eq!(
+            tokenize("get pods \\").unwrap_err(),
+            "a backslash at the end escapes nothing"
+        );
+    }
 
     fn cluster() -> Cluster {
         let mut c = Cluster::new(World::default());
