@@ -1,5 +1,6 @@
-//! The gallery: every scenario runs, its trace matches the snapshot in tests/snapshots/ (set
-//! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), and two runs are identical.
+//! The gallery: every scenario runs, its trace matches the snapshot in tests/snapshots/ (insta:
+//! `cargo insta review`, or INSTA_UPDATE=always, accepts an intended change), and two runs are
+//! identical.
 //! Also the seeds' worked examples, checked step by step.
 
 use rollout_playground::cluster::trace::{Controller, TraceStep, to_jsonl};
@@ -56,28 +57,20 @@ fn scaled<'a>(
 
 #[test]
 fn gallery_traces_match_snapshots_and_are_deterministic() {
-    let snaps = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
-    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
-    let mut failures = vec![];
     assert!(gallery().len() >= 13, "the gallery has the issue's stories");
     for p in gallery() {
         let a = to_jsonl(&run(&p));
         let b = to_jsonl(&run(&p));
         assert_eq!(a, b, "{}: two runs differ", p.display());
-        let snap = snaps.join(p.file_stem().unwrap()).with_extension("jsonl");
-        if update || !snap.exists() {
-            std::fs::create_dir_all(&snaps).unwrap();
-            std::fs::write(&snap, &a).unwrap();
-            continue;
-        }
-        if std::fs::read_to_string(&snap).unwrap() != a {
-            failures.push(p.display().to_string());
-        }
+        let name = p.file_stem().unwrap().to_str().unwrap().to_string();
+        insta::with_settings!({
+            snapshot_path => "snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name, a);
+        });
     }
-    assert!(
-        failures.is_empty(),
-        "traces differ from snapshots (UPDATE_SNAPSHOTS=1 to accept): {failures:?}"
-    );
 }
 
 #[test]

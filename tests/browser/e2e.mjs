@@ -315,7 +315,9 @@ await test('the JavaScript API gives the same trace as the native core (determin
   for (const name of ['rolling-update', 'proportional-scaling', 'rollback-previous']) {
     const yaml = fs.readFileSync(`scenarios/${name}.yaml`, 'utf8');
     const lines = await page.evaluate(y => window.wasmBindings.runScenario(y).map(s => JSON.stringify(s)), yaml);
-    const native = fs.readFileSync(`tests/snapshots/${name}.jsonl`, 'utf8').trimEnd().split('\n');
+    // insta's snapshot: a header between two '---' lines, then the JSON lines.
+    const snap = fs.readFileSync(`tests/snapshots/${name}.snap`, 'utf8');
+    const native = snap.split('\n---\n').slice(1).join('\n---\n').trimEnd().split('\n');
     assert(lines.length === native.length, `${name}: ${lines.length} steps in wasm, ${native.length} native`);
     const diff = lines.findIndex((l, i) => l !== native[i]);
     assert(diff === -1, `${name}: step ${diff} differs:\n${lines[diff]}\n${native[diff]}`);
