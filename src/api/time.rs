@@ -144,29 +144,81 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     )
 }
 
-/// Formats a duration the way kubectl prints ages: `45s`, `3m2s`, `2m`, `5h`, `3d`.
+/// Formats a duration the way kubectl prints ages (apimachinery's `duration.HumanDuration`):
+/// `45s`, `3m2s`, `12m`, `3h30m`, `20h`, `3d4h`, `30d`, `2y5d`.
 pub fn human_duration(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
+    let seconds = ms / 1000;
+    if seconds < -1 {
+        return "<invalid>".into();
+    }
+    let s = seconds.max(0);
     if s < 120 {
-        format!("{s}s")
-    } else if s < 600 {
-        if s % 60 == 0 {
-            format!("{}m", s / 60)
-        } else {
-            format!("{}m{}s", s / 60, s % 60)
-        }
-    } else if s < 3 * 3600 {
-        format!("{}m", s / 60)
-    } else if s < 48 * 3600 {
-        format!("{}h", s / 3600)
+        return format!("{s}s");
+    }
+    let minutes = s / 60;
+    if minutes < 10 {
+        return match s % 60 {
+            0 => format!("{minutes}m"),
+            rest => format!("{minutes}m{rest}s"),
+        };
+    }
+    if minutes < 3 * 60 {
+        return format!("{minutes}m");
+    }
+    let hours = s / 3600;
+    let days = hours / 24;
+    let with = |big: i64, unit: &str, small: i64, small_unit: &str| match small {
+        0 => format!("{big}{unit}"),
+        n => format!("{big}{unit}{n}{small_unit}"),
+    };
+    if hours < 8 {
+        with(hours, "h", minutes % 60, "m")
+    } else if hours < 48 {
+        format!("{hours}h")
+    } else if hours < 24 * 8 {
+        with(days, "d", hours % 24, "h")
+    } else if hours < 24 * 365 * 2 {
+        format!("{days}d")
+    } else if hours < 24 * 365 * 8 {
+        with(days / 365, "y", days % 365, "d")
     } else {
-        format!("{}d", s / 86_400)
+        format!("{}y", days / 365)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// apimachinery's `TestHumanDuration` cases.
+    #[test]
+    fn ages_read_as_kubectl_prints_them() {
+        let (s, m, h, d) = (1000i64, 60_000i64, 3_600_000i64, 86_400_000i64);
+        for (ms, want) in [
+            (0, "0s"),
+            (-500, "0s"),
+            (-2 * s, "<invalid>"),
+            (119 * s, "119s"),
+            (2 * m, "2m"),
+            (2 * m + 5 * s, "2m5s"),
+            (9 * m + 59 * s, "9m59s"),
+            (10 * m, "10m"),
+            (179 * m + 59 * s, "179m"),
+            (3 * h, "3h"),
+            (3 * h + 30 * m, "3h30m"),
+            (7 * h + 59 * m, "7h59m"),
+            (8 * h, "8h"),
+            (47 * h + 59 * m, "47h"),
+            (48 * h, "2d"),
+            (3 * d + 4 * h, "3d4h"),
+            (8 * d, "8d"),
+            (729 * d, "729d"),
+            (2 * 365 * d + 5 * d, "2y5d"),
+            (8 * 365 * d, "8y"),
+        ] {
+            assert_eq!(human_duration(ms), want, "{ms} ms");
+        }
+    }
 
     #[test]
     fn round_trips_rfc3339() {

@@ -25,6 +25,154 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
     })
 }
 
+/// A kubectl verb the playground understands: the one list that running, completion and the
+/// console's read-only test go by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verb {
+    pub name: &'static str,
+    /// Subcommands (`rollout status`), each read-only or not; empty when the verb has none.
+    pub subcommands: &'static [(&'static str, bool)],
+    /// Whether the verb only reads the world (for a verb with subcommands, see those).
+    pub read_only: bool,
+}
+
+const fn verb(name: &'static str, read_only: bool) -> Verb {
+    Verb {
+        name,
+        subcommands: &[],
+        read_only,
+    }
+}
+
+pub const VERBS: [Verb; 11] = [
+    verb("get", true),
+    verb("describe", true),
+    Verb {
+        name: "set",
+        subcommands: &[("image", false)],
+        read_only: false,
+    },
+    verb("scale", false),
+    Verb {
+        name: "rollout",
+        subcommands: &[
+            ("status", true),
+            ("history", true),
+            ("pause", false),
+            ("resume", false),
+            ("undo", false),
+        ],
+        read_only: false,
+    },
+    verb("delete", false),
+    verb("patch", false),
+    verb("annotate", false),
+    verb("label", false),
+    verb("apply", false),
+    verb("create", false),
+];
+
+/// Whether a command line only reads the world: `get`, `describe`, `rollout status|history`.
+pub fn is_read_only(cmd: &str) -> bool {
+    let line = cmd.lines().next().unwrap_or("");
+    let Ok(tokens) = tokenize(line) else {
+        return false;
+    };
+    // The words that are not flags, nor the values of the flags that take one.
+    let mut words = vec![];
+    let mut tokens = tokens
+        .iter()
+        .map(String::as_str)
+        .filter(|w| *w != "kubectl");
+    while let Some(w) = tokens.next() {
+        if !w.starts_with('-') {
+            words.push(w);
+        } else if matches!(
+            w,
+            "-n" | "--namespace" | "-o" | "--output" | "-l" | "--selector"
+        ) {
+            tokens.next();
+        }
+    }
+    let mut words = words.into_iter();
+    let Some(v) = words
+        .next()
+        .and_then(|w| VERBS.iter().find(|v| v.name == w))
+    else {
+        return false;
+    };
+    if v.subcommands.is_empty() {
+        return v.read_only;
+    }
+    let sub = words.next();
+    v.subcommands
+        .iter()
+        .any(|(name, read_only)| *read_only && Some(*name) == sub)
+}
+
+/// Completes the last word of a console line, as kubectl's shell completion would: verbs,
+/// subcommands, resource names and `RESOURCE/NAME`s. `names` are the Deployment's (first) and
+/// its ReplicaSets', `pods` the pods'. Returns the line with the candidates' common prefix
+/// filled in (and a space after a single candidate), and the candidates.
+pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<String>) {
+    let words: Vec<&str> = input.split(' ').collect();
+    let last = *words.last().unwrap_or(&"");
+    let lead: Vec<&str> = words[..words.len() - 1]
+        .iter()
+        .copied()
+        .filter(|w| *w != "kubectl" && !w.is_empty())
+        .collect();
+    let sub_of = |verb: &str| VERBS.iter().find(|v| v.name == verb).map(|v| v.subcommands);
+    let mut pool: Vec<String> = match (lead.len(), lead.first().and_then(|v| sub_of(v))) {
+        (0, _) => VERBS.iter().map(|v| v.name.to_string()).collect(),
+        (1, Some(subs)) if !subs.is_empty() => subs.iter().map(|(s, _)| s.to_string()).collect(),
+        _ => match last.split_once('/') {
+            Some((r, _)) => {
+                let of: Vec<String> = match Resource::parse(r) {
+                    Some(Resource::Pod) => pods.to_vec(),
+                    Some(Resource::Deployment) => names.iter().take(1).cloned().collect(),
+                    Some(Resource::ReplicaSet) => names.iter().skip(1).cloned().collect(),
+                    None => vec![],
+                };
+                of.into_iter().map(|n| format!("{r}/{n}")).collect()
+            }
+            None => {
+                let mut v: Vec<String> = Resource::NAMES
+                    .iter()
+                    .filter(|(n, _)| !n.contains('.'))
+                    .map(|(n, _)| n.to_string())
+                    .collect();
+                v.extend(names.iter().take(1).map(|n| format!("deployment/{n}")));
+                v.extend(names.iter().cloned());
+                v.extend(pods.iter().cloned());
+                v
+            }
+        },
+    };
+    pool.sort();
+    pool.dedup();
+    let hits: Vec<String> = pool.into_iter().filter(|c| c.starts_with(last)).collect();
+    let mut common = hits.first().cloned().unwrap_or_default();
+    for h in &hits {
+        while !h.starts_with(&common) {
+            common.pop();
+        }
+    }
+    let mut line = words[..words.len() - 1].join(" ");
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    if hits.len() == 1 {
+        line.push_str(&hits[0]);
+        line.push(' ');
+    } else if common.len() > last.len() {
+        line.push_str(&common);
+    } else {
+        line.push_str(last);
+    }
+    (line, hits)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resource {
     Deployment,
@@ -38,17 +186,29 @@ impl Resource {
         Resource::parse(s)
             .ok_or_else(|| format!("error: the server doesn't have a resource type \"{s}\""))
     }
+    /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
+    pub const NAMES: [(&str, Resource); 13] = [
+        ("deployment", Resource::Deployment),
+        ("deployments", Resource::Deployment),
+        ("deploy", Resource::Deployment),
+        ("deployment.apps", Resource::Deployment),
+        ("deployments.apps", Resource::Deployment),
+        ("replicaset", Resource::ReplicaSet),
+        ("replicasets", Resource::ReplicaSet),
+        ("rs", Resource::ReplicaSet),
+        ("replicaset.apps", Resource::ReplicaSet),
+        ("replicasets.apps", Resource::ReplicaSet),
+        ("pod", Resource::Pod),
+        ("pods", Resource::Pod),
+        ("po", Resource::Pod),
+    ];
+
     pub fn parse(s: &str) -> Option<Resource> {
-        match s.to_ascii_lowercase().as_str() {
-            "deployment" | "deployments" | "deploy" | "deployment.apps" | "deployments.apps" => {
-                Some(Resource::Deployment)
-            }
-            "replicaset" | "replicasets" | "rs" | "replicaset.apps" | "replicasets.apps" => {
-                Some(Resource::ReplicaSet)
-            }
-            "pod" | "pods" | "po" => Some(Resource::Pod),
-            _ => None,
-        }
+        let s = s.to_ascii_lowercase();
+        Resource::NAMES
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|(_, r)| *r)
     }
     fn kind(self) -> Kind {
         match self {
@@ -224,7 +384,8 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
         "get" => get(c, rest),
         "describe" => describe(c, rest),
         other => Err(format!(
-            "error: unknown command \"{other}\" for \"kubectl\" (the playground knows apply, create, set image, scale, rollout, delete, patch, annotate, label, get, describe)"
+            "error: unknown command \"{other}\" for \"kubectl\" (the playground knows {})",
+            VERBS.map(|v| v.name).join(", ")
         )),
     }
 }
@@ -1140,9 +1301,57 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::{run, tokenize};
+    use super::{VERBS, complete, is_read_only, run, tokenize};
     use crate::api::yaml::parse_objects;
     use crate::cluster::{Cluster, kubelet::World};
+
+    #[test]
+    fn read_only_commands_are_the_verbs_table_s() {
+        assert!(is_read_only("kubectl get rs -w"));
+        assert!(is_read_only("kubectl rollout history deployment/web"));
+        assert!(is_read_only("describe deployment web"));
+        assert!(is_read_only(
+            "kubectl -n default rollout status deployment/web"
+        ));
+        assert!(!is_read_only("kubectl rollout undo deployment/web"));
+        assert!(!is_read_only("kubectl scale deployment/web --replicas=3"));
+        assert!(!is_read_only("kubectl rollout"));
+        assert!(!is_read_only("kubectl frobnicate"));
+    }
+
+    #[test]
+    fn every_verb_in_the_table_is_run() {
+        for v in VERBS {
+            let mut c = cluster();
+            let err = run(&mut c, v.name).err().unwrap_or_default();
+            assert!(!err.contains("for \"kubectl\""), "{}: {err}", v.name);
+        }
+        let err = run(&mut cluster(), "kubectl frobnicate").unwrap_err();
+        assert!(err.contains("get, describe, set, scale, rollout"), "{err}");
+    }
+
+    #[test]
+    fn completion_offers_verbs_subcommands_resources_and_names() {
+        let names = vec!["web".to_string(), "web-abc".to_string()];
+        let pods = vec!["web-abc-x1".to_string()];
+        assert_eq!(complete("kubectl ro", &names, &pods).0, "kubectl rollout ");
+        assert_eq!(complete("rollout h", &names, &pods).0, "rollout history ");
+        assert_eq!(complete("set ", &names, &pods).1, ["image"]);
+        assert_eq!(complete("get deploy/", &names, &pods).0, "get deploy/web ");
+        assert_eq!(complete("get rs/", &names, &pods).1, ["rs/web-abc"]);
+        assert_eq!(
+            complete("delete pod/w", &names, &pods).1,
+            ["pod/web-abc-x1"]
+        );
+        let (line, hits) = complete("get re", &names, &pods);
+        assert_eq!(
+            (line.as_str(), hits),
+            (
+                "get replicaset",
+                vec!["replicaset".to_string(), "replicasets".to_string()]
+            )
+        );
+    }
 
     #[test]
     fn command_lines_split_as_a_shell_splits_them() {

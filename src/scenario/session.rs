@@ -34,19 +34,6 @@ pub enum Outcome {
     Applied { step: usize, output: String },
 }
 
-/// Commands that only read the world (kubectl get, describe, rollout status and history).
-pub fn is_read_only(cmd: &str) -> bool {
-    let line = cmd.lines().next().unwrap_or("");
-    let mut words = line
-        .split_whitespace()
-        .filter(|w| *w != "kubectl" && !w.starts_with('-'));
-    match words.next() {
-        Some("get" | "describe") => true,
-        Some("rollout") => matches!(words.next(), Some("status" | "history")),
-        _ => false,
-    }
-}
-
 /// `kubectl get rs -w` in any spelling of the resource (`replicasets`, `replicaset.apps`, …):
 /// answered with the trace's table up to the step, which is what the watch would have printed.
 fn watches_replica_sets(cmd: &str) -> bool {
@@ -157,7 +144,7 @@ impl Session {
             return Err("error: empty command: expected e.g. kubectl get deployments".into());
         }
         let i = i.min(self.len().saturating_sub(1));
-        if is_read_only(cmd) {
+        if kubectl::is_read_only(cmd) {
             return self.read(i, cmd).map(Outcome::Printed);
         }
         let mut c = self.cluster_at(i).map_err(|e| e.0)?;
@@ -374,15 +361,6 @@ objects:
         };
         assert_eq!(s.caption_at(step), None);
         assert_eq!(s.caption_at(step + 1), None);
-    }
-
-    #[test]
-    fn read_only_detection() {
-        assert!(is_read_only("kubectl get rs -w"));
-        assert!(is_read_only("kubectl rollout history deployment/web"));
-        assert!(is_read_only("describe deployment web"));
-        assert!(!is_read_only("kubectl rollout undo deployment/web"));
-        assert!(!is_read_only("kubectl scale deployment/web --replicas=3"));
     }
 
     #[test]

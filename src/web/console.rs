@@ -17,100 +17,10 @@ pub struct Props {
     pub dispatch: Dispatch,
 }
 
-pub const VERBS: [&str; 13] = [
-    "get",
-    "describe",
-    "set image",
-    "scale",
-    "rollout status",
-    "rollout history",
-    "rollout pause",
-    "rollout resume",
-    "rollout undo",
-    "delete",
-    "patch",
-    "annotate",
-    "apply",
-];
-pub const RESOURCES: [&str; 6] = [
-    "deployment",
-    "deployments",
-    "rs",
-    "replicasets",
-    "pods",
-    "pod",
-];
-
 pub fn names_of(step: &TraceStep) -> Vec<String> {
     let mut v: Vec<String> = step.deployment.iter().map(|d| d.name.clone()).collect();
     v.extend(step.replica_sets.iter().map(|r| r.name.clone()));
     v
-}
-
-/// Completes the last word of `input`: the candidates, and the line with their common prefix.
-pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<String>) {
-    let words: Vec<&str> = input.split(' ').collect();
-    let last = *words.last().unwrap_or(&"");
-    let lead: Vec<&str> = words[..words.len() - 1]
-        .iter()
-        .copied()
-        .filter(|w| *w != "kubectl" && !w.is_empty())
-        .collect();
-    let mut pool: Vec<String> = match lead.len() {
-        0 => VERBS
-            .iter()
-            .map(|v| v.split(' ').next().unwrap_or(v).to_string())
-            .collect(),
-        1 if lead[0] == "rollout" => ["status", "history", "pause", "resume", "undo"]
-            .map(String::from)
-            .to_vec(),
-        1 if lead[0] == "set" => vec!["image".into()],
-        _ => {
-            let (res, name) = match last.split_once('/') {
-                Some((r, n)) => (Some(r), n),
-                None => (None, last),
-            };
-            let mut v: Vec<String> = match res {
-                Some(r) if r.starts_with("pod") => pods.to_vec(),
-                Some(r) if r.starts_with("deploy") => names.iter().take(1).cloned().collect(),
-                Some(_) => names.iter().skip(1).cloned().collect(),
-                None => {
-                    let mut v: Vec<String> = RESOURCES.iter().map(|r| r.to_string()).collect();
-                    v.extend(names.iter().take(1).map(|n| format!("deployment/{n}")));
-                    v.extend(names.iter().cloned());
-                    v.extend(pods.iter().cloned());
-                    v
-                }
-            };
-            if let Some(r) = res {
-                v = v.into_iter().map(|n| format!("{r}/{n}")).collect();
-            }
-            let _ = name;
-            v
-        }
-    };
-    pool.sort();
-    pool.dedup();
-    let hits: Vec<String> = pool.into_iter().filter(|c| c.starts_with(last)).collect();
-    let mut common = hits.first().cloned().unwrap_or_default();
-    for h in &hits {
-        while !h.starts_with(&common) {
-            common.pop();
-        }
-    }
-    let mut line = words[..words.len() - 1].join(" ");
-    if !line.is_empty() {
-        line.push(' ');
-    }
-    if hits.len() == 1 {
-        line.push_str(&hits[0]);
-        line.push(' ');
-    } else if common.len() > last.len() {
-        line.push_str(&common);
-    } else {
-        line.push_str(last);
-    }
-    (line, hits)
 }
 
 #[function_component(Console)]
@@ -156,7 +66,7 @@ pub fn console(props: &Props) -> Html {
             }
             "Tab" => {
                 e.prevent_default();
-                let (line, hits) = complete(&input, &names.0, &names.1);
+                let (line, hits) = crate::scenario::kubectl::complete(&input, &names.0, &names.1);
                 input.set(line);
                 hint.set(if hits.len() > 1 { hits } else { vec![] });
             }

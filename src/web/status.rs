@@ -35,13 +35,9 @@ fn events_upto(run: &Run, pos: usize) -> Vec<Event> {
     out
 }
 
+/// How long ago, as kubectl prints ages (the console's `describe` prints the same).
 fn age(now_ms: u64, then_ms: u64) -> String {
-    let s = now_ms.saturating_sub(then_ms) / 1000;
-    if s < 120 {
-        format!("{s}s")
-    } else {
-        format!("{}m", s / 60)
-    }
+    crate::api::time::human_duration(now_ms.saturating_sub(then_ms) as i64)
 }
 
 #[function_component(StatusPanel)]
