@@ -16,6 +16,5 @@ pub mod conformance;
 pub mod controller;
 pub mod scenario;
 
-/// The browser playground (Yew), compiled only for wasm32.
-#[cfg(target_arch = "wasm32")]
+/// The browser playground (Yew): its state and reducer on every target, the rest wasm32 only.
 pub mod web;

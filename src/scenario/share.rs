@@ -122,6 +122,17 @@ fn scenario_text(bytes: Vec<u8>) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "the link is damaged: its text is not UTF-8".to_string())
 }
 
+/// What a host page or a paste hands over: a share link (`v1.…`, `#v0.…`) or a scenario file.
+/// Returns the scenario and the step to show.
+pub fn open(text: &str) -> Result<(Scenario, usize), String> {
+    let t = text.trim_start();
+    if ["v1.", "v0.", "#v"].iter().any(|p| t.starts_with(p)) {
+        decode(t).map(|s| (s.scenario, s.step))
+    } else {
+        Scenario::parse(text).map(|s| (s, 0)).map_err(|e| e.0)
+    }
+}
+
 /// Reads a fragment (with or without `#`). Errors say what is wrong with the link.
 pub fn decode(fragment: &str) -> Result<Shared, String> {
     let f = fragment.trim().trim_start_matches('#');
@@ -188,6 +199,17 @@ mod tests {
                 link.len()
             );
         }
+    }
+
+    #[test]
+    fn a_host_page_may_hand_over_a_link_or_a_scenario_file() {
+        let text = GALLERY[0].1;
+        let s = Scenario::parse(text).unwrap();
+        assert_eq!(open(text).unwrap(), (s.clone(), 0));
+        assert_eq!(open(&encode(&s, 4)).unwrap(), (s.clone(), 4));
+        assert_eq!(open(&format!("  #{}", encode(&s, 2))).unwrap().1, 2);
+        assert!(open("v1.@@").unwrap_err().contains("damaged"));
+        assert!(open("name: x\nsteps: 3").unwrap_err().contains("steps"));
     }
 
     #[test]

@@ -10,7 +10,6 @@ use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
 use crate::scenario::share::{self, ViewOptions};
 use std::rc::Rc;
-use yew::Reducible;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 /// Console lines kept (older ones scroll away).
@@ -243,10 +242,19 @@ pub fn default_scenario() -> Scenario {
     Scenario::parse(DEFAULT).expect("the gallery parses")
 }
 
-impl Reducible for Model {
+/// Yew's reducer is [`Model::apply`]: the page's rules compile and are tested natively.
+#[cfg(target_arch = "wasm32")]
+impl yew::Reducible for Model {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        self.apply(action)
+    }
+}
+
+impl Model {
+    /// The reducer: the state after `action`.
+    pub fn apply(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut m = (*self).clone();
         let last = m.last();
         if m.view.readonly
@@ -283,35 +291,25 @@ impl Reducible for Model {
             },
             Action::Shared(link) => m.shared = Some(link),
             Action::Remote(r) => match r {
-                Remote::Play => return self.reduce(Action::Play),
-                Remote::Pause => return self.reduce(Action::Pause),
-                Remote::Step => return self.reduce(Action::StepForward),
+                Remote::Play => return self.apply(Action::Play),
+                Remote::Pause => return self.apply(Action::Pause),
+                Remote::Step => return self.apply(Action::StepForward),
                 Remote::Seek(i) => {
                     m.playing = false;
                     m.seek(i);
                 }
-                Remote::Load(text) => {
-                    let opened = if text.trim_start().starts_with("v1.")
-                        || text.trim_start().starts_with("#v")
-                        || text.trim_start().starts_with("v0.")
-                    {
-                        share::decode(&text).map(|s| (s.scenario, s.step))
-                    } else {
-                        Scenario::parse(&text).map(|s| (s, 0)).map_err(|e| e.0)
-                    };
-                    match opened {
-                        Ok((s, step)) => {
-                            let mut n = Model::with_view(s, None, m.dark, m.view.clone(), step);
-                            n.playing = m.view.autoplay;
-                            return Rc::new(n);
-                        }
-                        Err(e) => {
-                            m.notice = Some(format!(
-                                "The host page sent a scenario that does not load: {e}"
-                            ))
-                        }
+                Remote::Load(text) => match share::open(&text) {
+                    Ok((s, step)) => {
+                        let mut n = Model::with_view(s, None, m.dark, m.view.clone(), step);
+                        n.playing = m.view.autoplay;
+                        return Rc::new(n);
                     }
-                }
+                    Err(e) => {
+                        m.notice = Some(format!(
+                            "The host page sent a scenario that does not load: {e}"
+                        ))
+                    }
+                },
             },
             Action::TogglePlay => {
                 m.playing = !m.playing;
@@ -419,5 +417,78 @@ impl Reducible for Model {
             Action::ToggleTheme => m.dark = !m.dark,
         }
         Rc::new(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(query: &str) -> Rc<Model> {
+        Rc::new(Model::from_url(query, "", false))
+    }
+
+    #[test]
+    fn a_read_only_page_refuses_changes_and_says_so() {
+        let m = page("?readonly");
+        let before = m.session.clone();
+        let m = m.apply(Action::Command(
+            "kubectl scale deployment/web --replicas=1".into(),
+        ));
+        assert!(Rc::ptr_eq(&m.session, &before), "the run is untouched");
+        assert_eq!(m.notice.as_deref(), Some("This playground is read-only."));
+    }
+
+    #[test]
+    fn a_change_in_the_console_lands_at_the_current_step_and_a_read_prints() {
+        let m = page("").apply(Action::Seek(5));
+        let m = m.apply(Action::Command("kubectl get deployment web".into()));
+        assert!(matches!(m.console.last(), Some(Line::Output(o)) if o.contains("web")));
+        let len = m.session.len();
+        let m = m.apply(Action::Command(
+            "kubectl scale deployment/web --replicas=2".into(),
+        ));
+        assert_ne!(
+            m.session.len(),
+            len,
+            "the run was recomputed with the new step"
+        );
+        assert_eq!(
+            m.step().and_then(|s| s.command.as_deref()),
+            Some("kubectl scale deployment/web --replicas=2")
+        );
+        assert_eq!(
+            m.history.last().map(String::as_str),
+            Some("kubectl scale deployment/web --replicas=2")
+        );
+    }
+
+    #[test]
+    fn a_bad_link_from_anywhere_leaves_the_work_as_it_was() {
+        let m = page("").apply(Action::EditorChanged("kind: Deployment # mine".into()));
+        let session = m.session.clone();
+        for action in [
+            Action::OpenLink("#v1.@@@".into()),
+            Action::Remote(Remote::Load("v9.x".into())),
+        ] {
+            let after = m.clone().apply(action);
+            assert!(Rc::ptr_eq(&after.session, &session));
+            assert_eq!(after.editor, "kind: Deployment # mine");
+            assert!(after.notice.is_some());
+        }
+    }
+
+    #[test]
+    fn playing_from_the_end_starts_over_and_seeking_stays_within_until() {
+        let m = page("?until=10");
+        assert_eq!(m.last(), 10);
+        let m = m.apply(Action::Seek(500));
+        assert_eq!(m.pos, 10);
+        let m = m.apply(Action::TogglePlay);
+        assert!(m.playing);
+        assert_eq!(m.pos, 0);
+        let m = m.apply(Action::Remote(Remote::Seek(3)));
+        assert!(!m.playing);
+        assert_eq!(m.pos, 3);
     }
 }

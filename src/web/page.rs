@@ -1,0 +1,183 @@
+//! The page itself (wasm32 only): the root component, the shared handles components take, and
+//! the functions exported to JavaScript.
+
+use super::{bindings, branch, cluster_view, console, editor, embed, inspector, state};
+use super::{status, timeline, world};
+use crate::scenario::embed as embed_messages;
+use crate::scenario::gallery::{DEFAULT, NAMES};
+use crate::scenario::session::Session;
+use state::{Action, Model};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A shared recorded run, compared by identity (a new run is a new `Rc`).
+#[derive(Clone)]
+pub struct Run(pub Rc<Session>);
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub type Dispatch = UseReducerDispatcher<Model>;
+
+pub fn start() {
+    yew::Renderer::<App>::new().render();
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let model = use_reducer(|| {
+        let (query, fragment) = bindings::location();
+        Model::from_url(&query, &fragment, bindings::prefers_dark())
+    });
+    let dispatch = model.dispatcher();
+    bindings::use_animation_loop(model.playing, dispatch.clone());
+    bindings::use_shortcuts(dispatch.clone());
+    bindings::use_hash_links(dispatch.clone());
+    bindings::use_remote_commands(dispatch.clone());
+    {
+        // Tell an embedding page where we are: once when ready, then on every step.
+        let deps = (Run(model.session.clone()), model.pos);
+        use_effect_with(deps, |(run, pos)| {
+            if bindings::in_frame() {
+                bindings::post_to_parent(&embed_messages::Step::of(&run.0, *pos));
+            }
+        });
+        let ready = Run(model.session.clone());
+        use_effect_with(ready, |run| {
+            if bindings::in_frame() {
+                bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
+            }
+        });
+    }
+    {
+        let dark = model.dark;
+        use_effect_with(dark, move |dark| bindings::set_theme(*dark));
+    }
+    let run = Run(model.session.clone());
+    let on_gallery = {
+        let d = dispatch.clone();
+        // What the list shows again if the picked file does not arrive.
+        let current = model.gallery.map(|i| i.to_string()).unwrap_or_default();
+        Callback::from(move |e: Event| {
+            let v = bindings::select_value(&e);
+            let Some((i, name)) = v
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| Some((i, *NAMES.get(i)?)))
+            else {
+                return;
+            };
+            if i == 0 {
+                return d.dispatch(Action::LoadGallery(0, DEFAULT.to_string()));
+            }
+            let (d, current) = (d.clone(), current.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match bindings::fetch_text(&format!("scenarios/{name}.yaml")).await {
+                    // Unless the reader has picked another example meanwhile.
+                    Ok(text) if bindings::select_value_of("gallery") == i.to_string() => {
+                        d.dispatch(Action::LoadGallery(i, text))
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        bindings::set_select_value("gallery", &current);
+                        d.dispatch(Action::Notice(format!(
+                            "The example {name} could not be loaded ({e}). Your work is as you left it."
+                        )));
+                    }
+                }
+            });
+        })
+    };
+    // Derived from the run and the step only: recomputed when those change, not on every frame.
+    let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
+        run.0.caption_at(*pos).map(str::to_string)
+    });
+    let names = use_memo((run.clone(), model.pos), |(run, pos)| {
+        let step = run.0.trace.get(*pos);
+        let pods: Vec<String> = run
+            .0
+            .frames
+            .get(*pos)
+            .map(|f| f.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        (step.map(console::names_of).unwrap_or_default(), pods)
+    });
+    if model.view.embed {
+        return embed::embed_view(&model, &dispatch, (*caption).clone());
+    }
+    let readonly = model.view.readonly;
+    html! {
+        <div class="app">
+            <header class="top">
+                <h1>{"Rollout Playground"}</h1>
+                <label class="gallery">
+                    <span>{"Example"}</span>
+                    <select aria-label="Example scenario" onchange={on_gallery} id="gallery">
+                        { for NAMES.iter().enumerate().map(|(i, name)| html! {
+                            <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
+                        }) }
+                        if model.gallery.is_none() {
+                            <option value="" selected=true>{ model.session.scenario.name.clone() }</option>
+                        }
+                    </select>
+                </label>
+                <p class="description">{ model.session.scenario.description.clone() }</p>
+                <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
+                <button class="theme" aria-label="Toggle dark theme"
+                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
+                    { if model.dark { "☀ Light" } else { "☾ Dark" } }
+                </button>
+            </header>
+            if let Some(n) = model.notice.clone() {
+                <div class="notice" role="alert">
+                    <span>{ n }</span>
+                    <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissNotice) }>{"×"}</button>
+                </div>
+            }
+            <main class="grid">
+                if !readonly {
+                    <section class="left">
+                        <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} dispatch={dispatch.clone()} />
+                        <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
+                    </section>
+                }
+                <section class="center">
+                    if let Some(c) = (*caption).clone() {
+                        <p class="caption" aria-live="polite">{ c }</p>
+                    }
+                    <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
+                    <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
+                    <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} playing={model.playing} readonly={readonly} dispatch={dispatch.clone()} />
+                    if !readonly {
+                        <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
+                    }
+                </section>
+                <section class="right">
+                    <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
+                    <status::StatusPanel run={run} pos={model.pos} />
+                </section>
+            </main>
+        </div>
+    }
+}
+
+/// JavaScript API for documentation generators: runs a scenario file (YAML or JSON text) and
+/// returns its trace as an array of step objects, exactly the `rollout run --format jsonl`
+/// lines. Throws an Error naming the field when the scenario does not parse or cannot start.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    let trace = crate::scenario::Scenario::parse(text)
+        .and_then(|s| s.run())
+        .map_err(|e| js_sys::Error::new(&e.0))?;
+    Ok(bindings::to_js(&trace))
+}
+
+/// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = shareLink)]
+pub fn share_link(text: &str, step: usize) -> Result<String, wasm_bindgen::JsValue> {
+    let s = crate::scenario::Scenario::parse(text).map_err(|e| js_sys::Error::new(&e.0))?;
+    Ok(crate::scenario::share::encode(&s, step))
+}
