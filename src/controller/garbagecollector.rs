@@ -68,7 +68,9 @@ impl GarbageCollector {
         }
     }
 
-    /// One `attemptToDeleteItem` / `processDeletingDependents` / `orphanDependents` step.
+    /// One step of the collector's work on an object: `orphanDependents` for an owner deleted
+    /// with the orphan finalizer, `processDeletingDependents` for one deleted in the
+    /// foreground, else `attemptToDeleteItem` (a dependent whose owners are all gone).
     pub fn sync(&mut self, store: &mut Store, key: &str) -> (Vec<Explain>, Option<String>) {
         let mut ex = Vec::new();
         let Some((kind, okey)) = parse_key(key) else {
@@ -77,121 +79,162 @@ impl GarbageCollector {
         let Some(obj) = store.get(kind, okey).cloned() else {
             return (ex, None);
         };
-        let m = obj.meta().clone();
-        let name = format!("{}/{}", kind.as_str(), m.name);
-        let result: Result<(), ApiError> = (|| {
-            if m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == FINALIZER_ORPHAN)
-            {
-                let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
-                for mut d in deps {
-                    d.meta_mut().owner_references.retain(|r| r.uid != m.uid);
-                    ex.push(Explain::new(
-                        "orphanDependents",
-                        format!(
-                            "remove the ownerReference to {name} from {}/{}",
-                            d.kind().as_str(),
-                            d.meta().name
-                        ),
-                    ));
-                    store.update(d)?;
-                }
-                let mut o = store.get(kind, okey).cloned().ok_or(ApiError::NotFound {
-                    kind,
-                    name: m.name.to_string(),
-                })?;
-                o.meta_mut().finalizers.retain(|f| f != FINALIZER_ORPHAN);
-                ex.push(Explain::new(
-                    "orphanDependents",
-                    format!("dependents orphaned: remove the orphan finalizer of {name}"),
-                ));
-                store.update(o)?;
-                return Ok(());
-            }
-            if m.deletion_timestamp.is_some()
-                && m.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND)
-            {
-                // Every dependent is deleted (`attemptToDeleteItem` runs for each once the owner
-                // waits), but the owner waits only for those that block its deletion.
-                let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
-                let blocking = deps
-                    .iter()
-                    .filter(|d| {
-                        d.meta()
-                            .owner_references
-                            .iter()
-                            .any(|r| r.uid == m.uid && r.block_owner_deletion == Some(true))
-                    })
-                    .count();
-                if blocking == 0 {
-                    let mut o = obj.clone();
-                    o.meta_mut()
-                        .finalizers
-                        .retain(|f| f != FINALIZER_FOREGROUND);
-                    ex.push(Explain::new("processDeletingDependents", format!("no blocking dependents left: remove the foregroundDeletion finalizer of {name}")));
-                    store.update(o)?;
-                    return Ok(());
-                }
-                ex.push(Explain::new(
-                    "processDeletingDependents",
-                    format!("{name} waits for {blocking} dependents"),
-                ));
-                for d in deps
-                    .iter()
-                    .filter(|d| d.meta().deletion_timestamp.is_none())
-                {
-                    // A dependent with dependents of its own is deleted in the foreground too;
-                    // one without, in the background (or as its own finalizers say).
-                    let nested = store.dependents_of(&d.meta().uid).next().is_some();
-                    let (policy, how) = if nested {
-                        (Propagation::Foreground, "foreground: it has dependents")
-                    } else {
-                        (Propagation::Background, "background")
-                    };
-                    ex.push(Explain::new(
-                        "attemptToDeleteItem",
-                        format!(
-                            "delete {}/{} (its owner is deleted in the foreground) in the {how}",
-                            d.kind().as_str(),
-                            d.meta().name
-                        ),
-                    ));
-                    let grace = if let Object::Pod(p) = d {
-                        p.spec.termination_grace_period_seconds
-                    } else {
-                        None
-                    };
-                    match store.delete(d.kind(), &d.meta().key(), policy, grace) {
-                        Ok(()) | Err(ApiError::NotFound { .. }) => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                return Ok(());
-            }
-            if m.owner_references.is_empty() || m.deletion_timestamp.is_some() {
-                return Ok(());
-            }
-            let alive = m.owner_references.iter().any(|r| {
-                store
-                    .by_uid(&r.uid)
-                    .is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind)
-            });
-            if alive {
-                return Ok(());
-            }
-            ex.push(Explain::new(
-                "attemptToDeleteItem",
-                format!("every owner of {name} is gone: delete it (background)"),
-            ));
-            let grace = if let Object::Pod(p) = &obj {
-                p.spec.termination_grace_period_seconds
-            } else {
-                None
-            };
-            match store.delete(kind, okey, Propagation::Background, grace) {
-                Ok(()) | Err(ApiError::NotFound { .. }) => Ok(()),
-                Err(e) => Err(e),
-            }
-        })();
+        let m = obj.meta();
+        let deleting_with =
+            |f: &str| m.deletion_timestamp.is_some() && m.finalizers.iter().any(|x| x == f);
+        let result = if deleting_with(FINALIZER_ORPHAN) {
+            orphan_dependents(store, &obj, &mut ex)
+        } else if deleting_with(FINALIZER_FOREGROUND) {
+            process_deleting_dependents(store, &obj, &mut ex)
+        } else {
+            attempt_to_delete_item(store, &obj, &mut ex)
+        };
         (ex, result.err().map(|e| e.to_string()))
     }
+}
+
+/// `Kind/name`, for the explain lines.
+fn label(o: &Object) -> String {
+    format!("{}/{}", o.kind().as_str(), o.meta().name)
+}
+
+/// A pod's own grace period; other objects have none.
+fn grace_of(o: &Object) -> Option<i64> {
+    match o {
+        Object::Pod(p) => p.spec.termination_grace_period_seconds,
+        _ => None,
+    }
+}
+
+/// Deletes an object, as the collector does: one already gone is fine.
+fn delete(store: &mut Store, o: &Object, policy: Propagation) -> Result<(), ApiError> {
+    match store.delete(o.kind(), &o.meta().key(), policy, grace_of(o)) {
+        Ok(()) | Err(ApiError::NotFound { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `orphanDependents`: removes the owner's reference from each dependent, then the owner's
+/// orphan finalizer.
+fn orphan_dependents(
+    store: &mut Store,
+    owner: &Object,
+    ex: &mut Vec<Explain>,
+) -> Result<(), ApiError> {
+    let m = owner.meta();
+    let name = label(owner);
+    let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
+    for mut d in deps {
+        d.meta_mut().owner_references.retain(|r| r.uid != m.uid);
+        ex.push(Explain::new(
+            "orphanDependents",
+            format!("remove the ownerReference to {name} from {}", label(&d)),
+        ));
+        store.update(d)?;
+    }
+    let mut o = store
+        .get(owner.kind(), &m.key())
+        .cloned()
+        .ok_or(ApiError::NotFound {
+            kind: owner.kind(),
+            name: m.name.to_string(),
+        })?;
+    o.meta_mut().finalizers.retain(|f| f != FINALIZER_ORPHAN);
+    ex.push(Explain::new(
+        "orphanDependents",
+        format!("dependents orphaned: remove the orphan finalizer of {name}"),
+    ));
+    store.update(o)?;
+    Ok(())
+}
+
+/// `processDeletingDependents`: an owner deleted in the foreground keeps its finalizer while
+/// dependents that block its deletion remain. Every dependent is deleted (`attemptToDeleteItem`
+/// runs for each once the owner waits), but the owner waits only for the blocking ones.
+fn process_deleting_dependents(
+    store: &mut Store,
+    owner: &Object,
+    ex: &mut Vec<Explain>,
+) -> Result<(), ApiError> {
+    let m = owner.meta();
+    let name = label(owner);
+    let deps: Vec<Object> = store.dependents_of(&m.uid).cloned().collect();
+    let blocking = deps
+        .iter()
+        .filter(|d| {
+            d.meta()
+                .owner_references
+                .iter()
+                .any(|r| r.uid == m.uid && r.block_owner_deletion == Some(true))
+        })
+        .count();
+    if blocking == 0 {
+        let mut o = owner.clone();
+        o.meta_mut()
+            .finalizers
+            .retain(|f| f != FINALIZER_FOREGROUND);
+        ex.push(Explain::new(
+            "processDeletingDependents",
+            format!(
+                "no blocking dependents left: remove the foregroundDeletion finalizer of {name}"
+            ),
+        ));
+        store.update(o)?;
+        return Ok(());
+    }
+    ex.push(Explain::new(
+        "processDeletingDependents",
+        format!("{name} waits for {blocking} dependents"),
+    ));
+    for d in deps
+        .iter()
+        .filter(|d| d.meta().deletion_timestamp.is_none())
+    {
+        // A dependent with dependents of its own is deleted in the foreground too; one
+        // without, in the background (or as its own finalizers say).
+        let nested = store.dependents_of(&d.meta().uid).next().is_some();
+        let (policy, how) = if nested {
+            (Propagation::Foreground, "foreground: it has dependents")
+        } else {
+            (Propagation::Background, "background")
+        };
+        ex.push(Explain::new(
+            "attemptToDeleteItem",
+            format!(
+                "delete {} (its owner is deleted in the foreground) in the {how}",
+                label(d)
+            ),
+        ));
+        delete(store, d, policy)?;
+    }
+    Ok(())
+}
+
+/// `attemptToDeleteItem`: an object none of whose owners exists any more is deleted in the
+/// background.
+fn attempt_to_delete_item(
+    store: &mut Store,
+    obj: &Object,
+    ex: &mut Vec<Explain>,
+) -> Result<(), ApiError> {
+    let m = obj.meta();
+    if m.owner_references.is_empty() || m.deletion_timestamp.is_some() {
+        return Ok(());
+    }
+    let alive = m.owner_references.iter().any(|r| {
+        store
+            .by_uid(&r.uid)
+            .is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind)
+    });
+    if alive {
+        return Ok(());
+    }
+    ex.push(Explain::new(
+        "attemptToDeleteItem",
+        format!(
+            "every owner of {} is gone: delete it (background)",
+            label(obj)
+        ),
+    ));
+    delete(store, obj, Propagation::Background)
 }
