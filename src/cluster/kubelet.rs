@@ -94,241 +94,278 @@ pub enum PodStep {
 /// What happened, in words, for the trace (empty when nobody records it).
 pub type Happening = String;
 
-/// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`). Returns a
-/// description (when `describe`) and the follow-up step, if any (delay ms, step).
-#[allow(clippy::too_many_arguments)]
-pub fn apply(
-    store: &mut Store,
-    rec: &mut EventRecorder,
-    world: &World,
-    key: &str,
-    uid: &str,
-    step: PodStep,
-    node_rr: &mut u32,
-    describe: bool,
-) -> Option<(Happening, Option<(u64, PodStep)>)> {
-    // The trace's words are spelled only when a trace is kept.
-    macro_rules! say {
-        ($($t:tt)*) => {
-            if describe { format!($($t)*) } else { String::new() }
+/// What follows a lifecycle step: after how many milliseconds, which step.
+pub type Next = Option<(u64, PodStep)>;
+
+/// The scheduler and the kubelets as one pod step sees them: the store, the event recorder,
+/// the world's timings and nodes, and the scheduler's round-robin position.
+pub struct Kubelet<'a> {
+    pub store: &'a mut Store,
+    pub rec: &'a mut EventRecorder,
+    pub world: &'a World,
+    pub node_rr: &'a mut u32,
+    /// Whether the step's description is wanted (it is spelled only when a trace is kept).
+    pub describe: bool,
+}
+
+impl Kubelet<'_> {
+    /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`).
+    /// Returns a description (when `describe`) and the follow-up step, if any.
+    pub fn apply(&mut self, key: &str, uid: &str, step: PodStep) -> Option<(Happening, Next)> {
+        let pod = self.store.pod(key).filter(|p| p.metadata.uid == uid)?;
+        // The name is the key's last part: borrowed from it, not copied from the pod.
+        let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
+        if step == PodStep::Gone {
+            self.store.remove_pod(key)?;
+            return Some((self.say(|| format!("{name} is gone")), None));
+        }
+        if pod.metadata.deletion_timestamp.is_some() {
+            return None;
+        }
+        let mut p = pod.clone();
+        let image = p
+            .spec
+            .containers
+            .first()
+            .map_or("", |c| c.image.as_str())
+            .to_string();
+        let (what, next) = match step {
+            PodStep::Bind => return self.bind(key, name, p),
+            PodStep::Start if self.world.image_fails(&image) => {
+                self.pull_failed(name, &image, &mut p)
+            }
+            PodStep::PullBackOff => self.pull_back_off(name, &image, &mut p),
+            PodStep::Start | PodStep::Restart => self.start(name, &image, &mut p),
+            PodStep::Crash => self.crash(name, uid, &mut p),
+            PodStep::Ready => self.ready(name, &mut p),
+            PodStep::Gone => unreachable!("handled above"),
         };
+        self.store.update_status(Object::Pod(p)).ok()?;
+        Some((what, next))
     }
-    let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
-    let now = store.now();
-    // The name is the key's last part: borrowed from it, not copied from the pod.
-    let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
-    if step == PodStep::Gone {
-        store.remove_pod(key)?;
-        return Some((say!("{name} is gone"), None));
+
+    fn say(&self, text: impl FnOnce() -> String) -> Happening {
+        if self.describe { text() } else { String::new() }
     }
-    if pod.metadata.deletion_timestamp.is_some() {
-        return None;
+
+    /// What the kubelet reports about the pod `name`.
+    fn event(&mut self, name: &str, type_: EventType, reason: &'static str, message: String) {
+        self.rec
+            .record("kubelet", Kind::Pod, name, type_, reason, message);
     }
-    let mut p = pod.clone();
-    let spec = p.spec.clone();
-    let image = spec.containers.first().map_or("", |c| c.image.as_str());
-    // What the kubelet reports about this pod.
-    let mut kubelet = |type_: EventType, reason: &'static str, message: String| {
-        rec.record("kubelet", Kind::Pod, name, type_, reason, message)
-    };
-    let (what, next): (String, Option<(u64, PodStep)>) = match step {
-        PodStep::Bind => {
-            // A pod created with its node named is not the scheduler's: that node's kubelet
-            // takes it as it is (named to a node the world does not have, it stays Pending).
-            let preset = !p.spec.node_name.is_empty();
-            let node = if preset {
-                if !world.has_node(&p.spec.node_name) {
-                    return None;
-                }
-                p.spec.node_name.to_string()
-            } else {
-                let node = world.node_name(*node_rr);
-                *node_rr += 1;
-                p.spec.node_name = node.as_str().into();
-                store.update(Object::Pod(p)).ok()?;
-                node
-            };
-            let mut p = store.pod(key)?.clone();
-            set_pod_condition(&mut p, "PodScheduled", ConditionStatus::True, now);
-            p.status.container_statuses = p
-                .spec
-                .containers
-                .iter()
-                .map(|c| ContainerStatus {
-                    name: c.name.clone(),
-                    image: c.image.clone(),
-                    state: ContainerState {
-                        waiting: Some(ContainerStateWaiting {
-                            reason: "ContainerCreating".into(),
-                            message: Str::default(),
-                        }),
-                        ..Default::default()
-                    },
-                    ..Default::default()
-                })
-                .collect();
-            store.update_status(Object::Pod(p)).ok()?;
-            if !preset {
-                rec.record(
-                    "default-scheduler",
-                    Kind::Pod,
-                    name,
-                    EventType::Normal,
-                    "Scheduled",
-                    format!("Successfully assigned {key} to {node}"),
-                );
+
+    /// The scheduler binds the pod to the next node, round-robin; a pod created with its node
+    /// named is not the scheduler's: that node's kubelet takes it as it is (named to a node the
+    /// world does not have, it stays Pending). Its containers are then being created.
+    fn bind(&mut self, key: &str, name: &str, mut p: Pod) -> Option<(Happening, Next)> {
+        let now = self.store.now();
+        let preset = !p.spec.node_name.is_empty();
+        let node = if preset {
+            if !self.world.has_node(&p.spec.node_name) {
+                return None;
             }
-            return Some((
-                say!(
-                    "{name} {} {node}",
-                    if preset {
-                        "bound by its spec to"
-                    } else {
-                        "scheduled to"
-                    }
-                ),
-                Some((world.start_ms, PodStep::Start)),
-            ));
-        }
-        PodStep::Start if world.image_fails(image) => {
-            p.status.start_time.get_or_insert(now);
-            set_waiting(
-                &mut p,
-                "ErrImagePull",
-                &format!("failed to pull image \"{image}\""),
-            );
-            kubelet(
-                EventType::Normal,
-                "Pulling",
-                format!("Pulling image \"{image}\""),
-            );
-            kubelet(
-                EventType::Warning,
-                "Failed",
-                format!("Failed to pull image \"{image}\": not found"),
-            );
-            // Then the container's start reports why it could not (`startContainer`).
-            kubelet(EventType::Warning, "Failed", "Error: ErrImagePull".into());
-            (
-                say!("{name} cannot pull {image}: ErrImagePull"),
-                Some((5000, PodStep::PullBackOff)),
-            )
-        }
-        PodStep::PullBackOff => {
-            set_waiting(
-                &mut p,
-                "ImagePullBackOff",
-                &format!("Back-off pulling image \"{image}\""),
-            );
-            kubelet(
-                EventType::Normal,
-                "BackOff",
-                format!("Back-off pulling image \"{image}\""),
-            );
-            kubelet(
-                EventType::Warning,
-                "Failed",
-                "Error: ImagePullBackOff".into(),
-            );
-            (say!("{name}: ImagePullBackOff"), None)
-        }
-        PodStep::Start | PodStep::Restart => {
-            p.status.phase = PHASE_RUNNING.into();
-            p.status.start_time.get_or_insert(now);
-            for c in &mut p.status.container_statuses {
-                c.state = ContainerState {
-                    running: Some(ContainerStateRunning {
-                        started_at: Some(now),
-                    }),
-                    ..Default::default()
-                };
-                c.started = true;
-            }
-            set_pod_condition(&mut p, "Initialized", ConditionStatus::True, now);
-            // As the kubelet reports each container it starts (the image is on the node:
-            // only the world's failing images are pulled).
-            for c in &spec.containers {
-                kubelet(
-                    EventType::Normal,
-                    "Pulled",
-                    format!("Container image \"{}\" already present on machine", c.image),
-                );
-                kubelet(
-                    EventType::Normal,
-                    "Created",
-                    format!("Created container: {}", c.name),
-                );
-                kubelet(
-                    EventType::Normal,
-                    "Started",
-                    format!("Started container {}", c.name),
-                );
-            }
-            if world.image_crashes(image) {
-                (
-                    say!("{name} started (its container will crash)"),
-                    Some((1000, PodStep::Crash)),
-                )
-            } else {
-                (
-                    say!("{name} is Running"),
-                    Some((world.ready_ms, PodStep::Ready)),
-                )
-            }
-        }
-        PodStep::Crash => {
-            let restarts = p.max_restarts() + 1;
-            let backoff_ms = (10_000u64 << (restarts - 1).min(5) as u64).min(300_000);
-            // The kubelet names the pod as `format.Pod` does: name_namespace(uid).
-            let pod_ref = format!("{name}_{}({uid})", p.metadata.namespace);
-            let container = spec.containers.first().map_or("", |c| c.name.as_str());
-            for c in &mut p.status.container_statuses {
-                c.restart_count = restarts;
-                c.ready = false;
-                c.started = false;
-                c.last_state = ContainerState {
-                    terminated: Some(ContainerStateTerminated {
-                        exit_code: 1,
-                        reason: "Error".into(),
-                        finished_at: Some(now),
-                    }),
-                    ..Default::default()
-                };
-                c.state = ContainerState {
+            p.spec.node_name.to_string()
+        } else {
+            let node = self.world.node_name(*self.node_rr);
+            *self.node_rr += 1;
+            p.spec.node_name = node.as_str().into();
+            self.store.update(Object::Pod(p)).ok()?;
+            node
+        };
+        let mut p = self.store.pod(key)?.clone();
+        set_pod_condition(&mut p, "PodScheduled", ConditionStatus::True, now);
+        p.status.container_statuses = p
+            .spec
+            .containers
+            .iter()
+            .map(|c| ContainerStatus {
+                name: c.name.clone(),
+                image: c.image.clone(),
+                state: ContainerState {
                     waiting: Some(ContainerStateWaiting {
-                        reason: "CrashLoopBackOff".into(),
-                        message: format!(
-                            "back-off {} restarting failed container={} pod={pod_ref}",
-                            go_duration(backoff_ms / 1000),
-                            c.name
-                        )
-                        .into(),
+                        reason: "ContainerCreating".into(),
+                        message: Str::default(),
                     }),
                     ..Default::default()
-                };
-            }
-            kubelet(
-                EventType::Warning,
-                "BackOff",
-                format!("Back-off restarting failed container {container} in pod {pod_ref}"),
+                },
+                ..Default::default()
+            })
+            .collect();
+        self.store.update_status(Object::Pod(p)).ok()?;
+        if !preset {
+            self.rec.record(
+                "default-scheduler",
+                Kind::Pod,
+                name,
+                EventType::Normal,
+                "Scheduled",
+                format!("Successfully assigned {key} to {node}"),
             );
+        }
+        let how = if preset {
+            "bound by its spec to"
+        } else {
+            "scheduled to"
+        };
+        Some((
+            self.say(|| format!("{name} {how} {node}")),
+            Some((self.world.start_ms, PodStep::Start)),
+        ))
+    }
+
+    /// The image cannot be pulled: ErrImagePull, then a back-off.
+    fn pull_failed(&mut self, name: &str, image: &str, p: &mut Pod) -> (Happening, Next) {
+        p.status.start_time.get_or_insert(self.store.now());
+        set_waiting(
+            p,
+            "ErrImagePull",
+            &format!("failed to pull image \"{image}\""),
+        );
+        self.event(
+            name,
+            EventType::Normal,
+            "Pulling",
+            format!("Pulling image \"{image}\""),
+        );
+        self.event(
+            name,
+            EventType::Warning,
+            "Failed",
+            format!("Failed to pull image \"{image}\": not found"),
+        );
+        // Then the container's start reports why it could not (`startContainer`).
+        self.event(
+            name,
+            EventType::Warning,
+            "Failed",
+            "Error: ErrImagePull".into(),
+        );
+        (
+            self.say(|| format!("{name} cannot pull {image}: ErrImagePull")),
+            Some((5000, PodStep::PullBackOff)),
+        )
+    }
+
+    fn pull_back_off(&mut self, name: &str, image: &str, p: &mut Pod) -> (Happening, Next) {
+        set_waiting(
+            p,
+            "ImagePullBackOff",
+            &format!("Back-off pulling image \"{image}\""),
+        );
+        self.event(
+            name,
+            EventType::Normal,
+            "BackOff",
+            format!("Back-off pulling image \"{image}\""),
+        );
+        self.event(
+            name,
+            EventType::Warning,
+            "Failed",
+            "Error: ImagePullBackOff".into(),
+        );
+        (self.say(|| format!("{name}: ImagePullBackOff")), None)
+    }
+
+    /// The containers start (the image is on the node: only the world's failing images are
+    /// pulled); the pod turns Ready later, or its container crashes.
+    fn start(&mut self, name: &str, image: &str, p: &mut Pod) -> (Happening, Next) {
+        let now = self.store.now();
+        p.status.phase = PHASE_RUNNING.into();
+        p.status.start_time.get_or_insert(now);
+        for c in &mut p.status.container_statuses {
+            c.state = ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: Some(now),
+                }),
+                ..Default::default()
+            };
+            c.started = true;
+        }
+        set_pod_condition(p, "Initialized", ConditionStatus::True, now);
+        // As the kubelet reports each container it starts.
+        for c in p.spec.containers.iter() {
+            let pulled = format!("Container image \"{}\" already present on machine", c.image);
+            self.event(name, EventType::Normal, "Pulled", pulled);
+            let created = format!("Created container: {}", c.name);
+            self.event(name, EventType::Normal, "Created", created);
+            let started = format!("Started container {}", c.name);
+            self.event(name, EventType::Normal, "Started", started);
+        }
+        if self.world.image_crashes(image) {
             (
-                say!("{name} crashed (restart {restarts}): CrashLoopBackOff"),
-                Some((backoff_ms, PodStep::Restart)),
+                self.say(|| format!("{name} started (its container will crash)")),
+                Some((1000, PodStep::Crash)),
+            )
+        } else {
+            (
+                self.say(|| format!("{name} is Running")),
+                Some((self.world.ready_ms, PodStep::Ready)),
             )
         }
-        PodStep::Ready => {
-            for c in &mut p.status.container_statuses {
-                c.ready = true;
-            }
-            set_pod_condition(&mut p, "ContainersReady", ConditionStatus::True, now);
-            set_pod_condition(&mut p, "Ready", ConditionStatus::True, now);
-            (say!("{name} is Ready"), None)
+    }
+
+    /// The container exits: CrashLoopBackOff, restarted after the kubelet's back-off (10 s,
+    /// doubling, at most 5 minutes).
+    fn crash(&mut self, name: &str, uid: &str, p: &mut Pod) -> (Happening, Next) {
+        let now = self.store.now();
+        let restarts = p.max_restarts() + 1;
+        let backoff_ms = (10_000u64 << (restarts - 1).min(5) as u64).min(300_000);
+        // The kubelet names the pod as `format.Pod` does: name_namespace(uid).
+        let pod_ref = format!("{name}_{}({uid})", p.metadata.namespace);
+        let container = p
+            .spec
+            .containers
+            .first()
+            .map_or("", |c| c.name.as_str())
+            .to_string();
+        for c in &mut p.status.container_statuses {
+            c.restart_count = restarts;
+            c.ready = false;
+            c.started = false;
+            c.last_state = ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: 1,
+                    reason: "Error".into(),
+                    finished_at: Some(now),
+                }),
+                ..Default::default()
+            };
+            c.state = ContainerState {
+                waiting: Some(ContainerStateWaiting {
+                    reason: "CrashLoopBackOff".into(),
+                    message: format!(
+                        "back-off {} restarting failed container={} pod={pod_ref}",
+                        go_duration(backoff_ms / 1000),
+                        c.name
+                    )
+                    .into(),
+                }),
+                ..Default::default()
+            };
         }
-        PodStep::Gone => unreachable!("handled above"),
-    };
-    store.update_status(Object::Pod(p)).ok()?;
-    Some((what, next))
+        self.event(
+            name,
+            EventType::Warning,
+            "BackOff",
+            format!("Back-off restarting failed container {container} in pod {pod_ref}"),
+        );
+        (
+            self.say(|| format!("{name} crashed (restart {restarts}): CrashLoopBackOff")),
+            Some((backoff_ms, PodStep::Restart)),
+        )
+    }
+
+    /// The readiness probe passes.
+    fn ready(&mut self, name: &str, p: &mut Pod) -> (Happening, Next) {
+        let now = self.store.now();
+        for c in &mut p.status.container_statuses {
+            c.ready = true;
+        }
+        set_pod_condition(p, "ContainersReady", ConditionStatus::True, now);
+        set_pod_condition(p, "Ready", ConditionStatus::True, now);
+        (self.say(|| format!("{name} is Ready")), None)
+    }
 }
 
 /// Go's `time.Duration` text of whole seconds under an hour (a back-off is at most 5 minutes):

@@ -22,7 +22,7 @@ use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::garbagecollector::GarbageCollector;
 use crate::controller::replicaset::ReplicaSetController;
-use kubelet::{PodStep, World};
+use kubelet::{Kubelet, PodStep, World};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use trace::*;
@@ -345,16 +345,14 @@ impl Cluster {
             let recording = self.recording();
             while let Some(due) = self.timers.take_due(self.now_ms()) {
                 for (key, uid, step) in due {
-                    if let Some((what, next)) = kubelet::apply(
-                        &mut self.store,
-                        &mut self.events,
-                        &self.world,
-                        &key,
-                        &uid,
-                        step,
-                        &mut self.node_rr,
-                        recording,
-                    ) {
+                    let mut kubelet = Kubelet {
+                        store: &mut self.store,
+                        rec: &mut self.events,
+                        world: &self.world,
+                        node_rr: &mut self.node_rr,
+                        describe: recording,
+                    };
+                    if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
                         if recording {
                             changes.push(what);
                         }
