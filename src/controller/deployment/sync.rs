@@ -97,8 +97,11 @@ impl DeploymentController {
         Ok((new_rs, old))
     }
 
-    /// `getNewReplicaSet`: finds the ReplicaSet whose template matches (syncing its annotations
-    /// and minReadySeconds), or creates it with `NewRSNewReplicas` replicas when asked to.
+    /// `getNewReplicaSet`: the ReplicaSet of the Deployment's current template.
+    /// 1. If one exists, its annotations and minReadySeconds are brought up to date, and the
+    ///    Deployment's revision and Progressing condition follow it ([`Self::sync_new_replica_set`]).
+    /// 2. Else, when asked to, it is created with `NewRSNewReplicas` replicas at the next
+    ///    revision ([`Self::create_new_replica_set`]).
     pub fn get_new_replica_set(
         &mut self,
         cx: &mut Ctx,
@@ -111,61 +114,91 @@ impl DeploymentController {
         let existing = find_new_replica_set(d, &refs).cloned();
         let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
         let new_revision = (max_revision(&old_refs) + 1).to_string();
-        let now = cx.now();
+        match existing {
+            Some(rs) => self.sync_new_replica_set(cx, d, rs, &new_revision),
+            None if create => self
+                .create_new_replica_set(cx, d, old_rss, &new_revision)
+                .map(Some),
+            None => Ok(None),
+        }
+    }
 
-        if let Some(existing) = existing {
-            let mut rs = existing.clone();
-            let annotations_updated = set_new_replica_set_annotations(
-                d,
-                &mut rs,
-                &new_revision,
-                true,
-                MAX_REV_HISTORY_LENGTH_IN_CHARS,
-            );
-            let min_ready_update = rs.spec.min_ready_seconds != d.spec.min_ready_seconds;
-            if annotations_updated || min_ready_update {
-                rs.spec.min_ready_seconds = d.spec.min_ready_seconds;
-                if existing.metadata.annotations.get(REVISION_ANNOTATION)
-                    != rs.metadata.annotations.get(REVISION_ANNOTATION)
-                {
-                    cx.explain("getNewReplicaSet", format!("ReplicaSet {} matches the template: its revision becomes {new_revision}", rs.metadata.name));
-                }
-                return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(rs)))?)
-                {
-                    Object::ReplicaSet(r) => Ok(Some(*r)),
-                    _ => Ok(None),
-                };
-            }
-            let rev = rs
-                .metadata
-                .annotations
-                .get(REVISION_ANNOTATION)
-                .cloned()
-                .unwrap_or_default();
-            let mut needs_update = set_deployment_revision(d, &rev);
-            if has_progress_deadline(d)
-                && get_deployment_condition(&d.status, PROGRESSING).is_none()
+    /// Step 1 of `getNewReplicaSet`: the existing new ReplicaSet's annotations and
+    /// minReadySeconds (written back when they change), else the Deployment's revision
+    /// annotation and, with a progress deadline, its Progressing condition (FoundNewReplicaSet).
+    fn sync_new_replica_set(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        existing: ReplicaSet,
+        new_revision: &str,
+    ) -> Result<Option<ReplicaSet>, ApiError> {
+        let mut rs = existing.clone();
+        let annotations_updated = set_new_replica_set_annotations(
+            d,
+            &mut rs,
+            new_revision,
+            true,
+            MAX_REV_HISTORY_LENGTH_IN_CHARS,
+        );
+        let min_ready_update = rs.spec.min_ready_seconds != d.spec.min_ready_seconds;
+        if annotations_updated || min_ready_update {
+            rs.spec.min_ready_seconds = d.spec.min_ready_seconds;
+            if existing.metadata.annotations.get(REVISION_ANNOTATION)
+                != rs.metadata.annotations.get(REVISION_ANNOTATION)
             {
-                let c = new_deployment_condition(
-                    PROGRESSING,
-                    ConditionStatus::True,
-                    FOUND_NEW_RS_REASON,
-                    format!("Found new replica set \"{}\"", rs.metadata.name),
-                    now,
+                cx.explain(
+                    "getNewReplicaSet",
+                    format!(
+                        "ReplicaSet {} matches the template: its revision becomes {new_revision}",
+                        rs.metadata.name
+                    ),
                 );
-                set_deployment_condition(&mut d.status, c);
-                needs_update = true;
             }
-            if needs_update {
-                cx.store
-                    .update_status(Object::Deployment(Box::new(d.clone())))?;
-            }
-            return Ok(Some(rs));
+            return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(rs)))?) {
+                Object::ReplicaSet(r) => Ok(Some(*r)),
+                _ => Ok(None),
+            };
         }
-        if !create {
-            return Ok(None);
+        let rev = rs
+            .metadata
+            .annotations
+            .get(REVISION_ANNOTATION)
+            .cloned()
+            .unwrap_or_default();
+        let mut needs_update = set_deployment_revision(d, &rev);
+        if has_progress_deadline(d) && get_deployment_condition(&d.status, PROGRESSING).is_none() {
+            let c = new_deployment_condition(
+                PROGRESSING,
+                ConditionStatus::True,
+                FOUND_NEW_RS_REASON,
+                format!("Found new replica set \"{}\"", rs.metadata.name),
+                cx.now(),
+            );
+            set_deployment_condition(&mut d.status, c);
+            needs_update = true;
         }
+        if needs_update {
+            cx.store
+                .update_status(Object::Deployment(Box::new(d.clone())))?;
+        }
+        Ok(Some(rs))
+    }
 
+    /// Step 2 of `getNewReplicaSet`: creates the new ReplicaSet (`<name>-<pod-template-hash>`,
+    /// the Deployment's controller reference, the hash in its selector and template labels).
+    /// A name already taken is adopted if it is ours with this template, else a hash collision
+    /// ([`Self::on_create_collision`]); another failure is a ReplicaCreateFailed condition and
+    /// event. A created one is announced ("Scaled up replica set … from 0 to n") and the
+    /// Deployment takes its revision and a NewReplicaSetCreated condition.
+    fn create_new_replica_set(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        old_rss: &[ReplicaSet],
+        new_revision: &str,
+    ) -> Result<ReplicaSet, ApiError> {
+        let now = cx.now();
         let mut template = d.spec.template.clone();
         let hash = compute_hash(&template, d.status.collision_count);
         template
@@ -180,8 +213,8 @@ impl DeploymentController {
                 name: Str::concat(&[&d.metadata.name, "-", &hash]),
                 namespace: d.metadata.namespace.clone(),
                 owner_references: vec![OwnerReference::controller_of(
-                    "apps/v1",
-                    "Deployment",
+                    Deployment::API_VERSION,
+                    Deployment::KIND,
                     &d.metadata,
                 )]
                 .into(),
@@ -205,54 +238,20 @@ impl DeploymentController {
         set_new_replica_set_annotations(
             d,
             &mut new_rs,
-            &new_revision,
+            new_revision,
             false,
             MAX_REV_HISTORY_LENGTH_IN_CHARS,
         );
         cx.explain("getNewReplicaSet", format!("no ReplicaSet matches the template: create {} (pod-template-hash {hash}) at revision {new_revision} with {count} replicas", new_rs.metadata.name));
-        let mut already_exists = false;
-        let created = match cx
+        let created = cx
             .store
             .create(Object::ReplicaSet(Box::new(new_rs.clone())))
-            .map(Rc::unwrap_or_clone)
-        {
-            Ok(Object::ReplicaSet(r)) => r,
+            .map(Rc::unwrap_or_clone);
+        let (created, already_exists) = match created {
+            Ok(Object::ReplicaSet(r)) => (*r, false),
             Ok(_) => unreachable!("created a ReplicaSet"),
             Err(ApiError::AlreadyExists { .. }) => {
-                already_exists = true;
-                let rs = cx.store.replicaset(&new_rs.metadata.key()).cloned().ok_or(
-                    ApiError::NotFound {
-                        kind: Kind::ReplicaSet,
-                        name: new_rs.metadata.name.to_string(),
-                    },
-                )?;
-                let ours = rs
-                    .metadata
-                    .controller_ref()
-                    .is_some_and(|r| r.uid == d.metadata.uid);
-                Box::new(
-                    if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
-                        rs
-                    } else {
-                        let c = d.status.collision_count.unwrap_or(0);
-                        d.status.collision_count = Some(c + 1);
-                        cx.explain(
-                            "getNewReplicaSet",
-                            format!(
-                                "hash collision with {}: collisionCount {c} → {}",
-                                rs.metadata.name,
-                                c + 1
-                            ),
-                        );
-                        let _ = cx
-                            .store
-                            .update_status(Object::Deployment(Box::new(d.clone())));
-                        return Err(ApiError::AlreadyExists {
-                            kind: Kind::ReplicaSet,
-                            name: new_rs.metadata.name.to_string(),
-                        });
-                    },
-                )
+                (self.on_create_collision(cx, d, &new_rs)?, true)
             }
             Err(e) => {
                 let msg = format!(
@@ -268,6 +267,7 @@ impl DeploymentController {
                         now,
                     );
                     set_deployment_condition(&mut d.status, c);
+                    // Upstream ignores this write's error: the create's is the one returned.
                     let _ = cx
                         .store
                         .update_status(Object::Deployment(Box::new(d.clone())));
@@ -287,7 +287,7 @@ impl DeploymentController {
                 ),
             );
         }
-        let mut needs_update = set_deployment_revision(d, &new_revision);
+        let mut needs_update = set_deployment_revision(d, new_revision);
         if !already_exists && has_progress_deadline(d) {
             let c = new_deployment_condition(
                 PROGRESSING,
@@ -303,7 +303,52 @@ impl DeploymentController {
             cx.store
                 .update_status(Object::Deployment(Box::new(d.clone())))?;
         }
-        Ok(Some(*created))
+        Ok(created)
+    }
+
+    /// The new ReplicaSet's name is taken. If the one there is ours and has the Deployment's
+    /// template (hash aside), it is the new ReplicaSet (an informer that had not seen it yet);
+    /// otherwise the hash collided: collisionCount goes up, so the next sync hashes anew, and
+    /// this one fails with the apiserver's AlreadyExists.
+    fn on_create_collision(
+        &mut self,
+        cx: &mut Ctx,
+        d: &mut Deployment,
+        new_rs: &ReplicaSet,
+    ) -> Result<ReplicaSet, ApiError> {
+        let rs =
+            cx.store
+                .replicaset(&new_rs.metadata.key())
+                .cloned()
+                .ok_or(ApiError::NotFound {
+                    kind: Kind::ReplicaSet,
+                    name: new_rs.metadata.name.to_string(),
+                })?;
+        let ours = rs
+            .metadata
+            .controller_ref()
+            .is_some_and(|r| r.uid == d.metadata.uid);
+        if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
+            return Ok(rs);
+        }
+        let c = d.status.collision_count.unwrap_or(0);
+        d.status.collision_count = Some(c + 1);
+        cx.explain(
+            "getNewReplicaSet",
+            format!(
+                "hash collision with {}: collisionCount {c} → {}",
+                rs.metadata.name,
+                c + 1
+            ),
+        );
+        // Upstream ignores this write's error: the AlreadyExists is the one returned.
+        let _ = cx
+            .store
+            .update_status(Object::Deployment(Box::new(d.clone())));
+        Err(ApiError::AlreadyExists {
+            kind: Kind::ReplicaSet,
+            name: new_rs.metadata.name.to_string(),
+        })
     }
 
     /// `scale`: resizes for a scaling event. One active (or no active: the newest) ReplicaSet
