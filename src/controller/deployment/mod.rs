@@ -463,8 +463,8 @@ impl DeploymentController {
                 .metadata
                 .owner_references
                 .push(OwnerReference::controller_of(
-                    "apps/v1",
-                    "Deployment",
+                    Deployment::API_VERSION,
+                    Deployment::KIND,
                     &d.metadata,
                 ));
             cx.explain(

@@ -189,14 +189,16 @@ impl ReplicaSetController {
         self.queue.add(key);
     }
 
-    /// `syncReplicaSet`.
+    /// `syncReplicaSet`: claims the pods (adopting orphans that match, releasing controlled
+    /// pods that no longer do), counts them for the status, creates or deletes pods when the
+    /// expectations are met ([`Self::plan_replicas`], [`Self::manage_replicas`]), writes the
+    /// status, and requeues: with back-off on an error, for availability with minReadySeconds.
     pub fn sync_replica_set(
         &mut self,
         store: &mut Store,
         events: &mut EventRecorder,
         key: &str,
     ) -> RsSyncReport {
-        let now_ms = store.clock().now_ms();
         let mut report = RsSyncReport::default();
         let Some(rs) = store.replicaset(key).cloned() else {
             self.expectations.delete_expectations(key);
@@ -209,138 +211,19 @@ impl ReplicaSetController {
         let now = store.now();
         let needs_sync = self.expectations.satisfied(key, now);
         let deleting = rs.metadata.deletion_timestamp.is_some();
-        // Claim: adopt matching orphans and release pods we control whose labels stopped
-        // matching (unless we are being deleted). Only those few pods are copied.
         if !deleting {
-            let orphans: Vec<Pod> = store
-                .orphan_pods()
-                .filter(|p| {
-                    p.metadata.namespace == rs.metadata.namespace
-                        && p.is_active()
-                        && rs.spec.selector.matches(&p.metadata.labels)
-                })
-                .cloned()
-                .collect();
-            for mut p in orphans {
-                p.metadata
-                    .owner_references
-                    .push(OwnerReference::controller_of(
-                        "apps/v1",
-                        "ReplicaSet",
-                        &rs.metadata,
-                    ));
-                report.explain.push(Explain::new(
-                    "claimPods",
-                    format!("adopting orphan pod {}", p.metadata.name),
-                ));
-                let _ = store.update(Object::Pod(p));
-            }
+            adopt_orphans(store, &rs, &mut report);
         }
-        // The status counts the claimed pods as they stand before this sync's creates and
-        // deletes, as upstream counts them from its informer cache. Upstream walks every pod;
-        // the store's tallies (pods grouped by labels) give the same numbers from a group or
-        // two, unless availability depends on the clock (minReadySeconds).
-        let uid = &rs.metadata.uid;
-        let tallies = store.pod_tallies(uid);
-        let walk = || {
-            count_status(
-                &rs,
-                store
-                    .pods_controlled_by(uid)
-                    .filter(|p| rs.spec.selector.matches(&p.metadata.labels)),
-                self.terminating_replicas,
-                now,
-            )
-        };
-        // With minReadySeconds the walk also finds when the first claimed active pod that is
-        // ready but not yet available becomes available (for the requeue below), as upstream
-        // reads it from the pods it was handed, before any is deleted.
-        let (mut status, active_count, next_available) = if rs.spec.min_ready_seconds == 0 {
-            let mut counter = StatusCounter::new(&rs, now);
-            for t in tallies {
-                if rs.spec.selector.matches(&t.labels) {
-                    counter.add_group(t);
-                }
-            }
-            let counted = counter.finish(self.terminating_replicas);
-            debug_assert_eq!(counted, walk(), "tallies of {key} disagree with its pods");
-            counted
-        } else {
-            walk()
-        };
-        // Pods we control whose labels stopped matching are released; only they are copied.
-        let to_release: Vec<Pod> = if !deleting
-            && tallies
-                .iter()
-                .any(|t| t.active > 0 && !rs.spec.selector.matches(&t.labels))
-        {
-            store
-                .pods_controlled_by(uid)
-                .filter(|p| p.is_active() && !rs.spec.selector.matches(&p.metadata.labels))
-                .cloned()
-                .collect()
-        } else {
-            vec![]
-        };
-        for mut p in to_release {
-            p.metadata
-                .owner_references
-                .retain(|o| o.uid != rs.metadata.uid);
-            report.explain.push(Explain::new(
-                "claimPods",
-                format!("releasing pod {}: labels no longer match", p.metadata.name),
-            ));
-            let _ = store.update(Object::Pod(p));
+        let (mut status, active_count, next_available) = self.count_claimed(store, &rs, key);
+        if !deleting {
+            release_unmatched(store, &rs, &mut report);
         }
-        let plan = (needs_sync && !deleting).then(|| {
-            // Only a scale-down ranks pods, so only then are the active ones gathered, each
-            // with its deletion rank while it is at hand (a second pass over thousands of
-            // pods would read each from memory again).
-            let (active, keys) = if active_count > rs.replicas() as usize {
-                let on_node = Self::active_pods_on_nodes(store, &rs);
-                let mut keys = RankKeys::new(Some(now), self.gates, active_count);
-                let mut v = Vec::with_capacity(active_count);
-                // Pods made from one template share their labels: match each set once. They
-                // share their spec per node too (see `cluster/intern.rs`): the ranks of the
-                // first few specs seen are kept by pointer, not looked up by node name again.
-                let mut last: Option<(&Shared<Labels>, bool)> = None;
-                let mut ranks: Vec<(&Shared<PodSpec>, i32)> = Vec::with_capacity(NODE_RANKS_KEPT);
-                for p in store.pods_controlled_by(&rs.metadata.uid) {
-                    if !p.is_active() {
-                        continue;
-                    }
-                    let labels = &p.metadata.labels;
-                    let matches = match last {
-                        Some((l, m)) if Shared::same(l, labels) => m,
-                        _ => {
-                            let m = rs.spec.selector.matches(labels);
-                            last = Some((labels, m));
-                            m
-                        }
-                    };
-                    if matches {
-                        let rank = match ranks.iter().find(|(s, _)| Shared::same(s, &p.spec)) {
-                            Some(&(_, rank)) => rank,
-                            None => {
-                                let rank = rank_on(&on_node, p);
-                                if ranks.len() < NODE_RANKS_KEPT {
-                                    ranks.push((&p.spec, rank));
-                                }
-                                rank
-                            }
-                        };
-                        v.push(p);
-                        keys.push(p, rank);
-                    }
-                }
-                (v, keys)
-            } else {
-                (vec![], RankKeys::new(Some(now), self.gates, 0))
-            };
-            self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
-        });
         let mut manage_err = None;
-        if let Some(plan) = plan {
+        if needs_sync && !deleting {
+            let plan = {
+                let (active, keys) = self.gather_ranked(store, &rs, active_count);
+                self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
+            };
             if let Err(e) = self.manage_replicas(store, events, plan, &rs, &mut report) {
                 manage_err = Some(e.to_string());
             }
@@ -358,38 +241,144 @@ impl ReplicaSetController {
         }
         set_failure_condition(&rs, &mut status, active_count, manage_err.as_deref(), now);
         match update_replica_set_status(store, &rs, status) {
-            Ok(updated) => {
-                let (ready, available) = (
-                    updated.status.ready_replicas,
-                    updated.status.available_replicas,
-                );
-                let min_ready = updated.spec.min_ready_seconds;
-                if manage_err.is_none() && min_ready > 0 && ready != available {
-                    // A pod is available once ready for *more* than minReadySeconds: upstream's
-                    // check runs a moment after the instant, here the clock's next tick.
-                    let delay = next_available.map_or(min_ready as i64 * 1000, |ns| {
-                        (ns + NS_PER_MS - 1) / NS_PER_MS + 1
-                    });
-                    self.queue.add_after(key, now_ms, delay as u64);
-                    report.explain.push(Explain::new(
-                        "syncReplicaSet",
-                        format!(
-                            "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms"
-                        ),
-                    ));
-                }
+            Ok(updated) if manage_err.is_none() => {
+                let now_ms = store.clock().now_ms();
+                self.requeue_for_availability(key, &updated, next_available, now_ms, &mut report);
             }
+            Ok(_) => {}
             Err(e) => {
                 manage_err.get_or_insert(e.to_string());
             }
         }
         if let Some(e) = &manage_err {
-            self.queue.add_rate_limited(key, now_ms);
+            self.queue.add_rate_limited(key, store.clock().now_ms());
             report.error = Some(e.clone());
         } else {
             self.queue.forget(key);
         }
         report
+    }
+
+    /// The status of the claimed pods as they stand before this sync's creates and deletes,
+    /// as upstream counts them from its informer cache: the active count, and with
+    /// minReadySeconds when the first ready pod becomes available (for the requeue). Upstream
+    /// walks every pod; the store's tallies (pods grouped by labels) give the same numbers from
+    /// a group or two, unless availability depends on the clock (minReadySeconds).
+    fn count_claimed(
+        &self,
+        store: &Store,
+        rs: &ReplicaSet,
+        key: &str,
+    ) -> (ReplicaSetStatus, usize, Option<i64>) {
+        let now = store.now();
+        let uid = &rs.metadata.uid;
+        let walk = || {
+            count_status(
+                rs,
+                store
+                    .pods_controlled_by(uid)
+                    .filter(|p| rs.spec.selector.matches(&p.metadata.labels)),
+                self.terminating_replicas,
+                now,
+            )
+        };
+        if rs.spec.min_ready_seconds > 0 {
+            return walk();
+        }
+        let mut counter = StatusCounter::new(rs, now);
+        for t in store.pod_tallies(uid) {
+            if rs.spec.selector.matches(&t.labels) {
+                counter.add_group(t);
+            }
+        }
+        let counted = counter.finish(self.terminating_replicas);
+        debug_assert_eq!(counted, walk(), "tallies of {key} disagree with its pods");
+        counted
+    }
+
+    /// The active pods a scale-down ranks, each with its key for `ActivePodsWithRanks`
+    /// (gathered only when there are more than the replicas: only a scale-down ranks, and a
+    /// second pass over thousands of pods would read each from memory again).
+    fn gather_ranked<'s>(
+        &self,
+        store: &'s Store,
+        rs: &ReplicaSet,
+        active_count: usize,
+    ) -> (Vec<&'s Pod>, RankKeys<'s>) {
+        let now = store.now();
+        if active_count <= rs.replicas() as usize {
+            return (vec![], RankKeys::new(Some(now), self.gates, 0));
+        }
+        let on_node = Self::active_pods_on_nodes(store, rs);
+        let mut keys = RankKeys::new(Some(now), self.gates, active_count);
+        let mut v = Vec::with_capacity(active_count);
+        // Pods made from one template share their labels: match each set once. They share
+        // their spec per node too (see `apiserver/intern.rs`): the ranks of the first few specs
+        // seen are kept by pointer, not looked up by node name again.
+        let mut last: Option<(&Shared<Labels>, bool)> = None;
+        let mut ranks: Vec<(&Shared<PodSpec>, i32)> = Vec::with_capacity(NODE_RANKS_KEPT);
+        for p in store.pods_controlled_by(&rs.metadata.uid) {
+            if !p.is_active() {
+                continue;
+            }
+            let labels = &p.metadata.labels;
+            let matches = match last {
+                Some((l, m)) if Shared::same(l, labels) => m,
+                _ => {
+                    let m = rs.spec.selector.matches(labels);
+                    last = Some((labels, m));
+                    m
+                }
+            };
+            if !matches {
+                continue;
+            }
+            let rank = match ranks.iter().find(|(s, _)| Shared::same(s, &p.spec)) {
+                Some(&(_, rank)) => rank,
+                None => {
+                    let rank = rank_on(&on_node, p);
+                    if ranks.len() < NODE_RANKS_KEPT {
+                        ranks.push((&p.spec, rank));
+                    }
+                    rank
+                }
+            };
+            v.push(p);
+            keys.push(p, rank);
+        }
+        (v, keys)
+    }
+
+    /// With minReadySeconds, while some ready pods are not yet available, the key comes back
+    /// when the first of them will be (`FindMinNextPodAvailabilityCheck`). A pod is available
+    /// once ready for *more* than minReadySeconds: upstream's check runs a moment after the
+    /// instant, here the clock's next tick.
+    fn requeue_for_availability(
+        &mut self,
+        key: &str,
+        updated: &ReplicaSet,
+        next_available: Option<i64>,
+        now_ms: u64,
+        report: &mut RsSyncReport,
+    ) {
+        let (ready, available) = (
+            updated.status.ready_replicas,
+            updated.status.available_replicas,
+        );
+        let min_ready = updated.spec.min_ready_seconds;
+        if min_ready == 0 || ready == available {
+            return;
+        }
+        let delay = next_available.map_or(min_ready as i64 * 1000, |ns| {
+            (ns + NS_PER_MS - 1) / NS_PER_MS + 1
+        });
+        self.queue.add_after(key, now_ms, delay as u64);
+        report.explain.push(Explain::new(
+            "syncReplicaSet",
+            format!(
+                "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms"
+            ),
+        ));
     }
 
     /// The decision half of `manageReplicas`: how many pods to create, or which to delete
@@ -620,9 +609,68 @@ impl ReplicaSetController {
     }
 }
 
-/// `GetPodFromTemplate`: a pod named `<rs>-xxxxx` carrying the template and a controller ref.
+/// `claimPods`, adoption: active orphans whose labels match become the ReplicaSet's. Only
+/// those few pods are copied.
+fn adopt_orphans(store: &mut Store, rs: &ReplicaSet, report: &mut RsSyncReport) {
+    let orphans: Vec<Pod> = store
+        .orphan_pods()
+        .filter(|p| {
+            p.metadata.namespace == rs.metadata.namespace
+                && p.is_active()
+                && rs.spec.selector.matches(&p.metadata.labels)
+        })
+        .cloned()
+        .collect();
+    for mut p in orphans {
+        p.metadata
+            .owner_references
+            .push(OwnerReference::controller_of(
+                ReplicaSet::API_VERSION,
+                ReplicaSet::KIND,
+                &rs.metadata,
+            ));
+        report.explain.push(Explain::new(
+            "claimPods",
+            format!("adopting orphan pod {}", p.metadata.name),
+        ));
+        // Upstream ignores a failed adoption: the pod is claimed on a later sync.
+        let _ = store.update(Object::Pod(p));
+    }
+}
+
+/// `claimPods`, release: active pods the ReplicaSet controls whose labels stopped matching
+/// lose its controller reference. Only they are copied, and only when the tallies say a group
+/// of them exists.
+fn release_unmatched(store: &mut Store, rs: &ReplicaSet, report: &mut RsSyncReport) {
+    let uid = &rs.metadata.uid;
+    let any = store
+        .pod_tallies(uid)
+        .iter()
+        .any(|t| t.active > 0 && !rs.spec.selector.matches(&t.labels));
+    if !any {
+        return;
+    }
+    let to_release: Vec<Pod> = store
+        .pods_controlled_by(uid)
+        .filter(|p| p.is_active() && !rs.spec.selector.matches(&p.metadata.labels))
+        .cloned()
+        .collect();
+    for mut p in to_release {
+        p.metadata
+            .owner_references
+            .retain(|o| o.uid != rs.metadata.uid);
+        report.explain.push(Explain::new(
+            "claimPods",
+            format!("releasing pod {}: labels no longer match", p.metadata.name),
+        ));
+        // Upstream ignores a failed release as it does a failed adoption.
+        let _ = store.update(Object::Pod(p));
+    }
+}
+
 const NS_PER_MS: i64 = 1_000_000;
 
+/// `GetPodFromTemplate`: a pod named `<rs>-xxxxx` carrying the template and a controller ref.
 pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
     let t = &rs.spec.template;
     Pod {
@@ -633,8 +681,8 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
             annotations: t.metadata.annotations.clone(),
             finalizers: t.metadata.finalizers.clone(),
             owner_references: vec![OwnerReference::controller_of(
-                "apps/v1",
-                "ReplicaSet",
+                ReplicaSet::API_VERSION,
+                ReplicaSet::KIND,
                 &rs.metadata,
             )]
             .into(),
