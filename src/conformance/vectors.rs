@@ -124,8 +124,11 @@ struct Case<'a> {
     name: &'a str,
 }
 
+/// Checks one case against what upstream asserts.
+type Evaluator = fn(&Case) -> R;
+
 /// The evaluator of each vector id, grouped by upstream file.
-const EVALUATORS: &[(&str, fn(&Case) -> R)] = &[
+const EVALUATORS: &[(&str, Evaluator)] = &[
     ("util.NewRSNewReplicas", util_new_rs_new_replicas),
     ("util.ResolveFenceposts", util_resolve_fenceposts),
     ("util.MaxUnavailable", util_max_unavailable),

@@ -365,8 +365,9 @@ impl DeploymentController {
         }
     }
 
-    /// `getReplicaSetsForDeployment`: claims matching orphans (adopt) and lets go of owned
-    /// ReplicaSets that no longer match (release).
+    /// `getReplicaSetsForDeployment`: the ReplicaSets this Deployment controls, as
+    /// `ClaimReplicaSets` leaves them: matching orphans adopted, owned ones whose labels no
+    /// longer match released (neither while the Deployment is being deleted).
     pub fn get_replica_sets_for_deployment(
         &mut self,
         cx: &mut Ctx,
@@ -374,7 +375,7 @@ impl DeploymentController {
     ) -> Result<Vec<ReplicaSet>, ApiError> {
         let sel = d.selector();
         // Only ReplicaSets this Deployment controls or could adopt are copied: the others
-        // (another Deployment's) are passed over below without a look.
+        // (another Deployment's) are passed over without a look.
         let candidates: Vec<ReplicaSet> = cx
             .store
             .replicasets()
@@ -386,104 +387,29 @@ impl DeploymentController {
             })
             .cloned()
             .collect();
+        let deleting = d.metadata.deletion_timestamp.is_some();
         let mut claimed = Vec::new();
-        let mut fresh_checked = false;
+        let mut rechecked = false;
         for rs in candidates {
-            if let Some(r) = rs.metadata.controller_ref() {
-                if r.uid != d.metadata.uid {
-                    continue;
-                }
-                if sel.matches(&rs.metadata.labels) {
+            let matches = sel.matches(&rs.metadata.labels);
+            if rs.metadata.controller_ref().is_some() {
+                if matches {
                     claimed.push(rs);
-                    continue;
-                }
-                if d.metadata.deletion_timestamp.is_some() {
-                    continue;
-                }
-                let mut released = rs.clone();
-                released
-                    .metadata
-                    .owner_references
-                    .retain(|o| o.uid != d.metadata.uid);
-                cx.explain(
-                    "getReplicaSetsForDeployment",
-                    format!(
-                        "releasing ReplicaSet {}: its labels no longer match the selector",
-                        rs.metadata.name
-                    ),
-                );
-                match cx.store.update(Object::ReplicaSet(Box::new(released))) {
-                    Ok(_) | Err(ApiError::NotFound { .. }) => {}
-                    Err(e) => return Err(e),
+                } else if !deleting {
+                    release_replica_set(cx, d, rs)?;
                 }
                 continue;
             }
-            if d.metadata.deletion_timestamp.is_some()
-                || !sel.matches(&rs.metadata.labels)
-                || rs.metadata.deletion_timestamp.is_some()
-            {
+            if deleting || !matches || rs.metadata.deletion_timestamp.is_some() {
                 continue;
             }
-            // canAdopt: a fresh read of the Deployment, which must not be going away.
-            if !fresh_checked {
-                cx.store.log("get", Kind::Deployment, "", &d.metadata.name);
-                let fresh = cx.store.deployment(&d.metadata.key()).cloned();
-                match fresh {
-                    Some(f) if f.metadata.uid != d.metadata.uid => {
-                        return Err(ApiError::Injected(format!(
-                            "original Deployment {} is gone: got uid {}, wanted {}",
-                            d.metadata.key(),
-                            f.metadata.uid,
-                            d.metadata.uid
-                        )));
-                    }
-                    Some(f) if f.metadata.deletion_timestamp.is_some() => {
-                        return Err(ApiError::Injected(format!(
-                            "{}/{} has just been deleted at {}",
-                            d.metadata.namespace,
-                            d.metadata.name,
-                            f.metadata
-                                .deletion_timestamp
-                                .map(|t| t.to_string())
-                                .unwrap_or_default()
-                        )));
-                    }
-                    None => {
-                        return Err(ApiError::NotFound {
-                            kind: Kind::Deployment,
-                            name: d.metadata.name.to_string(),
-                        });
-                    }
-                    _ => {}
-                }
-                fresh_checked = true;
+            // `canAdopt` is asked once, on the first orphan.
+            if !rechecked {
+                recheck_deletion_timestamp(cx, d)?;
+                rechecked = true;
             }
-            let mut adopted = rs.clone();
-            adopted
-                .metadata
-                .owner_references
-                .push(OwnerReference::controller_of(
-                    Deployment::API_VERSION,
-                    Deployment::KIND,
-                    &d.metadata,
-                ));
-            cx.explain(
-                "getReplicaSetsForDeployment",
-                format!(
-                    "adopting orphan ReplicaSet {}: its labels match the selector {}",
-                    rs.metadata.name,
-                    sel.to_selector_string()
-                ),
-            );
-            match cx
-                .store
-                .update(Object::ReplicaSet(Box::new(adopted)))
-                .map(Rc::unwrap_or_clone)
-            {
-                Ok(Object::ReplicaSet(a)) => claimed.push(*a),
-                Ok(_) => {}
-                Err(ApiError::NotFound { .. }) => {}
-                Err(e) => return Err(e),
+            if let Some(a) = adopt_replica_set(cx, d, rs, &sel)? {
+                claimed.push(a);
             }
         }
         Ok(claimed)
@@ -507,5 +433,90 @@ impl DeploymentController {
                 )
             })
             .collect()
+    }
+}
+
+/// `ReleaseReplicaSet`: the Deployment's controller reference is removed from a ReplicaSet whose
+/// labels stopped matching its selector. One already gone is fine.
+fn release_replica_set(cx: &mut Ctx, d: &Deployment, rs: ReplicaSet) -> Result<(), ApiError> {
+    cx.explain(
+        "getReplicaSetsForDeployment",
+        format!(
+            "releasing ReplicaSet {}: its labels no longer match the selector",
+            rs.metadata.name
+        ),
+    );
+    let mut released = rs;
+    released
+        .metadata
+        .owner_references
+        .retain(|o| o.uid != d.metadata.uid);
+    match cx.store.update(Object::ReplicaSet(Box::new(released))) {
+        Ok(_) | Err(ApiError::NotFound { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `canAdopt` (`RecheckDeletionTimestamp`): a fresh read of the Deployment, which must still be
+/// the same object and not being deleted.
+fn recheck_deletion_timestamp(cx: &mut Ctx, d: &Deployment) -> Result<(), ApiError> {
+    cx.store.log("get", Kind::Deployment, "", &d.metadata.name);
+    match cx.store.deployment(&d.metadata.key()) {
+        Some(f) if f.metadata.uid != d.metadata.uid => Err(ApiError::Injected(format!(
+            "original Deployment {} is gone: got uid {}, wanted {}",
+            d.metadata.key(),
+            f.metadata.uid,
+            d.metadata.uid
+        ))),
+        Some(f) if f.metadata.deletion_timestamp.is_some() => Err(ApiError::Injected(format!(
+            "{}/{} has just been deleted at {}",
+            d.metadata.namespace,
+            d.metadata.name,
+            f.metadata
+                .deletion_timestamp
+                .map(|t| t.to_string())
+                .unwrap_or_default()
+        ))),
+        Some(_) => Ok(()),
+        None => Err(ApiError::NotFound {
+            kind: Kind::Deployment,
+            name: d.metadata.name.to_string(),
+        }),
+    }
+}
+
+/// `AdoptReplicaSet`: a matching orphan gets the Deployment's controller reference. One gone
+/// meanwhile is not claimed.
+fn adopt_replica_set(
+    cx: &mut Ctx,
+    d: &Deployment,
+    rs: ReplicaSet,
+    sel: &LabelSelector,
+) -> Result<Option<ReplicaSet>, ApiError> {
+    cx.explain(
+        "getReplicaSetsForDeployment",
+        format!(
+            "adopting orphan ReplicaSet {}: its labels match the selector {}",
+            rs.metadata.name,
+            sel.to_selector_string()
+        ),
+    );
+    let mut adopted = rs;
+    adopted
+        .metadata
+        .owner_references
+        .push(OwnerReference::controller_of(
+            Deployment::API_VERSION,
+            Deployment::KIND,
+            &d.metadata,
+        ));
+    match cx
+        .store
+        .update(Object::ReplicaSet(Box::new(adopted)))
+        .map(Rc::unwrap_or_clone)
+    {
+        Ok(Object::ReplicaSet(a)) => Ok(Some(*a)),
+        Ok(_) | Err(ApiError::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
