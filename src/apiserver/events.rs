@@ -190,7 +190,76 @@ const AGGREGATE_INTERVAL_MS: u64 = 600_000;
 const SPAM_BURST: f64 = 25.0;
 const SPAM_QPS: f64 = 1.0 / 300.0;
 
+impl Correlator {
+    /// `EventAggregator.EventAggregate`: the messages seen under one aggregate key (object,
+    /// type, reason) within the interval; at the 10th different one, every further one is a
+    /// single combined event, logged under the aggregate key. Returns the key the event is
+    /// logged under and whether it is combined.
+    fn aggregate(&mut self, aggregate: u64, message: u64, event_key: u64, now: u64) -> (u64, bool) {
+        let similar = self.similar.get_or_insert_mut(aggregate, || Similar {
+            messages: [0; AGGREGATE_MAX_EVENTS],
+            len: 0,
+            last_ms: now,
+        });
+        if now - similar.last_ms > AGGREGATE_INTERVAL_MS {
+            similar.len = 0;
+        }
+        if !similar.messages().contains(&message) {
+            // (Below the maximum here: reaching it removes one, below.)
+            similar.messages[similar.len] = message;
+            similar.len += 1;
+        }
+        similar.last_ms = now;
+        if similar.len < AGGREGATE_MAX_EVENTS {
+            return (event_key, false);
+        }
+        // `PopAny` keeps the set below the threshold; which one goes is the map's choice
+        // upstream, the oldest here.
+        similar.messages.copy_within(1..similar.len, 0);
+        similar.len -= 1;
+        (aggregate, true)
+    }
+
+    /// `eventLogger.eventObserve`: how often the event was seen, since when, and the stored
+    /// event it was counted into, if any.
+    fn observe(&mut self, event_key: u64, now: u64) -> (u32, u64, Option<usize>) {
+        let seen = self.observed.get_or_insert_mut(event_key, || Observation {
+            count: 0,
+            first_ms: now,
+            event: None,
+        });
+        seen.count += 1;
+        (seen.count, seen.first_ms, seen.event)
+    }
+
+    /// `EventSourceObjectSpamFilter.Filter`: a token bucket per object (25, refilled one per
+    /// 5 minutes); whether the event goes through.
+    fn filter_spam(&mut self, spam_key: u64, now: u64) -> bool {
+        let bucket = self.buckets.get_or_insert_mut(spam_key, || Bucket {
+            tokens: SPAM_BURST,
+            last_ms: now,
+        });
+        bucket.tokens =
+            (bucket.tokens + (now - bucket.last_ms) as f64 / 1000.0 * SPAM_QPS).min(SPAM_BURST);
+        bucket.last_ms = now;
+        if bucket.tokens < 1.0 {
+            return false;
+        }
+        bucket.tokens -= 1.0;
+        true
+    }
+}
+
+/// A 64-bit FxHash of a value: the correlators' cache keys.
+fn hash_of(v: impl Hash) -> u64 {
+    let mut h = Fx::default();
+    v.hash(&mut h);
+    h.finish()
+}
+
 impl EventRecorder {
+    /// Records an event as client-go's recorder does: aggregated, counted, then spam-filtered by
+    /// the source's correlator, and stored (a repeat updates the stored event's count).
     pub fn record(
         &mut self,
         source: &'static str,
@@ -202,19 +271,6 @@ impl EventRecorder {
     ) {
         let kind = kind.as_str();
         let now = self.clock.now_ms();
-        // Each cache has its own keys (the source picks the correlator, so it is in none):
-        // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
-        // the message; `getSpamKey` is the object alone.
-        let key = |message: Option<&str>| {
-            let mut h = Fx::default();
-            (kind, name, type_, reason, message).hash(&mut h);
-            h.finish()
-        };
-        let spam_key = {
-            let mut h = Fx::default();
-            (kind, name).hash(&mut h);
-            h.finish()
-        };
         let c = match self.correlators.iter().position(|(s, _)| *s == source) {
             Some(c) => c,
             None => {
@@ -223,61 +279,20 @@ impl EventRecorder {
             }
         };
         let c = &mut self.correlators[c].1;
-
-        // EventAggregate.
-        let aggregate = key(None);
-        let message_hash = {
-            let mut h = Fx::default();
-            message.hash(&mut h);
-            h.finish()
-        };
-        let similar = c.similar.get_or_insert_mut(aggregate, || Similar {
-            messages: [0; AGGREGATE_MAX_EVENTS],
-            len: 0,
-            last_ms: now,
-        });
-        if now - similar.last_ms > AGGREGATE_INTERVAL_MS {
-            similar.len = 0;
-        }
-        if !similar.messages().contains(&message_hash) {
-            // (Below the maximum here: reaching it removes one, below.)
-            similar.messages[similar.len] = message_hash;
-            similar.len += 1;
-        }
-        similar.last_ms = now;
-        let combined = similar.len >= AGGREGATE_MAX_EVENTS;
-        let event_key = if combined {
-            // `PopAny` keeps the set below the threshold; which one goes is the map's choice
-            // upstream, the oldest here.
-            similar.messages.copy_within(1..similar.len, 0);
-            similar.len -= 1;
-            // All of them one event: keyed by everything but the message.
-            aggregate
-        } else {
-            key(Some(&message))
-        };
-
-        // eventObserve.
-        let seen = c.observed.get_or_insert_mut(event_key, || Observation {
-            count: 0,
-            first_ms: now,
-            event: None,
-        });
-        seen.count += 1;
-        let (count, first_ms, stored) = (seen.count, seen.first_ms, seen.event);
-
+        // Each cache has its own keys (the source picks the correlator, so it is in none):
+        // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
+        // the message; `getSpamKey` is the object alone.
+        let (event_key, combined) = c.aggregate(
+            hash_of((kind, name, type_, reason, None::<&str>)),
+            hash_of(&message),
+            hash_of((kind, name, type_, reason, Some(message.as_str()))),
+            now,
+        );
+        let (count, first_ms, stored) = c.observe(event_key, now);
         // The spam filter, last: a filtered event was still counted above.
-        let bucket = c.buckets.get_or_insert_mut(spam_key, || Bucket {
-            tokens: SPAM_BURST,
-            last_ms: now,
-        });
-        bucket.tokens =
-            (bucket.tokens + (now - bucket.last_ms) as f64 / 1000.0 * SPAM_QPS).min(SPAM_BURST);
-        bucket.last_ms = now;
-        if bucket.tokens < 1.0 {
+        if !c.filter_spam(hash_of((kind, name)), now) {
             return;
         }
-        bucket.tokens -= 1.0;
         let prefix = if combined { COMBINED_PREFIX } else { "" };
         let n = match stored {
             Some(n) => {
