@@ -145,111 +145,133 @@ fn owned_rs(v: &Value, ds: &[Deployment]) -> ReplicaSet {
     rs
 }
 
-/// The informer-handler tests of deployment_controller_test.go.
+/// The informer-handler tests of deployment_controller_test.go: a pod deleted, the claim of
+/// ReplicaSets, the pod map, or a run of ReplicaSet events and the queue they leave.
 pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
-    let mut store = Store::fake();
-    let ds = deployments_into(&mut store, i);
-    let mut dc = DeploymentController::default();
-    let rss: Vec<ReplicaSet> = i["replicaSets"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|v| owned_rs(v, &ds))
-        .collect();
-    for rs in &rss {
-        store.insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
-    }
-    let rs_by_name = |n: &str| rss.iter().find(|r| r.metadata.name == n).cloned();
-    for p in i["podsInLister"].as_array().into_iter().flatten() {
-        let mut pod = pod(&json!({"name": p["name"], "labels": {"foo": "bar"}}));
-        if let Some(owner) = p["controllerRef"]
-            .as_str()
-            .and_then(|n| rs_by_name(n).or_else(|| Some(replica_set(&json!({"name": n}), None))))
-        {
-            pod.metadata.owner_references = vec![OwnerReference::controller_of(
-                "apps/v1",
-                "ReplicaSet",
-                &owner.metadata,
-            )]
-            .into();
-        }
-        store.insert_raw(Object::Pod(pod));
-    }
+    let mut f = Fixture::new(i);
     if let Some(ev) = i.get("event") {
-        let p = &ev["deletePod"];
+        return f.delete_pod(&ev["deletePod"], e);
+    }
+    if let Some(want) = e
+        .get("getReplicaSetsForDeployment")
+        .and_then(Value::as_object)
+    {
+        return f.claim_replica_sets(want);
+    }
+    if let Some(want) = e.get("podMap").and_then(Value::as_object) {
+        return f.pod_map(i, want, e);
+    }
+    f.replica_set_events(name, i, e)
+}
+
+/// The store of a handler test: its Deployments, ReplicaSets and listed pods, and the
+/// controller whose queue the test reads.
+struct Fixture {
+    store: Store,
+    ds: Vec<Deployment>,
+    rss: Vec<ReplicaSet>,
+    dc: DeploymentController,
+}
+
+impl Fixture {
+    fn new(i: &Value) -> Fixture {
+        let mut store = Store::fake();
+        let ds = deployments_into(&mut store, i);
+        let rss: Vec<ReplicaSet> = i["replicaSets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| owned_rs(v, &ds))
+            .collect();
+        for rs in &rss {
+            store.insert_raw(Object::ReplicaSet(Box::new(rs.clone())));
+        }
+        let mut f = Fixture {
+            store,
+            ds,
+            rss,
+            dc: DeploymentController::default(),
+        };
+        for p in i["podsInLister"].as_array().into_iter().flatten() {
+            let mut pod = pod(&json!({"name": p["name"], "labels": {"foo": "bar"}}));
+            if let Some(owner) = p["controllerRef"].as_str() {
+                let owner = f
+                    .rs(owner)
+                    .unwrap_or_else(|| replica_set(&json!({"name": owner}), None));
+                pod.metadata.owner_references = vec![controlled_by(&owner)].into();
+            }
+            f.store.insert_raw(Object::Pod(pod));
+        }
+        f
+    }
+
+    fn rs(&self, name: &str) -> Option<ReplicaSet> {
+        self.rss.iter().find(|r| r.metadata.name == name).cloned()
+    }
+
+    /// `deletePod`: which Deployments are enqueued.
+    fn delete_pod(&mut self, p: &Value, e: &Value) -> R {
         let mut pod = pod(&json!({"name": p["name"], "labels": {"foo": "bar"}}));
         let owner = p["controllerRef"]
             .as_str()
-            .and_then(&rs_by_name)
+            .and_then(|n| self.rs(n))
             .unwrap_or_else(|| replica_set(&json!({"name": p["controllerRef"]}), None));
-        pod.metadata.owner_references = vec![OwnerReference::controller_of(
-            "apps/v1",
-            "ReplicaSet",
-            &owner.metadata,
-        )]
-        .into();
-        let existing = store
+        pod.metadata.owner_references = vec![controlled_by(&owner)].into();
+        let existing = self
+            .store
             .pods()
             .find(|x| x.metadata.name == pod.metadata.name)
             .map(|x| x.metadata.key());
         if let Some(k) = existing {
-            store.remove_pod(&k);
+            self.store.remove_pod(&k);
         }
-        dc.handle(&store, &WatchEvent::deleted(Object::Pod(pod)));
+        self.dc
+            .handle(&self.store, &WatchEvent::deleted(Object::Pod(pod)));
         let want: Vec<String> = e["enqueued"]
             .as_array()
             .into_iter()
             .flatten()
             .map(|x| format!("default/{}", x.as_str().unwrap_or("")))
             .collect();
-        return same("enqueued", want, dc.queue.keys());
+        same("enqueued", want, self.dc.queue.keys())
     }
-    if let Some(want) = e
-        .get("getReplicaSetsForDeployment")
-        .and_then(Value::as_object)
-    {
+
+    /// `getReplicaSetsForDeployment` for each Deployment: the ReplicaSets it claims.
+    fn claim_replica_sets(&mut self, want: &serde_json::Map<String, Value>) -> R {
         let mut events = EventRecorder::default();
-        for d in &ds {
+        for d in &self.ds {
             let mut cx = Ctx {
-                store: &mut store,
+                store: &mut self.store,
                 events: &mut events,
                 explain: vec![],
             };
-            let got: Vec<String> = dc
+            let got: Vec<String> = self
+                .dc
                 .get_replica_sets_for_deployment(&mut cx, d)
                 .map_err(|e| e.to_string())?
                 .into_iter()
                 .map(|r| r.metadata.name.to_string())
                 .collect();
-            let exp: Vec<String> = want
-                .get(d.metadata.name.as_str())
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|x| x.as_str().unwrap_or("").to_string())
-                .collect();
+            let exp = names(want.get(d.metadata.name.as_str()));
             same(&format!("ReplicaSets of {}", d.metadata.name), exp, got)?;
         }
-        return Ok(());
+        Ok(())
     }
-    if let Some(want) = e.get("podMap").and_then(Value::as_object) {
-        let d = &ds[0];
-        let mut total = 0;
+
+    /// `getPodMapForDeployment`: the first Deployment's ReplicaSets and their pods.
+    fn pod_map(&mut self, i: &Value, want: &serde_json::Map<String, Value>, e: &Value) -> R {
+        let d = &self.ds[0];
         for p in i["pods"].as_array().into_iter().flatten() {
-            let mut pod = pod(
-                &json!({"name": p["name"], "labels": {"foo": "bar"}, "phase": p.get("phase").cloned().unwrap_or(json!("Running"))}),
-            );
-            if let Some(owner) = p["controllerRef"].as_str().and_then(&rs_by_name) {
-                pod.metadata.owner_references = vec![OwnerReference::controller_of(
-                    "apps/v1",
-                    "ReplicaSet",
-                    &owner.metadata,
-                )]
-                .into();
+            let phase = p.get("phase").cloned().unwrap_or(json!("Running"));
+            let mut pod =
+                pod(&json!({"name": p["name"], "labels": {"foo": "bar"}, "phase": phase}));
+            if let Some(owner) = p["controllerRef"].as_str().and_then(|n| self.rs(n)) {
+                pod.metadata.owner_references = vec![controlled_by(&owner)].into();
             }
-            store.insert_raw(Object::Pod(pod));
+            self.store.insert_raw(Object::Pod(pod));
         }
-        let owned: Vec<ReplicaSet> = rss
+        let owned: Vec<ReplicaSet> = self
+            .rss
             .iter()
             .filter(|r| {
                 r.metadata
@@ -258,7 +280,8 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
             })
             .cloned()
             .collect();
-        let map = DeploymentController::get_pod_map_for_deployment(&store, &owned);
+        let map = DeploymentController::get_pod_map_for_deployment(&self.store, &owned);
+        let mut total = 0;
         for rs in &owned {
             let mut got: Vec<String> = map
                 .get(&rs.metadata.uid)
@@ -266,107 +289,113 @@ pub fn event_handlers(name: &str, i: &Value, e: &Value) -> R {
                 .flatten()
                 .map(|p| p.metadata.name.to_string())
                 .collect();
-            let mut exp: Vec<String> = want
-                .get(rs.metadata.name.as_str())
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|x| x.as_str().unwrap_or("").to_string())
-                .collect();
+            let mut exp = names(want.get(rs.metadata.name.as_str()));
             got.sort();
             exp.sort();
             total += got.len();
             same(&format!("pods of {}", rs.metadata.name), exp, got)?;
         }
-        return same(
+        same(
             "total pods",
             e["totalPods"].as_u64().unwrap_or(0) as usize,
             total,
-        );
+        )
     }
-    // add/update/delete ReplicaSet events and the resulting queue.
-    let mut per_event = vec![];
-    for ev in i["events"].as_array().into_iter().flatten() {
-        let (kind, body) = ev
-            .as_object()
-            .and_then(|m| m.iter().next())
-            .ok_or("empty event")?;
-        let rs_of = |v: &Value, fallback: &str| -> ReplicaSet {
-            let owner = v.get("owner").and_then(Value::as_str).map(String::from);
-            let mut spec = json!({"name": v.get("name").and_then(Value::as_str).unwrap_or(fallback), "owner": owner});
-            if let Some(l) = v.get("labels") {
-                spec["labels"] = l.clone();
-            }
-            owned_rs(&spec, &ds)
-        };
-        match kind.as_str() {
-            "addReplicaSet" => dc.handle(
-                &store,
-                &WatchEvent::added(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
-            ),
-            "deleteReplicaSet" => dc.handle(
-                &store,
-                &WatchEvent::deleted(Object::ReplicaSet(Box::new(rs_of(body, "rs")))),
-            ),
-            _ => {
-                let (mut old, mut new) = match body.get("rs").and_then(Value::as_str) {
-                    Some(desc) => {
-                        let mut w = desc.split(' ');
-                        let n = w.next().unwrap_or("rs");
-                        let owner = desc.rsplit(' ').next().unwrap_or("");
-                        let r = owned_rs(&json!({"name": n, "owner": owner}), &ds);
-                        (r.clone(), r)
-                    }
-                    None => (rs_of(&body["old"], "rs"), rs_of(&body["new"], "rs")),
-                };
-                old.metadata.resource_version = "1".into();
-                new.metadata.resource_version =
-                    if body["resourceVersionBumped"].as_bool() == Some(false) {
-                        "1".into()
-                    } else {
-                        "2".into()
-                    };
-                if old == new {
-                    new.metadata
-                        .annotations
-                        .insert("touched".into(), "yes".into());
+
+    /// add/update/delete ReplicaSet events and the resulting queue (after each event, when the
+    /// upstream test pops the key between them, or its length at the end).
+    fn replica_set_events(&mut self, name: &str, i: &Value, e: &Value) -> R {
+        let mut per_event = vec![];
+        for ev in i["events"].as_array().into_iter().flatten() {
+            let (kind, body) = ev
+                .as_object()
+                .and_then(|m| m.iter().next())
+                .ok_or("empty event")?;
+            let event = match kind.as_str() {
+                "addReplicaSet" => WatchEvent::added(self.event_rs(body, "rs")),
+                "deleteReplicaSet" => WatchEvent::deleted(self.event_rs(body, "rs")),
+                _ => self.update_event(body),
+            };
+            self.dc.handle(&self.store, &event);
+            per_event.push(self.dc.queue.keys());
+            if e.get("queueAfterEachEvent").is_some() {
+                // The upstream test pops the key before the next event.
+                if let Some(k) = self.dc.queue.get() {
+                    self.dc.queue.done(&k);
+                    self.dc.queue.forget(&k);
                 }
-                dc.handle(
-                    &store,
-                    &WatchEvent::modified(
-                        Object::ReplicaSet(Box::new(old)),
-                        Object::ReplicaSet(Box::new(new)),
-                    ),
-                );
             }
         }
-        per_event.push(dc.queue.keys());
-        if e.get("queueAfterEachEvent").is_some() {
-            // The upstream test pops the key before the next event.
-            if let Some(k) = dc.queue.get() {
-                dc.queue.done(&k);
-                dc.queue.forget(&k);
-            }
+        if let Some(q) = e.get("queueAfterEachEvent").and_then(Value::as_array) {
+            let want: Vec<Vec<String>> = q.iter().map(|l| names(Some(l))).collect();
+            return same(&format!("{name}: queue after each event"), want, per_event);
         }
+        same(
+            "queue length",
+            e["queueLen"].as_u64().unwrap_or(0) as usize,
+            self.dc.queue.len(),
+        )
     }
-    if let Some(q) = e.get("queueAfterEachEvent").and_then(Value::as_array) {
-        let want: Vec<Vec<String>> = q
-            .iter()
-            .map(|l| {
-                l.as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|x| x.as_str().unwrap_or("").to_string())
-                    .collect()
-            })
-            .collect();
-        return same(&format!("{name}: queue after each event"), want, per_event);
+
+    /// A ReplicaSet an event carries: `{name, owner, labels}`.
+    fn event_rs(&self, v: &Value, fallback: &str) -> Object {
+        let owner = v.get("owner").and_then(Value::as_str).map(String::from);
+        let name = v.get("name").and_then(Value::as_str).unwrap_or(fallback);
+        let mut spec = json!({"name": name, "owner": owner});
+        if let Some(l) = v.get("labels") {
+            spec["labels"] = l.clone();
+        }
+        Object::ReplicaSet(Box::new(owned_rs(&spec, &self.ds)))
     }
-    same(
-        "queue length",
-        e["queueLen"].as_u64().unwrap_or(0) as usize,
-        dc.queue.len(),
-    )
+
+    /// `updateReplicaSet`: old and new (`{"rs": "NAME ... OWNER"}` for the same one twice),
+    /// with resourceVersions 1 and 2 unless the test says it did not move.
+    fn update_event(&self, body: &Value) -> WatchEvent {
+        let (mut old, mut new) = match body.get("rs").and_then(Value::as_str) {
+            Some(desc) => {
+                let n = desc.split(' ').next().unwrap_or("rs");
+                let owner = desc.rsplit(' ').next().unwrap_or("");
+                let r = owned_rs(&json!({"name": n, "owner": owner}), &self.ds);
+                (r.clone(), r)
+            }
+            None => {
+                let of = |v: &Value| match self.event_rs(v, "rs") {
+                    Object::ReplicaSet(r) => *r,
+                    _ => unreachable!("event_rs makes ReplicaSets"),
+                };
+                (of(&body["old"]), of(&body["new"]))
+            }
+        };
+        old.metadata.resource_version = "1".into();
+        new.metadata.resource_version = if body["resourceVersionBumped"].as_bool() == Some(false) {
+            "1".into()
+        } else {
+            "2".into()
+        };
+        if old == new {
+            new.metadata
+                .annotations
+                .insert("touched".into(), "yes".into());
+        }
+        WatchEvent::modified(
+            Object::ReplicaSet(Box::new(old)),
+            Object::ReplicaSet(Box::new(new)),
+        )
+    }
+}
+
+/// The controller reference of a pod that `owner` controls.
+fn controlled_by(owner: &ReplicaSet) -> OwnerReference {
+    OwnerReference::controller_of(ReplicaSet::API_VERSION, ReplicaSet::KIND, &owner.metadata)
+}
+
+/// The strings of a JSON list (none when absent).
+fn names(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|x| x.as_str().unwrap_or("").to_string())
+        .collect()
 }
 
 /// Whole `syncDeployment` calls and the client actions they make.
