@@ -9,6 +9,7 @@ use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::controller::deployment::util as du;
+use std::fmt::{self, Write};
 
 /// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
 /// shlex; the error says which quote is left open.
@@ -1159,144 +1160,129 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
         ));
     }
     let d = get_deployment(c, &name)?;
-    let s = &d.status;
     let mut o = String::new();
-    o.push_str(&format!(
-        "Name:                   {}\nNamespace:              {}\n",
-        d.metadata.name, d.metadata.namespace
-    ));
-    o.push_str(&format!(
-        "CreationTimestamp:      {}\n",
-        d.metadata
-            .creation_timestamp
-            .map(|t| t.to_string())
-            .unwrap_or_default()
-    ));
-    o.push_str(&format!(
-        "Labels:                 {}\n",
-        labels::labels_string(&d.metadata.labels)
-    ));
+    describe_deployment(&mut o, &d);
+    describe_replica_sets(&mut o, c, &d);
+    describe_events(&mut o, c, &name);
+    Ok(o.trim_end().to_string())
+}
+
+/// One `Label:  value` line of `kubectl describe`, the value in the column after the longest
+/// label (as its tab writer aligns them).
+fn field(o: &mut String, label: &str, value: impl fmt::Display) {
+    let _ = writeln!(o, "{label:<24}{value}");
+}
+
+/// The Deployment's part of `kubectl describe deployment`: metadata, replicas, strategy, the
+/// pod template and the conditions.
+fn describe_deployment(o: &mut String, d: &Deployment) {
+    let s = &d.status;
+    field(o, "Name:", &d.metadata.name);
+    field(o, "Namespace:", &d.metadata.namespace);
+    let created = d.metadata.creation_timestamp.map(|t| t.to_string());
+    field(o, "CreationTimestamp:", created.unwrap_or_default());
+    field(o, "Labels:", labels::labels_string(&d.metadata.labels));
     let ann: Vec<String> = d
         .metadata
         .annotations
         .iter()
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
-    o.push_str(&format!(
-        "Annotations:            {}\n",
-        if ann.is_empty() {
-            "<none>".into()
-        } else {
-            ann.join("\n                        ")
-        }
-    ));
-    o.push_str(&format!(
-        "Selector:               {}\n",
-        d.selector().to_selector_string()
-    ));
-    o.push_str(&format!(
-        "Replicas:               {} desired | {} updated | {} total | {} available | {} unavailable\n",
-        d.replicas(),
-        s.updated_replicas,
-        s.replicas,
-        s.available_replicas,
-        s.unavailable_replicas
-    ));
-    o.push_str(&format!(
-        "StrategyType:           {}\n",
-        d.spec.strategy.type_
-    ));
-    o.push_str(&format!(
-        "MinReadySeconds:        {}\n",
-        d.spec.min_ready_seconds
-    ));
+    let ann = if ann.is_empty() {
+        "<none>".into()
+    } else {
+        ann.join("\n                        ")
+    };
+    field(o, "Annotations:", ann);
+    field(o, "Selector:", d.selector().to_selector_string());
+    field(
+        o,
+        "Replicas:",
+        format_args!(
+            "{} desired | {} updated | {} total | {} available | {} unavailable",
+            d.replicas(),
+            s.updated_replicas,
+            s.replicas,
+            s.available_replicas,
+            s.unavailable_replicas
+        ),
+    );
+    field(o, "StrategyType:", &d.spec.strategy.type_);
+    field(o, "MinReadySeconds:", d.spec.min_ready_seconds);
     if let Some(ru) = &d.spec.strategy.rolling_update {
-        let show = |v: &Option<IntOrString>| {
-            v.as_ref()
-                .map(|x| x.to_string())
-                .unwrap_or_else(|| "0".into())
-        };
-        o.push_str(&format!(
-            "RollingUpdateStrategy:  {} max unavailable, {} max surge\n",
-            show(&ru.max_unavailable),
-            show(&ru.max_surge)
-        ));
+        let show = |v: &Option<IntOrString>| v.as_ref().map_or("0".into(), |x| x.to_string());
+        field(
+            o,
+            "RollingUpdateStrategy:",
+            format_args!(
+                "{} max unavailable, {} max surge",
+                show(&ru.max_unavailable),
+                show(&ru.max_surge)
+            ),
+        );
     }
     o.push_str("Pod Template:\n");
-    o.push_str(&format!(
-        "  Labels:  {}\n  Containers:\n",
-        labels::labels_string(&d.spec.template.metadata.labels)
-    ));
+    let template_labels = labels::labels_string(&d.spec.template.metadata.labels);
+    let _ = writeln!(o, "  Labels:  {template_labels}\n  Containers:");
     for ct in &d.spec.template.spec.containers {
-        o.push_str(&format!(
-            "   {}:\n    Image:        {}\n",
-            ct.name, ct.image
-        ));
+        let _ = writeln!(o, "   {}:\n    Image:        {}", ct.name, ct.image);
     }
     o.push_str("Conditions:\n  Type           Status  Reason\n  ----           ------  ------\n");
     for cd in &s.conditions {
-        o.push_str(&format!(
-            "  {:<15}{:<8}{}\n",
-            cd.type_, cd.status, cd.reason
-        ));
+        let _ = writeln!(o, "  {:<15}{:<8}{}", cd.type_, cd.status, cd.reason);
     }
-    let rss = owned_replica_sets(c, &d);
-    let refs: Vec<&ReplicaSet> = rss.to_vec();
-    let new = du::find_new_replica_set(&d, &refs);
+}
+
+/// `OldReplicaSets:` (those still scaled up) and `NewReplicaSet:`, each with its pods created
+/// out of its replicas.
+fn describe_replica_sets(o: &mut String, c: &Cluster, d: &Deployment) {
+    let rss = owned_replica_sets(c, d);
+    let new = du::find_new_replica_set(d, &rss);
+    let created = |r: &ReplicaSet| {
+        format!(
+            "{} ({}/{} replicas created)",
+            r.metadata.name,
+            r.status.replicas,
+            r.replicas()
+        )
+    };
     let olds: Vec<String> = rss
         .iter()
         .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid) && r.replicas() > 0)
-        .map(|r| {
-            format!(
-                "{} ({}/{} replicas created)",
-                r.metadata.name,
-                r.status.replicas,
-                r.replicas()
-            )
-        })
+        .map(|r| created(r))
         .collect();
-    o.push_str(&format!(
-        "OldReplicaSets:  {}\n",
-        if olds.is_empty() {
-            "<none>".into()
-        } else {
-            olds.join(", ")
-        }
-    ));
-    o.push_str(&format!(
-        "NewReplicaSet:   {}\n",
-        new.map(|n| format!(
-            "{} ({}/{} replicas created)",
-            n.metadata.name,
-            n.status.replicas,
-            n.replicas()
-        ))
-        .unwrap_or_else(|| "<none>".into())
-    ));
+    let olds = if olds.is_empty() {
+        "<none>".into()
+    } else {
+        olds.join(", ")
+    };
+    let _ = writeln!(o, "OldReplicaSets:  {olds}");
+    let new = new.map_or_else(|| "<none>".into(), created);
+    let _ = writeln!(o, "NewReplicaSet:   {new}");
+}
+
+/// `Events:`: the Deployment's events, their ages as kubectl prints them.
+fn describe_events(o: &mut String, c: &Cluster, name: &str) {
     o.push_str("Events:\n");
-    let evs = c.events.for_object(Kind::Deployment, &name);
+    let evs = c.events.for_object(Kind::Deployment, name);
     if evs.is_empty() {
         o.push_str("  <none>\n");
-    } else {
-        o.push_str("  Type    Reason             Age   From                   Message\n  ----    ------             ----  ----                   -------\n");
-        for e in evs {
-            let age = crate::api::time::human_duration((c.now_ms() - e.last_ms) as i64);
-            let age = if e.count > 1 {
-                format!(
-                    "{age} (x{} over {})",
-                    e.count,
-                    crate::api::time::human_duration((c.now_ms() - e.first_ms) as i64)
-                )
-            } else {
-                age
-            };
-            o.push_str(&format!(
-                "  {:<8}{:<19}{:<6}{:<23}{}\n",
-                e.type_, e.reason, age, e.source, e.message
-            ));
-        }
+        return;
     }
-    Ok(o.trim_end().to_string())
+    o.push_str("  Type    Reason             Age   From                   Message\n  ----    ------             ----  ----                   -------\n");
+    let ago = |ms: u64| crate::api::time::human_duration((c.now_ms() - ms) as i64);
+    for e in evs {
+        let age = if e.count > 1 {
+            format!("{} (x{} over {})", ago(e.last_ms), e.count, ago(e.first_ms))
+        } else {
+            ago(e.last_ms)
+        };
+        let _ = writeln!(
+            o,
+            "  {:<8}{:<19}{:<6}{:<23}{}",
+            e.type_, e.reason, age, e.source, e.message
+        );
+    }
 }
 
 #[cfg(test)]
@@ -1304,6 +1290,31 @@ mod tests {
     use super::{VERBS, complete, is_read_only, run, tokenize};
     use crate::api::yaml::parse_objects;
     use crate::cluster::{Cluster, kubelet::World};
+
+    #[test]
+    fn describe_lays_a_deployment_out_as_kubectl_does() {
+        let mut c = cluster();
+        c.advance(5_000).unwrap();
+        let out = run(&mut c, "kubectl describe deployment web").unwrap();
+        for line in [
+            "Name:                   web",
+            "Labels:                 tier=1",
+            "Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable",
+            "RollingUpdateStrategy:  25% max unavailable, 25% max surge",
+            "  Labels:  app=web",
+            "   app:\n    Image:        app:1",
+            "  Available      True    MinimumReplicasAvailable",
+            "OldReplicaSets:  <none>",
+            "  Normal  ScalingReplicaSet  5s    deployment-controller  Scaled up replica set web-",
+        ] {
+            assert!(out.contains(line), "{line:?} in\n{out}");
+        }
+        assert!(
+            out.lines().any(|l| l.starts_with("NewReplicaSet:   web-")
+                && l.ends_with(" (2/2 replicas created)")),
+            "{out}"
+        );
+    }
 
     #[test]
     fn read_only_commands_are_the_verbs_table_s() {
