@@ -1068,71 +1068,56 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
     if objs.is_empty() {
         return Ok("No resources found in default namespace.".into());
     }
-    let mut rows = vec![];
+    let mut rows = vec![headers(res).map(String::from).to_vec()];
+    rows.extend(objs.iter().map(|o| row(c, o)));
+    Ok(table(rows))
+}
+
+/// The columns `kubectl get` prints for a resource.
+fn headers(res: Resource) -> [&'static str; 5] {
     match res {
-        Resource::Deployment => {
-            rows.push(
-                ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
-                    .map(String::from)
-                    .to_vec(),
-            );
-            for o in &objs {
-                if let Object::Deployment(d) = o {
-                    let s = &d.status;
-                    rows.push(vec![
-                        d.metadata.name.to_string(),
-                        format!("{}/{}", s.ready_replicas, d.replicas()),
-                        s.updated_replicas.to_string(),
-                        s.available_replicas.to_string(),
-                        age(c, &d.metadata),
-                    ]);
-                }
-            }
+        Resource::Deployment => ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
+        Resource::ReplicaSet => ["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
+        Resource::Pod => ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+    }
+}
+
+/// An object's row under [`headers`].
+fn row(c: &Cluster, o: &Object) -> Vec<String> {
+    match o {
+        Object::Deployment(d) => {
+            let s = &d.status;
+            vec![
+                d.metadata.name.to_string(),
+                format!("{}/{}", s.ready_replicas, d.replicas()),
+                s.updated_replicas.to_string(),
+                s.available_replicas.to_string(),
+                age(c, &d.metadata),
+            ]
         }
-        Resource::ReplicaSet => {
-            rows.push(
-                ["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
-                    .map(String::from)
-                    .to_vec(),
-            );
-            for o in &objs {
-                if let Object::ReplicaSet(r) = o {
-                    rows.push(vec![
-                        r.metadata.name.to_string(),
-                        r.replicas().to_string(),
-                        r.status.replicas.to_string(),
-                        r.status.ready_replicas.to_string(),
-                        age(c, &r.metadata),
-                    ]);
-                }
-            }
-        }
-        Resource::Pod => {
-            rows.push(
-                ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
-                    .map(String::from)
-                    .to_vec(),
-            );
-            for o in &objs {
-                if let Object::Pod(p) = o {
-                    let ready = p
-                        .status
-                        .container_statuses
-                        .iter()
-                        .filter(|c| c.ready)
-                        .count();
-                    rows.push(vec![
-                        p.metadata.name.to_string(),
-                        format!("{ready}/{}", p.spec.containers.len()),
-                        display_status(p),
-                        p.restarts().to_string(),
-                        age(c, &p.metadata),
-                    ]);
-                }
-            }
+        Object::ReplicaSet(r) => vec![
+            r.metadata.name.to_string(),
+            r.replicas().to_string(),
+            r.status.replicas.to_string(),
+            r.status.ready_replicas.to_string(),
+            age(c, &r.metadata),
+        ],
+        Object::Pod(p) => {
+            let ready = p
+                .status
+                .container_statuses
+                .iter()
+                .filter(|c| c.ready)
+                .count();
+            vec![
+                p.metadata.name.to_string(),
+                format!("{ready}/{}", p.spec.containers.len()),
+                display_status(p),
+                p.restarts().to_string(),
+                age(c, &p.metadata),
+            ]
         }
     }
-    Ok(table(rows))
 }
 
 fn parse_selector(s: &str) -> Result<LabelSelector, String> {
