@@ -37,60 +37,9 @@ pub fn app() -> Html {
     bindings::use_shortcuts(dispatch.clone());
     bindings::use_hash_links(dispatch.clone());
     bindings::use_remote_commands(dispatch.clone());
-    {
-        // Tell an embedding page where we are: once when ready, then on every step.
-        let deps = (Run(model.session.clone()), model.pos);
-        use_effect_with(deps, |(run, pos)| {
-            if bindings::in_frame() {
-                bindings::post_to_parent(&embed_messages::Step::of(&run.0, *pos));
-            }
-        });
-        let ready = Run(model.session.clone());
-        use_effect_with(ready, |run| {
-            if bindings::in_frame() {
-                bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
-            }
-        });
-    }
-    {
-        let dark = model.dark;
-        use_effect_with(dark, move |dark| bindings::set_theme(*dark));
-    }
+    use_embed_messages(Run(model.session.clone()), model.pos);
+    use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
     let run = Run(model.session.clone());
-    let on_gallery = {
-        let d = dispatch.clone();
-        // What the list shows again if the picked file does not arrive.
-        let current = model.gallery.map(|i| i.to_string()).unwrap_or_default();
-        Callback::from(move |e: Event| {
-            let v = bindings::select_value(&e);
-            let Some((i, name)) = v
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| Some((i, *NAMES.get(i)?)))
-            else {
-                return;
-            };
-            if i == 0 {
-                return d.dispatch(Action::LoadGallery(0, DEFAULT.to_string()));
-            }
-            let (d, current) = (d.clone(), current.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                match bindings::fetch_text(&format!("scenarios/{name}.yaml")).await {
-                    // Unless the reader has picked another example meanwhile.
-                    Ok(text) if bindings::select_value_of("gallery") == i.to_string() => {
-                        d.dispatch(Action::LoadGallery(i, text))
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        bindings::set_select_value("gallery", &current);
-                        d.dispatch(Action::Notice(format!(
-                            "The example {name} could not be loaded ({e}). Your work is as you left it."
-                        )));
-                    }
-                }
-            });
-        })
-    };
     // Derived from the run and the step only: recomputed when those change, not on every frame.
     let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
         run.0.caption_at(*pos).map(str::to_string)
@@ -111,26 +60,7 @@ pub fn app() -> Html {
     let readonly = model.view.readonly;
     html! {
         <div class="app">
-            <header class="top">
-                <h1>{"Rollout Playground"}</h1>
-                <label class="gallery">
-                    <span>{"Example"}</span>
-                    <select aria-label="Example scenario" onchange={on_gallery} id="gallery">
-                        { for NAMES.iter().enumerate().map(|(i, name)| html! {
-                            <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
-                        }) }
-                        if model.gallery.is_none() {
-                            <option value="" selected=true>{ model.session.scenario.name.clone() }</option>
-                        }
-                    </select>
-                </label>
-                <p class="description">{ model.session.scenario.description.clone() }</p>
-                <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
-                <button class="theme" aria-label="Toggle dark theme"
-                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
-                    { if model.dark { "☀ Light" } else { "☾ Dark" } }
-                </button>
-            </header>
+            { top_bar(&model, &dispatch, &run) }
             if let Some(n) = model.notice.clone() {
                 <div class="notice" role="alert">
                     <span>{ n }</span>
@@ -162,6 +92,84 @@ pub fn app() -> Html {
             </main>
         </div>
     }
+}
+
+/// Tells an embedding page where the page is: once when a run is ready, then on every step.
+#[hook]
+fn use_embed_messages(run: Run, pos: usize) {
+    use_effect_with((run.clone(), pos), |(run, pos)| {
+        if bindings::in_frame() {
+            bindings::post_to_parent(&embed_messages::Step::of(&run.0, *pos));
+        }
+    });
+    use_effect_with(run, |run| {
+        if bindings::in_frame() {
+            bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
+        }
+    });
+}
+
+/// The title, the example picker, the scenario's description, sharing and the theme switch.
+fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
+    html! {
+        <header class="top">
+            <h1>{"Rollout Playground"}</h1>
+            <label class="gallery">
+                <span>{"Example"}</span>
+                <select aria-label="Example scenario" onchange={gallery_picked(dispatch, model.gallery)} id="gallery">
+                    { for NAMES.iter().enumerate().map(|(i, name)| html! {
+                        <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
+                    }) }
+                    if model.gallery.is_none() {
+                        <option value="" selected=true>{ model.session.scenario.name.clone() }</option>
+                    }
+                </select>
+            </label>
+            <p class="description">{ model.session.scenario.description.clone() }</p>
+            <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
+            <button class="theme" aria-label="Toggle dark theme"
+                onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
+                { if model.dark { "☀ Light" } else { "☾ Dark" } }
+            </button>
+        </header>
+    }
+}
+
+/// An example picked: the first is compiled in, the others are fetched from `scenarios/`
+/// (Trunk copies them into `dist/`). One that does not arrive leaves the work as it was and
+/// puts the list back on `current`.
+fn gallery_picked(dispatch: &Dispatch, current: Option<usize>) -> Callback<Event> {
+    let d = dispatch.clone();
+    let current = current.map(|i| i.to_string()).unwrap_or_default();
+    Callback::from(move |e: Event| {
+        let v = bindings::select_value(&e);
+        let Some((i, name)) = v
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| Some((i, *NAMES.get(i)?)))
+        else {
+            return;
+        };
+        if i == 0 {
+            return d.dispatch(Action::LoadGallery(0, DEFAULT.to_string()));
+        }
+        let (d, current) = (d.clone(), current.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            match bindings::fetch_text(&format!("scenarios/{name}.yaml")).await {
+                // Unless the reader has picked another example meanwhile.
+                Ok(text) if bindings::select_value_of("gallery") == i.to_string() => {
+                    d.dispatch(Action::LoadGallery(i, text))
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    bindings::set_select_value("gallery", &current);
+                    d.dispatch(Action::Notice(format!(
+                        "The example {name} could not be loaded ({e}). Your work is as you left it."
+                    )));
+                }
+            }
+        });
+    })
 }
 
 /// JavaScript API for documentation generators: runs a scenario file (YAML or JSON text) and
