@@ -282,6 +282,30 @@ fn prefetch<T>(p: *const T) {
     }
 }
 
+/// Copies `stored` into `new` where they differ (a client normally sends such fields back
+/// unchanged, so usually nothing is copied).
+fn keep<T: Clone + PartialEq>(new: &mut T, stored: &T) {
+    if new != stored {
+        new.clone_from(stored);
+    }
+}
+
+/// The metadata a client cannot change by an update: identity, timestamps, the generation,
+/// and through `/status` the labels, owner references and finalizers too.
+fn keep_server_fields(new: &mut ObjectMeta, stored: &ObjectMeta, status: bool) {
+    keep(&mut new.namespace, &stored.namespace);
+    keep(&mut new.uid, &stored.uid);
+    new.creation_timestamp = stored.creation_timestamp;
+    new.deletion_timestamp = stored.deletion_timestamp;
+    new.deletion_grace_period_seconds = stored.deletion_grace_period_seconds;
+    new.generation = stored.generation;
+    if status {
+        keep(&mut new.labels, &stored.labels);
+        keep(&mut new.owner_references, &stored.owner_references);
+        keep(&mut new.finalizers, &stored.finalizers);
+    }
+}
+
 #[derive(Default, Clone)]
 pub struct Store {
     clock: Clock,
@@ -780,65 +804,8 @@ impl Store {
             });
         };
         self.check_rv(obj.meta(), old.meta(), kind)?;
-        // Fields the client cannot change through this verb come from the stored object.
-        // (Copied only where they differ: a client normally sends them back unchanged.)
-        fn keep<T: Clone + PartialEq>(new: &mut T, stored: &T) {
-            if new != stored {
-                new.clone_from(stored);
-            }
-        }
-        {
-            let (om, nm) = (old.meta(), obj.meta_mut());
-            keep(&mut nm.namespace, &om.namespace);
-            keep(&mut nm.uid, &om.uid);
-            nm.creation_timestamp = om.creation_timestamp;
-            nm.deletion_timestamp = om.deletion_timestamp;
-            nm.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
-            nm.generation = om.generation;
-            if status {
-                keep(&mut nm.labels, &om.labels);
-                keep(&mut nm.owner_references, &om.owner_references);
-                keep(&mut nm.finalizers, &om.finalizers);
-            }
-        }
-        let spec_changed = match (&mut obj, &*old) {
-            (Object::Deployment(n), Object::Deployment(o)) => {
-                if status {
-                    keep(&mut n.spec, &o.spec);
-                } else {
-                    keep(&mut n.status, &o.status);
-                    defaults::default_deployment(n);
-                    if !self.is_fake() {
-                        validation::validate_deployment_update(n, o).map_err(ApiError::Invalid)?;
-                    }
-                }
-                // A Deployment's annotations are copied to its ReplicaSets, so a write of them
-                // (not through status, where the controller records revisions) is a new
-                // generation too (the Deployment strategy's `PrepareForUpdate`).
-                n.spec != o.spec || (!status && n.metadata.annotations != o.metadata.annotations)
-            }
-            (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
-                if status {
-                    keep(&mut n.spec, &o.spec);
-                } else {
-                    keep(&mut n.status, &o.status);
-                    defaults::default_replicaset(n);
-                    if !self.is_fake() {
-                        validation::validate_replicaset(n).map_err(ApiError::Invalid)?;
-                    }
-                }
-                n.spec != o.spec
-            }
-            (Object::Pod(n), Object::Pod(o)) => {
-                if status {
-                    keep(&mut n.spec, &o.spec);
-                } else {
-                    keep(&mut n.status, &o.status);
-                }
-                false
-            }
-            _ => false,
-        };
+        keep_server_fields(obj.meta_mut(), old.meta(), status);
+        let spec_changed = self.prepare_for_update(&mut obj, &old, status)?;
         if spec_changed {
             obj.meta_mut().generation += 1;
         }
@@ -880,6 +847,54 @@ impl Store {
             new: obj.clone(),
         });
         Ok(obj)
+    }
+
+    /// The kind's registry strategy (`PrepareForUpdate`, defaults, `ValidateUpdate`): the part
+    /// of the object this verb does not write comes from the stored one (a spec through
+    /// `/status`, a status otherwise), and a spec written is defaulted and validated. Returns
+    /// whether the generation moves: a spec changed, or a Deployment's annotations outside
+    /// status (they are copied to its ReplicaSets).
+    fn prepare_for_update(
+        &self,
+        obj: &mut Object,
+        old: &Object,
+        status: bool,
+    ) -> Result<bool, ApiError> {
+        Ok(match (obj, old) {
+            (Object::Deployment(n), Object::Deployment(o)) => {
+                if status {
+                    keep(&mut n.spec, &o.spec);
+                } else {
+                    keep(&mut n.status, &o.status);
+                    defaults::default_deployment(n);
+                    if !self.is_fake() {
+                        validation::validate_deployment_update(n, o).map_err(ApiError::Invalid)?;
+                    }
+                }
+                n.spec != o.spec || (!status && n.metadata.annotations != o.metadata.annotations)
+            }
+            (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+                if status {
+                    keep(&mut n.spec, &o.spec);
+                } else {
+                    keep(&mut n.status, &o.status);
+                    defaults::default_replicaset(n);
+                    if !self.is_fake() {
+                        validation::validate_replicaset(n).map_err(ApiError::Invalid)?;
+                    }
+                }
+                n.spec != o.spec
+            }
+            (Object::Pod(n), Object::Pod(o)) => {
+                if status {
+                    keep(&mut n.spec, &o.spec);
+                } else {
+                    keep(&mut n.status, &o.status);
+                }
+                false
+            }
+            _ => false,
+        })
     }
 
     /// `DELETE` with a propagation policy. Pods that are scheduled terminate gracefully
