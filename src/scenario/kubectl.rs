@@ -391,40 +391,15 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
     }
 }
 
+/// `kubectl apply -f -` and `kubectl create -f -` (the manifest on the lines after the
+/// command), and `kubectl create deployment NAME --image=IMAGE`.
 fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
     let a = Args::parse(
         rest,
         &["f", "filename", "image", "replicas", "n", "namespace"],
     )?;
     if verb == "create" && a.positional.first().map(String::as_str) == Some("deployment") {
-        a.only(&["image", "replicas", "n", "namespace"])?;
-        let name = a.positional.get(1).ok_or("error: exactly one NAME is required, got 0 (kubectl create deployment NAME --image=IMAGE)")?;
-        let Some(Some(image)) = a.flag("image") else {
-            return Err("error: required flag(s) \"image\" not set".into());
-        };
-        let replicas = a.int("replicas")?.unwrap_or(1);
-        let container = image
-            .rsplit('/')
-            .next()
-            .unwrap_or(image)
-            .split([':', '@'])
-            .next()
-            .unwrap_or("app")
-            .to_string();
-        let manifest = format!(
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  labels: {{app: {name}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n    spec:\n      containers:\n      - name: {container}\n        image: {image}\n"
-        );
-        let obj = parse_objects(&manifest)
-            .map_err(|e| format!("error: {e}"))?
-            .remove(0);
-        c.create(obj).map_err(|e| match e {
-            ApiError::AlreadyExists { kind, name } => format!(
-                "error: failed to create deployment: {} \"{name}\" already exists",
-                kind.resource()
-            ),
-            e => api_err(e),
-        })?;
-        return Ok(format!("deployment.apps/{name} created"));
+        return create_deployment(c, &a);
     }
     a.only(&[
         "f",
@@ -443,51 +418,11 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
     let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
     let objs =
         parse_objects(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
-    // Check every object first, so a bad second document changes nothing.
+    // Every object or none: a bad second document puts the store back as it was.
     let snapshot = c.store.clone();
     let mut out = vec![];
     for obj in objs {
-        let kind = obj.kind();
-        let name = obj.meta().name.clone();
-        let prefix = match kind {
-            Kind::Deployment => "deployment.apps",
-            Kind::ReplicaSet => "replicaset.apps",
-            Kind::Pod => "pod",
-        };
-        let exists = c.store.get(kind, &format!("default/{name}")).cloned();
-        let r = match (exists, verb) {
-            (None, _) => c.create(obj).map(|_| format!("{prefix}/{name} created")),
-            (Some(_), "create") => Err(ApiError::AlreadyExists {
-                kind,
-                name: name.to_string(),
-            }),
-            (Some(old), _) => {
-                let mut new = obj;
-                {
-                    let (om, nm) = (old.meta(), new.meta_mut());
-                    nm.resource_version = om.resource_version.clone();
-                    for (k, v) in &om.annotations {
-                        if k.starts_with("deployment.kubernetes.io/") {
-                            nm.annotations.entry(k.clone()).or_insert_with(|| v.clone());
-                        }
-                    }
-                    nm.owner_references = om.owner_references.clone();
-                    nm.finalizers = om.finalizers.clone();
-                }
-                let before = c
-                    .store
-                    .get(kind, &format!("default/{name}"))
-                    .map(|o| o.meta().resource_version.clone());
-                c.store.update(new).map(|o| {
-                    if Some(&o.meta().resource_version) == before.as_ref() {
-                        format!("{prefix}/{name} unchanged")
-                    } else {
-                        format!("{prefix}/{name} configured")
-                    }
-                })
-            }
-        };
-        match r {
+        match apply_one(c, verb, obj) {
             Ok(line) => out.push(line),
             Err(e) => {
                 c.store = snapshot;
@@ -502,6 +437,82 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         }
     }
     Ok(out.join("\n"))
+}
+
+/// One object of an apply or a create: created when new (a create of an existing one is
+/// AlreadyExists), else replaced, keeping what the server owns (resourceVersion, the
+/// controller's annotations, owner references, finalizers); "unchanged" when nothing moved.
+fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiError> {
+    let kind = obj.kind();
+    let name = obj.meta().name.clone();
+    let prefix = match kind {
+        Kind::Deployment => "deployment.apps",
+        Kind::ReplicaSet => "replicaset.apps",
+        Kind::Pod => "pod",
+    };
+    let key = format!("default/{name}");
+    let Some(old) = c.store.get(kind, &key).cloned() else {
+        return c.create(obj).map(|_| format!("{prefix}/{name} created"));
+    };
+    if verb == "create" {
+        return Err(ApiError::AlreadyExists {
+            kind,
+            name: name.to_string(),
+        });
+    }
+    let mut new = obj;
+    let (om, nm) = (old.meta(), new.meta_mut());
+    nm.resource_version = om.resource_version.clone();
+    for (k, v) in &om.annotations {
+        if k.starts_with("deployment.kubernetes.io/") {
+            nm.annotations.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    nm.owner_references = om.owner_references.clone();
+    nm.finalizers = om.finalizers.clone();
+    let before = om.resource_version.clone();
+    c.store.update(new).map(|o| {
+        if o.meta().resource_version == before {
+            format!("{prefix}/{name} unchanged")
+        } else {
+            format!("{prefix}/{name} configured")
+        }
+    })
+}
+
+/// `kubectl create deployment NAME --image=IMAGE [--replicas=N]`: labels `app=NAME`, one
+/// container named after the image.
+fn create_deployment(c: &mut Cluster, a: &Args) -> Outcome {
+    a.only(&["image", "replicas", "n", "namespace"])?;
+    let name = a.positional.get(1).ok_or(
+        "error: exactly one NAME is required, got 0 (kubectl create deployment NAME --image=IMAGE)",
+    )?;
+    let Some(Some(image)) = a.flag("image") else {
+        return Err("error: required flag(s) \"image\" not set".into());
+    };
+    let replicas = a.int("replicas")?.unwrap_or(1);
+    let container = image
+        .rsplit('/')
+        .next()
+        .unwrap_or(image)
+        .split([':', '@'])
+        .next()
+        .unwrap_or("app")
+        .to_string();
+    let manifest = format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  labels: {{app: {name}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n    spec:\n      containers:\n      - name: {container}\n        image: {image}\n"
+    );
+    let obj = parse_objects(&manifest)
+        .map_err(|e| format!("error: {e}"))?
+        .remove(0);
+    c.create(obj).map_err(|e| match e {
+        ApiError::AlreadyExists { kind, name } => format!(
+            "error: failed to create deployment: {} \"{name}\" already exists",
+            kind.resource()
+        ),
+        e => api_err(e),
+    })?;
+    Ok(format!("deployment.apps/{name} created"))
 }
 
 fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
