@@ -199,37 +199,7 @@ impl DeploymentController {
         new_revision: &str,
     ) -> Result<ReplicaSet, ApiError> {
         let now = cx.now();
-        let mut template = d.spec.template.clone();
-        let hash = compute_hash(&template, d.status.collision_count);
-        template
-            .metadata
-            .labels
-            .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.clone());
-        let selector = d
-            .selector()
-            .with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
-        let mut new_rs = ReplicaSet {
-            metadata: ObjectMeta {
-                name: Str::concat(&[&d.metadata.name, "-", &hash]),
-                namespace: d.metadata.namespace.clone(),
-                owner_references: vec![OwnerReference::controller_of(
-                    Deployment::API_VERSION,
-                    Deployment::KIND,
-                    &d.metadata,
-                )]
-                .into(),
-                labels: template.metadata.labels.clone(),
-                ..Default::default()
-            },
-            spec: ReplicaSetSpec {
-                replicas: Some(0),
-                min_ready_seconds: d.spec.min_ready_seconds,
-                selector,
-                template,
-                extra: Default::default(),
-            },
-            status: Default::default(),
-        };
+        let (mut new_rs, hash) = new_replica_set_for(d);
         let mut all: Vec<&ReplicaSet> = old_rss.iter().collect();
         all.push(&new_rs);
         let (count, why) = new_rs_new_replicas(d, &all, &new_rs).map_err(ApiError::Injected)?;
@@ -671,4 +641,42 @@ pub fn with_new(old: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<ReplicaSet>
     let mut all = old.to_vec();
     all.extend(new.cloned());
     all
+}
+
+/// The Deployment's new ReplicaSet as `getNewReplicaSet` builds it before creating it:
+/// `<name>-<pod-template-hash>`, the Deployment's controller reference, the hash in its
+/// selector and template labels, no replicas yet. Returns it and the hash.
+fn new_replica_set_for(d: &Deployment) -> (ReplicaSet, String) {
+    let mut template = d.spec.template.clone();
+    let hash = compute_hash(&template, d.status.collision_count);
+    template
+        .metadata
+        .labels
+        .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.clone());
+    let selector = d
+        .selector()
+        .with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
+    let rs = ReplicaSet {
+        metadata: ObjectMeta {
+            name: Str::concat(&[&d.metadata.name, "-", &hash]),
+            namespace: d.metadata.namespace.clone(),
+            owner_references: vec![OwnerReference::controller_of(
+                Deployment::API_VERSION,
+                Deployment::KIND,
+                &d.metadata,
+            )]
+            .into(),
+            labels: template.metadata.labels.clone(),
+            ..Default::default()
+        },
+        spec: ReplicaSetSpec {
+            replicas: Some(0),
+            min_ready_seconds: d.spec.min_ready_seconds,
+            selector,
+            template,
+            extra: Default::default(),
+        },
+        status: Default::default(),
+    };
+    (rs, hash)
 }
