@@ -195,6 +195,8 @@ fn is_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// libyaml's `yaml_emitter_analyze_scalar`, which go-yaml's emitter ports: what each character
+/// allows of the plain, single-quoted and literal styles. (Kept whole, to be read against it.)
 fn analyze(s: &str) -> Analysis {
     let mut a = Analysis {
         plain: true,

@@ -250,7 +250,9 @@ fn validate_pod_parts(
     }
 }
 
-/// `ValidateDeployment` (create), with the checks the playground's users run into.
+/// `ValidateDeployment` (create), with the checks the playground's users run into. (Long as
+/// upstream's `ValidateDeploymentSpec` is: the checks run in its order, so that errors are
+/// listed in the apiserver's order.)
 pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     let mut errs = Vec::new();
     let name = &d.metadata.name;

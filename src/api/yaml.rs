@@ -170,7 +170,8 @@ pub fn kind_name(k: Kind) -> &'static str {
 
 /// The 1-based line where a field path such as `spec.template.spec.containers[0].image` is
 /// written in block-style YAML (the innermost part of the path that can be found), so that an
-/// apiserver error can be shown at its line in an editor.
+/// apiserver error can be shown at its line in an editor. (One pass down the text, a path
+/// segment at a time.)
 pub fn line_of_field(text: &str, path: &str) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     // (raw indent, column where the key starts after any "- " item markers, the key text)

@@ -19,7 +19,8 @@ fn count(store: &Store, verb: &str, resource: &str) -> usize {
         .count()
 }
 
-/// `TestSyncReplicaSet*` and friends: one sync of an RS against pods in the cache.
+/// `TestSyncReplicaSet*` and friends: one sync of an RS against pods in the cache. (One
+/// upstream table's fixture, built and checked in its order.)
 pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
     let mut store = Store::fake();
     let mut events = EventRecorder::default();
@@ -398,7 +399,8 @@ fn names(v: Option<&Value>) -> Vec<String> {
         .collect()
 }
 
-/// Whole `syncDeployment` calls and the client actions they make.
+/// Whole `syncDeployment` calls and the client actions they make. (One upstream table's
+/// fixture, built and checked in its order.)
 pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let mut store = Store::fake();
     store.clock().set(epoch());

@@ -1361,6 +1361,8 @@ fn uid_expectations(i: &Value) -> R {
     Ok(())
 }
 
+/// `TestControllerBurstReplicas`: creates and deletes in bursts of 500, checked against the
+/// expectations after each step of upstream's script. (Its fixture and script, in its order.)
 fn burst_replicas(i: &Value, e: &Value) -> R {
     let burst = i["burstReplicas"].as_u64().unwrap_or(500) as usize;
     let replicas = i["replicas"].as_i64().unwrap_or(0) as i32;

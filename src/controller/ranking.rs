@@ -449,7 +449,7 @@ mod sort_tests {
     }
 
     /// The packed head takes `Less`'s first five steps as upstream spells them, one by one,
-    /// at the ends of every range (costs and ranks of i32::MIN and MAX included).
+    /// at the ends of every range (costs and ranks of i32::MIN and MAX included). (A table.)
     #[test]
     fn the_packed_head_orders_as_the_steps_do() {
         use super::{RankingGates, ranked_less};

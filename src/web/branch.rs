@@ -16,6 +16,7 @@ pub struct Props {
     pub dispatch: Dispatch,
 }
 
+/// The branch panel. (A component; its markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
     let s = &props.run.0;

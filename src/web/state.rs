@@ -253,7 +253,8 @@ impl yew::Reducible for Model {
 }
 
 impl Model {
-    /// The reducer: the state after `action`.
+    /// The reducer: the state after `action`. (Long as reducers are: one short arm per thing
+    /// a reader can do, read as a table.)
     pub fn apply(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut m = (*self).clone();
         let last = m.last();

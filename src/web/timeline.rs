@@ -23,6 +23,8 @@ pub fn clock(vt_ms: f64, pos: usize, steps: usize) -> String {
     format!("t = {:.1}s · step {}/{steps}", vt_ms / 1000.0, pos + 1)
 }
 
+/// The timeline: play, step, speed, the scrubber with its markers. (A component; its markup is
+/// most of its length.)
 #[function_component(Timeline)]
 pub fn timeline(props: &Props) -> Html {
     let s = &props.run.0;

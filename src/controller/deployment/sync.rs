@@ -324,7 +324,8 @@ impl DeploymentController {
     /// `scale`: resizes for a scaling event. One active (or no active: the newest) ReplicaSet
     /// takes the whole count; a saturated new ReplicaSet retires the old ones; otherwise, for
     /// RollingUpdate, the change is shared in proportion to each ReplicaSet's size, the leftover
-    /// going to the first in order.
+    /// going to the first in order. (As long as upstream's: its proportional branch reads
+    /// step by step against the Go.)
     pub fn scale(
         &mut self,
         cx: &mut Ctx,

@@ -445,7 +445,8 @@ impl ReplicaSetController {
     }
 
     /// The acting half of `manageReplicas`: the creates (in slow-start batches) or deletes,
-    /// with expectations raised first and lowered for every call that failed.
+    /// with expectations raised first and lowered for every call that failed. (As long as
+    /// upstream's `manageReplicas`, whose two branches it follows.)
     fn manage_replicas(
         &mut self,
         store: &mut Store,
