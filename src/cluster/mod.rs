@@ -256,7 +256,7 @@ impl Cluster {
             s.ladder = Some(report.ladder);
             s.strategy = report.strategy;
             s.explain = explain;
-            s.error = report.error;
+            s.error = report.error.map(|e| e.to_string());
             self.push_step(s);
         }
     }

@@ -454,9 +454,7 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let report = if let Some(ld) = i.get("listerDeployment") {
         let mut lister = deployment(ld);
         lister.metadata.uid = d.metadata.uid.clone();
-        dc.get_replica_sets_for_deployment(&mut cx, &lister)
-            .err()
-            .map(|e| e.to_string())
+        dc.get_replica_sets_for_deployment(&mut cx, &lister).err()
     } else {
         dc.sync_deployment(&mut cx, &d.metadata.key()).error
     };

@@ -60,7 +60,8 @@ pub struct SyncReport {
     /// The way down the ladder: the rungs checked and the branch that fired.
     pub ladder: Ladder,
     pub strategy: Option<String>,
-    pub error: Option<String>,
+    /// Why the sync failed (its words go into the trace).
+    pub error: Option<SyncError>,
 }
 
 #[derive(Default, Clone)]
@@ -68,7 +69,17 @@ pub struct DeploymentController {
     pub queue: WorkQueue,
 }
 
-pub type SyncResult = Result<(), ApiError>;
+/// Why a sync failed: the apiserver refused a call, or the controller found the Deployment in
+/// a state it will not act on (upstream's own `fmt.Errorf`s). Either requeues the key.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error("{0}")]
+    Controller(String),
+}
+
+pub type SyncResult<T = ()> = Result<T, SyncError>;
 
 /// Why `GetDeploymentsForReplicaSet` found none. Its words are spelled only when shown (the
 /// event handlers only need to know there are none).
@@ -287,7 +298,7 @@ impl DeploymentController {
                 "syncDeployment",
                 format!("error: {e} (requeued with back-off)"),
             );
-            report.error = Some(e.to_string());
+            report.error = Some(e);
         }
         report
     }
@@ -359,7 +370,7 @@ impl DeploymentController {
         match d.spec.strategy.type_.as_str() {
             RECREATE => self.rollout_recreate(cx, d, &rs_list, &pod_map),
             ROLLING_UPDATE => self.rollout_rolling(cx, d, &rs_list),
-            other => Err(ApiError::Injected(format!(
+            other => Err(SyncError::Controller(format!(
                 "unexpected deployment strategy type: {other}"
             ))),
         }
@@ -372,7 +383,7 @@ impl DeploymentController {
         &mut self,
         cx: &mut Ctx,
         d: &Deployment,
-    ) -> Result<Vec<ReplicaSet>, ApiError> {
+    ) -> SyncResult<Vec<ReplicaSet>> {
         let sel = d.selector();
         // Only ReplicaSets this Deployment controls or could adopt are copied: the others
         // (another Deployment's) are passed over without a look.
@@ -438,7 +449,7 @@ impl DeploymentController {
 
 /// `ReleaseReplicaSet`: the Deployment's controller reference is removed from a ReplicaSet whose
 /// labels stopped matching its selector. One already gone is fine.
-fn release_replica_set(cx: &mut Ctx, d: &Deployment, rs: ReplicaSet) -> Result<(), ApiError> {
+fn release_replica_set(cx: &mut Ctx, d: &Deployment, rs: ReplicaSet) -> SyncResult<()> {
     cx.explain(
         "getReplicaSetsForDeployment",
         format!(
@@ -453,22 +464,22 @@ fn release_replica_set(cx: &mut Ctx, d: &Deployment, rs: ReplicaSet) -> Result<(
         .retain(|o| o.uid != d.metadata.uid);
     match cx.store.update(Object::ReplicaSet(Box::new(released))) {
         Ok(_) | Err(ApiError::NotFound { .. }) => Ok(()),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }
 
 /// `canAdopt` (`RecheckDeletionTimestamp`): a fresh read of the Deployment, which must still be
 /// the same object and not being deleted.
-fn recheck_deletion_timestamp(cx: &mut Ctx, d: &Deployment) -> Result<(), ApiError> {
+fn recheck_deletion_timestamp(cx: &mut Ctx, d: &Deployment) -> SyncResult<()> {
     cx.store.log("get", Kind::Deployment, "", &d.metadata.name);
     match cx.store.deployment(&d.metadata.key()) {
-        Some(f) if f.metadata.uid != d.metadata.uid => Err(ApiError::Injected(format!(
+        Some(f) if f.metadata.uid != d.metadata.uid => Err(SyncError::Controller(format!(
             "original Deployment {} is gone: got uid {}, wanted {}",
             d.metadata.key(),
             f.metadata.uid,
             d.metadata.uid
         ))),
-        Some(f) if f.metadata.deletion_timestamp.is_some() => Err(ApiError::Injected(format!(
+        Some(f) if f.metadata.deletion_timestamp.is_some() => Err(SyncError::Controller(format!(
             "{}/{} has just been deleted at {}",
             d.metadata.namespace,
             d.metadata.name,
@@ -481,7 +492,8 @@ fn recheck_deletion_timestamp(cx: &mut Ctx, d: &Deployment) -> Result<(), ApiErr
         None => Err(ApiError::NotFound {
             kind: Kind::Deployment,
             name: d.metadata.name.to_string(),
-        }),
+        }
+        .into()),
     }
 }
 
@@ -492,7 +504,7 @@ fn adopt_replica_set(
     d: &Deployment,
     rs: ReplicaSet,
     sel: &LabelSelector,
-) -> Result<Option<ReplicaSet>, ApiError> {
+) -> SyncResult<Option<ReplicaSet>> {
     cx.explain(
         "getReplicaSetsForDeployment",
         format!(
@@ -517,6 +529,6 @@ fn adopt_replica_set(
     {
         Ok(Object::ReplicaSet(a)) => Ok(Some(*a)),
         Ok(_) | Err(ApiError::NotFound { .. }) => Ok(None),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }

@@ -4,7 +4,6 @@
 use super::util::*;
 use super::{Ctx, DeploymentController, SyncResult};
 use crate::api::*;
-use crate::apiserver::store::ApiError;
 use crate::controller::filter_active_replica_sets;
 use std::collections::BTreeMap;
 
@@ -54,7 +53,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         old_rss: &[ReplicaSet],
         d: &Deployment,
-    ) -> Result<bool, ApiError> {
+    ) -> SyncResult<bool> {
         let mut scaled = false;
         for rs in old_rss {
             if rs.replicas() == 0 {
@@ -77,7 +76,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         new_rs: &ReplicaSet,
         d: &Deployment,
-    ) -> Result<bool, ApiError> {
+    ) -> SyncResult<bool> {
         if new_rs.replicas() != d.replicas() {
             cx.explain(
                 "scaleUpNewReplicaSetForRecreate",

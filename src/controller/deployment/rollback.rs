@@ -79,7 +79,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &mut Deployment,
         rs: &ReplicaSet,
-    ) -> Result<bool, crate::apiserver::store::ApiError> {
+    ) -> SyncResult<bool> {
         let performed = if !equal_ignore_hash(&d.spec.template, &rs.spec.template) {
             let mut t = rs.spec.template.clone();
             t.metadata

@@ -3,9 +3,8 @@
 //! clean up history once complete; then sync the rollout status.
 
 use super::util::*;
-use super::{Ctx, DeploymentController, SyncResult};
+use super::{Ctx, DeploymentController, SyncError, SyncResult};
 use crate::api::*;
-use crate::apiserver::store::ApiError;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 
 impl DeploymentController {
@@ -18,7 +17,7 @@ impl DeploymentController {
     ) -> SyncResult {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
-        let new_rs = new_rs.ok_or_else(|| ApiError::Injected("no new ReplicaSet".into()))?;
+        let new_rs = new_rs.ok_or_else(|| SyncError::Controller("no new ReplicaSet".into()))?;
         let all = super::sync::with_new(&old_rss, Some(&new_rs));
         let scaled_up = self.reconcile_new_replica_set(cx, &all, &new_rs, d)?;
         if scaled_up {
@@ -43,7 +42,7 @@ impl DeploymentController {
         all: &[ReplicaSet],
         new_rs: &ReplicaSet,
         d: &Deployment,
-    ) -> Result<bool, ApiError> {
+    ) -> SyncResult<bool> {
         if new_rs.replicas() == d.replicas() {
             cx.explain(
                 "reconcileNewReplicaSet",
@@ -70,7 +69,7 @@ impl DeploymentController {
                 .0);
         }
         let refs: Vec<&ReplicaSet> = all.iter().collect();
-        let (count, why) = new_rs_new_replicas(d, &refs, new_rs).map_err(ApiError::Injected)?;
+        let (count, why) = new_rs_new_replicas(d, &refs, new_rs).map_err(SyncError::Controller)?;
         cx.explain("NewRSNewReplicas", why);
         Ok(self
             .scale_replica_set_and_record_event(cx, new_rs, count, d)?
@@ -86,7 +85,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         new_rs: &ReplicaSet,
         d: &Deployment,
-    ) -> Result<bool, ApiError> {
+    ) -> SyncResult<bool> {
         let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
         let old_pods = replica_count(&old_refs);
         if old_pods == 0 {
@@ -146,7 +145,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         d: &Deployment,
         max_cleanup: i32,
-    ) -> Result<(Vec<ReplicaSet>, i32), ApiError> {
+    ) -> SyncResult<(Vec<ReplicaSet>, i32)> {
         let mut olds = old_rss.to_vec();
         olds.sort_by(by_creation_timestamp);
         let mut total = 0;
@@ -162,7 +161,7 @@ impl DeploymentController {
             // More available than wanted (its status not yet caught up with a scale-down): a
             // "scale down" would scale it up.
             if target > rs.replicas() {
-                return Err(ApiError::Injected(format!(
+                return Err(SyncError::Controller(format!(
                     "when cleaning up unhealthy replicas, got invalid request to scale down {}/{} {} -> {target}",
                     rs.metadata.namespace,
                     rs.metadata.name,
@@ -192,7 +191,7 @@ impl DeploymentController {
         all: &[ReplicaSet],
         old_rss: &[ReplicaSet],
         d: &Deployment,
-    ) -> Result<i32, ApiError> {
+    ) -> SyncResult<i32> {
         let min_avail = d.replicas() - max_unavailable(d);
         let refs: Vec<&ReplicaSet> = all.iter().collect();
         let available = available_replica_count(&refs);

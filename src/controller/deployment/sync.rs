@@ -3,7 +3,7 @@
 //! `calculate_status`.
 
 use super::util::*;
-use super::{Ctx, DeploymentController, SyncResult};
+use super::{Ctx, DeploymentController, SyncError, SyncResult};
 use crate::api::*;
 use crate::apiserver::events::EventType;
 use crate::apiserver::store::ApiError;
@@ -89,7 +89,7 @@ impl DeploymentController {
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
         create: bool,
-    ) -> Result<(Option<ReplicaSet>, Vec<ReplicaSet>), ApiError> {
+    ) -> SyncResult<(Option<ReplicaSet>, Vec<ReplicaSet>)> {
         let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
         let (_, old) = find_old_replica_sets(d, &refs);
         let old: Vec<ReplicaSet> = old.into_iter().cloned().collect();
@@ -109,7 +109,7 @@ impl DeploymentController {
         rs_list: &[ReplicaSet],
         old_rss: &[ReplicaSet],
         create: bool,
-    ) -> Result<Option<ReplicaSet>, ApiError> {
+    ) -> SyncResult<Option<ReplicaSet>> {
         let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
         let existing = find_new_replica_set(d, &refs).cloned();
         let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
@@ -132,7 +132,7 @@ impl DeploymentController {
         d: &mut Deployment,
         existing: ReplicaSet,
         new_revision: &str,
-    ) -> Result<Option<ReplicaSet>, ApiError> {
+    ) -> SyncResult<Option<ReplicaSet>> {
         let mut rs = existing.clone();
         let annotations_updated = set_new_replica_set_annotations(
             d,
@@ -197,12 +197,12 @@ impl DeploymentController {
         d: &mut Deployment,
         old_rss: &[ReplicaSet],
         new_revision: &str,
-    ) -> Result<ReplicaSet, ApiError> {
+    ) -> SyncResult<ReplicaSet> {
         let now = cx.now();
         let (mut new_rs, hash) = new_replica_set_for(d);
         let mut all: Vec<&ReplicaSet> = old_rss.iter().collect();
         all.push(&new_rs);
-        let (count, why) = new_rs_new_replicas(d, &all, &new_rs).map_err(ApiError::Injected)?;
+        let (count, why) = new_rs_new_replicas(d, &all, &new_rs).map_err(SyncError::Controller)?;
         cx.explain("NewRSNewReplicas", why);
         new_rs.spec.replicas = Some(count);
         set_new_replica_set_annotations(
@@ -243,7 +243,7 @@ impl DeploymentController {
                         .update_status(Object::Deployment(Box::new(d.clone())));
                 }
                 cx.event(d, EventType::Warning, FAILED_RS_CREATE_REASON, msg);
-                return Err(e);
+                return Err(e.into());
             }
         };
         if !already_exists && count > 0 {
@@ -285,7 +285,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &mut Deployment,
         new_rs: &ReplicaSet,
-    ) -> Result<ReplicaSet, ApiError> {
+    ) -> SyncResult<ReplicaSet> {
         let rs =
             cx.store
                 .replicaset(&new_rs.metadata.key())
@@ -318,7 +318,8 @@ impl DeploymentController {
         Err(ApiError::AlreadyExists {
             kind: Kind::ReplicaSet,
             name: new_rs.metadata.name.to_string(),
-        })
+        }
+        .into())
     }
 
     /// `scale`: resizes for a scaling event. One active (or no active: the newest) ReplicaSet
@@ -434,7 +435,7 @@ impl DeploymentController {
         rs: &ReplicaSet,
         new_scale: i32,
         d: &Deployment,
-    ) -> Result<(bool, ReplicaSet), ApiError> {
+    ) -> SyncResult<(bool, ReplicaSet)> {
         if rs.replicas() == new_scale {
             return Ok((false, rs.clone()));
         }
@@ -455,7 +456,7 @@ impl DeploymentController {
         new_scale: i32,
         d: &Deployment,
         op: &str,
-    ) -> Result<(bool, ReplicaSet), ApiError> {
+    ) -> SyncResult<(bool, ReplicaSet)> {
         let size_changed = rs.replicas() != new_scale;
         let max = d.replicas() + max_surge(d);
         if !size_changed && !replicas_annotations_need_update(rs, d.replicas(), max) {
@@ -535,7 +536,7 @@ impl DeploymentController {
                 None,
             ) {
                 Ok(()) | Err(ApiError::NotFound { .. }) => {}
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             }
         }
         Ok(())
@@ -566,7 +567,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
-    ) -> Result<(bool, String), ApiError> {
+    ) -> SyncResult<(bool, String)> {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let all = with_new(&old_rss, new_rs.as_ref());
