@@ -2,7 +2,7 @@
 
 use rollout_playground::api::yaml::parse_objects;
 use rollout_playground::cluster::{Cluster, kubelet::World};
-use rollout_playground::scenario::{Scenario, kubectl};
+use rollout_playground::scenario::{Scenario, ScenarioError, kubectl};
 
 const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: nginx, image: 'nginx:1.25'}]}\n";
 
@@ -161,9 +161,12 @@ fn kubectl_errors_name_the_command_and_change_nothing() {
 fn scenario_errors_name_the_field() {
     let e =
         Scenario::parse("name: x\nsteps:\n  - at: soon\n    run: kubectl get pods\n").unwrap_err();
-    assert!(e.0.starts_with("steps[0].at"), "{e}");
+    assert!(e.to_string().starts_with("steps[0].at"), "{e}");
+    assert!(matches!(&e, ScenarioError::Field { path, .. } if path == "steps[0].at"));
     let e = Scenario::parse("name: x\nwrld: {}\n").unwrap_err();
-    assert!(e.0.contains("unknown field `wrld`"), "{e}");
+    assert!(e.to_string().contains("unknown field `wrld`"), "{e}");
+    let e = Scenario::parse("name: x\nsteps: [\n").unwrap_err();
+    assert!(matches!(e, ScenarioError::Yaml(_)), "{e}");
     let bad = format!(
         "name: x\nobjects:\n  - |\n{}",
         WEB.replace("replicas: 3", "replicas: -2")
@@ -173,9 +176,12 @@ fn scenario_errors_name_the_field() {
     );
     let e = Scenario::parse(&bad).unwrap().run().unwrap_err();
     assert!(
-        e.0.contains("objects[0] (Deployment/web)")
-            && e.0.contains("spec.replicas: Invalid value: -2"),
+        e.to_string().contains("objects[0] (Deployment/web)")
+            && e.to_string().contains("spec.replicas: Invalid value: -2"),
         "{e}"
+    );
+    assert!(
+        matches!(&e, ScenarioError::Object { index: 0, label: Some(l), .. } if l == "Deployment/web")
     );
 }
 

@@ -137,7 +137,7 @@ fn share(files: &[String]) -> ExitCode {
     for f in files {
         let parsed = std::fs::read_to_string(f)
             .map_err(|e| e.to_string())
-            .and_then(|t| Scenario::parse(&t).map_err(|e| e.0));
+            .and_then(|t| Scenario::parse(&t).map_err(|e| e.to_string()));
         match parsed {
             Ok(s) => {
                 let link = rollout_playground::scenario::share::encode(&s, 0);

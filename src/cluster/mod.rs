@@ -46,6 +46,8 @@ impl std::fmt::Display for Livelock {
     }
 }
 
+impl std::error::Error for Livelock {}
+
 /// A pod's scheduled kubelet step: (pod key, pod uid, step).
 type Timer = (Str, Str, PodStep);
 

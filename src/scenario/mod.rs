@@ -17,7 +17,6 @@ use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
 use serde::Deserialize;
 use serde_json::Value;
-use std::fmt;
 
 /// How long `until: settled` may run past the last step before giving up (virtual time).
 pub const MAX_SETTLE_MS: u64 = 3_600_000;
@@ -48,16 +47,47 @@ pub struct Scenario {
     pub until: Until,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError(pub String);
+/// Why a scenario cannot be read or run, with where: the field's path, or the object's place
+/// under `objects:` and the field within it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ScenarioError {
+    /// Not YAML: libyaml's message, with its line and column.
+    #[error("the scenario is not valid YAML: {0}")]
+    Yaml(String),
+    /// A field of the scenario file that does not fit (`steps[2].at: …`; no path for the
+    /// file as a whole).
+    #[error("{}", at(path, message))]
+    Field { path: String, message: String },
+    /// An object under `objects:` that does not parse, or that the apiserver refuses
+    /// (`objects[0] (Deployment/web): spec.replicas: …`).
+    #[error("objects[{index}]{}: {message}", label.as_ref().map(|l| format!(" ({l})")).unwrap_or_default())]
+    Object {
+        index: usize,
+        label: Option<String>,
+        message: String,
+    },
+    /// The run did not settle at one instant.
+    #[error(transparent)]
+    Livelock(#[from] Livelock),
+}
 
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// `path: message`, or the message alone at the top.
+fn at(path: &str, message: &str) -> String {
+    if path.is_empty() {
+        message.to_string()
+    } else {
+        format!("{path}: {message}")
     }
 }
 
-impl std::error::Error for ScenarioError {}
+impl ScenarioError {
+    fn field(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError::Field {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
 
 /// The scenario file as written: every field but `name` optional, unknown ones refused.
 #[derive(Deserialize)]
@@ -140,17 +170,25 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 impl Scenario {
     /// Reads a scenario file (YAML or JSON). Errors name the field.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let v = parse_document(text)
-            .map_err(|e| ScenarioError(format!("the scenario is not valid YAML: {e}")))?;
-        let raw: RawScenario = from_value(v).map_err(|e| ScenarioError(e.to_string()))?;
+        let v = parse_document(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
+        let raw: RawScenario = from_value(v).map_err(|e| {
+            // (The path is printed only when it names a field, as the error prints itself.)
+            let message = e.inner().to_string();
+            let path = if e.to_string() == message {
+                String::new()
+            } else {
+                e.path().to_string()
+            };
+            ScenarioError::field(path, message)
+        })?;
         if raw.name.trim().is_empty() {
-            return Err(ScenarioError("name: a scenario needs a short id".into()));
+            return Err(ScenarioError::field("name", "a scenario needs a short id"));
         }
         if raw.steps.len() > MAX_STEPS {
-            return Err(ScenarioError(format!(
-                "steps: at most {MAX_STEPS} steps, got {}",
-                raw.steps.len()
-            )));
+            return Err(ScenarioError::field(
+                "steps",
+                format!("at most {MAX_STEPS} steps, got {}", raw.steps.len()),
+            ));
         }
         let mut objects = vec![];
         for (i, o) in raw.objects.into_iter().enumerate() {
@@ -158,27 +196,30 @@ impl Scenario {
                 Value::String(s) => objects.push(s),
                 Value::Object(_) => objects.push(crate::api::yaml::to_editor_yaml(&o)),
                 other => {
-                    return Err(ScenarioError(format!(
-                        "objects[{i}]: expected a manifest (a YAML block or a mapping), got {other}"
-                    )));
+                    return Err(ScenarioError::field(
+                        format!("objects[{i}]"),
+                        format!("expected a manifest (a YAML block or a mapping), got {other}"),
+                    ));
                 }
             }
         }
         let mut steps = vec![];
         let mut last = 0;
         for (i, s) in raw.steps.into_iter().enumerate() {
-            let at_ms =
-                parse_duration(&s.at).map_err(|e| ScenarioError(format!("steps[{i}].at: {e}")))?;
+            let at_ms = parse_duration(&s.at)
+                .map_err(|e| ScenarioError::field(format!("steps[{i}].at"), e))?;
             if at_ms < last {
-                return Err(ScenarioError(format!(
-                    "steps[{i}].at: steps must be in time order ({at_ms}ms comes after {last}ms)"
-                )));
+                return Err(ScenarioError::field(
+                    format!("steps[{i}].at"),
+                    format!("steps must be in time order ({at_ms}ms comes after {last}ms)"),
+                ));
             }
             last = at_ms;
             if s.run.is_none() && s.caption.is_none() {
-                return Err(ScenarioError(format!(
-                    "steps[{i}]: a step needs `run`, `caption` or both"
-                )));
+                return Err(ScenarioError::field(
+                    format!("steps[{i}]"),
+                    "a step needs `run`, `caption` or both",
+                ));
             }
             steps.push(Step {
                 at_ms,
@@ -189,9 +230,7 @@ impl Scenario {
         let until = match raw.until {
             None => Until::Settled,
             Some(Value::String(s)) if s.trim() == "settled" => Until::Settled,
-            Some(v) => {
-                Until::At(parse_duration(&v).map_err(|e| ScenarioError(format!("until: {e}")))?)
-            }
+            Some(v) => Until::At(parse_duration(&v).map_err(|e| ScenarioError::field("until", e))?),
         };
         Ok(Scenario {
             name: raw.name,
@@ -208,12 +247,18 @@ impl Scenario {
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         let mut c = Cluster::new(self.world.clone());
         for (i, text) in self.objects.iter().enumerate() {
-            let objs =
-                parse_objects(text).map_err(|e| ScenarioError(format!("objects[{i}]: {e}")))?;
+            let objs = parse_objects(text).map_err(|e| ScenarioError::Object {
+                index: i,
+                label: None,
+                message: e.to_string(),
+            })?;
             for o in objs {
                 let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
-                c.create(o)
-                    .map_err(|e| ScenarioError(format!("objects[{i}] ({label}): {e}")))?;
+                c.create(o).map_err(|e| ScenarioError::Object {
+                    index: i,
+                    label: Some(label),
+                    message: e.to_string(),
+                })?;
             }
         }
         Ok(c)
@@ -222,8 +267,7 @@ impl Scenario {
     /// Runs the whole scenario and returns the trace.
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
         let mut c = self.start()?;
-        self.run_on(&mut c)
-            .map_err(|e| ScenarioError(e.to_string()))?;
+        self.run_on(&mut c)?;
         Ok(c.trace)
     }
 

@@ -119,9 +119,7 @@ impl Session {
     pub fn cluster_at(&self, i: usize) -> Result<Cluster, ScenarioError> {
         let mut c = self.scenario.start()?;
         c.step_limit = Some(i + 1);
-        self.scenario
-            .run_on(&mut c)
-            .map_err(|e| ScenarioError(e.to_string()))?;
+        self.scenario.run_on(&mut c)?;
         Ok(c)
     }
 
@@ -131,7 +129,7 @@ impl Session {
         if watches_replica_sets(cmd) {
             return Ok(super::table::render(&self.trace[..(i + 1).min(self.len())]));
         }
-        let mut c = self.cluster_at(i).map_err(|e| e.0)?;
+        let mut c = self.cluster_at(i).map_err(|e| e.to_string())?;
         kubectl::run(&mut c, cmd)
     }
 
@@ -147,7 +145,7 @@ impl Session {
         if kubectl::is_read_only(cmd) {
             return self.read(i, cmd).map(Outcome::Printed);
         }
-        let mut c = self.cluster_at(i).map_err(|e| e.0)?;
+        let mut c = self.cluster_at(i).map_err(|e| e.to_string())?;
         let output = kubectl::run(&mut c, cmd)?;
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
         let step = self.insert_step(Step {
@@ -173,8 +171,8 @@ impl Session {
         }
         if let Err(e) = self.recompute() {
             self.scenario = old;
-            self.recompute().map_err(|e| e.0)?;
-            return Err(e.0);
+            self.recompute().map_err(|e| e.to_string())?;
+            return Err(e.to_string());
         }
         self.trace
             .iter()
@@ -190,8 +188,8 @@ impl Session {
         let old = std::mem::replace(&mut self.scenario.world, world);
         if let Err(e) = self.recompute() {
             self.scenario.world = old;
-            self.recompute().map_err(|e| e.0)?;
-            return Err(e.0);
+            self.recompute().map_err(|e| e.to_string())?;
+            return Err(e.to_string());
         }
         Ok(())
     }

@@ -129,7 +129,9 @@ pub fn open(text: &str) -> Result<(Scenario, usize), String> {
     if ["v1.", "v0.", "#v"].iter().any(|p| t.starts_with(p)) {
         decode(t).map(|s| (s.scenario, s.step))
     } else {
-        Scenario::parse(text).map(|s| (s, 0)).map_err(|e| e.0)
+        Scenario::parse(text)
+            .map(|s| (s, 0))
+            .map_err(|e| e.to_string())
     }
 }
 

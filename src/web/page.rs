@@ -179,13 +179,14 @@ fn gallery_picked(dispatch: &Dispatch, current: Option<usize>) -> Callback<Event
 pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
     let trace = crate::scenario::Scenario::parse(text)
         .and_then(|s| s.run())
-        .map_err(|e| js_sys::Error::new(&e.0))?;
+        .map_err(|e| js_sys::Error::new(&e.to_string()))?;
     Ok(bindings::to_js(&trace))
 }
 
 /// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = shareLink)]
 pub fn share_link(text: &str, step: usize) -> Result<String, wasm_bindgen::JsValue> {
-    let s = crate::scenario::Scenario::parse(text).map_err(|e| js_sys::Error::new(&e.0))?;
+    let s =
+        crate::scenario::Scenario::parse(text).map_err(|e| js_sys::Error::new(&e.to_string()))?;
     Ok(crate::scenario::share::encode(&s, step))
 }

@@ -272,7 +272,7 @@ impl Model {
                 Ok(s) => {
                     return Rc::new(Model::with_view(s, Some(i), m.dark, m.view.clone(), 0));
                 }
-                Err(e) => m.notice = Some(e.0),
+                Err(e) => m.notice = Some(e.to_string()),
             },
             Action::OpenLink(fragment) => match share::decode(&fragment) {
                 Ok(s) => {
