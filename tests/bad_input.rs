@@ -16,7 +16,7 @@ fn cluster() -> Cluster {
 fn rejects(cmd: &str, needle: &str) {
     let mut c = cluster();
     let before = c.store.clone().deployment("default/web").cloned();
-    let err = kubectl::run(&mut c, cmd).expect_err(cmd);
+    let err = kubectl::run(&mut c, cmd).expect_err(cmd).to_string();
     assert!(
         err.contains(needle),
         "{cmd}: {err:?} should mention {needle:?}"

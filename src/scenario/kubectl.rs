@@ -228,7 +228,50 @@ impl Resource {
 }
 
 /// What a command printed, or why it was refused.
-pub type Outcome = Result<String, String>;
+pub type Outcome = Result<String, KubectlError>;
+
+/// Why kubectl refused a command: its own check (usage, flags, a precondition), in kubectl's
+/// words, or the apiserver's refusal, printed as kubectl prints a server's error.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum KubectlError {
+    #[error("{0}")]
+    Client(String),
+    #[error("{}", server_message(.0))]
+    Server(ApiError),
+}
+
+impl From<String> for KubectlError {
+    fn from(message: String) -> KubectlError {
+        KubectlError::Client(message)
+    }
+}
+
+impl From<&str> for KubectlError {
+    fn from(message: &str) -> KubectlError {
+        KubectlError::Client(message.to_string())
+    }
+}
+
+/// An apiserver error as kubectl prints it: `Error from server (NotFound): …`, `The
+/// Deployment "web" is invalid: …`.
+fn server_message(e: &ApiError) -> String {
+    match e {
+        ApiError::Invalid(i) => format!(
+            "The {} \"{}\" is invalid: {}",
+            i.kind,
+            i.name,
+            i.to_string()
+                .split_once("is invalid: ")
+                .map(|x| x.1)
+                .unwrap_or("")
+        ),
+        ApiError::NotFound { kind, name } => format!(
+            "Error from server (NotFound): {} \"{name}\" not found",
+            kind.resource()
+        ),
+        other => format!("Error from server: {other}"),
+    }
+}
 
 struct Args {
     positional: Vec<String>,
@@ -312,37 +355,25 @@ impl Args {
     }
 }
 
-fn not_found(kind: Kind, name: &str) -> String {
-    format!(
-        "Error from server (NotFound): {} \"{name}\" not found",
-        kind.resource()
-    )
+fn not_found(kind: Kind, name: &str) -> KubectlError {
+    KubectlError::Server(ApiError::NotFound {
+        kind,
+        name: name.to_string(),
+    })
 }
 
-fn api_err(e: ApiError) -> String {
-    match e {
-        ApiError::Invalid(i) => format!(
-            "The {} \"{}\" is invalid: {}",
-            i.kind,
-            i.name,
-            i.to_string()
-                .split_once("is invalid: ")
-                .map(|x| x.1)
-                .unwrap_or("")
-        ),
-        ApiError::NotFound { kind, name } => not_found(kind, &name),
-        other => format!("Error from server: {other}"),
-    }
+fn api_err(e: ApiError) -> KubectlError {
+    KubectlError::Server(e)
 }
 
-fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, String> {
+fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, KubectlError> {
     c.store
         .deployment(&format!("default/{name}"))
         .cloned()
         .ok_or_else(|| not_found(Kind::Deployment, name))
 }
 
-fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), String> {
+fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError> {
     c.store
         .update(Object::Deployment(Box::new(d)))
         .map(|_| ())
@@ -387,7 +418,8 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl\" (the playground knows {})",
             VERBS.map(|v| v.name).join(", ")
-        )),
+        )
+        .into()),
     }
 }
 
@@ -413,7 +445,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
     if file != Some("-") {
         return Err(format!(
             "error: kubectl {verb} in the playground reads the manifest from the lines after the command: use `kubectl {verb} -f -`"
-        ));
+        ).into());
     }
     let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
     let objs =
@@ -427,10 +459,10 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             Err(e) => {
                 c.store = snapshot;
                 return Err(match e {
-                    ApiError::AlreadyExists { kind, name } => format!(
+                    ApiError::AlreadyExists { kind, name } => KubectlError::Client(format!(
                         "Error from server (AlreadyExists): error when creating \"STDIN\": {} \"{name}\" already exists",
                         kind.resource()
-                    ),
+                    )),
                     e => api_err(e),
                 });
             }
@@ -506,10 +538,10 @@ fn create_deployment(c: &mut Cluster, a: &Args) -> Outcome {
         .map_err(|e| format!("error: {e}"))?
         .remove(0);
     c.create(obj).map_err(|e| match e {
-        ApiError::AlreadyExists { kind, name } => format!(
+        ApiError::AlreadyExists { kind, name } => KubectlError::Client(format!(
             "error: failed to create deployment: {} \"{name}\" already exists",
             kind.resource()
-        ),
+        )),
         e => api_err(e),
     })?;
     Ok(format!("deployment.apps/{name} created"))
@@ -520,7 +552,7 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err(format!(
             "error: unknown command \"set {}\": the playground supports `kubectl set image deployment/NAME CONTAINER=IMAGE`",
             rest.first().map(String::as_str).unwrap_or("")
-        ));
+        ).into());
     }
     let a = Args::parse(&rest[1..], &[])?;
     a.only(&["record"])?;
@@ -529,7 +561,8 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err(format!(
             "error: the playground sets images on deployments, not {}",
             res.prefix()
-        ));
+        )
+        .into());
     }
     let pairs = &a.positional[next..];
     if pairs.is_empty() {
@@ -542,9 +575,9 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
             format!("error: invalid image update {p:?}: expected CONTAINER=IMAGE")
         })?;
         if img.is_empty() {
-            return Err(format!(
-                "error: invalid image update {p:?}: the image may not be empty"
-            ));
+            return Err(
+                format!("error: invalid image update {p:?}: the image may not be empty").into(),
+            );
         }
         let containers = &mut d.spec.template.spec.containers;
         if cname == "*" {
@@ -582,14 +615,12 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
             "error: The --current-replicas must specify an integer of -1 or greater".into(),
         );
     }
-    let check = |was: Option<i32>| {
+    let check = |was: Option<i32>| -> Result<(), KubectlError> {
         let was = was.unwrap_or(1);
         if current == -1 || was == current {
             return Ok(());
         }
-        Err(format!(
-            "error: Expected replicas to be {current}, was {was}"
-        ))
+        Err(format!("error: Expected replicas to be {current}, was {was}").into())
     };
     match res {
         Resource::Deployment => {
@@ -632,7 +663,8 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err(format!(
             "error: no rollout {sub} for {}: the playground models deployments",
             res.prefix()
-        ));
+        )
+        .into());
     }
     let mut d = get_deployment(c, &name)?;
     match sub.as_str() {
@@ -647,7 +679,7 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
                     } else {
                         "not paused"
                     }
-                ));
+                ).into());
             }
             d.spec.paused = pause;
             update_deployment(c, d)?;
@@ -682,7 +714,7 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
         }
         other => Err(format!(
             "error: unknown command \"rollout {other}\": expected pause, resume, undo, status or history"
-        )),
+        ).into()),
     }
 }
 
@@ -884,7 +916,8 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
         return Err(format!(
             "error: the playground patches deployments, not {}",
             res.prefix()
-        ));
+        )
+        .into());
     }
     let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
         return Err("error: must specify -p to patch".into());
@@ -901,7 +934,7 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
         other => {
             return Err(format!(
                 "error: --type must be one of [json merge strategic], got {other:?} (the playground supports merge and strategic)"
-            ));
+            ).into());
         }
     }
     let new = codec::from_value::<Deployment>(v)
@@ -926,7 +959,8 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
             } else {
                 "annotation"
             }
-        ));
+        )
+        .into());
     }
     let key = format!("default/{name}");
     let mut obj = c
@@ -961,7 +995,8 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
                 if k.is_empty() {
                     return Err(format!(
                         "error: invalid {verb} update {ch:?}: the key may not be empty"
-                    ));
+                    )
+                    .into());
                 }
                 // A key already there is refused whatever its value, bar the change-cause
                 // annotation, which kubectl always lets a command set.
@@ -971,12 +1006,13 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
                     if verb == "label" {
                         return Err(format!(
                             "error: '{k}' already has a value ({old}), and --overwrite is false"
-                        ));
+                        )
+                        .into());
                     }
                     if k != "kubernetes.io/change-cause" {
                         return Err(format!(
                             "error: --overwrite is false but found the following declared annotation(s): '{k}' already has a value ({old})"
-                        ));
+                        ).into());
                     }
                 }
                 changed |= map.insert(k.to_string(), v.to_string()).as_deref() != Some(v);
@@ -1073,7 +1109,7 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
         Some(o) => {
             return Err(format!(
                 "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: json,name,wide,yaml"
-            ));
+            ).into());
         }
     }
     if objs.is_empty() {
@@ -1153,7 +1189,8 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
         return Err(format!(
             "error: the playground describes deployments; for {} use kubectl get -o yaml",
             res.prefix()
-        ));
+        )
+        .into());
     }
     let d = get_deployment(c, &name)?;
     let mut o = String::new();
@@ -1283,9 +1320,35 @@ fn describe_events(o: &mut String, c: &Cluster, name: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{VERBS, complete, is_read_only, run, tokenize};
+    use super::{KubectlError, VERBS, complete, is_read_only, tokenize};
+    use crate::api::Kind;
     use crate::api::yaml::parse_objects;
+    use crate::apiserver::store::ApiError;
     use crate::cluster::{Cluster, kubelet::World};
+
+    /// A command's output, or its error as kubectl prints it.
+    fn run(c: &mut Cluster, cmd: &str) -> Result<String, String> {
+        super::run(c, cmd).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_apiserver_s_refusals_stay_apiserver_errors() {
+        let e =
+            super::run(&mut cluster(), "kubectl scale deployment/nope --replicas=1").unwrap_err();
+        assert_eq!(
+            e,
+            KubectlError::Server(ApiError::NotFound {
+                kind: Kind::Deployment,
+                name: "nope".into()
+            })
+        );
+        assert_eq!(
+            e.to_string(),
+            "Error from server (NotFound): deployments.apps \"nope\" not found"
+        );
+        let e = super::run(&mut cluster(), "kubectl scale deployment/web").unwrap_err();
+        assert!(matches!(e, KubectlError::Client(_)), "{e}");
+    }
 
     #[test]
     fn describe_lays_a_deployment_out_as_kubectl_does() {
@@ -1330,7 +1393,10 @@ mod tests {
     fn every_verb_in_the_table_is_run() {
         for v in VERBS {
             let mut c = cluster();
-            let err = run(&mut c, v.name).err().unwrap_or_default();
+            let err = run(&mut c, v.name)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             assert!(!err.contains("for \"kubectl\""), "{}: {err}", v.name);
         }
         let err = run(&mut cluster(), "kubectl frobnicate").unwrap_err();

@@ -307,7 +307,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
         s.command = Some(cmd.clone());
         match kubectl::run(c, cmd) {
             Ok(out) => s.output = Some(out),
-            Err(e) => s.errors.push(e),
+            Err(e) => s.errors.push(e.to_string()),
         }
     }
     c.dispatch();

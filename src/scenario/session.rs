@@ -4,7 +4,7 @@
 //! that instant, after which the run is recomputed. Time travel is replay: the core is
 //! deterministic, so re-running the scenario up to step `i` gives exactly the world of step `i`.
 
-use super::kubectl;
+use super::kubectl::{self, KubectlError};
 use super::{Scenario, ScenarioError, Step, Until};
 use crate::cluster::Cluster;
 use crate::cluster::trace::{Controller, PodView, StepKind, TraceStep};
@@ -23,6 +23,20 @@ pub struct Session {
     pub frames: Vec<Rc<Vec<PodView>>>,
     /// Why the run stopped early (a livelock, or the recording cap), if it did.
     pub stopped: Option<String>,
+}
+
+/// Why a console command or a world change was refused; the run is left as it was.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// kubectl refused the command (its words, or the apiserver's).
+    #[error(transparent)]
+    Kubectl(#[from] KubectlError),
+    /// The scenario, with the change, cannot run.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The session's own refusal (an empty command, a run cut short before the command).
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// What a console command did.
@@ -124,28 +138,30 @@ impl Session {
     }
 
     /// What a read-only command prints at step `i` (the world left as it was).
-    pub fn read(&self, i: usize, cmd: &str) -> Result<String, String> {
+    pub fn read(&self, i: usize, cmd: &str) -> Result<String, SessionError> {
         let i = i.min(self.len().saturating_sub(1));
         if watches_replica_sets(cmd) {
             return Ok(super::table::render(&self.trace[..(i + 1).min(self.len())]));
         }
-        let mut c = self.cluster_at(i).map_err(|e| e.to_string())?;
-        kubectl::run(&mut c, cmd)
+        let mut c = self.cluster_at(i)?;
+        Ok(kubectl::run(&mut c, cmd)?)
     }
 
     /// Runs a console command at step `i`. A read-only command prints what kubectl would have
     /// printed then; a change is first tried on that world (an error leaves everything as it
     /// was) and then added as a scenario step at that instant, and the run recomputed.
-    pub fn command(&mut self, i: usize, cmd: &str) -> Result<Outcome, String> {
+    pub fn command(&mut self, i: usize, cmd: &str) -> Result<Outcome, SessionError> {
         let cmd = cmd.trim();
         if cmd.is_empty() {
-            return Err("error: empty command: expected e.g. kubectl get deployments".into());
+            return Err(SessionError::Refused(
+                "error: empty command: expected e.g. kubectl get deployments".into(),
+            ));
         }
         let i = i.min(self.len().saturating_sub(1));
         if kubectl::is_read_only(cmd) {
             return self.read(i, cmd).map(Outcome::Printed);
         }
-        let mut c = self.cluster_at(i).map_err(|e| e.to_string())?;
+        let mut c = self.cluster_at(i)?;
         let output = kubectl::run(&mut c, cmd)?;
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
         let step = self.insert_step(Step {
@@ -158,7 +174,7 @@ impl Session {
 
     /// Adds a step after every existing step at or before its instant, recomputes, and returns
     /// the index of its action step in the new trace.
-    fn insert_step(&mut self, step: Step) -> Result<usize, String> {
+    fn insert_step(&mut self, step: Step) -> Result<usize, SessionError> {
         let at = step.at_ms;
         let k = self.scenario.steps.partition_point(|s| s.at_ms <= at);
         let old = self.scenario.clone();
@@ -171,8 +187,8 @@ impl Session {
         }
         if let Err(e) = self.recompute() {
             self.scenario = old;
-            self.recompute().map_err(|e| e.to_string())?;
-            return Err(e.to_string());
+            self.recompute()?;
+            return Err(e.into());
         }
         self.trace
             .iter()
@@ -180,16 +196,18 @@ impl Session {
             .filter(|(_, s)| s.kind == StepKind::Action)
             .nth(k)
             .map(|(idx, _)| idx)
-            .ok_or_else(|| "the run stopped before the command's instant".to_string())
+            .ok_or_else(|| {
+                SessionError::Refused("the run stopped before the command's instant".into())
+            })
     }
 
     /// Replaces the world settings (pod delays, failing images, nodes) and recomputes.
-    pub fn set_world(&mut self, world: crate::cluster::kubelet::World) -> Result<(), String> {
+    pub fn set_world(&mut self, world: crate::cluster::kubelet::World) -> Result<(), SessionError> {
         let old = std::mem::replace(&mut self.scenario.world, world);
         if let Err(e) = self.recompute() {
             self.scenario.world = old;
-            self.recompute().map_err(|e| e.to_string())?;
-            return Err(e.to_string());
+            self.recompute()?;
+            return Err(e.into());
         }
         Ok(())
     }
@@ -305,7 +323,8 @@ objects:
         let err = s
             .command(3, "kubectl scale deployment/nope --replicas=2")
             .unwrap_err();
-        assert!(err.contains("nope"), "{err}");
+        assert!(matches!(err, SessionError::Kubectl(_)), "{err}");
+        assert!(err.to_string().contains("nope"), "{err}");
         assert_eq!((s.len(), s.scenario.clone()), before);
     }
 

@@ -233,7 +233,7 @@ impl Model {
                     self.print(Line::Output(output));
                 }
             }
-            Err(e) => self.print(Line::Error(e)),
+            Err(e) => self.print(Line::Error(e.to_string())),
         }
     }
 }
@@ -409,7 +409,7 @@ impl Model {
                         m.replace_session(s);
                         m.seek(pos);
                     }
-                    Err(e) => m.notice = Some(e),
+                    Err(e) => m.notice = Some(e.to_string()),
                 }
             }
             Action::Select(sel) => m.selected = sel,

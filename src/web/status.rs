@@ -94,7 +94,7 @@ pub fn status_panel(props: &Props) -> Html {
                         props.pos,
                         &format!("kubectl rollout history deployment/{}", d.name),
                     )
-                    .unwrap_or_else(|e| e)
+                    .unwrap_or_else(|e| e.to_string())
                 })
                 .unwrap_or_default();
             html! { <pre class="history">{ out }</pre> }
