@@ -788,3 +788,67 @@ until: settled
     let last = steps.last().unwrap();
     assert!(last.deployment.is_none() && last.replica_sets.is_empty());
 }
+
+/// An owner reference to `kind`/`name` with `uid`, not the controller one.
+fn plain_owner_ref(kind: &str, name: &str, uid: &str) -> String {
+    let api = if kind == "Deployment" || kind == "ReplicaSet" {
+        "apps/v1"
+    } else {
+        "v1"
+    };
+    format!("{{apiVersion: {api}, kind: {kind}, name: {name}, uid: {uid}, controller: false}}")
+}
+
+/// The one reference to `uid` in `refs` must be the controller reference.
+fn assert_adopted_once(refs: &[rollout_playground::api::OwnerReference], uid: &str) {
+    let to_owner: Vec<_> = refs.iter().filter(|r| r.uid == uid).collect();
+    assert_eq!(to_owner.len(), 1, "one reference to the owner: {refs:?}");
+    assert_eq!(
+        (to_owner[0].controller, to_owner[0].block_owner_deletion),
+        (Some(true), Some(true)),
+        "{refs:?}"
+    );
+}
+
+/// TestAdoption (test/integration/replicaset): a pod that already refers to the ReplicaSet
+/// selecting it, but not as its controller, is adopted by upstream's strategic-merge patch,
+/// which merges ownerReferences on uid: the reference becomes the controller one, and the
+/// ReplicaSet creates no other pod.
+#[test]
+fn test_adoption_merges_a_pods_owner_reference_by_uid() {
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let mut c = Cluster::new(World::default());
+    let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec: {replicas: 1, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
+    let rs = c
+        .create(rollout_playground::api::yaml::parse_objects(rs).unwrap().remove(0))
+        .unwrap();
+    let uid = rs.meta().uid.to_string();
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, labels: {{app: a}}, ownerReferences: [{}]}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n",
+        plain_owner_ref("ReplicaSet", "rs", &uid)
+    );
+    create_all(&mut c, &pod);
+    let p = c.store.pod("default/p").unwrap();
+    assert_adopted_once(&p.metadata.owner_references, &uid);
+    assert_eq!(c.store.pods().count(), 1, "the adopted pod is the replica");
+}
+
+/// TestGeneralReplicaSetAdoption (test/integration/deployment): a ReplicaSet that refers to
+/// the Deployment selecting it, but not as its controller, is adopted with one reference to it.
+#[test]
+fn test_general_replica_set_adoption_merges_the_owner_reference_by_uid() {
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let mut c = Cluster::new(World::default());
+    let d = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
+    let d = c
+        .create(rollout_playground::api::yaml::parse_objects(d).unwrap().remove(0))
+        .unwrap();
+    let uid = d.meta().uid.to_string();
+    let rs = format!(
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web-old, labels: {{app: web}}, ownerReferences: [{}]}}\nspec: {{replicas: 0, selector: {{matchLabels: {{app: web}}}}, template: {{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{{name: app, image: 'app:0'}}]}}}}}}\n",
+        plain_owner_ref("Deployment", "web", &uid)
+    );
+    create_all(&mut c, &rs);
+    let rs = c.store.replicaset("default/web-old").unwrap();
+    assert_adopted_once(&rs.metadata.owner_references, &uid);
+}

@@ -163,6 +163,17 @@ impl ObjectMeta {
     pub fn key(&self) -> Str {
         key_of(&self.namespace, &self.name)
     }
+
+    /// Adoption's `ownerRefControllerPatch`: a strategic-merge patch, so ownerReferences merge
+    /// on `uid`: a reference to the same owner already there becomes the controller reference
+    /// (there stays exactly one reference to that owner); otherwise the reference is added.
+    pub fn set_controller_ref(&mut self, r: OwnerReference) {
+        let refs = &mut *self.owner_references;
+        match refs.iter_mut().find(|o| o.uid == r.uid) {
+            Some(o) => *o = r,
+            None => refs.push(r),
+        }
+    }
 }
 
 /// `a/b` (a `namespace/name` key, or `Kind/name`): keys are built on every write and lookup,

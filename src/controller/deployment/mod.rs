@@ -516,8 +516,7 @@ fn adopt_replica_set(
     let mut adopted = rs;
     adopted
         .metadata
-        .owner_references
-        .push(OwnerReference::controller_of(
+        .set_controller_ref(OwnerReference::controller_of(
             Deployment::API_VERSION,
             Deployment::KIND,
             &d.metadata,

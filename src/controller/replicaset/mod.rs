@@ -623,13 +623,11 @@ fn adopt_orphans(store: &mut Store, rs: &ReplicaSet, report: &mut RsSyncReport) 
         .cloned()
         .collect();
     for mut p in orphans {
-        p.metadata
-            .owner_references
-            .push(OwnerReference::controller_of(
-                ReplicaSet::API_VERSION,
-                ReplicaSet::KIND,
-                &rs.metadata,
-            ));
+        p.metadata.set_controller_ref(OwnerReference::controller_of(
+            ReplicaSet::API_VERSION,
+            ReplicaSet::KIND,
+            &rs.metadata,
+        ));
         report.explain.push(Explain::new(
             "claimPods",
             format!("adopting orphan pod {}", p.metadata.name),
