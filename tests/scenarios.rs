@@ -820,7 +820,11 @@ fn test_adoption_merges_a_pods_owner_reference_by_uid() {
     let mut c = Cluster::new(World::default());
     let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec: {replicas: 1, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
     let rs = c
-        .create(rollout_playground::api::yaml::parse_objects(rs).unwrap().remove(0))
+        .create(
+            rollout_playground::api::yaml::parse_objects(rs)
+                .unwrap()
+                .remove(0),
+        )
         .unwrap();
     let uid = rs.meta().uid.to_string();
     let pod = format!(
@@ -841,7 +845,11 @@ fn test_general_replica_set_adoption_merges_the_owner_reference_by_uid() {
     let mut c = Cluster::new(World::default());
     let d = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
     let d = c
-        .create(rollout_playground::api::yaml::parse_objects(d).unwrap().remove(0))
+        .create(
+            rollout_playground::api::yaml::parse_objects(d)
+                .unwrap()
+                .remove(0),
+        )
         .unwrap();
     let uid = d.meta().uid.to_string();
     let rs = format!(
@@ -851,4 +859,31 @@ fn test_general_replica_set_adoption_merges_the_owner_reference_by_uid() {
     create_all(&mut c, &rs);
     let rs = c.store.replicaset("default/web-old").unwrap();
     assert_adopted_once(&rs.metadata.owner_references, &uid);
+}
+
+/// TestRSSelectorImmutability (test/integration/replicaset): in apps/v1 an update that changes
+/// a ReplicaSet's selector is refused with the apiserver's `field is immutable` at
+/// `spec.selector`, and nothing is stored.
+#[test]
+fn test_rs_selector_immutability() {
+    use rollout_playground::api::Object;
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let mut c = Cluster::new(World::default());
+    create_all(
+        &mut c,
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec: {replicas: 0, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a, v: '2'}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n",
+    );
+    let before = c.store.replicaset("default/rs").unwrap().clone();
+    let mut changed = before.clone();
+    changed.spec.selector.match_labels.insert("v".into(), "2".into());
+    let err = c
+        .store
+        .update(Object::ReplicaSet(Box::new(changed)))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "ReplicaSet.apps \"rs\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"a\", \"v\":\"2\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
+    );
+    assert_eq!(c.store.replicaset("default/rs"), Some(&before));
 }

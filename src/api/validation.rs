@@ -374,25 +374,40 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
 
 /// `ValidateDeploymentUpdate`: everything above, and the selector may not change.
 pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Result<(), Invalid> {
-    let mut result = validate_deployment(new);
-    if new.spec.selector != old.spec.selector {
-        let e = invalid(
-            "spec.selector",
-            format_selector(new.spec.selector.as_ref()),
-            "field is immutable",
-        );
-        match &mut result {
-            Err(inv) => inv.errors.push(e),
-            Ok(()) => {
-                result = Err(Invalid {
-                    kind: "Deployment",
-                    name: new.metadata.name.to_string(),
-                    errors: vec![e],
-                })
-            }
-        }
+    let result = validate_deployment(new);
+    if new.spec.selector == old.spec.selector {
+        return result;
     }
-    result
+    let value = format_selector(new.spec.selector.as_ref());
+    and_immutable(
+        result,
+        "Deployment",
+        &new.metadata.name,
+        "spec.selector",
+        value,
+    )
+}
+
+/// `result` with a `field is immutable` error at `path` added (`ValidateImmutableField`).
+fn and_immutable(
+    result: Result<(), Invalid>,
+    kind: &'static str,
+    name: &str,
+    path: &str,
+    value: String,
+) -> Result<(), Invalid> {
+    let e = invalid(path, value, "field is immutable");
+    match result {
+        Err(mut inv) => {
+            inv.errors.push(e);
+            Err(inv)
+        }
+        Ok(()) => Err(Invalid {
+            kind,
+            name: name.to_string(),
+            errors: vec![e],
+        }),
+    }
 }
 
 fn format_selector(s: Option<&LabelSelector>) -> String {
@@ -400,6 +415,23 @@ fn format_selector(s: Option<&LabelSelector>) -> String {
         None => "null".into(),
         Some(s) => labels::go_selector_literal(s),
     }
+}
+
+/// The ReplicaSet strategy's `ValidateUpdate`: the ReplicaSet as on create, and in apps/v1 an
+/// immutable `spec.selector`.
+pub fn validate_replicaset_update(new: &ReplicaSet, old: &ReplicaSet) -> Result<(), Invalid> {
+    let result = validate_replicaset(new);
+    if new.spec.selector == old.spec.selector {
+        return result;
+    }
+    let value = labels::go_selector_literal(&new.spec.selector);
+    and_immutable(
+        result,
+        "ReplicaSet",
+        &new.metadata.name,
+        "spec.selector",
+        value,
+    )
 }
 
 /// `ValidateReplicaSet`, enough for manifests the playground accepts.

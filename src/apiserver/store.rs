@@ -880,7 +880,7 @@ impl Store {
                     keep(&mut n.status, &o.status);
                     defaults::default_replicaset(n);
                     if !self.is_fake() {
-                        validation::validate_replicaset(n).map_err(ApiError::Invalid)?;
+                        validation::validate_replicaset_update(n, o).map_err(ApiError::Invalid)?;
                     }
                 }
                 n.spec != o.spec
