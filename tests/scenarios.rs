@@ -875,7 +875,11 @@ fn test_rs_selector_immutability() {
     );
     let before = c.store.replicaset("default/rs").unwrap().clone();
     let mut changed = before.clone();
-    changed.spec.selector.match_labels.insert("v".into(), "2".into());
+    changed
+        .spec
+        .selector
+        .match_labels
+        .insert("v".into(), "2".into());
     let err = c
         .store
         .update(Object::ReplicaSet(Box::new(changed)))
@@ -886,4 +890,47 @@ fn test_rs_selector_immutability() {
         "ReplicaSet.apps \"rs\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"a\", \"v\":\"2\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
     );
     assert_eq!(c.store.replicaset("default/rs"), Some(&before));
+}
+
+/// The garbage collector's `attemptToDeleteItem`: an object with an owner that exists and one
+/// that is gone keeps living, and the reference to the gone owner is patched away (upstream's
+/// `GenerateDeleteOwnerRefStrategicMergeBytes`); it used to stay forever.
+#[test]
+fn attempt_to_delete_item_removes_dangling_owner_references() {
+    use rollout_playground::cluster::{Cluster, kubelet::World};
+    let mut c = Cluster::new(World::default());
+    let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: keeper}\nspec: {replicas: 0, selector: {matchLabels: {app: k}}, template: {metadata: {labels: {app: k}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
+    let rs = c
+        .create(
+            rollout_playground::api::yaml::parse_objects(rs)
+                .unwrap()
+                .remove(0),
+        )
+        .unwrap();
+    let uid = rs.meta().uid.to_string();
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, labels: {{app: other}}, ownerReferences: [{}, {}]}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n",
+        plain_owner_ref("ReplicaSet", "keeper", &uid),
+        plain_owner_ref("ReplicaSet", "gone", "00000000-0000-4000-8000-000000000000")
+    );
+    create_all(&mut c, &pod);
+    let p = c.store.pod("default/p").expect("the pod keeps living");
+    let owners: Vec<&str> = p
+        .metadata
+        .owner_references
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(owners, ["keeper"]);
+    // With no owner left at all, it is deleted.
+    let orphaned = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: q, ownerReferences: [{}]}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n",
+        plain_owner_ref("ReplicaSet", "gone", "00000000-0000-4000-8000-000000000000")
+    );
+    create_all(&mut c, &orphaned);
+    assert!(
+        c.store
+            .pod("default/q")
+            .is_none_or(|q| q.metadata.deletion_timestamp.is_some())
+    );
 }

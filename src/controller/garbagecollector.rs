@@ -3,7 +3,7 @@
 //! `foregroundDeletion` finalizer until its blocking dependents are gone; an owner deleted with
 //! `orphan` has its dependents' ownerReferences removed, then its finalizer.
 
-use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN, Kind, Object};
+use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN, Kind, Object, OwnerReference, Str};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
@@ -211,7 +211,8 @@ fn process_deleting_dependents(
 }
 
 /// `attemptToDeleteItem`: an object none of whose owners exists any more is deleted in the
-/// background.
+/// background; one with an owner that exists keeps living, and the references to owners that
+/// are gone (dangling) are patched away.
 fn attempt_to_delete_item(
     store: &mut Store,
     obj: &Object,
@@ -221,20 +222,46 @@ fn attempt_to_delete_item(
     if m.owner_references.is_empty() || m.deletion_timestamp.is_some() {
         return Ok(());
     }
-    let alive = m.owner_references.iter().any(|r| {
-        store
-            .by_uid(&r.uid)
-            .is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind)
-    });
-    if alive {
+    // `classifyReferences`: an owner is solid when an object of its kind and name has its uid.
+    let (solid, dangling): (Vec<&OwnerReference>, Vec<&OwnerReference>) =
+        m.owner_references.iter().partition(|r| {
+            store
+                .by_uid(&r.uid)
+                .is_some_and(|o| o.meta().name == r.name && o.kind().as_str() == r.kind)
+        });
+    if solid.is_empty() {
+        ex.push(Explain::new(
+            "attemptToDeleteItem",
+            format!(
+                "every owner of {} is gone: delete it (background)",
+                label(obj)
+            ),
+        ));
+        return delete(store, obj, Propagation::Background);
+    }
+    if dangling.is_empty() {
         return Ok(());
     }
+    let gone: Vec<String> = dangling
+        .iter()
+        .map(|r| format!("{}/{}", r.kind, r.name))
+        .collect();
     ex.push(Explain::new(
         "attemptToDeleteItem",
         format!(
-            "every owner of {} is gone: delete it (background)",
-            label(obj)
+            "{} has an owner that exists: remove its references to the owners that are gone ({})",
+            label(obj),
+            gone.join(", ")
         ),
     ));
-    delete(store, obj, Propagation::Background)
+    let gone_uids: Vec<Str> = dangling.iter().map(|r| r.uid.clone()).collect();
+    let mut patched = obj.clone();
+    patched
+        .meta_mut()
+        .owner_references
+        .retain(|r| !gone_uids.contains(&r.uid));
+    match store.update(patched) {
+        Ok(_) | Err(ApiError::NotFound { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
