@@ -862,88 +862,105 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
     Ok(format!("{} \"{name}\" deleted", res.prefix()))
 }
 
-/// RFC 7386 JSON merge patch.
-pub fn merge_patch(target: &mut Value, patch: &Value) {
-    match (target, patch) {
-        (Value::Object(t), Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    t.shift_remove(k);
-                } else {
-                    merge_patch(t.entry(k.as_str()).or_insert(Value::Null), v);
-                }
-            }
-        }
-        (t, p) => *t = p.clone(),
-    }
-}
+/// The lists a strategic merge patch merges by key (their `patchMergeKey` in the API's
+/// types), instead of replacing them.
+const MERGE_KEYS: [(&str, &str); 8] = [
+    ("containers", "name"),
+    ("initContainers", "name"),
+    ("env", "name"),
+    ("volumes", "name"),
+    ("volumeMounts", "mountPath"),
+    ("ports", "containerPort"),
+    ("ownerReferences", "uid"),
+    ("conditions", "type"),
+];
 
-/// Strategic merge for the lists kubectl users patch most: containers merge by name.
+/// A strategic merge patch (kubectl's default): maps merge, `null` deletes, and the lists of
+/// [`MERGE_KEYS`] merge item by item on their key; other values are replaced.
 fn strategic_patch(target: &mut Value, patch: &Value) {
-    match (target, patch) {
-        (Value::Object(t), Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    t.shift_remove(k);
-                } else if k == "containers" && v.is_array() {
-                    let cur = t.entry(k.as_str()).or_insert_with(|| Value::Array(vec![]));
-                    if let (Value::Array(items), Value::Array(new)) = (cur, v) {
-                        for n in new {
-                            let name = n.get("name").cloned();
-                            match items
-                                .iter_mut()
-                                .find(|i| name.is_some() && i.get("name") == name.as_ref())
-                            {
-                                Some(i) => strategic_patch(i, n),
-                                None => items.push(n.clone()),
-                            }
-                        }
-                    }
-                } else {
-                    strategic_patch(t.entry(k.as_str()).or_insert(Value::Null), v);
+    let (Value::Object(t), Value::Object(p)) = (&mut *target, patch) else {
+        *target = patch.clone();
+        return;
+    };
+    for (k, v) in p {
+        if v.is_null() {
+            t.shift_remove(k);
+            continue;
+        }
+        let merge_key = MERGE_KEYS
+            .iter()
+            .find(|(list, _)| list == k)
+            .map(|(_, key)| *key);
+        match (merge_key, v) {
+            (Some(key), Value::Array(new)) => {
+                let cur = t.entry(k.as_str()).or_insert_with(|| Value::Array(vec![]));
+                match cur {
+                    Value::Array(items) => merge_by_key(items, new, key),
+                    other => *other = v.clone(),
                 }
             }
+            _ => strategic_patch(t.entry(k.as_str()).or_insert(Value::Null), v),
         }
-        (t, p) => *t = p.clone(),
     }
 }
 
+/// Each new item patches the item with the same `key`, or is added.
+fn merge_by_key(items: &mut Vec<Value>, new: &[Value], key: &str) {
+    for n in new {
+        let id = n.get(key);
+        match items.iter_mut().find(|i| id.is_some() && i.get(key) == id) {
+            Some(i) => strategic_patch(i, n),
+            None => items.push(n.clone()),
+        }
+    }
+}
+
+/// `kubectl patch KIND NAME -p PATCH [--type strategic|merge|json]` on Deployments,
+/// ReplicaSets and pods: the patch is read as YAML (of which JSON is a part), applied to the
+/// stored object, and the result sent as an update.
 fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["type", "p", "patch"])?;
     a.only(&["type", "p", "patch"])?;
     let (res, name, _) = a.target(0, "patch")?;
-    if res != Resource::Deployment {
-        return Err(format!(
-            "error: the playground patches deployments, not {}",
-            res.prefix()
-        )
-        .into());
+    let ty = a.flag("type").flatten().unwrap_or("strategic");
+    if !["json", "merge", "strategic"].contains(&ty.to_ascii_lowercase().as_str()) {
+        return Err(
+            format!("error: --type must be one of [json merge strategic], not {ty:?}").into(),
+        );
     }
     let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
         return Err("error: must specify -p to patch".into());
     };
-    // kubectl reads the patch as YAML (of which JSON is a part) and sends it as JSON.
     let patch: Value = crate::api::yaml::parse_document(p)
         .map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
-    let ty = a.flag("type").flatten().unwrap_or("strategic");
-    let d = get_deployment(c, &name)?;
-    let mut v = codec::to_value(&d);
-    match ty {
-        "merge" => merge_patch(&mut v, &patch),
-        "strategic" => strategic_patch(&mut v, &patch),
-        other => {
-            return Err(format!(
-                "error: --type must be one of [json merge strategic], got {other:?} (the playground supports merge and strategic)"
-            ).into());
+    let kind = res.kind();
+    let old = c
+        .store
+        .get(kind, &format!("default/{name}"))
+        .cloned()
+        .ok_or_else(|| not_found(kind, &name))?;
+    let mut v = old.to_value();
+    match ty.to_ascii_lowercase().as_str() {
+        "merge" => json_patch::merge(&mut v, &patch),
+        "json" => {
+            let ops: json_patch::Patch = serde_json::from_value(patch)
+                .map_err(|e| format!("error: unable to parse \"{p}\" as a JSON patch: {e}"))?;
+            json_patch::patch(&mut v, &ops).map_err(|e| format!("Error from server: {e}"))?;
         }
+        _ => strategic_patch(&mut v, &patch),
     }
-    let new = codec::from_value::<Deployment>(v)
-        .map_err(|e| format!("error: the patch does not fit a Deployment: {e}"))?;
-    if new == d {
-        return Ok(format!("deployment.apps/{name} patched (no change)"));
+    // Decoded as the stored kind: a patch cannot turn a Deployment into something else.
+    let new = match kind {
+        Kind::Deployment => codec::from_value(v).map(|d| Object::Deployment(Box::new(d))),
+        Kind::ReplicaSet => codec::from_value(v).map(|r| Object::ReplicaSet(Box::new(r))),
+        Kind::Pod => codec::from_value(v).map(Object::Pod),
     }
-    update_deployment(c, new)?;
-    Ok(format!("deployment.apps/{name} patched"))
+    .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()))?;
+    if new == old {
+        return Ok(format!("{}/{name} patched (no change)", res.prefix()));
+    }
+    c.store.update(new).map_err(api_err)?;
+    Ok(format!("{}/{name} patched", res.prefix()))
 }
 
 fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
@@ -1372,6 +1389,80 @@ mod tests {
             out.lines().any(|l| l.starts_with("NewReplicaSet:   web-")
                 && l.ends_with(" (2/2 replicas created)")),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn patch_takes_kubectl_s_three_types_on_every_kind() {
+        let mut c = cluster();
+        let rs = c
+            .store
+            .replicasets()
+            .next()
+            .unwrap()
+            .metadata
+            .name
+            .to_string();
+        let pod = c.store.pods().next().unwrap().metadata.name.to_string();
+        for (cmd, want) in [
+            (
+                r#"kubectl patch deployment web --type json -p '[{"op":"replace","path":"/spec/replicas","value":3}]'"#.to_string(),
+                "deployment.apps/web patched".to_string(),
+            ),
+            (
+                format!(r#"kubectl patch rs {rs} --type merge -p '{{"metadata":{{"labels":{{"team":"a"}}}}}}'"#),
+                format!("replicaset.apps/{rs} patched"),
+            ),
+            (
+                format!(r#"kubectl patch pod/{pod} -p '{{"metadata":{{"annotations":{{"note":"x"}}}}}}'"#),
+                format!("pod/{pod} patched"),
+            ),
+            (
+                format!(r#"kubectl patch pod/{pod} -p '{{"metadata":{{"annotations":{{"note":"x"}}}}}}'"#),
+                format!("pod/{pod} patched (no change)"),
+            ),
+        ] {
+            assert_eq!(run(&mut c, &cmd), Ok(want), "{cmd}");
+        }
+        assert_eq!(
+            c.store.deployment("default/web").unwrap().spec.replicas,
+            Some(3)
+        );
+        for (cmd, err) in [
+            (
+                "kubectl patch deployment web --type apply -p '{}'",
+                "error: --type must be one of [json merge strategic], not \"apply\"",
+            ),
+            (
+                "kubectl patch deployment web --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/nope\"}]'",
+                "Error from server: ",
+            ),
+            (
+                "kubectl patch deployment web --type json -p '{\"spec\":{}}'",
+                "as a JSON patch",
+            ),
+        ] {
+            let e = run(&mut c, cmd).unwrap_err();
+            assert!(e.contains(err), "{cmd}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_strategic_merge_patch_merges_lists_on_their_keys() {
+        let mut target = serde_json::json!({"spec": {"containers": [
+            {"name": "app", "image": "a:1", "env": [{"name": "A", "value": "1"}]},
+            {"name": "side", "image": "s:1"}
+        ]}, "metadata": {"ownerReferences": [{"uid": "u1", "name": "x"}]}});
+        let patch = serde_json::json!({"spec": {"containers": [
+            {"name": "app", "env": [{"name": "B", "value": "2"}, {"name": "A", "value": "3"}]}
+        ]}, "metadata": {"ownerReferences": [{"uid": "u1", "controller": true}]}});
+        super::strategic_patch(&mut target, &patch);
+        assert_eq!(
+            target,
+            serde_json::json!({"spec": {"containers": [
+                {"name": "app", "image": "a:1", "env": [{"name": "A", "value": "3"}, {"name": "B", "value": "2"}]},
+                {"name": "side", "image": "s:1"}
+            ]}, "metadata": {"ownerReferences": [{"uid": "u1", "name": "x", "controller": true}]}})
         );
     }
 
