@@ -326,11 +326,46 @@ impl Args {
     fn only(&self, allowed: &[&str]) -> Result<(), String> {
         for (k, _) in &self.flags {
             if !allowed.contains(&k.as_str()) {
-                return Err(format!("error: unknown flag: --{k}"));
+                // pflag's words: a one-letter flag is a shorthand.
+                return Err(if k.len() == 1 {
+                    format!("error: unknown shorthand flag: '{k}' in -{k}")
+                } else {
+                    format!("error: unknown flag: --{k}")
+                });
             }
         }
         Ok(())
     }
+    /// The objects a command names: with `-l`/`--selector`, a TYPE at `i` and every object of
+    /// it whose labels match (in the store's order); else one `TYPE/NAME` or `TYPE NAME`.
+    /// Returns the resource, the names and where the positionals after them start.
+    fn targets(
+        &self,
+        c: &Cluster,
+        i: usize,
+        verb: &str,
+    ) -> Result<(Resource, Vec<String>, usize), KubectlError> {
+        let Some(Some(sel)) = self.flag("l").or(self.flag("selector")) else {
+            let (res, name, next) = self.target(i, verb)?;
+            return Ok((res, vec![name], next));
+        };
+        let selector = parse_selector(sel)?;
+        let Some(first) = self.positional.get(i) else {
+            return Err(format!(
+                "error: you must specify the type of resource to {verb} (e.g. pods)"
+            )
+            .into());
+        };
+        let res = Resource::named(first)?;
+        let names = c
+            .store
+            .list(res.kind())
+            .filter(|o| selector.matches(&o.meta().labels))
+            .map(|o| o.meta().name.to_string())
+            .collect();
+        Ok((res, names, i + 1))
+    }
+
     /// `TYPE/NAME` or `TYPE NAME` from the positionals starting at `i`.
     fn target(&self, i: usize, verb: &str) -> Result<(Resource, String, usize), String> {
         let Some(first) = self.positional.get(i) else {
@@ -819,9 +854,20 @@ fn rollout_history(c: &Cluster, d: &Deployment, revision: Option<&str>) -> Outco
 }
 
 fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["cascade", "grace-period"])?;
-    a.only(&["cascade", "grace-period", "now", "force", "wait"])?;
-    let (res, name, _) = a.target(0, "delete")?;
+    let a = Args::parse(rest, &["cascade", "grace-period", "l", "selector"])?;
+    a.only(&[
+        "cascade",
+        "grace-period",
+        "now",
+        "force",
+        "wait",
+        "l",
+        "selector",
+    ])?;
+    let (res, names, _) = a.targets(c, 0, "delete")?;
+    if names.is_empty() {
+        return Ok("No resources found".into());
+    }
     let propagation = match a.flag("cascade") {
         None | Some(None) => Propagation::Background,
         Some(Some(v)) => Propagation::parse(v).ok_or_else(|| format!("error: invalid argument \"{v}\" for \"--cascade\" flag: expected background, foreground or orphan"))?,
@@ -842,6 +888,21 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         None if force => Some(0),
         g => g,
     };
+    let mut out = vec![];
+    for name in names {
+        out.push(delete_one(c, res, &name, propagation, grace)?);
+    }
+    Ok(out.join("\n"))
+}
+
+/// One object of a delete, with its grace period (a pod's own when none is given).
+fn delete_one(
+    c: &mut Cluster,
+    res: Resource,
+    name: &str,
+    propagation: Propagation,
+    grace: Option<i64>,
+) -> Outcome {
     let key = format!("default/{name}");
     let grace = match (res, grace) {
         (Resource::Pod, None) => c
@@ -964,9 +1025,9 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
 }
 
 fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &[])?;
-    a.only(&["overwrite"])?;
-    let (res, name, next) = a.target(0, verb)?;
+    let a = Args::parse(rest, &["l", "selector"])?;
+    a.only(&["overwrite", "l", "selector"])?;
+    let (res, names, next) = a.targets(c, 0, verb)?;
     let changes = &a.positional[next..];
     if changes.is_empty() {
         return Err(format!(
@@ -979,13 +1040,29 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
         )
         .into());
     }
+    let overwrite = a.flag("overwrite").is_some();
+    let mut out = vec![];
+    for name in names {
+        out.push(annotate_one(c, verb, res, &name, changes, overwrite)?);
+    }
+    Ok(out.join("\n"))
+}
+
+/// `kubectl label` / `annotate` on one object.
+fn annotate_one(
+    c: &mut Cluster,
+    verb: &str,
+    res: Resource,
+    name: &str,
+    changes: &[String],
+    overwrite: bool,
+) -> Outcome {
     let key = format!("default/{name}");
     let mut obj = c
         .store
         .get(res.kind(), &key)
         .cloned()
-        .ok_or_else(|| not_found(res.kind(), &name))?;
-    let overwrite = a.flag("overwrite").is_some();
+        .ok_or_else(|| not_found(res.kind(), name))?;
     // kubectl tells a label change from the object's JSON before and after: the same, "not
     // labeled"; shorter (without --overwrite), "unlabeled". Only `"labels":{…}` can differ, and
     // the command writes it even emptied, so labels added to or removed from none "labeled".
@@ -1463,6 +1540,56 @@ mod tests {
                 {"name": "app", "image": "a:1", "env": [{"name": "A", "value": "3"}, {"name": "B", "value": "2"}]},
                 {"name": "side", "image": "s:1"}
             ]}, "metadata": {"ownerReferences": [{"uid": "u1", "name": "x", "controller": true}]}})
+        );
+    }
+
+    #[test]
+    fn delete_label_and_annotate_take_a_selector() {
+        let mut c = cluster();
+        let pods: Vec<String> = c
+            .store
+            .pods()
+            .map(|p| p.metadata.name.to_string())
+            .collect();
+        assert_eq!(pods.len(), 2);
+        let labeled = run(&mut c, "kubectl label pods -l app=web tier=x").unwrap();
+        assert_eq!(
+            labeled,
+            pods.iter()
+                .map(|p| format!("pod/{p} labeled"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert!(
+            c.store
+                .pods()
+                .all(|p| p.metadata.labels.get("tier").map(String::as_str) == Some("x"))
+        );
+        let annotated = run(
+            &mut c,
+            "kubectl annotate deployment --selector tier=1 note=hi",
+        )
+        .unwrap();
+        assert_eq!(annotated, "deployment.apps/web annotated");
+        assert_eq!(
+            run(&mut c, "kubectl label pods -l app=none a=b"),
+            Ok(String::new())
+        );
+        assert_eq!(
+            run(&mut c, "kubectl delete pods -l app=none"),
+            Ok("No resources found".into())
+        );
+        let deleted = run(&mut c, "kubectl delete pods -l app=web").unwrap();
+        assert_eq!(
+            deleted,
+            pods.iter()
+                .map(|p| format!("pod \"{p}\" deleted"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert_eq!(
+            run(&mut c, "kubectl scale deployment web -x 3"),
+            Err("error: unknown shorthand flag: 'x' in -x".into())
         );
     }
 
