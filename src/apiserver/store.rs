@@ -335,11 +335,28 @@ pub struct Store {
     fake: bool,
     /// Pods' specs, statuses and owner references, each stored once however many pods share it.
     parts: PodParts,
+    /// The namespaces beyond the four every cluster has (`kubectl create namespace`, or a
+    /// scenario's objects).
+    namespaces: BTreeSet<Str>,
 }
 
 impl Store {
     pub fn new() -> Store {
         Store::default()
+    }
+
+    /// Whether the namespace exists: `default`, `kube-system`, `kube-public`,
+    /// `kube-node-lease`, or one added.
+    pub fn has_namespace(&self, ns: &str) -> bool {
+        matches!(
+            ns,
+            "default" | "kube-system" | "kube-public" | "kube-node-lease"
+        ) || self.namespaces.contains(ns)
+    }
+
+    /// Adds a namespace; false when it exists already.
+    pub fn add_namespace(&mut self, ns: &str) -> bool {
+        !self.has_namespace(ns) && self.namespaces.insert(ns.into())
     }
 
     /// The instant of the virtual clock.

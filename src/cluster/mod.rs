@@ -454,6 +454,11 @@ impl Cluster {
 
     /// Creates the objects of a scenario (or an `apply`), in order, each as the apiserver would.
     pub fn create(&mut self, obj: Object) -> Result<Object, crate::apiserver::store::ApiError> {
+        // A scenario's objects bring their namespaces with them.
+        let ns = obj.meta().namespace.clone();
+        if !ns.is_empty() {
+            self.store.add_namespace(&ns);
+        }
         let created = Rc::unwrap_or_clone(self.store.create(obj)?);
         if let Object::Deployment(d) = &created
             && self.focus.is_none()

@@ -280,6 +280,12 @@ struct Args {
 
 impl Args {
     fn parse(tokens: &[String], with_value: &[&str]) -> Result<Args, String> {
+        // Every verb takes the namespace flags.
+        let with_value: Vec<&str> = with_value
+            .iter()
+            .copied()
+            .chain(["n", "namespace"])
+            .collect();
         let mut positional = vec![];
         let mut flags = vec![];
         let mut i = 0;
@@ -307,6 +313,19 @@ impl Args {
         }
         Ok(Args { positional, flags })
     }
+    /// The namespace the command works in: `-n`/`--namespace`, else `default`.
+    fn ns(&self) -> &str {
+        self.flag("n")
+            .or(self.flag("namespace"))
+            .flatten()
+            .unwrap_or("default")
+    }
+
+    /// The store's key of the object `name` in the command's namespace.
+    fn key(&self, name: &str) -> String {
+        format!("{}/{name}", self.ns())
+    }
+
     fn flag(&self, name: &str) -> Option<Option<&str>> {
         self.flags
             .iter()
@@ -325,7 +344,7 @@ impl Args {
     }
     fn only(&self, allowed: &[&str]) -> Result<(), String> {
         for (k, _) in &self.flags {
-            if !allowed.contains(&k.as_str()) {
+            if !allowed.contains(&k.as_str()) && k != "n" && k != "namespace" {
                 // pflag's words: a one-letter flag is a shorthand.
                 return Err(if k.len() == 1 {
                     format!("error: unknown shorthand flag: '{k}' in -{k}")
@@ -360,7 +379,7 @@ impl Args {
         let names = c
             .store
             .list(res.kind())
-            .filter(|o| selector.matches(&o.meta().labels))
+            .filter(|o| o.meta().namespace == self.ns() && selector.matches(&o.meta().labels))
             .map(|o| o.meta().name.to_string())
             .collect();
         Ok((res, names, i + 1))
@@ -401,9 +420,9 @@ fn api_err(e: ApiError) -> KubectlError {
     KubectlError::Server(e)
 }
 
-fn get_deployment(c: &Cluster, name: &str) -> Result<Deployment, KubectlError> {
+fn get_deployment(c: &Cluster, a: &Args, name: &str) -> Result<Deployment, KubectlError> {
     c.store
-        .deployment(&format!("default/{name}"))
+        .deployment(&a.key(name))
         .cloned()
         .ok_or_else(|| not_found(Kind::Deployment, name))
 }
@@ -469,8 +488,10 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         rest,
         &["f", "filename", "image", "replicas", "n", "namespace"],
     )?;
-    if verb == "create" && a.positional.first().map(String::as_str) == Some("deployment") {
-        return create_deployment(c, &a);
+    match (verb, a.positional.first().map(String::as_str)) {
+        ("create", Some("deployment")) => return create_deployment(c, &a),
+        ("create", Some("namespace" | "ns")) => return create_namespace(c, &a),
+        _ => {}
     }
     a.only(&[
         "f",
@@ -487,8 +508,31 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         ).into());
     }
     let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
-    let objs =
+    let mut objs =
         parse_objects(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+    // Each object goes to its own namespace, else the command's; `-n` may not contradict it.
+    let flag_ns = a.flag("n").or(a.flag("namespace")).flatten();
+    for o in &mut objs {
+        let m = o.meta_mut();
+        match flag_ns {
+            Some(ns) if !m.namespace.is_empty() && m.namespace != ns => {
+                return Err(format!(
+                    "error: the namespace from the provided object \"{}\" does not match the namespace \"{ns}\". You must pass '--namespace={}' to perform this operation.",
+                    m.namespace, m.namespace
+                )
+                .into());
+            }
+            _ if m.namespace.is_empty() => m.namespace = a.ns().into(),
+            _ => {}
+        }
+        if !c.store.has_namespace(&m.namespace) {
+            return Err(format!(
+                "Error from server (NotFound): error when creating \"STDIN\": namespaces \"{}\" not found",
+                m.namespace
+            )
+            .into());
+        }
+    }
     // Every object or none: a bad second document puts the store back as it was.
     let snapshot = c.store.clone();
     let mut out = vec![];
@@ -521,7 +565,7 @@ fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiErro
         Kind::ReplicaSet => "replicaset.apps",
         Kind::Pod => "pod",
     };
-    let key = format!("default/{name}");
+    let key = obj.meta().key();
     let Some(old) = c.store.get(kind, &key).cloned() else {
         return c.create(obj).map(|_| format!("{prefix}/{name} created"));
     };
@@ -553,6 +597,28 @@ fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiErro
 
 /// `kubectl create deployment NAME --image=IMAGE [--replicas=N]`: labels `app=NAME`, one
 /// container named after the image.
+/// `kubectl create namespace NAME`.
+fn create_namespace(c: &mut Cluster, a: &Args) -> Outcome {
+    a.only(&[])?;
+    let name = a
+        .positional
+        .get(1)
+        .ok_or("error: exactly one NAME is required, got 0")?;
+    if !crate::api::validation::is_dns1123_label(name) {
+        return Err(format!(
+            "The Namespace \"{name}\" is invalid: metadata.name: Invalid value: \"{name}\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+        )
+        .into());
+    }
+    if !c.store.add_namespace(name) {
+        return Err(format!(
+            "Error from server (AlreadyExists): namespaces \"{name}\" already exists"
+        )
+        .into());
+    }
+    Ok(format!("namespace/{name} created"))
+}
+
 fn create_deployment(c: &mut Cluster, a: &Args) -> Outcome {
     a.only(&["image", "replicas", "n", "namespace"])?;
     let name = a.positional.get(1).ok_or(
@@ -573,9 +639,17 @@ fn create_deployment(c: &mut Cluster, a: &Args) -> Outcome {
     let manifest = format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  labels: {{app: {name}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n    spec:\n      containers:\n      - name: {container}\n        image: {image}\n"
     );
-    let obj = parse_objects(&manifest)
+    let mut obj = parse_objects(&manifest)
         .map_err(|e| format!("error: {e}"))?
         .remove(0);
+    if !c.store.has_namespace(a.ns()) {
+        return Err(format!(
+            "error: failed to create deployment: namespaces \"{}\" not found",
+            a.ns()
+        )
+        .into());
+    }
+    obj.meta_mut().namespace = a.ns().into();
     c.create(obj).map_err(|e| match e {
         ApiError::AlreadyExists { kind, name } => KubectlError::Client(format!(
             "error: failed to create deployment: {} \"{name}\" already exists",
@@ -597,7 +671,7 @@ fn set_target(c: &Cluster, a: &Args, what: &str) -> Result<(String, Deployment),
         )
         .into());
     }
-    let d = get_deployment(c, &name)?;
+    let d = get_deployment(c, a, &name)?;
     Ok((name, d))
 }
 
@@ -767,7 +841,7 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
     if pairs.is_empty() {
         return Err("error: at least one image update is required (CONTAINER=IMAGE)".into());
     }
-    let mut d = get_deployment(c, &name)?;
+    let mut d = get_deployment(c, &a, &name)?;
     let before = d.clone();
     for p in pairs {
         let (cname, img) = p.split_once('=').ok_or_else(|| {
@@ -823,7 +897,7 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
     };
     match res {
         Resource::Deployment => {
-            let mut d = get_deployment(c, &name)?;
+            let mut d = get_deployment(c, &a, &name)?;
             check(d.spec.replicas)?;
             d.spec.replicas = Some(n);
             update_deployment(c, d)?;
@@ -831,7 +905,7 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
         Resource::ReplicaSet => {
             let mut rs = c
                 .store
-                .replicaset(&format!("default/{name}"))
+                .replicaset(&a.key(&name))
                 .cloned()
                 .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
             check(rs.spec.replicas)?;
@@ -865,7 +939,7 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
         )
         .into());
     }
-    let mut d = get_deployment(c, &name)?;
+    let mut d = get_deployment(c, &a, &name)?;
     match sub.as_str() {
         "pause" | "resume" => {
             a.only(&[])?;
@@ -1054,7 +1128,14 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
     };
     let mut out = vec![];
     for name in names {
-        out.push(delete_one(c, res, &name, propagation, grace)?);
+        out.push(delete_one(
+            c,
+            res,
+            &a.key(&name),
+            &name,
+            propagation,
+            grace,
+        )?);
     }
     Ok(out.join("\n"))
 }
@@ -1063,20 +1144,20 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
 fn delete_one(
     c: &mut Cluster,
     res: Resource,
+    key: &str,
     name: &str,
     propagation: Propagation,
     grace: Option<i64>,
 ) -> Outcome {
-    let key = format!("default/{name}");
     let grace = match (res, grace) {
         (Resource::Pod, None) => c
             .store
-            .pod(&key)
+            .pod(key)
             .and_then(|p| p.spec.termination_grace_period_seconds),
         (_, g) => g,
     };
     c.store
-        .delete(res.kind(), &key, propagation, grace)
+        .delete(res.kind(), key, propagation, grace)
         .map_err(api_err)?;
     if grace == Some(0) {
         return Ok(format!(
@@ -1161,7 +1242,7 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     let kind = res.kind();
     let old = c
         .store
-        .get(kind, &format!("default/{name}"))
+        .get(kind, &a.key(&name))
         .cloned()
         .ok_or_else(|| not_found(kind, &name))?;
     let mut v = old.to_value();
@@ -1207,7 +1288,15 @@ fn annotate(c: &mut Cluster, verb: &str, rest: &[String]) -> Outcome {
     let overwrite = a.flag("overwrite").is_some();
     let mut out = vec![];
     for name in names {
-        out.push(annotate_one(c, verb, res, &name, changes, overwrite)?);
+        out.push(annotate_one(
+            c,
+            verb,
+            res,
+            &a.key(&name),
+            &name,
+            changes,
+            overwrite,
+        )?);
     }
     Ok(out.join("\n"))
 }
@@ -1217,14 +1306,14 @@ fn annotate_one(
     c: &mut Cluster,
     verb: &str,
     res: Resource,
+    key: &str,
     name: &str,
     changes: &[String],
     overwrite: bool,
 ) -> Outcome {
-    let key = format!("default/{name}");
     let mut obj = c
         .store
-        .get(res.kind(), &key)
+        .get(res.kind(), key)
         .cloned()
         .ok_or_else(|| not_found(res.kind(), name))?;
     // kubectl tells a label change from the object's JSON before and after: the same, "not
@@ -1320,7 +1409,18 @@ fn table(rows: Vec<Vec<String>>) -> String {
 
 fn get(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["o", "output", "l", "selector"])?;
-    a.only(&["o", "output", "w", "watch", "l", "selector", "show-labels"])?;
+    a.only(&[
+        "o",
+        "output",
+        "w",
+        "watch",
+        "l",
+        "selector",
+        "show-labels",
+        "A",
+        "all-namespaces",
+    ])?;
+    let all = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let Some(first) = a.positional.first() else {
         return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
     };
@@ -1336,7 +1436,8 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
         .map(parse_selector)
         .transpose()?;
     let keep = |m: &ObjectMeta| {
-        name.as_ref().is_none_or(|n| &m.name == n)
+        (all || m.namespace == a.ns())
+            && name.as_ref().is_none_or(|n| &m.name == n)
             && selector.as_ref().is_none_or(|s| s.matches(&m.labels))
     };
     let objs: Vec<Object> = c
@@ -1371,10 +1472,27 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
         }
     }
     if objs.is_empty() {
-        return Ok("No resources found in default namespace.".into());
+        return Ok(if all {
+            "No resources found".into()
+        } else {
+            format!("No resources found in {} namespace.", a.ns())
+        });
     }
-    let mut rows = vec![headers(res).map(String::from).to_vec()];
-    rows.extend(objs.iter().map(|o| row(c, o)));
+    // With every namespace, each row says which.
+    let namespace = |mut row: Vec<String>, ns: &str| {
+        if all {
+            row.insert(0, ns.to_string());
+        }
+        row
+    };
+    let mut rows = vec![namespace(
+        headers(res).map(String::from).to_vec(),
+        "NAMESPACE",
+    )];
+    rows.extend(
+        objs.iter()
+            .map(|o| namespace(row(c, o), &o.meta().namespace)),
+    );
     Ok(table(rows))
 }
 
@@ -1450,7 +1568,7 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
         )
         .into());
     }
-    let d = get_deployment(c, &name)?;
+    let d = get_deployment(c, &a, &name)?;
     let mut o = String::new();
     describe_deployment(&mut o, &d);
     describe_replica_sets(&mut o, c, &d);
@@ -1811,6 +1929,67 @@ mod tests {
                 .generation,
             4,
             "three template changes"
+        );
+    }
+
+    #[test]
+    fn namespaces_as_kubectl_knows_them() {
+        let mut c = cluster();
+        let shop = "kubectl apply -f - -n shop\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec: {replicas: 1, selector: {matchLabels: {app: api}}, template: {metadata: {labels: {app: api}}, spec: {containers: [{name: app, image: 'api:1'}]}}}\n";
+        assert_eq!(
+            run(&mut c, shop),
+            Err("Error from server (NotFound): error when creating \"STDIN\": namespaces \"shop\" not found".into())
+        );
+        assert_eq!(
+            run(&mut c, "kubectl create namespace shop"),
+            Ok("namespace/shop created".into())
+        );
+        assert_eq!(
+            run(&mut c, "kubectl create ns shop"),
+            Err("Error from server (AlreadyExists): namespaces \"shop\" already exists".into())
+        );
+        assert_eq!(run(&mut c, shop), Ok("deployment.apps/api created".into()));
+        assert!(c.store.deployment("shop/api").is_some());
+        c.drain().unwrap();
+        let in_shop = run(&mut c, "kubectl get deployments -n shop").unwrap();
+        assert!(
+            in_shop.starts_with("NAME") && in_shop.contains("api") && !in_shop.contains("web"),
+            "{in_shop}"
+        );
+        let everywhere = run(&mut c, "kubectl get deploy -A").unwrap();
+        let lines: Vec<&str> = everywhere.lines().collect();
+        assert!(lines[0].starts_with("NAMESPACE   NAME"), "{everywhere}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("default ") && l.contains("web")),
+            "{everywhere}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("shop ") && l.contains("api")),
+            "{everywhere}"
+        );
+        assert_eq!(
+            run(&mut c, "kubectl get pods -n kube-system"),
+            Ok("No resources found in kube-system namespace.".into())
+        );
+        assert_eq!(
+            run(&mut c, "kubectl scale deployment api --replicas=2"),
+            Err("Error from server (NotFound): deployments.apps \"api\" not found".into())
+        );
+        assert_eq!(
+            run(
+                &mut c,
+                "kubectl scale deployment api --replicas=2 --namespace=shop"
+            ),
+            Ok("deployment.apps/api scaled".into())
+        );
+        let elsewhere = "kubectl apply -n default -f -\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec: {containers: [{name: app, image: 'a:1'}]}\n";
+        assert_eq!(
+            run(&mut c, elsewhere),
+            Err("error: the namespace from the provided object \"shop\" does not match the namespace \"default\". You must pass '--namespace=shop' to perform this operation.".into())
         );
     }
 
