@@ -934,3 +934,74 @@ fn attempt_to_delete_item_removes_dangling_owner_references() {
             .is_none_or(|q| q.metadata.deletion_timestamp.is_some())
     );
 }
+
+/// A step's `world:` takes effect from its instant: a rollout stuck on an image the registry
+/// does not have completes once the image is there, at the kubelet's next pull (its back-off
+/// after the failed ones), with the kubelet's Pulling and Pulled events.
+#[test]
+fn an_image_fixed_mid_rollout_lets_a_stuck_rollout_complete() {
+    let steps = run_web(
+        "replicas: 3",
+        r#"{name: app, image: "app:1"}"#,
+        r#"world: {failingImages: ["app:2"]}
+steps:
+  - {at: 10s, run: kubectl set image deployment/web app=app:2}
+  - {at: 60s, world: {failingImages: []}, caption: The registry has app:2 now.}
+until: settled
+"#,
+    );
+    let updated_at = |t: u64| {
+        steps
+            .iter()
+            .rev()
+            .find(|s| s.t <= t && s.deployment.is_some())
+            .and_then(|s| s.deployment.as_ref())
+            .map(|d| (d.status.updated_replicas, d.status.available_replicas))
+    };
+    let stuck = updated_at(59_000).unwrap();
+    assert!(stuck.0 >= 1 && stuck.1 <= 3, "{stuck:?}");
+    let fixed = steps
+        .iter()
+        .find(|s| s.t == 60_000 && s.kind == rollout_playground::cluster::trace::StepKind::Action)
+        .unwrap();
+    assert_eq!(fixed.changes, [r#"world: {"failingImages":[]}"#]);
+    let last = steps.last().unwrap().deployment.as_ref().unwrap();
+    assert_eq!(
+        (
+            last.status.updated_replicas,
+            last.status.available_replicas,
+            last.status.replicas
+        ),
+        (3, 3, 3),
+        "the rollout completed"
+    );
+    let pulled = steps
+        .iter()
+        .filter(|s| s.t > 60_000)
+        .flat_map(|s| &s.events)
+        .any(|e| {
+            e.reason == "Pulled" && e.message.starts_with("Successfully pulled image \"app:2\"")
+        });
+    assert!(pulled, "the kubelet pulled the image on its next try");
+}
+
+/// A step may be only a world change, and one with a field the world does not have is refused.
+#[test]
+fn a_world_step_is_read_and_its_unknown_fields_refused() {
+    let s = Scenario::parse("name: w\nsteps:\n  - {at: 5s, world: {readyMs: 3000}}\n").unwrap();
+    assert_eq!(
+        s.steps[0].world.as_ref().and_then(|w| w.ready_ms),
+        Some(3000)
+    );
+    assert_eq!(
+        Scenario::parse(&s.to_yaml()).unwrap(),
+        s,
+        "kept by share links"
+    );
+    let e = Scenario::parse("name: w\nsteps:\n  - {at: 5s, world: {readyMS: 3000}}\n").unwrap_err();
+    assert!(
+        e.to_string().starts_with("steps[0].world")
+            && e.to_string().contains("unknown field `readyMS`"),
+        "{e}"
+    );
+}

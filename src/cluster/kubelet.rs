@@ -63,7 +63,55 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     pi == p.len()
 }
 
+/// A step's `world:`: any of the world's fields, taking effect from that instant (pods already
+/// running keep their state; what the kubelet does next follows the new world).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WorldPatch {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ready_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub use_grace_period: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failing_images: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crashing_images: Option<Vec<String>>,
+}
+
 impl World {
+    /// The world with a step's changes.
+    pub fn apply(&mut self, p: &WorldPatch) {
+        let set = |field: &mut u64, v: Option<u64>| {
+            if let Some(v) = v {
+                *field = v;
+            }
+        };
+        set(&mut self.schedule_ms, p.schedule_ms);
+        set(&mut self.start_ms, p.start_ms);
+        set(&mut self.ready_ms, p.ready_ms);
+        set(&mut self.termination_ms, p.termination_ms);
+        if let Some(v) = p.use_grace_period {
+            self.use_grace_period = v;
+        }
+        if let Some(v) = p.nodes {
+            self.nodes = v;
+        }
+        if let Some(v) = &p.failing_images {
+            self.failing_images.clone_from(v);
+        }
+        if let Some(v) = &p.crashing_images {
+            self.crashing_images.clone_from(v);
+        }
+    }
+
     pub fn image_fails(&self, image: &str) -> bool {
         self.failing_images.iter().any(|g| glob_match(g, image))
     }
@@ -85,10 +133,19 @@ pub enum PodStep {
     Bind,
     Start,
     Ready,
-    PullBackOff,
+    /// The kubelet backs off after the n-th failed pull of the image.
+    PullBackOff(u32),
+    /// The kubelet pulls the image again after the n-th back-off.
+    PullRetry(u32),
     Crash,
     Restart,
     Gone,
+}
+
+/// The kubelet's back-off after the n-th failure (image pulls, container restarts): 10 s,
+/// doubling, at most 5 minutes.
+fn back_off_ms(n: u32) -> u64 {
+    (10_000u64 << n.saturating_sub(1).min(5)).min(300_000)
 }
 
 /// What happened, in words, for the trace (empty when nobody records it).
@@ -132,9 +189,25 @@ impl Kubelet<'_> {
         let (what, next) = match step {
             PodStep::Bind => return self.bind(key, name, p),
             PodStep::Start if self.world.image_fails(&image) => {
-                self.pull_failed(name, &image, &mut p)
+                self.pull_failed(name, &image, &mut p, 1)
             }
-            PodStep::PullBackOff => self.pull_back_off(name, &image, &mut p),
+            PodStep::PullRetry(n) if self.world.image_fails(&image) => {
+                self.pull_failed(name, &image, &mut p, n + 1)
+            }
+            PodStep::PullBackOff(n) => self.pull_back_off(name, &image, &mut p, n),
+            PodStep::PullRetry(_) => {
+                // The registry has the image now: pulled, then started as any other.
+                self.event(
+                    name,
+                    EventType::Normal,
+                    "Pulling",
+                    format!("Pulling image \"{image}\""),
+                );
+                let pulled =
+                    format!("Successfully pulled image \"{image}\" in 0s (0s including waiting)");
+                self.event(name, EventType::Normal, "Pulled", pulled);
+                self.start(name, &image, &mut p)
+            }
             PodStep::Start | PodStep::Restart => self.start(name, &image, &mut p),
             PodStep::Crash => self.crash(name, uid, &mut p),
             PodStep::Ready => self.ready(name, &mut p),
@@ -213,8 +286,8 @@ impl Kubelet<'_> {
         ))
     }
 
-    /// The image cannot be pulled: ErrImagePull, then a back-off.
-    fn pull_failed(&mut self, name: &str, image: &str, p: &mut Pod) -> (Happening, Next) {
+    /// The image cannot be pulled (the `n`-th time): ErrImagePull, then a back-off.
+    fn pull_failed(&mut self, name: &str, image: &str, p: &mut Pod, n: u32) -> (Happening, Next) {
         p.status.start_time.get_or_insert(self.store.now());
         set_waiting(
             p,
@@ -242,11 +315,13 @@ impl Kubelet<'_> {
         );
         (
             self.say(|| format!("{name} cannot pull {image}: ErrImagePull")),
-            Some((5000, PodStep::PullBackOff)),
+            Some((5000, PodStep::PullBackOff(n))),
         )
     }
 
-    fn pull_back_off(&mut self, name: &str, image: &str, p: &mut Pod) -> (Happening, Next) {
+    /// ImagePullBackOff after the `n`-th failed pull; the kubelet tries again after its
+    /// back-off, when the world may have the image.
+    fn pull_back_off(&mut self, name: &str, image: &str, p: &mut Pod, n: u32) -> (Happening, Next) {
         set_waiting(
             p,
             "ImagePullBackOff",
@@ -264,7 +339,15 @@ impl Kubelet<'_> {
             "Failed",
             "Error: ImagePullBackOff".into(),
         );
-        (self.say(|| format!("{name}: ImagePullBackOff")), None)
+        // The next pull comes a back-off after the failed one (the ImagePullBackOff shown
+        // 5 s after it is part of that wait).
+        (
+            self.say(|| format!("{name}: ImagePullBackOff")),
+            Some((
+                back_off_ms(n).saturating_sub(5000).max(1),
+                PodStep::PullRetry(n),
+            )),
+        )
     }
 
     /// The containers start (the image is on the node: only the world's failing images are
@@ -310,7 +393,7 @@ impl Kubelet<'_> {
     fn crash(&mut self, name: &str, uid: &str, p: &mut Pod) -> (Happening, Next) {
         let now = self.store.now();
         let restarts = p.max_restarts() + 1;
-        let backoff_ms = (10_000u64 << (restarts - 1).min(5) as u64).min(300_000);
+        let backoff_ms = back_off_ms(restarts.max(1) as u32);
         // The kubelet names the pod as `format.Pod` does: name_namespace(uid).
         let pod_ref = format!("{name}_{}({uid})", p.metadata.namespace);
         let container = p

@@ -313,7 +313,8 @@ impl Cluster {
         .min()
     }
 
-    /// True when nothing but crash-loop and image-pull back-off cycles is still scheduled (a
+    /// True when nothing but crash-loop and image-pull back-off cycles (of images that still
+    /// fail) is still scheduled (a
     /// progress-deadline check of a Deployment that has completed changes nothing either).
     pub fn is_settled(&self) -> bool {
         let idle_check = |key: &Str| {
@@ -327,8 +328,14 @@ impl Cluster {
             && self.dc.queue.delayed_keys().all(idle_check)
             && !self.rsc.queue.has_delayed()
             && !self.gc.queue.has_delayed()
-            && self.timers.iter().all(|(_, (_, _, s))| {
-                matches!(s, PodStep::Crash | PodStep::Restart | PodStep::PullBackOff)
+            && self.timers.iter().all(|(_, (key, _, s))| match s {
+                PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_) => true,
+                // A pull that will fail again changes nothing; one the world now has does.
+                PodStep::PullRetry(_) => self.store.pod(key).is_none_or(|p| {
+                    let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
+                    self.world.image_fails(image)
+                }),
+                _ => false,
             })
     }
 

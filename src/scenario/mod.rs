@@ -12,7 +12,7 @@ pub mod table;
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_objects};
-use crate::cluster::kubelet::World;
+use crate::cluster::kubelet::{World, WorldPatch};
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
 use serde::Deserialize;
@@ -34,6 +34,8 @@ pub struct Step {
     pub at_ms: u64,
     pub run: Option<String>,
     pub caption: Option<String>,
+    /// World fields that change from this instant (`world: {failingImages: []}`).
+    pub world: Option<WorldPatch>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +114,7 @@ struct RawStep {
     at: Value,
     run: Option<String>,
     caption: Option<String>,
+    world: Option<WorldPatch>,
 }
 
 /// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
@@ -215,16 +218,17 @@ impl Scenario {
                 ));
             }
             last = at_ms;
-            if s.run.is_none() && s.caption.is_none() {
+            if s.run.is_none() && s.caption.is_none() && s.world.is_none() {
                 return Err(ScenarioError::field(
                     format!("steps[{i}]"),
-                    "a step needs `run`, `caption` or both",
+                    "a step needs `run`, `caption` or `world`",
                 ));
             }
             steps.push(Step {
                 at_ms,
                 run: s.run,
                 caption: s.caption,
+                world: s.world,
             });
         }
         let until = match raw.until {
@@ -303,6 +307,13 @@ impl Scenario {
 pub fn apply_step(c: &mut Cluster, step: &Step) {
     let mut s = TraceStep::new(c.now_ms(), StepKind::Action);
     s.caption = step.caption.clone();
+    if let Some(w) = &step.world {
+        c.world.apply(w);
+        s.changes.push(format!(
+            "world: {}",
+            serde_json::to_string(w).expect("a world patch is JSON")
+        ));
+    }
     if let Some(cmd) = &step.run {
         s.command = Some(cmd.clone());
         match kubectl::run(c, cmd) {

@@ -168,6 +168,7 @@ impl Session {
             at_ms,
             run: Some(cmd.to_string()),
             caption: None,
+            world: None,
         })?;
         Ok(Outcome::Applied { step, output })
     }

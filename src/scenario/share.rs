@@ -88,6 +88,9 @@ impl Scenario {
                     if let Some(c) = &s.caption {
                         o.insert("caption".into(), c.clone().into());
                     }
+                    if let Some(w) = &s.world {
+                        o.insert("world".into(), crate::api::codec::to_value(w));
+                    }
                     Value::Object(o)
                 })
                 .collect();
