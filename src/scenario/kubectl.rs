@@ -1800,6 +1800,10 @@ mod tests {
                 "kubectl patch deployment web --type json -p '{\"spec\":{}}'",
                 "as a JSON patch",
             ),
+            (
+                "kubectl patch deployment web -p '{\"spec\": {'",
+                "error: unable to parse \"{\"spec\": {\": ",
+            ),
         ] {
             let e = run(&mut c, cmd).unwrap_err();
             assert!(e.contains(err), "{cmd}: {e}");
