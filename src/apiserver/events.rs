@@ -4,10 +4,9 @@
 
 use super::clock::Clock;
 use crate::api::{Kind, Str, Time, key_of};
-use rustc_hash::{FxBuildHasher, FxHasher as Fx};
+use rustc_hash::{FxHashMap, FxHasher as Fx};
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
-use std::num::NonZeroUsize;
 
 /// `v1.EventTypeNormal` / `v1.EventTypeWarning`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -118,14 +117,100 @@ struct Correlator {
 const LRU_ENTRIES: usize = 4096;
 
 /// golang-lru's `simplelru` as the correlator uses it: a lookup marks the entry used, and a
-/// new entry past the size evicts the least recently used one.
-type Lru<T> = lru::LruCache<u64, T, FxBuildHasher>;
+/// new entry past the size evicts the least recently used one. Entries are slots of a list
+/// linked by index, most recent first. (Ours, not the lru crate's `LruCache`: measured, that
+/// one's node per entry, allocated and reached through pointers, made a 1 000- and a
+/// 10 000-replica rollout 7-10% slower in wall time, for 0.5% fewer instructions.)
+#[derive(Clone, Debug)]
+struct Lru<T> {
+    index: FxHashMap<u64, u32>,
+    slots: Vec<Slot<T>>,
+    head: u32,
+    tail: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Slot<T> {
+    key: u64,
+    newer: u32,
+    older: u32,
+    value: T,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl<T> Default for Lru<T> {
+    fn default() -> Lru<T> {
+        Lru {
+            index: FxHashMap::default(),
+            slots: Vec::new(),
+            head: NONE,
+            tail: NONE,
+        }
+    }
+}
+
+impl<T> Lru<T> {
+    /// The entry for `key`, now the most recently used; made by `new` if there is none (`Get`,
+    /// then `Add`, which is what each of the three caches does for each event).
+    fn get_or_insert_mut(&mut self, key: u64, new: impl FnOnce() -> T) -> &mut T {
+        let i = match self.index.get(&key) {
+            Some(&i) => {
+                self.unlink(i);
+                i
+            }
+            None if self.slots.len() < LRU_ENTRIES => {
+                self.slots.push(Slot {
+                    key,
+                    newer: NONE,
+                    older: NONE,
+                    value: new(),
+                });
+                let i = (self.slots.len() - 1) as u32;
+                self.index.insert(key, i);
+                i
+            }
+            None => {
+                // The least recently used slot takes the new key.
+                let i = self.tail;
+                self.unlink(i);
+                let slot = &mut self.slots[i as usize];
+                self.index.remove(&slot.key);
+                (slot.key, slot.value) = (key, new());
+                self.index.insert(key, i);
+                i
+            }
+        };
+        let slot = &mut self.slots[i as usize];
+        (slot.newer, slot.older) = (NONE, self.head);
+        match self.head {
+            NONE => self.tail = i,
+            h => self.slots[h as usize].newer = i,
+        }
+        self.head = i;
+        &mut self.slots[i as usize].value
+    }
+
+    fn peek_mut(&mut self, key: &u64) -> Option<&mut T> {
+        let i = *self.index.get(key)?;
+        Some(&mut self.slots[i as usize].value)
+    }
+
+    fn unlink(&mut self, i: u32) {
+        let Slot { newer, older, .. } = self.slots[i as usize];
+        match newer {
+            NONE => self.head = older,
+            n => self.slots[n as usize].older = older,
+        }
+        match older {
+            NONE => self.tail = newer,
+            o => self.slots[o as usize].newer = newer,
+        }
+    }
+}
 
 fn lru<T>() -> Lru<T> {
-    Lru::with_hasher(
-        NonZeroUsize::new(LRU_ENTRIES).expect("a size"),
-        FxBuildHasher,
-    )
+    Lru::default()
 }
 
 impl Default for Correlator {
@@ -498,7 +583,8 @@ mod tests {
             0,
             "least recently used, forgotten"
         );
-        assert_eq!(lru.len(), LRU_ENTRIES);
+        assert_eq!(lru.index.len(), LRU_ENTRIES);
+        assert_eq!(lru.slots.len(), LRU_ENTRIES);
     }
 
     #[test]
