@@ -297,3 +297,12 @@ pub fn pod(v: &Value) -> Pod {
     }
     p
 }
+
+/// The strings of a JSON list (none when it is not one; a non-string item is "").
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|x| x.as_str().unwrap_or("").to_string())
+        .collect()
+}

@@ -253,7 +253,10 @@ impl Fixture {
                 .into_iter()
                 .map(|r| r.metadata.name.to_string())
                 .collect();
-            let exp = names(want.get(d.metadata.name.as_str()));
+            let exp = want
+                .get(d.metadata.name.as_str())
+                .map(strings)
+                .unwrap_or_default();
             same(&format!("ReplicaSets of {}", d.metadata.name), exp, got)?;
         }
         Ok(())
@@ -290,7 +293,10 @@ impl Fixture {
                 .flatten()
                 .map(|p| p.metadata.name.to_string())
                 .collect();
-            let mut exp = names(want.get(rs.metadata.name.as_str()));
+            let mut exp = want
+                .get(rs.metadata.name.as_str())
+                .map(strings)
+                .unwrap_or_default();
             got.sort();
             exp.sort();
             total += got.len();
@@ -328,7 +334,7 @@ impl Fixture {
             }
         }
         if let Some(q) = e.get("queueAfterEachEvent").and_then(Value::as_array) {
-            let want: Vec<Vec<String>> = q.iter().map(|l| names(Some(l))).collect();
+            let want: Vec<Vec<String>> = q.iter().map(strings).collect();
             return same(&format!("{name}: queue after each event"), want, per_event);
         }
         same(
@@ -388,15 +394,6 @@ impl Fixture {
 /// The controller reference of a pod that `owner` controls.
 fn controlled_by(owner: &ReplicaSet) -> OwnerReference {
     OwnerReference::controller_of(ReplicaSet::API_VERSION, ReplicaSet::KIND, &owner.metadata)
-}
-
-/// The strings of a JSON list (none when absent).
-fn names(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|x| x.as_str().unwrap_or("").to_string())
-        .collect()
 }
 
 /// Whole `syncDeployment` calls and the client actions they make. (One upstream table's

@@ -564,16 +564,7 @@ fn util_get_deployments_for_replica_set(k: &Case) -> R {
         .map_err(|e| e.to_string());
     match e.get("error").and_then(Value::as_str) {
         Some(msg) => same("error", Err(msg.to_string()), r),
-        None => same(
-            "deployments",
-            Ok(e["deployments"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|x| x.as_str().unwrap_or("").to_string())
-                .collect()),
-            r,
-        ),
+        None => same("deployments", Ok(strings(&e["deployments"])), r),
     }
 }
 
@@ -627,12 +618,7 @@ fn sync_cleanup_deployment(k: &Case) -> R {
         return same("deletions", n.as_u64().unwrap_or(0) as usize, deleted.len());
     }
     deleted.sort();
-    let mut want: Vec<String> = e["deletedReplicaSets"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|x| x.as_str().unwrap_or("").to_string())
-        .collect();
+    let mut want: Vec<String> = strings(&e["deletedReplicaSets"]);
     want.sort();
     same("deletedReplicaSets", want, deleted)
 }
@@ -860,16 +846,7 @@ fn controller_filter_active_pods(k: &Case) -> R {
         .map(|p| p.metadata.name.to_string())
         .collect();
     got.sort();
-    same(
-        "active",
-        e["activePodNames(sorted)"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|x| x.as_str().unwrap_or("").to_string())
-            .collect::<Vec<_>>(),
-        got,
-    )
+    same("active", strings(&e["activePodNames(sorted)"]), got)
 }
 
 /// `controller.FilterActiveReplicaSets`.
@@ -886,16 +863,7 @@ fn controller_filter_active_replica_sets(k: &Case) -> R {
         .into_iter()
         .map(|r| r.metadata.name.to_string())
         .collect();
-    same(
-        "replicaSets",
-        e["replicaSets"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|x| x.as_str().unwrap_or("").to_string())
-            .collect::<Vec<_>>(),
-        got,
-    )
+    same("replicaSets", strings(&e["replicaSets"]), got)
 }
 
 /// `controller.SortingActivePods`.
@@ -907,12 +875,7 @@ fn controller_sorting_active_pods(k: &Case) -> R {
         .flatten()
         .map(pod)
         .collect();
-    let want: Vec<String> = e["order"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|x| x.as_str().unwrap_or("").to_string())
-        .collect();
+    let want: Vec<String> = strings(&e["order"]);
     // Every rotation and the reversal must sort to the same order.
     for k in 0..=pods.len() {
         let mut v = pods.clone();
@@ -1101,12 +1064,7 @@ fn replicaset_get_pod_keys(k: &Case) -> R {
         .collect();
     same(
         "keys",
-        e["keys"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|x| x.as_str().unwrap_or("").to_string())
-            .collect::<Vec<_>>(),
+        strings(&e["keys"]),
         rsc::get_pod_keys(&pods.iter().collect::<Vec<_>>())
             .into_iter()
             .map(String::from)
@@ -1142,12 +1100,7 @@ fn replicaset_get_pods_to_delete(k: &Case) -> R {
     );
     same(
         "podsToDelete",
-        e["podsToDelete"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|x| x.as_str().unwrap_or("").to_string())
-            .collect::<Vec<_>>(),
+        strings(&e["podsToDelete"]),
         got.iter().map(|p| p.metadata.name.to_string()).collect(),
     )
 }
