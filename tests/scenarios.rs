@@ -263,18 +263,40 @@ fn revision_history_limit_prunes_old_replica_sets() {
     );
 }
 
+/// Today's kubectl rolls back on the client: the controller sees a template change (the
+/// rollout branch) and reuses the old ReplicaSet under a new revision. The deprecated
+/// annotation still takes the controller's rollback branch.
 #[test]
 fn rollbacks_restore_old_templates() {
     let steps = run(&PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/scenarios/rollback-to-revision.yaml"
     )));
-    assert!(steps.iter().any(|s| s.branch == Some(Branch::Rollback)));
+    assert!(!steps.iter().any(|s| s.branch == Some(Branch::Rollback)));
+    let last = steps.last().unwrap();
+    let active: Vec<_> = last
+        .replica_sets
+        .iter()
+        .filter(|r| r.replicas > 0)
+        .collect();
+    assert_eq!(
+        (
+            active.len(),
+            active[0].revision,
+            active[0].images.as_slice()
+        ),
+        (1, 5, ["nginx:1.14.2".to_string()].as_slice()),
+        "revision 1's ReplicaSet, renumbered"
+    );
+    let both = run(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rollback-then-and-now.yaml"
+    )));
+    assert!(both.iter().any(|s| s.branch == Some(Branch::Rollback)));
     assert!(
-        steps
-            .iter()
+        both.iter()
             .flat_map(|s| &s.events)
-            .any(|e| e.reason == "DeploymentRollback" && e.message.contains("to revision 1"))
+            .any(|e| e.reason == "DeploymentRollback" && e.message.contains("to revision 2"))
     );
     let prev = run(&PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),

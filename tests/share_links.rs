@@ -1,6 +1,7 @@
 //! Links made before the share format moved to miniz_oxide and the base64 crate (recorded with
 //! `rollout share` and the page's encoder at 806a132, plus a `v0.` link of the first format) still
-//! open to the same scenario and step.
+//! open to the same scenario and step. The gallery files whose captions changed since are kept as
+//! they were then, in `fixtures/recorded/`.
 
 use rollout_playground::scenario::{Scenario, share};
 

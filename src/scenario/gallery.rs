@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -13,6 +13,7 @@ pub const NAMES: [&str; 16] = [
     "pause-resume",
     "rollback-to-revision",
     "rollback-previous",
+    "rollback-then-and-now",
     "progress-deadline-exceeded",
     "delete-foreground",
     "delete-orphan",
@@ -54,6 +55,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "rollback-previous",
         include_str!("../../scenarios/rollback-previous.yaml"),
+    ),
+    (
+        "rollback-then-and-now",
+        include_str!("../../scenarios/rollback-then-and-now.yaml"),
     ),
     (
         "progress-deadline-exceeded",

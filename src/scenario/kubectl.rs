@@ -9,6 +9,7 @@ use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::controller::deployment::util as du;
+use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 
 /// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
@@ -971,11 +972,7 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
             if d.spec.paused {
                 return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
             }
-            d.metadata
-                .annotations
-                .insert(DEPRECATED_ROLLBACK_TO.into(), to.to_string());
-            update_deployment(c, d)?;
-            Ok(format!("deployment.apps/{name} rolled back"))
+            undo(c, d, to)
         }
         "status" => {
             a.only(&["watch", "w", "timeout"])?;
@@ -992,6 +989,87 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
 }
 
 /// `kubectl rollout status`, one line for the state right now.
+/// The annotations kubectl's rollback keeps from the Deployment rather than taking from the
+/// ReplicaSet of the revision (`annotationsToSkip`).
+const ROLLBACK_KEEPS: [&str; 6] = [
+    LAST_APPLIED_ANNOTATION,
+    REVISION_ANNOTATION,
+    REVISION_HISTORY_ANNOTATION,
+    DESIRED_REPLICAS_ANNOTATION,
+    MAX_REPLICAS_ANNOTATION,
+    DEPRECATED_ROLLBACK_TO,
+];
+
+/// `kubectl rollout undo` as today's kubectl does it, on the client (`DeploymentRollbacker`):
+/// it finds the ReplicaSet of revision `to` (0: the one before the newest), and unless its
+/// template is already the Deployment's, writes that template back (without the
+/// pod-template-hash label) with the ReplicaSet's annotations (change-cause among them). The
+/// controller then sees a new template: the rollout branch, reusing the old ReplicaSet.
+fn undo(c: &mut Cluster, mut d: Deployment, to: i64) -> Outcome {
+    let name = d.metadata.name.to_string();
+    let rs = revision_of(c, &d, to)?;
+    if du::equal_ignore_hash(&rs.spec.template, &d.spec.template) {
+        return Ok(format!(
+            "deployment.apps/{name} skipped rollback (current template already matches revision {to})"
+        ));
+    }
+    let mut template = rs.spec.template.clone();
+    template
+        .metadata
+        .labels
+        .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+    let mut annotations: BTreeMap<String, String> = d
+        .metadata
+        .annotations
+        .iter()
+        .filter(|(k, _)| ROLLBACK_KEEPS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (k, v) in &rs.metadata.annotations {
+        if !ROLLBACK_KEEPS.contains(&k.as_str()) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    d.spec.template = template;
+    d.metadata.annotations = annotations;
+    update_deployment(c, d).map_err(|e| format!("error: failed restoring revision {to}: {e}"))?;
+    Ok(format!("deployment.apps/{name} rolled back"))
+}
+
+/// kubectl's `deploymentRevision`: the Deployment's ReplicaSet at revision `to`, or for 0 the
+/// one of the second-highest revision.
+fn revision_of(c: &Cluster, d: &Deployment, to: i64) -> Result<ReplicaSet, KubectlError> {
+    let mut latest: Option<(i64, &ReplicaSet)> = None;
+    let mut previous: Option<(i64, &ReplicaSet)> = None;
+    for rs in owned_replica_sets(c, d) {
+        let Ok(v) = du::revision(&rs.metadata) else {
+            continue;
+        };
+        if to > 0 {
+            if v == to {
+                return Ok(rs.clone());
+            }
+            continue;
+        }
+        if latest.is_none_or(|(l, _)| l < v) {
+            previous = latest;
+            latest = Some((v, rs));
+        } else if previous.is_none_or(|(p, _)| p < v) {
+            previous = Some((v, rs));
+        }
+    }
+    if to > 0 {
+        return Err(format!("error: unable to find specified revision {to} in history").into());
+    }
+    previous.map(|(_, rs)| rs.clone()).ok_or_else(|| {
+        format!(
+            "error: no rollout history found for deployment \"{}\"",
+            d.metadata.name
+        )
+        .into()
+    })
+}
+
 pub fn rollout_status(d: &Deployment) -> String {
     let n = &d.metadata.name;
     let s = &d.status;
@@ -1994,6 +2072,71 @@ mod tests {
         assert_eq!(
             run(&mut c, elsewhere),
             Err("error: the namespace from the provided object \"shop\" does not match the namespace \"default\". You must pass '--namespace=shop' to perform this operation.".into())
+        );
+    }
+
+    #[test]
+    fn rollout_undo_rolls_back_on_the_client_as_kubectl_does() {
+        let mut c = cluster();
+        assert_eq!(
+            run(&mut c, "kubectl rollout undo deployment/web"),
+            Err("error: no rollout history found for deployment \"web\"".into())
+        );
+        run(
+            &mut c,
+            "kubectl annotate deployment/web kubernetes.io/change-cause=first",
+        )
+        .unwrap();
+        c.drain().unwrap();
+        run(&mut c, "kubectl set image deployment/web app=app:2").unwrap();
+        run(
+            &mut c,
+            "kubectl annotate deployment/web kubernetes.io/change-cause=second --overwrite",
+        )
+        .unwrap();
+        c.drain().unwrap();
+        assert_eq!(
+            run(
+                &mut c,
+                "kubectl rollout undo deployment/web --to-revision=5"
+            ),
+            Err("error: unable to find specified revision 5 in history".into())
+        );
+        assert_eq!(
+            run(&mut c, "kubectl rollout undo deployment/web --to-revision=2"),
+            Ok("deployment.apps/web skipped rollback (current template already matches revision 2)".into())
+        );
+        run(&mut c, "kubectl rollout pause deployment/web").unwrap();
+        assert_eq!(
+            run(&mut c, "kubectl rollout undo deployment/web"),
+            Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into())
+        );
+        run(&mut c, "kubectl rollout resume deployment/web").unwrap();
+        assert_eq!(
+            run(&mut c, "kubectl rollout undo deployment/web"),
+            Ok("deployment.apps/web rolled back".into())
+        );
+        let d = c.store.deployment("default/web").unwrap();
+        assert_eq!(d.spec.template.spec.containers[0].image, "app:1");
+        assert!(
+            !d.spec
+                .template
+                .metadata
+                .labels
+                .contains_key("pod-template-hash")
+        );
+        assert_eq!(
+            d.metadata
+                .annotations
+                .get("kubernetes.io/change-cause")
+                .map(String::as_str),
+            Some("first"),
+            "revision 1's change-cause comes back with its template"
+        );
+        assert!(
+            !d.metadata
+                .annotations
+                .contains_key("deprecated.deployment.rollback.to")
         );
     }
 

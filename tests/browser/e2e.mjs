@@ -153,8 +153,8 @@ await test('step back and forward reproduce the same view', async page => {
   assert((await page.locator('.branch-panel').innerHTML()) === branch, 'branch panel differs after back/forward');
 });
 
-await test('a gallery scenario loads, and the rollback branch shows after an undo', async page => {
-  await pickExample(page, 'rollback-previous');
+await test('a gallery scenario loads, and the rollback branch shows after the deprecated rollback annotation', async page => {
+  await pickExample(page, 'rollback-then-and-now');
   assert((await text(page, '.description')).length > 10, 'description shown');
   await seekEnd(page);
   const rollback = page.locator('.recent button', { hasText: 'rollback' });
