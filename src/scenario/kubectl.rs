@@ -62,6 +62,7 @@ pub const VERBS: [Verb; 11] = [
             ("history", true),
             ("pause", false),
             ("resume", false),
+            ("restart", false),
             ("undo", false),
         ],
         read_only: false,
@@ -85,7 +86,7 @@ pub fn is_read_only(cmd: &str) -> bool {
     let mut tokens = tokens
         .iter()
         .map(String::as_str)
-        .filter(|w| *w != "kubectl");
+        .filter(|w| *w != "kubectl" && *w != "k");
     while let Some(w) = tokens.next() {
         if !w.starts_with('-') {
             words.push(w);
@@ -122,7 +123,7 @@ pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<
     let lead: Vec<&str> = words[..words.len() - 1]
         .iter()
         .copied()
-        .filter(|w| *w != "kubectl" && !w.is_empty())
+        .filter(|w| *w != "kubectl" && *w != "k" && !w.is_empty())
         .collect();
     let sub_of = |verb: &str| VERBS.iter().find(|v| v.name == verb).map(|v| v.subcommands);
     let mut pool: Vec<String> = match (lead.len(), lead.first().and_then(|v| sub_of(v))) {
@@ -453,7 +454,8 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
     });
     let mut tokens = tokenize(line).map_err(|e| format!("error: {e} in {line:?}"))?;
     tokens.retain(|t| t != "<<EOF" && t != "<<'EOF'");
-    if tokens.first().map(String::as_str) == Some("kubectl") {
+    // `k` is the alias everyone sets up for kubectl.
+    if matches!(tokens.first().map(String::as_str), Some("kubectl" | "k")) {
         tokens.remove(0);
     }
     let Some(verb) = tokens.first().cloned() else {
@@ -927,7 +929,7 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
 fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
     let Some(sub) = rest.first() else {
         return Err(
-            "error: kubectl rollout needs a subcommand: pause, resume, undo, status or history"
+            "error: kubectl rollout needs a subcommand: pause, resume, restart, undo, status or history"
                 .into(),
         );
     };
@@ -961,6 +963,26 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
                 "deployment.apps/{name} {}",
                 if pause { "paused" } else { "resumed" }
             ))
+        }
+        "restart" => {
+            a.only(&[])?;
+            if d.spec.paused {
+                return Err(format!(
+                    "error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"
+                )
+                .into());
+            }
+            // kubectl stamps the template with the time (RFC 3339, whole seconds), so the
+            // template changes and the controller rolls every pod.
+            let now = c.now();
+            let stamp = crate::api::Time(now.0 - now.0.rem_euclid(1_000_000_000)).to_string();
+            d.spec
+                .template
+                .metadata
+                .annotations
+                .insert("kubectl.kubernetes.io/restartedAt".into(), stamp);
+            update_deployment(c, d)?;
+            Ok(format!("deployment.apps/{name} restarted"))
         }
         "undo" => {
             a.only(&["to-revision"])?;
@@ -2141,6 +2163,31 @@ mod tests {
     }
 
     #[test]
+    fn rollout_restart_stamps_the_template_and_k_is_kubectl() {
+        let mut c = cluster();
+        c.advance(30_500).unwrap();
+        assert_eq!(
+            run(&mut c, "k rollout restart deployment/web"),
+            Ok("deployment.apps/web restarted".into())
+        );
+        let d = c.store.deployment("default/web").unwrap();
+        assert_eq!(
+            d.spec
+                .template
+                .metadata
+                .annotations
+                .get("kubectl.kubernetes.io/restartedAt")
+                .map(String::as_str),
+            Some("2026-01-01T00:00:30Z")
+        );
+        run(&mut c, "k rollout pause deployment/web").unwrap();
+        assert_eq!(
+            run(&mut c, "kubectl rollout restart deployment/web"),
+            Err("error: deployments.apps \"web\" can't restart paused deployment (run rollout resume first)".into())
+        );
+    }
+
+    #[test]
     fn read_only_commands_are_the_verbs_table_s() {
         assert!(is_read_only("kubectl get rs -w"));
         assert!(is_read_only("kubectl rollout history deployment/web"));
@@ -2152,6 +2199,7 @@ mod tests {
         assert!(!is_read_only("kubectl scale deployment/web --replicas=3"));
         assert!(!is_read_only("kubectl rollout"));
         assert!(!is_read_only("kubectl frobnicate"));
+        assert!(is_read_only("k get pods"));
     }
 
     #[test]

@@ -56,7 +56,7 @@ fn watches_replica_sets(cmd: &str) -> bool {
         .any(|w| w == "-w" || w == "--watch" || w == "--watch=true");
     let mut words = cmd
         .split_whitespace()
-        .filter(|w| *w != "kubectl" && !w.starts_with('-'));
+        .filter(|w| *w != "kubectl" && *w != "k" && !w.starts_with('-'));
     watch
         && words.next() == Some("get")
         && words.next().is_some_and(|r| {
