@@ -447,6 +447,11 @@ impl EventRecorder {
         self.fresh.clear();
     }
 
+    /// Every stored event, in the order they were first recorded.
+    pub fn all(&self) -> Vec<Event> {
+        self.log.iter().map(|r| self.event(r)).collect()
+    }
+
     pub fn for_object(&self, kind: Kind, name: &str) -> Vec<Event> {
         let object = key_of(kind.as_str(), name);
         self.log

@@ -1508,7 +1508,7 @@ fn table(rows: Vec<Vec<String>>) -> String {
 }
 
 fn get(c: &Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["o", "output", "l", "selector"])?;
+    let a = Args::parse(rest, &["o", "output", "l", "selector", "field-selector"])?;
     a.only(&[
         "o",
         "output",
@@ -1519,11 +1519,15 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
         "show-labels",
         "A",
         "all-namespaces",
+        "field-selector",
     ])?;
     let all = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let Some(first) = a.positional.first() else {
         return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
     };
+    if matches!(first.as_str(), "events" | "event" | "ev") {
+        return get_events(c, &a);
+    }
     let (res, name) = match first.split_once('/') {
         Some((r, n)) => (Resource::named(r)?, Some(n.to_string())),
         None => (Resource::named(first)?, a.positional.get(1).cloned()),
@@ -1578,21 +1582,98 @@ fn get(c: &Cluster, rest: &[String]) -> Outcome {
             format!("No resources found in {} namespace.", a.ns())
         });
     }
-    // With every namespace, each row says which.
-    let namespace = |mut row: Vec<String>, ns: &str| {
+    // With every namespace, each row says which; -o wide and --show-labels add columns.
+    let wide = output == Some("wide");
+    let labels = a.flag("show-labels").is_some();
+    let columns = |mut row: Vec<String>, ns: &str, more: Vec<String>, labels_of: String| {
         if all {
             row.insert(0, ns.to_string());
         }
+        if wide {
+            row.extend(more);
+        }
+        if labels {
+            row.push(labels_of);
+        }
         row
     };
-    let mut rows = vec![namespace(
+    let mut rows = vec![columns(
         headers(res).map(String::from).to_vec(),
         "NAMESPACE",
+        wide_headers(res).iter().map(|h| h.to_string()).collect(),
+        "LABELS".into(),
     )];
-    rows.extend(
-        objs.iter()
-            .map(|o| namespace(row(c, o), &o.meta().namespace)),
-    );
+    rows.extend(objs.iter().map(|o| {
+        let m = o.meta();
+        columns(
+            row(c, o),
+            &m.namespace,
+            wide_row(o),
+            labels::labels_string(&m.labels),
+        )
+    }));
+    Ok(table(rows))
+}
+
+/// `kubectl get events [--field-selector involvedObject.name=…,involvedObject.kind=…,type=…,
+/// reason=…]`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, the most recent last.
+fn get_events(c: &Cluster, a: &Args) -> Outcome {
+    let mut wanted: Vec<(&str, &str)> = vec![];
+    if let Some(Some(sel)) = a.flag("field-selector") {
+        for part in sel.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) = part
+                .split_once("==")
+                .or_else(|| part.split_once('='))
+                .ok_or_else(|| format!("error: invalid field selector: '{part}'"))?;
+            if ![
+                "involvedObject.name",
+                "involvedObject.kind",
+                "type",
+                "reason",
+            ]
+            .contains(&k)
+            {
+                return Err(format!(
+                    "Error from server (BadRequest): Unable to find \"/v1, Resource=events\" that match label selector \"\", field selector \"{sel}\": field label not supported: {k}"
+                )
+                .into());
+            }
+            wanted.push((k, v));
+        }
+    }
+    let mut events: Vec<_> = c
+        .events
+        .all()
+        .into_iter()
+        .filter(|e| {
+            let (kind, name) = e.object.split_once('/').unwrap_or(("", &e.object));
+            wanted.iter().all(|(k, v)| match *k {
+                "involvedObject.name" => name == *v,
+                "involvedObject.kind" => kind == *v,
+                "type" => e.type_.as_str() == *v,
+                _ => e.reason == *v,
+            })
+        })
+        .collect();
+    if events.is_empty() {
+        return Ok(format!("No resources found in {} namespace.", a.ns()));
+    }
+    events.sort_by_key(|e| e.last_ms);
+    let mut rows = vec![
+        ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for e in events {
+        let (kind, name) = e.object.split_once('/').unwrap_or(("", &e.object));
+        rows.push(vec![
+            crate::api::time::human_duration((c.now_ms() - e.last_ms) as i64),
+            e.type_.to_string(),
+            e.reason.to_string(),
+            format!("{}/{name}", kind.to_ascii_lowercase()),
+            e.message.clone(),
+        ]);
+    }
     Ok(table(rows))
 }
 
@@ -1602,6 +1683,42 @@ fn headers(res: Resource) -> [&'static str; 5] {
         Resource::Deployment => ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
         Resource::ReplicaSet => ["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
         Resource::Pod => ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+    }
+}
+
+/// The columns `-o wide` adds.
+fn wide_headers(res: Resource) -> &'static [&'static str] {
+    match res {
+        Resource::Deployment | Resource::ReplicaSet => &["CONTAINERS", "IMAGES", "SELECTOR"],
+        Resource::Pod => &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+    }
+}
+
+/// An object's cells under [`wide_headers`]. (The simulated pods have no IP.)
+fn wide_row(o: &Object) -> Vec<String> {
+    let template = |t: &PodTemplateSpec, sel: &LabelSelector| {
+        let list = |f: fn(&Container) -> &Str| {
+            t.spec
+                .containers
+                .iter()
+                .map(|ct| f(ct).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        vec![
+            list(|ct| &ct.name),
+            list(|ct| &ct.image),
+            sel.to_selector_string(),
+        ]
+    };
+    let none = || "<none>".to_string();
+    match o {
+        Object::Deployment(d) => template(&d.spec.template, &d.selector()),
+        Object::ReplicaSet(r) => template(&r.spec.template, &r.spec.selector),
+        Object::Pod(p) => {
+            let node = Some(p.spec.node_name.to_string()).filter(|n| !n.is_empty());
+            vec![none(), node.unwrap_or_else(none), none(), none()]
+        }
     }
 }
 
@@ -2184,6 +2301,53 @@ mod tests {
         assert_eq!(
             run(&mut c, "kubectl rollout restart deployment/web"),
             Err("error: deployments.apps \"web\" can't restart paused deployment (run rollout resume first)".into())
+        );
+    }
+
+    #[test]
+    fn get_prints_wide_columns_labels_and_events() {
+        let mut c = cluster();
+        c.advance(10_000).unwrap();
+        let wide = run(&mut c, "kubectl get deploy -o wide").unwrap();
+        let lines: Vec<&str> = wide.lines().collect();
+        assert!(
+            lines[0].ends_with("AGE   CONTAINERS   IMAGES   SELECTOR"),
+            "{wide}"
+        );
+        assert!(
+            lines[1].ends_with("app          app:1    app=web"),
+            "{wide}"
+        );
+        let pods = run(&mut c, "kubectl get pods -o wide --show-labels").unwrap();
+        let lines: Vec<&str> = pods.lines().collect();
+        assert!(
+            lines[0].ends_with("IP       NODE     NOMINATED NODE   READINESS GATES   LABELS"),
+            "{pods}"
+        );
+        assert!(
+            lines[1].contains("<none>   node-") && lines[1].contains("app=web,pod-template-hash="),
+            "{pods}"
+        );
+        let events = run(
+            &mut c,
+            "kubectl get events --field-selector involvedObject.kind=Deployment,involvedObject.name=web",
+        )
+        .unwrap();
+        let lines: Vec<&str> = events.lines().collect();
+        assert_eq!(
+            lines[0].split_whitespace().collect::<Vec<_>>(),
+            ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+        );
+        assert!(
+            lines[1].contains(
+                "Normal   ScalingReplicaSet   deployment/web   Scaled up replica set web-"
+            ),
+            "{events}"
+        );
+        assert_eq!(lines.len(), 2, "{events}");
+        assert_eq!(
+            run(&mut c, "kubectl get events --field-selector spec.x=1"),
+            Err("Error from server (BadRequest): Unable to find \"/v1, Resource=events\" that match label selector \"\", field selector \"spec.x=1\": field label not supported: spec.x".into())
         );
     }
 
