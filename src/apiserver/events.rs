@@ -74,6 +74,10 @@ pub struct EventRecorder {
     correlators: Vec<(&'static str, Correlator)>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
+    /// Per stored event, the `take_new` call that last took it: an event recorded (or counted
+    /// again) several times in one step is taken once, found in constant time.
+    taken: Vec<u32>,
+    takes: u32,
     clock: Clock,
 }
 
@@ -399,6 +403,7 @@ impl EventRecorder {
                 };
                 let object = append(&mut self.text, &[kind, "/", name]);
                 let message = append(&mut self.text, &[prefix, &message]);
+                self.taken.push(0);
                 self.log.push(Record {
                     words: w as u16,
                     count,
@@ -431,14 +436,16 @@ impl EventRecorder {
     /// Events recorded since the previous call (for the trace step that caused them).
     /// An event sent twice in that time (a count moved on) is listed once, as it stands.
     pub fn take_new(&mut self) -> Vec<Event> {
-        let mut idx = std::mem::take(&mut self.fresh);
-        let mut seen = Vec::with_capacity(idx.len());
-        idx.retain(|i| {
-            let first = !seen.contains(i);
-            seen.push(*i);
-            first
-        });
-        idx.into_iter().map(|i| self.event(&self.log[i])).collect()
+        self.takes += 1;
+        let fresh = std::mem::take(&mut self.fresh);
+        let mut out = Vec::with_capacity(fresh.len());
+        for i in fresh {
+            if self.taken[i] != self.takes {
+                self.taken[i] = self.takes;
+                out.push(self.event(&self.log[i]));
+            }
+        }
+        out
     }
 
     /// Forgets which events are new: for a cluster that records no trace, which never takes
