@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions executed by the benchmark's timed part (a rolling update until settled) at each
 # size, counted by valgrind's callgrind: a measure of the work done that this VM's drifting
-# speed cannot blur (wall time is `cargo bench`). Needs valgrind (apt-get install valgrind).
+# speed cannot blur (wall time is `cargo bench`); then the same rollout recorded step by step,
+# as the page records it (`rollout run --format jsonl`). Needs valgrind (apt-get install valgrind).
 # Usage: scripts/bench-instructions.sh [SIZES]   e.g. scripts/bench-instructions.sh 1000,10000
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +21,22 @@ for n in ${sizes//,/ }; do
   growth=""
   [ -n "$prev" ] && growth=$(awk -v a="$ir" -v b="$prev" 'BEGIN { printf "  (%.1fx the previous size)", a / b }')
   printf 'rolling update of %6d replicas: %15s instructions%s\n' "$n" "$(printf "%'d" "$ir" 2>/dev/null || echo "$ir")" "$growth"
+  prev=$ir
+done
+
+# The recording path as the page uses it: `rollout run --format jsonl` of the same rollout
+# (one Deployment, a new image at 60 s, until settled), every step recorded.
+cargo build --release --bin rollout >/dev/null 2>&1 || { echo "could not build rollout" >&2; exit 1; }
+prev=""
+for n in ${sizes//,/ }; do
+  scenario=$(mktemp --suffix=.yaml)
+  printf 'name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      replicas: %s\n      selector: {matchLabels: {app: web}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: app, image: "app:1"}]}\nsteps:\n  - {at: 60s, run: kubectl set image deployment/web app=app:2}\nuntil: settled\n' "$n" > "$scenario"
+  out=$(mktemp)
+  valgrind --tool=callgrind --callgrind-out-file="$out" ./target/release/rollout run "$scenario" --format jsonl >/dev/null 2>&1
+  ir=$(sed -n 's/^summary: *//p' "$out" | awk '{print $1}')
+  rm -f "$out" "$scenario"
+  growth=""
+  [ -n "$prev" ] && growth=$(awk -v a="$ir" -v b="$prev" 'BEGIN { printf "  (%.1fx the previous size)", a / b }')
+  printf 'recorded run of     %6d replicas: %15s instructions%s\n' "$n" "$(printf "%'d" "$ir" 2>/dev/null || echo "$ir")" "$growth"
   prev=$ir
 done
