@@ -9,7 +9,6 @@ use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::controller::deployment::util as du;
-use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 
 /// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
@@ -1011,17 +1010,6 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
 }
 
 /// `kubectl rollout status`, one line for the state right now.
-/// The annotations kubectl's rollback keeps from the Deployment rather than taking from the
-/// ReplicaSet of the revision (`annotationsToSkip`).
-const ROLLBACK_KEEPS: [&str; 6] = [
-    LAST_APPLIED_ANNOTATION,
-    REVISION_ANNOTATION,
-    REVISION_HISTORY_ANNOTATION,
-    DESIRED_REPLICAS_ANNOTATION,
-    MAX_REPLICAS_ANNOTATION,
-    DEPRECATED_ROLLBACK_TO,
-];
-
 /// `kubectl rollout undo` as today's kubectl does it, on the client (`DeploymentRollbacker`):
 /// it finds the ReplicaSet of revision `to` (0: the one before the newest), and unless its
 /// template is already the Deployment's, writes that template back (without the
@@ -1040,20 +1028,9 @@ fn undo(c: &mut Cluster, mut d: Deployment, to: i64) -> Outcome {
         .metadata
         .labels
         .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
-    let mut annotations: BTreeMap<String, String> = d
-        .metadata
-        .annotations
-        .iter()
-        .filter(|(k, _)| ROLLBACK_KEEPS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    for (k, v) in &rs.metadata.annotations {
-        if !ROLLBACK_KEEPS.contains(&k.as_str()) {
-            annotations.insert(k.clone(), v.clone());
-        }
-    }
     d.spec.template = template;
-    d.metadata.annotations = annotations;
+    // The same annotations the controller's rollback branch restores (`annotationsToSkip`).
+    du::set_deployment_annotations_to(&mut d, &rs);
     update_deployment(c, d).map_err(|e| format!("error: failed restoring revision {to}: {e}"))?;
     Ok(format!("deployment.apps/{name} rolled back"))
 }
