@@ -811,6 +811,14 @@ until: settled
     assert!(last.deployment.is_none() && last.replica_sets.is_empty());
 }
 
+/// Creates the one object of `yaml` without running the controllers yet; returns its uid.
+fn create_one(c: &mut rollout_playground::cluster::Cluster, yaml: &str) -> String {
+    let obj = rollout_playground::api::yaml::parse_objects(yaml)
+        .unwrap()
+        .remove(0);
+    c.create(obj).unwrap().meta().uid.to_string()
+}
+
 /// An owner reference to `kind`/`name` with `uid`, not the controller one.
 fn plain_owner_ref(kind: &str, name: &str, uid: &str) -> String {
     let api = if kind == "Deployment" || kind == "ReplicaSet" {
@@ -841,14 +849,7 @@ fn test_adoption_merges_a_pods_owner_reference_by_uid() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
     let mut c = Cluster::new(World::default());
     let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec: {replicas: 1, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
-    let rs = c
-        .create(
-            rollout_playground::api::yaml::parse_objects(rs)
-                .unwrap()
-                .remove(0),
-        )
-        .unwrap();
-    let uid = rs.meta().uid.to_string();
+    let uid = create_one(&mut c, rs);
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, labels: {{app: a}}, ownerReferences: [{}]}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n",
         plain_owner_ref("ReplicaSet", "rs", &uid)
@@ -866,14 +867,7 @@ fn test_general_replica_set_adoption_merges_the_owner_reference_by_uid() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
     let mut c = Cluster::new(World::default());
     let d = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
-    let d = c
-        .create(
-            rollout_playground::api::yaml::parse_objects(d)
-                .unwrap()
-                .remove(0),
-        )
-        .unwrap();
-    let uid = d.meta().uid.to_string();
+    let uid = create_one(&mut c, d);
     let rs = format!(
         "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web-old, labels: {{app: web}}, ownerReferences: [{}]}}\nspec: {{replicas: 0, selector: {{matchLabels: {{app: web}}}}, template: {{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{{name: app, image: 'app:0'}}]}}}}}}\n",
         plain_owner_ref("Deployment", "web", &uid)
@@ -922,14 +916,7 @@ fn attempt_to_delete_item_removes_dangling_owner_references() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
     let mut c = Cluster::new(World::default());
     let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: keeper}\nspec: {replicas: 0, selector: {matchLabels: {app: k}}, template: {metadata: {labels: {app: k}}, spec: {containers: [{name: app, image: 'app:1'}]}}}\n";
-    let rs = c
-        .create(
-            rollout_playground::api::yaml::parse_objects(rs)
-                .unwrap()
-                .remove(0),
-        )
-        .unwrap();
-    let uid = rs.meta().uid.to_string();
+    let uid = create_one(&mut c, rs);
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, labels: {{app: other}}, ownerReferences: [{}, {}]}}\nspec: {{containers: [{{name: app, image: 'app:1'}}]}}\n",
         plain_owner_ref("ReplicaSet", "keeper", &uid),
