@@ -1014,3 +1014,110 @@ fn a_world_step_is_read_and_its_unknown_fields_refused() {
         "{e}"
     );
 }
+
+/// A container's readiness probe decides when its pod turns Ready: the first probe runs
+/// `initialDelaySeconds` after the container starts (2 s after creation here), so the pods are
+/// Ready at 7 s and, with `minReadySeconds: 10`, available 10 s later; the pod's conditions and
+/// `kubectl describe pod` say so.
+#[test]
+fn a_readiness_probe_decides_when_pods_turn_ready() {
+    let text = r#"
+name: probe
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 2
+      minReadySeconds: 10
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          containers:
+            - name: app
+              image: app:1
+              readinessProbe:
+                httpGet: {path: /healthz, port: 8080}
+                initialDelaySeconds: 5
+                periodSeconds: 10
+until: 30s
+"#;
+    let scenario = Scenario::parse(text).unwrap();
+    let trace = scenario.run().unwrap();
+    let first = |f: &dyn Fn(&TraceStep) -> bool| trace.iter().find(|s| f(s)).map(|s| s.t);
+    let pods = |s: &TraceStep| s.replica_sets.first().map(|r| r.pods.clone());
+    assert_eq!(
+        first(&|s| pods(s).is_some_and(|p| p.running == 2)),
+        Some(2000)
+    );
+    assert_eq!(
+        first(&|s| pods(s).is_some_and(|p| p.ready == 2)),
+        Some(7000)
+    );
+    let available = first(&|s| {
+        s.deployment
+            .as_ref()
+            .is_some_and(|d| d.status.available_replicas == 2)
+    });
+    assert!(
+        available.is_some_and(|t| (17_000..=17_001).contains(&t)),
+        "available at {available:?}"
+    );
+
+    use rollout_playground::scenario::kubectl;
+    let mut c = scenario.start().unwrap();
+    c.drain().unwrap();
+    c.advance(4_000).unwrap();
+    let pod = c.store.pods().next().unwrap().metadata.name.to_string();
+    let out = kubectl::run(&mut c, &format!("kubectl describe pod {pod}")).unwrap();
+    for line in [
+        "    Readiness:      http-get http://:8080/healthz delay=5s timeout=1s period=10s #success=1 #failure=3",
+        "    Ready:          False",
+        "  Ready             False \n",
+        "Status:         Running",
+        "Controlled By:  ReplicaSet/web-",
+    ] {
+        assert!(out.contains(line), "{line:?} in\n{out}");
+    }
+    c.advance(8_000).unwrap();
+    let out = kubectl::run(&mut c, &format!("kubectl describe pod {pod}")).unwrap();
+    assert!(out.contains("    Ready:          True"), "{out}");
+    let yaml = kubectl::run(&mut c, &format!("kubectl get pod {pod} -o yaml")).unwrap();
+    assert!(yaml.contains("successThreshold: 1"), "defaulted: {yaml}");
+}
+
+/// The apiserver's probe checks (`validateProbe`): one handler, numbers not negative, a
+/// liveness probe needs a single success.
+#[test]
+fn a_probe_the_apiserver_would_refuse_is_refused() {
+    for (probe, want) in [
+        (
+            "readinessProbe: {periodSeconds: 5}",
+            "spec.template.spec.containers[0].readinessProbe: Required value: must specify a handler type",
+        ),
+        (
+            "readinessProbe: {exec: {command: [true]}, tcpSocket: {port: 80}}",
+            "spec.template.spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
+        ),
+        (
+            "readinessProbe: {tcpSocket: {port: 80}, initialDelaySeconds: -1}",
+            "spec.template.spec.containers[0].readinessProbe.initialDelaySeconds: Invalid value: -1: must be greater than or equal to 0",
+        ),
+        (
+            "livenessProbe: {tcpSocket: {port: 80}, successThreshold: 2}",
+            "spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+        ),
+    ] {
+        let text = format!(
+            "name: p\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec:\n          containers:\n            - name: app\n              image: app:1\n              {probe}\n"
+        );
+        let err = Scenario::parse(&text)
+            .unwrap()
+            .run()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(want), "{probe}: {err}");
+    }
+}

@@ -88,8 +88,29 @@ pub fn default_pod_spec(s: &mut PodSpec) {
                     .all(|p| !p.is_object() || p.get("protocol").is_some())
             })
     };
+    // `SetDefaults_Probe` and `SetDefaults_HTTPGetAction`: a probe's numbers where absent or
+    // zero, an HTTP probe's path and scheme.
+    const PROBE_DEFAULTS: [(&str, i64); 4] = [
+        ("timeoutSeconds", 1),
+        ("periodSeconds", 10),
+        ("successThreshold", 1),
+        ("failureThreshold", 3),
+    ];
+    let probes_complete = |c: &Container| {
+        PROBES.iter().filter_map(|k| c.extra.get(*k)).all(|p| {
+            !p.is_object()
+                || PROBE_DEFAULTS
+                    .iter()
+                    .all(|(k, _)| p.get(*k).is_some_and(|v| v.as_i64() != Some(0)))
+                    && p.get("httpGet").is_none_or(|h| {
+                        !h.is_object() || h.get("path").is_some() && h.get("scheme").is_some()
+                    })
+        })
+    };
     let complete = |c: &Container| {
-        CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(*k)) && ports_complete(c)
+        CONTAINER_DEFAULTS.iter().all(|k| c.extra.contains_key(*k))
+            && ports_complete(c)
+            && probes_complete(c)
     };
     if s.containers.iter().all(complete) {
         return;
@@ -113,6 +134,23 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         {
             for p in ps.iter_mut().filter_map(Value::as_object_mut) {
                 p.entry("protocol").or_insert_with(|| "TCP".into());
+            }
+        }
+        if !probes_complete(c) {
+            for k in PROBES {
+                let Some(p) = c.extra.get_mut(k).and_then(Value::as_object_mut) else {
+                    continue;
+                };
+                for (field, v) in PROBE_DEFAULTS {
+                    let n = p.entry(field).or_insert_with(|| v.into());
+                    if n.as_i64() == Some(0) {
+                        *n = v.into();
+                    }
+                }
+                if let Some(h) = p.get_mut("httpGet").and_then(Value::as_object_mut) {
+                    h.entry("path").or_insert_with(|| "/".into());
+                    h.entry("scheme").or_insert_with(|| "HTTP".into());
+                }
             }
         }
     }

@@ -254,6 +254,63 @@ pub struct Container {
     pub extra: Extra,
 }
 
+/// A container's probes, by their field names (`v1.Container`).
+pub const PROBES: [&str; 3] = ["livenessProbe", "readinessProbe", "startupProbe"];
+/// The ways a probe can check a container (`v1.ProbeHandler`); exactly one is given.
+pub const PROBE_HANDLERS: [&str; 4] = ["exec", "httpGet", "tcpSocket", "grpc"];
+
+/// A probe's numbers (`v1.Probe`), which decide when the kubelet's prober reports a container
+/// ready. The handler stays among the container's unmodelled fields: in the simulation a probe
+/// passes whenever it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeTiming {
+    pub initial_delay_seconds: i64,
+    pub timeout_seconds: i64,
+    pub period_seconds: i64,
+    pub success_threshold: i64,
+    pub failure_threshold: i64,
+}
+
+impl ProbeTiming {
+    /// The probe's numbers, `SetDefaults_Probe`'s where one is absent or zero (timeout 1 s,
+    /// period 10 s, one success, three failures).
+    pub fn of(probe: &Value) -> ProbeTiming {
+        let n = |k: &str, default: i64| match probe.get(k).and_then(Value::as_i64) {
+            None | Some(0) => default,
+            Some(v) => v,
+        };
+        ProbeTiming {
+            initial_delay_seconds: probe
+                .get("initialDelaySeconds")
+                .and_then(Value::as_i64)
+                .unwrap_or(0),
+            timeout_seconds: n("timeoutSeconds", 1),
+            period_seconds: n("periodSeconds", 10),
+            success_threshold: n("successThreshold", 1),
+            failure_threshold: n("failureThreshold", 3),
+        }
+    }
+
+    /// How long after the container starts a passing readiness probe makes it ready: the
+    /// first probe runs once `initialDelaySeconds` have passed, and it takes
+    /// `successThreshold` passes in a row, one each `periodSeconds`.
+    pub fn ready_after_ms(&self) -> u64 {
+        let secs = self.initial_delay_seconds.max(0)
+            + (self.success_threshold.max(1) - 1) * self.period_seconds.max(1);
+        secs as u64 * 1000
+    }
+}
+
+impl Container {
+    /// The container's readiness probe, if it has one.
+    pub fn readiness_probe(&self) -> Option<ProbeTiming> {
+        self.extra
+            .get("readinessProbe")
+            .filter(|v| v.is_object())
+            .map(ProbeTiming::of)
+    }
+}
+
 /// `repr(C)`, spec and status first: see [`ObjectMeta`].
 #[derive(Clone, Debug, Default, PartialEq)]
 #[repr(C)]

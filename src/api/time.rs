@@ -41,6 +41,27 @@ impl Time {
         self.0 - earlier.0
     }
 
+    /// Go's `time.RFC1123Z` in UTC, as `kubectl describe` prints times:
+    /// `Thu, 01 Jan 2026 00:00:05 +0000`.
+    pub fn rfc1123z(self) -> String {
+        const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let secs = self.0.div_euclid(NS_PER_S);
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        format!(
+            "{}, {d:02} {} {y:04} {:02}:{:02}:{:02} +0000",
+            DAYS[days.rem_euclid(7) as usize],
+            MONTHS[(m - 1) as usize],
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        )
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
     pub fn parse(s: &str) -> Result<Time, String> {
         let bad =

@@ -189,6 +189,44 @@ fn is_zero(v: &Option<IntOrString>) -> bool {
     }
 }
 
+/// `validateProbe` (and `validateHandler`): exactly one handler, numbers not negative, and
+/// a liveness or startup probe needs a single success.
+fn validate_probe(p: &Value, which: &str, field: &str, errs: &mut Vec<FieldError>) {
+    let handlers: Vec<&str> = PROBE_HANDLERS
+        .into_iter()
+        .filter(|h| p.get(*h).is_some_and(|v| !v.is_null()))
+        .collect();
+    match handlers.as_slice() {
+        [] => errs.push(required(field).with_detail("must specify a handler type")),
+        [_] => {}
+        [_, more @ ..] => {
+            for h in more {
+                errs.push(forbidden(
+                    &format!("{field}.{h}"),
+                    "may not specify more than 1 handler type",
+                ));
+            }
+        }
+    }
+    let t = ProbeTiming::of(p);
+    for (name, v) in [
+        ("initialDelaySeconds", t.initial_delay_seconds),
+        ("timeoutSeconds", t.timeout_seconds),
+        ("periodSeconds", t.period_seconds),
+        ("successThreshold", t.success_threshold),
+        ("failureThreshold", t.failure_threshold),
+    ] {
+        non_negative(v, &format!("{field}.{name}"), errs);
+    }
+    if which != "readinessProbe" && t.success_threshold != 1 {
+        errs.push(invalid(
+            &format!("{field}.successThreshold"),
+            t.success_threshold,
+            "must be 1",
+        ));
+    }
+}
+
 /// Validates a pod template (the parts a Deployment's template must get right).
 pub fn validate_pod_template(t: &PodTemplateSpec, field: &str, errs: &mut Vec<FieldError>) {
     validate_pod_parts(&t.metadata.labels, &t.spec, true, field, errs);
@@ -234,6 +272,11 @@ fn validate_pod_parts(
         }
         if c.image.trim().is_empty() {
             errs.push(required(&f(".image")));
+        }
+        for k in PROBES {
+            if let Some(p) = c.extra.get(k).filter(|p| p.is_object()) {
+                validate_probe(p, k, &f(&format!(".{k}")), errs);
+            }
         }
     }
     if restart_policy && !spec.restart_policy.is_empty() && spec.restart_policy != "Always" {

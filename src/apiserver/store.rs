@@ -438,6 +438,11 @@ impl Store {
     fn stored(&self, kind: Kind, key: &str) -> Option<&Rc<Object>> {
         self.objects[slot(kind)].by_key.get(key).map(|(o, _)| o)
     }
+    /// The last resourceVersion handed out: every object written after now gets a larger one.
+    pub fn resource_version(&self) -> u64 {
+        self.rv
+    }
+
     pub fn deployment(&self, key: &str) -> Option<&Deployment> {
         match self.get(Kind::Deployment, key) {
             Some(Object::Deployment(d)) => Some(d),

@@ -366,6 +366,16 @@ impl Kubelet<'_> {
             c.started = true;
         }
         set_pod_condition(p, "Initialized", ConditionStatus::True, now);
+        // Not ready until the readiness probes pass (`GeneratePodReadyCondition`).
+        let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
+        let why = format!("containers with unready status: [{}]", unready.join(" "));
+        for type_ in ["ContainersReady", "Ready"] {
+            set_pod_condition(p, type_, ConditionStatus::False, now);
+            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
+                c.reason = "ContainersNotReady".into();
+                c.message = why.as_str().into();
+            }
+        }
         // As the kubelet reports each container it starts.
         for c in p.spec.containers.iter() {
             let pulled = format!("Container image \"{}\" already present on machine", c.image);
@@ -383,7 +393,7 @@ impl Kubelet<'_> {
         } else {
             (
                 self.say(|| format!("{name} is Running")),
-                Some((self.world.ready_ms, PodStep::Ready)),
+                Some((self.ready_after_ms(p), PodStep::Ready)),
             )
         }
     }
@@ -439,14 +449,34 @@ impl Kubelet<'_> {
         )
     }
 
-    /// The readiness probe passes.
+    /// How long after its containers start the pod turns Ready: when the last container is
+    /// ready, a container with a readiness probe once the probe has passed
+    /// ([`ProbeTiming::ready_after_ms`]), one without after the world's `readyMs`.
+    fn ready_after_ms(&self, p: &Pod) -> u64 {
+        p.spec
+            .containers
+            .iter()
+            .map(|c| {
+                c.readiness_probe()
+                    .map_or(self.world.ready_ms, |probe| probe.ready_after_ms())
+            })
+            .max()
+            .unwrap_or(self.world.ready_ms)
+    }
+
+    /// The readiness probes pass.
     fn ready(&mut self, name: &str, p: &mut Pod) -> (Happening, Next) {
         let now = self.store.now();
         for c in &mut p.status.container_statuses {
             c.ready = true;
         }
-        set_pod_condition(p, "ContainersReady", ConditionStatus::True, now);
-        set_pod_condition(p, "Ready", ConditionStatus::True, now);
+        for type_ in ["ContainersReady", "Ready"] {
+            set_pod_condition(p, type_, ConditionStatus::True, now);
+            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
+                c.reason = Str::default();
+                c.message = Str::default();
+            }
+        }
         (self.say(|| format!("{name} is Ready")), None)
     }
 }

@@ -64,7 +64,8 @@ pub struct Cluster {
     /// Steps recorded so far (when `record` is on).
     pub trace: Vec<TraceStep>,
     pub record: bool,
-    /// The Deployment the trace follows.
+    /// The Deployment the trace follows (`namespace/name`): the scenario's `focus`, else the
+    /// first Deployment created.
     pub focus: Option<String>,
     focus_uid: Option<String>,
     focus_owned: BTreeSet<Str>,
@@ -77,6 +78,9 @@ pub struct Cluster {
     /// When set, each recorded step also records the focus Deployment's pods (shared with
     /// the previous step's when nothing changed), for views that animate pods.
     pub frames: Option<Vec<Rc<Vec<PodView>>>>,
+    /// Recorded with `frames`: the focus Deployment after each step (shared with the previous
+    /// step's while it was not written), for the editor that shows it as it stood.
+    pub focus_objects: Vec<Option<Rc<Deployment>>>,
 }
 
 impl Cluster {
@@ -101,6 +105,7 @@ impl Cluster {
             next_queue: 0,
             step_limit: None,
             frames: None,
+            focus_objects: vec![],
         }
     }
 
@@ -392,6 +397,19 @@ impl Cluster {
         s.replica_sets = rss;
         self.trace.push(s);
         if self.frames.is_some() {
+            let d = self.focus.as_deref().and_then(|k| self.store.deployment(k));
+            let same = match (self.focus_objects.last(), d) {
+                (Some(Some(last)), Some(d)) => {
+                    last.metadata.resource_version == d.metadata.resource_version
+                }
+                (Some(None), None) => true,
+                _ => false,
+            };
+            let d = match self.focus_objects.last() {
+                Some(last) if same => last.clone(),
+                _ => d.map(|d| Rc::new(d.clone())),
+            };
+            self.focus_objects.push(d);
             let pods = self.pod_views();
             let Some(frames) = self.frames.as_mut() else {
                 return;
@@ -436,7 +454,7 @@ impl Cluster {
         let Some(name) = self.focus.clone() else {
             return (None, vec![]);
         };
-        let d = self.store.deployment(&format!("default/{name}")).cloned();
+        let d = self.store.deployment(&name).cloned();
         if let Some(d) = &d
             && self.focus_uid.as_deref() != Some(d.metadata.uid.as_str())
         {
@@ -470,7 +488,7 @@ impl Cluster {
         if let Object::Deployment(d) = &created
             && self.focus.is_none()
         {
-            self.focus = Some(d.metadata.name.to_string());
+            self.focus = Some(d.metadata.key().to_string());
         }
         Ok(created)
     }

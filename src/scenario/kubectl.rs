@@ -9,7 +9,6 @@ use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
 use crate::controller::deployment::util as du;
-use std::fmt::{self, Write};
 
 /// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
 /// shlex; the error says which quote is left open.
@@ -1462,26 +1461,11 @@ fn age(c: &Cluster, m: &ObjectMeta) -> String {
     )
 }
 
+/// Rows as `kubectl get` prints them: its tab writer's settings (at least 6 wide, 3 spaces
+/// of padding).
 fn table(rows: Vec<Vec<String>>) -> String {
-    let cols = rows.first().map(Vec::len).unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    rows.iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    if i + 1 == cols {
-                        x.clone()
-                    } else {
-                        format!("{x:<w$}   ", w = widths[i])
-                    }
-                })
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let text: Vec<String> = rows.iter().map(|r| r.join("\t")).collect();
+    super::describe::aligned(&text.join("\n"), 6, 3)
 }
 
 fn get(c: &Cluster, rest: &[String]) -> Outcome {
@@ -1755,137 +1739,26 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &[])?;
     a.only(&[])?;
     let (res, name, _) = a.target(0, "describe")?;
-    if res != Resource::Deployment {
-        return Err(format!(
-            "error: the playground describes deployments; for {} use kubectl get -o yaml",
-            res.prefix()
-        )
-        .into());
-    }
-    let d = get_deployment(c, &a, &name)?;
-    let mut o = String::new();
-    describe_deployment(&mut o, &d);
-    describe_replica_sets(&mut o, c, &d);
-    describe_events(&mut o, c, &name);
-    Ok(o.trim_end().to_string())
-}
-
-/// One `Label:  value` line of `kubectl describe`, the value in the column after the longest
-/// label (as its tab writer aligns them).
-fn field(o: &mut String, label: &str, value: impl fmt::Display) {
-    let _ = writeln!(o, "{label:<24}{value}");
-}
-
-/// The Deployment's part of `kubectl describe deployment`: metadata, replicas, strategy, the
-/// pod template and the conditions.
-fn describe_deployment(o: &mut String, d: &Deployment) {
-    let s = &d.status;
-    field(o, "Name:", &d.metadata.name);
-    field(o, "Namespace:", &d.metadata.namespace);
-    let created = d.metadata.creation_timestamp.map(|t| t.to_string());
-    field(o, "CreationTimestamp:", created.unwrap_or_default());
-    field(o, "Labels:", labels::labels_string(&d.metadata.labels));
-    let ann: Vec<String> = d
-        .metadata
-        .annotations
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}"))
-        .collect();
-    let ann = if ann.is_empty() {
-        "<none>".into()
-    } else {
-        ann.join("\n                        ")
-    };
-    field(o, "Annotations:", ann);
-    field(o, "Selector:", d.selector().to_selector_string());
-    field(
-        o,
-        "Replicas:",
-        format_args!(
-            "{} desired | {} updated | {} total | {} available | {} unavailable",
-            d.replicas(),
-            s.updated_replicas,
-            s.replicas,
-            s.available_replicas,
-            s.unavailable_replicas
-        ),
-    );
-    field(o, "StrategyType:", &d.spec.strategy.type_);
-    field(o, "MinReadySeconds:", d.spec.min_ready_seconds);
-    if let Some(ru) = &d.spec.strategy.rolling_update {
-        let show = |v: &Option<IntOrString>| v.as_ref().map_or("0".into(), |x| x.to_string());
-        field(
-            o,
-            "RollingUpdateStrategy:",
-            format_args!(
-                "{} max unavailable, {} max surge",
-                show(&ru.max_unavailable),
-                show(&ru.max_surge)
-            ),
-        );
-    }
-    o.push_str("Pod Template:\n");
-    let template_labels = labels::labels_string(&d.spec.template.metadata.labels);
-    let _ = writeln!(o, "  Labels:  {template_labels}\n  Containers:");
-    for ct in &d.spec.template.spec.containers {
-        let _ = writeln!(o, "   {}:\n    Image:        {}", ct.name, ct.image);
-    }
-    o.push_str("Conditions:\n  Type           Status  Reason\n  ----           ------  ------\n");
-    for cd in &s.conditions {
-        let _ = writeln!(o, "  {:<15}{:<8}{}", cd.type_, cd.status, cd.reason);
-    }
-}
-
-/// `OldReplicaSets:` (those still scaled up) and `NewReplicaSet:`, each with its pods created
-/// out of its replicas.
-fn describe_replica_sets(o: &mut String, c: &Cluster, d: &Deployment) {
-    let rss = owned_replica_sets(c, d);
-    let new = du::find_new_replica_set(d, &rss);
-    let created = |r: &ReplicaSet| {
-        format!(
-            "{} ({}/{} replicas created)",
-            r.metadata.name,
-            r.status.replicas,
-            r.replicas()
-        )
-    };
-    let olds: Vec<String> = rss
-        .iter()
-        .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid) && r.replicas() > 0)
-        .map(|r| created(r))
-        .collect();
-    let olds = if olds.is_empty() {
-        "<none>".into()
-    } else {
-        olds.join(", ")
-    };
-    let _ = writeln!(o, "OldReplicaSets:  {olds}");
-    let new = new.map_or_else(|| "<none>".into(), created);
-    let _ = writeln!(o, "NewReplicaSet:   {new}");
-}
-
-/// `Events:`: the Deployment's events, their ages as kubectl prints them.
-fn describe_events(o: &mut String, c: &Cluster, name: &str) {
-    o.push_str("Events:\n");
-    let evs = c.events.for_object(Kind::Deployment, name);
-    if evs.is_empty() {
-        o.push_str("  <none>\n");
-        return;
-    }
-    o.push_str("  Type    Reason             Age   From                   Message\n  ----    ------             ----  ----                   -------\n");
-    let ago = |ms: u64| crate::api::time::human_duration((c.now_ms() - ms) as i64);
-    for e in evs {
-        let age = if e.count > 1 {
-            format!("{} (x{} over {})", ago(e.last_ms), e.count, ago(e.first_ms))
-        } else {
-            ago(e.last_ms)
-        };
-        let _ = writeln!(
-            o,
-            "  {:<8}{:<19}{:<6}{:<23}{}",
-            e.type_, e.reason, age, e.source, e.message
-        );
-    }
+    Ok(match res {
+        Resource::Deployment => {
+            let d = get_deployment(c, &a, &name)?;
+            super::describe::deployment(c, &d, &owned_replica_sets(c, &d))
+        }
+        Resource::ReplicaSet => {
+            let rs = c
+                .store
+                .replicaset(&a.key(&name))
+                .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
+            super::describe::replica_set(c, rs)
+        }
+        Resource::Pod => {
+            let p = c
+                .store
+                .pod(&a.key(&name))
+                .ok_or_else(|| not_found(Kind::Pod, &name))?;
+            super::describe::pod(c, p)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -1931,7 +1804,9 @@ mod tests {
             "Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable",
             "RollingUpdateStrategy:  25% max unavailable, 25% max surge",
             "  Labels:  app=web",
-            "   app:\n    Image:        app:1",
+            // The template's `Node-Selectors:` line is in the same run of aligned lines.
+            "   app:\n    Image:         app:1\n    Port:          <none>",
+            "  Node-Selectors:  <none>",
             "  Available      True    MinimumReplicasAvailable",
             "OldReplicaSets:  <none>",
             "  Normal  ScalingReplicaSet  5s    deployment-controller  Scaled up replica set web-",

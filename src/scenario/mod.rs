@@ -1,6 +1,7 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
+pub mod describe;
 pub mod embed;
 pub mod gallery;
 pub mod kubectl;
@@ -47,6 +48,9 @@ pub struct Scenario {
     pub objects: Vec<String>,
     pub steps: Vec<Step>,
     pub until: Until,
+    /// The Deployment the run follows (`name` or `namespace/name`); the first one created when
+    /// absent.
+    pub focus: Option<String>,
 }
 
 /// Why a scenario cannot be read or run, with where: the field's path, or the object's place
@@ -105,6 +109,7 @@ struct RawScenario {
     #[serde(default, deserialize_with = "nd")]
     steps: Vec<RawStep>,
     until: Option<Value>,
+    focus: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -236,6 +241,18 @@ impl Scenario {
             Some(Value::String(s)) if s.trim() == "settled" => Until::Settled,
             Some(v) => Until::At(parse_duration(&v).map_err(|e| ScenarioError::field("until", e))?),
         };
+        let focus = raw.focus.map(|f| f.trim().to_string());
+        if let Some(f) = &focus {
+            let (ns, name) = f.split_once('/').unwrap_or(("default", f));
+            if !crate::api::validation::is_dns1123_label(ns)
+                || !crate::api::validation::is_dns1123_subdomain(name)
+            {
+                return Err(ScenarioError::field(
+                    "focus",
+                    format!("{f:?} is not a Deployment's name or namespace/name"),
+                ));
+            }
+        }
         Ok(Scenario {
             name: raw.name,
             description: raw.description,
@@ -243,6 +260,31 @@ impl Scenario {
             objects,
             steps,
             until,
+            focus,
+        })
+    }
+
+    /// A run of just these objects from an empty cluster: no steps, until it settles (the
+    /// page's "Start from my manifest").
+    pub fn from_manifest(text: &str) -> Scenario {
+        Scenario {
+            name: "my-manifest".into(),
+            description: String::new(),
+            world: World::default(),
+            objects: vec![text.to_string()],
+            steps: vec![],
+            until: Until::Settled,
+            focus: None,
+        }
+    }
+
+    /// The focus as the store keys it (`namespace/name`; a bare name is in `default`).
+    pub fn focus_key(&self) -> Option<String> {
+        let f = self.focus.as_ref()?;
+        Some(if f.contains('/') {
+            f.clone()
+        } else {
+            format!("default/{f}")
         })
     }
 
@@ -250,6 +292,7 @@ impl Scenario {
     /// apiserver would; an invalid object is an error naming it and the field).
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         let mut c = Cluster::new(self.world.clone());
+        c.focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {
             let objs = parse_objects(text).map_err(|e| ScenarioError::Object {
                 index: i,

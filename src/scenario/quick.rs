@@ -171,8 +171,19 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
 
 /// The Deployment as a manifest to edit: what `kubectl get -o yaml` shows without the status
 /// and the fields the server sets (uid, resourceVersion, generation, creationTimestamp, the
-/// revision annotation, kubectl's last-applied copy), so that applying it changes nothing.
-pub fn manifest_of(d: &crate::api::Deployment) -> String {
+/// revision annotation, kubectl's last-applied copy), so that applying it changes nothing;
+/// unless `full`, also without the fields the apiserver's defaulting would put back as they are
+/// ([`without_defaults`]).
+pub fn manifest_of(d: &crate::api::Deployment, full: bool) -> String {
+    let mut v = editable(d);
+    if !full {
+        without_defaults(&mut v);
+    }
+    crate::api::yaml::to_editor_yaml(&v)
+}
+
+/// The Deployment's JSON without its status and the fields the server sets.
+fn editable(d: &crate::api::Deployment) -> Value {
     let mut v = Object::Deployment(Box::new(d.clone())).to_value();
     if let Value::Object(m) = &mut v {
         m.shift_remove("status");
@@ -198,7 +209,151 @@ pub fn manifest_of(d: &crate::api::Deployment) -> String {
             }
         }
     }
-    crate::api::yaml::to_editor_yaml(&v)
+    v
+}
+
+/// A Deployment manifest as the apiserver would store it: decoded, defaulted, written back.
+fn defaulted(v: &Value) -> Option<Value> {
+    let Ok(Object::Deployment(mut d)) = crate::api::yaml::object_from_value(v.clone()) else {
+        return None;
+    };
+    default_deployment(&mut d);
+    Some(editable(&d))
+}
+
+/// Removes every field that defaulting puts back as it is, deepest first, so that what is left
+/// is what someone chose (a field set to its default value goes too: the two cannot be told
+/// apart). List items stay; the fields inside them are tried like any other.
+pub fn without_defaults(v: &mut Value) {
+    let Some(target) = defaulted(v) else {
+        return;
+    };
+    let mut paths = vec![];
+    collect_paths(v, &mut vec![], &mut paths);
+    // Children come before their parents, so a block emptied of defaults is tried whole.
+    for path in paths.iter().rev() {
+        let Some((last, parent)) = path.split_last() else {
+            continue;
+        };
+        let Some(Value::Object(m)) = pointer_mut(v, parent) else {
+            continue;
+        };
+        let Some(i) = m.keys().position(|k| k == last) else {
+            continue;
+        };
+        let Some((k, old)) = m.shift_remove_entry(last.as_str()) else {
+            continue;
+        };
+        if defaulted(v).as_ref() != Some(&target) {
+            let Some(Value::Object(m)) = pointer_mut(v, parent) else {
+                continue;
+            };
+            m.shift_insert(i, k, old);
+        }
+    }
+}
+
+/// One step of a path into a manifest: a mapping's key, or a list's index.
+type PathStep = String;
+
+fn collect_paths(v: &Value, at: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                at.push(k.clone());
+                out.push(at.clone());
+                collect_paths(child, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                at.push(i.to_string());
+                collect_paths(child, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pointer_mut<'a>(v: &'a mut Value, path: &[PathStep]) -> Option<&'a mut Value> {
+    path.iter().try_fold(v, |cur, step| match cur {
+        Value::Object(m) => m.get_mut(step.as_str()),
+        Value::Array(a) => a.get_mut(step.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
+/// Every leaf of a manifest with its path (`spec.template.spec.containers[0].image`).
+fn leaves(v: &Value, at: &str, out: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, child) in m {
+                let p = if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                };
+                leaves(child, &p, out);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            for (i, child) in items.iter().enumerate() {
+                leaves(child, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ => out.push((at.to_string(), v.clone())),
+    }
+}
+
+/// What applying `text` would undo: each field that changed since the editor showed `base`
+/// (a scenario step or a command wrote it) while the text still has `base`'s value, as
+/// `path: now → base` (`spec.template.spec.containers[0].image: nginx:1.16.1 → nginx:1.14.2`).
+/// Fields the reader changed in the text are theirs to apply and are not listed.
+pub fn reverts(
+    text: &str,
+    base: &crate::api::Deployment,
+    current: &crate::api::Deployment,
+) -> Vec<String> {
+    let Ok(objects) = parse_objects(text) else {
+        return vec![];
+    };
+    let Some(Object::Deployment(mut mine)) = objects.into_iter().next() else {
+        return vec![];
+    };
+    default_deployment(&mut mine);
+    if mine.metadata.key() != base.metadata.key() {
+        return vec![];
+    }
+    let flat = |d: &crate::api::Deployment| {
+        let mut out = vec![];
+        leaves(&editable(d), "", &mut out);
+        out
+    };
+    let (mine, base, current) = (flat(&mine), flat(base), flat(current));
+    let find = |list: &[(String, Value)], p: &str| {
+        list.iter()
+            .find(|(q, _)| q == p)
+            .map(|(_, v)| v.clone())
+            .unwrap_or(Value::Null)
+    };
+    let show = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "(none)".to_string(),
+        other => other.to_string(),
+    };
+    let mut out = vec![];
+    for (p, _) in base.iter().chain(current.iter()) {
+        let (was, now, kept) = (find(&base, p), find(&current, p), find(&mine, p));
+        if was != now && kept == was {
+            let line = format!("{p}: {} → {}", show(&now), show(&was));
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
 }
 
 /// A problem with the manifest, at its line when known.
@@ -309,7 +464,7 @@ mod tests {
         .unwrap();
         c.drain().unwrap();
         let d = c.store.deployment("default/web").unwrap().clone();
-        let m = manifest_of(&d);
+        let m = manifest_of(&d, true);
         assert!(check(&m).is_empty(), "{:?}", check(&m));
         assert!(
             m.contains("nginx:1.16.1") && !m.contains("status:") && !m.contains("uid:"),
@@ -319,6 +474,51 @@ mod tests {
         let after = c.store.deployment("default/web").unwrap();
         assert_eq!(after.spec, d.spec, "applying the current spec keeps it");
         assert_eq!(after.metadata.generation, d.metadata.generation);
+    }
+
+    #[test]
+    fn the_editor_shows_what_was_chosen_and_asks_before_reverting() {
+        use crate::scenario::{Scenario, kubectl};
+        let text = crate::scenario::gallery::GALLERY[0].1;
+        let mut c = Scenario::parse(text).unwrap().start().unwrap();
+        c.drain().unwrap();
+        let base = c.store.deployment("default/web").unwrap().clone();
+        let short = manifest_of(&base, false);
+        for gone in [
+            "revisionHistoryLimit",
+            "progressDeadlineSeconds",
+            "terminationMessagePath",
+            "dnsPolicy",
+            "namespace",
+            "maxSurge",
+        ] {
+            assert!(!short.contains(gone), "{gone} is a default: {short}");
+        }
+        assert!(manifest_of(&base, true).contains("revisionHistoryLimit"));
+        // What is left reads back as the same Deployment.
+        let mut again = match crate::api::yaml::parse_objects(&short).unwrap().remove(0) {
+            Object::Deployment(d) => d,
+            _ => unreachable!(),
+        };
+        default_deployment(&mut again);
+        assert_eq!(again.spec, base.spec);
+
+        kubectl::run(
+            &mut c,
+            "kubectl set image deployment/web nginx=nginx:1.16.1",
+        )
+        .unwrap();
+        let now = c.store.deployment("default/web").unwrap().clone();
+        let edited = write(&short, Field::Replicas, "12").unwrap();
+        assert_eq!(
+            reverts(&edited, &base, &now),
+            ["spec.template.spec.containers[0].image: nginx:1.16.1 → nginx:1.14.2"]
+        );
+        let mine = write(&edited, Field::Image, "nginx:1.17").unwrap();
+        assert!(
+            reverts(&mine, &base, &now).is_empty(),
+            "the image is the reader's"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use super::kubectl::{self, KubectlError};
 use super::{Scenario, ScenarioError, Step, Until};
+use crate::api::Deployment;
 use crate::cluster::Cluster;
 use crate::cluster::trace::{Controller, PodView, StepKind, TraceStep};
 use crate::controller::deployment::Branch;
@@ -23,6 +24,10 @@ pub struct Session {
     pub frames: Vec<Rc<Vec<PodView>>>,
     /// Why the run stopped early (a livelock, or the recording cap), if it did.
     pub stopped: Option<String>,
+    /// The Deployment the run follows (`namespace/name`), if there is one.
+    pub focus: Option<String>,
+    /// That Deployment after each step (shared between steps that did not write it).
+    pub focus_objects: Vec<Option<Rc<Deployment>>>,
 }
 
 /// Why a console command or a world change was refused; the run is left as it was.
@@ -72,6 +77,8 @@ impl Session {
             trace: vec![],
             frames: vec![],
             stopped: None,
+            focus: None,
+            focus_objects: vec![],
         };
         s.recompute()?;
         Ok(s)
@@ -90,6 +97,8 @@ impl Session {
             )),
             Ok(()) => None,
         };
+        self.focus = c.focus.clone();
+        self.focus_objects = std::mem::take(&mut c.focus_objects);
         self.frames = c.frames.take().unwrap_or_default();
         self.trace = std::mem::take(&mut c.trace);
         Ok(())
@@ -162,23 +171,81 @@ impl Session {
             return self.read(i, cmd).map(Outcome::Printed);
         }
         let mut c = self.cluster_at(i)?;
+        let before = c.store.resource_version();
         let output = kubectl::run(&mut c, cmd)?;
+        // The Deployment the command wrote (the first, for a manifest with several) is the
+        // one the reader works on now: the run follows it.
+        let written = c
+            .store
+            .deployments()
+            .filter_map(|d| {
+                let rv = d.metadata.resource_version.parse::<u64>().ok()?;
+                (rv > before).then(|| (rv, d.metadata.key().to_string()))
+            })
+            .min()
+            .map(|(_, key)| key)
+            .filter(|key| Some(key) != self.focus.as_ref());
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
-        let step = self.insert_step(Step {
-            at_ms,
-            run: Some(cmd.to_string()),
-            caption: None,
-            world: None,
-        })?;
+        let step = self.insert_step(
+            Step {
+                at_ms,
+                run: Some(cmd.to_string()),
+                caption: None,
+                world: None,
+            },
+            written,
+        )?;
         Ok(Outcome::Applied { step, output })
     }
 
-    /// Adds a step after every existing step at or before its instant, recomputes, and returns
-    /// the index of its action step in the new trace.
-    fn insert_step(&mut self, step: Step) -> Result<usize, SessionError> {
+    /// Follows another Deployment (`namespace/name`) through the whole run.
+    pub fn set_focus(&mut self, key: &str) -> Result<(), SessionError> {
+        let old = self.scenario.clone();
+        self.scenario.focus = Some(focus_name(key));
+        if let Err(e) = self.recompute() {
+            self.scenario = old;
+            self.recompute()?;
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// The Deployments of the run (`namespace/name`), in the order they were first synced.
+    pub fn deployments(&self) -> Vec<String> {
+        let mut out: Vec<String> = vec![];
+        for s in &self.trace {
+            if s.controller == Some(Controller::Deployment)
+                && let Some(k) = &s.key
+                && !out.contains(k)
+            {
+                out.push(k.clone());
+            }
+        }
+        out
+    }
+
+    /// The focus Deployment as it stood right after step `i` (none before it exists).
+    pub fn focus_at(&self, i: usize) -> Option<&Rc<Deployment>> {
+        self.focus_objects.get(i)?.as_ref()
+    }
+
+    /// Whether step `i` is a sync of the focus Deployment.
+    pub fn is_focus_sync(&self, i: usize) -> bool {
+        self.trace.get(i).is_some_and(|s| {
+            s.controller == Some(Controller::Deployment) && s.key.is_some() && s.key == self.focus
+        })
+    }
+
+    /// Adds a step after every existing step at or before its instant (following the
+    /// Deployment `focus` from then on, when given), recomputes, and returns the index of its
+    /// action step in the new trace.
+    fn insert_step(&mut self, step: Step, focus: Option<String>) -> Result<usize, SessionError> {
         let at = step.at_ms;
         let k = self.scenario.steps.partition_point(|s| s.at_ms <= at);
         let old = self.scenario.clone();
+        if let Some(key) = focus {
+            self.scenario.focus = Some(focus_name(&key));
+        }
         self.scenario.steps.insert(k, step);
         // The reader asked for more: let the world run until it settles after this change.
         if let Until::At(t) = self.scenario.until
@@ -213,15 +280,15 @@ impl Session {
         Ok(())
     }
 
-    /// Indices of the steps a timeline marks: user actions and Deployment syncs whose branch
-    /// differs from the previous Deployment sync's.
+    /// Indices of the steps a timeline marks: user actions and syncs of the focus Deployment
+    /// whose branch differs from its previous sync's.
     pub fn markers(&self) -> Vec<(usize, Marker)> {
         let mut out = vec![];
         let mut last_branch: Option<Branch> = None;
         for (i, s) in self.trace.iter().enumerate() {
             if s.kind == StepKind::Action {
                 out.push((i, Marker::Action));
-            } else if s.controller == Some(Controller::Deployment) {
+            } else if self.is_focus_sync(i) {
                 if s.branch != last_branch {
                     out.push((i, Marker::Branch));
                 }
@@ -230,6 +297,11 @@ impl Session {
         }
         out
     }
+}
+
+/// A focus as a scenario file writes it: the name alone in `default`, else `namespace/name`.
+fn focus_name(key: &str) -> String {
+    key.strip_prefix("default/").unwrap_or(key).to_string()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,6 +451,38 @@ objects:
         };
         assert_eq!(s.caption_at(step), None);
         assert_eq!(s.caption_at(step + 1), None);
+    }
+
+    #[test]
+    fn the_deployment_a_command_writes_becomes_the_focus() {
+        let mut s = session();
+        assert_eq!(s.focus.as_deref(), Some("default/web"));
+        let last = s.len() - 1;
+        s.command(last, "kubectl create namespace shop").unwrap();
+        let manifest = "kubectl apply -f -\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout-api, namespace: shop}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: c}}\n  template:\n    metadata: {labels: {app: c}}\n    spec: {containers: [{name: c, image: 'c:1'}]}\n";
+        let Outcome::Applied { step, .. } = s.command(s.len() - 1, manifest).unwrap() else {
+            panic!("apply changes the world")
+        };
+        assert_eq!(s.focus.as_deref(), Some("shop/checkout-api"));
+        assert_eq!(s.scenario.focus.as_deref(), Some("shop/checkout-api"));
+        let end = s.trace.last().unwrap();
+        assert_eq!(end.deployment.as_ref().unwrap().name, "checkout-api");
+        assert_eq!(end.replica_sets.len(), 1);
+        assert_eq!(s.focus_at(s.len() - 1).unwrap().metadata.namespace, "shop");
+        assert!(s.focus_at(0).is_none(), "it did not exist yet");
+        assert!(
+            (step..s.len()).any(|i| s.is_focus_sync(i)),
+            "the new Deployment's syncs are the focus's"
+        );
+        // A command on the other Deployment moves the focus back; so does the switcher.
+        assert_eq!(s.deployments(), ["default/web", "shop/checkout-api"]);
+        s.command(s.len() - 1, "kubectl scale deployment/web --replicas=2")
+            .unwrap();
+        assert_eq!(s.focus.as_deref(), Some("default/web"));
+        s.set_focus("shop/checkout-api").unwrap();
+        assert_eq!(s.focus.as_deref(), Some("shop/checkout-api"));
+        let reopened = crate::scenario::Scenario::parse(&s.scenario.to_yaml()).unwrap();
+        assert_eq!(reopened.focus.as_deref(), Some("shop/checkout-api"));
     }
 
     #[test]

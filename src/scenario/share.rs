@@ -99,6 +99,9 @@ impl Scenario {
         if let Until::At(t) = self.until {
             m.insert("until".into(), ms(t));
         }
+        if let Some(f) = &self.focus {
+            m.insert("focus".into(), f.clone().into());
+        }
         crate::api::yaml::to_editor_yaml(&Value::Object(m))
     }
 }

@@ -2,6 +2,7 @@
 //! [`Model::reduce`] turns the old state into the new one. Components only render a `Model`
 //! and send actions; no rule of the playground lives inside a component.
 
+use crate::api::Deployment;
 use crate::cluster::kubelet::World;
 use crate::scenario::Scenario;
 pub use crate::scenario::embed::Remote;
@@ -40,9 +41,17 @@ pub struct Model {
     /// Which gallery scenario is loaded (index), if any.
     pub gallery: Option<usize>,
     pub editor: String,
-    /// The reader changed the editor since it last showed the Deployment; until then a change
-    /// made in the console also refreshes the editor, so Apply never undoes it by surprise.
+    /// The editor's text is the reader's (typed, pasted or applied): it stays as it is. While
+    /// it is not, the editor follows the timeline, showing the focus Deployment at each step.
     pub editor_dirty: bool,
+    /// The Deployment the editor's text was last loaded from (what an Apply would revert to
+    /// where the reader has not changed it).
+    pub editor_base: Option<Rc<Deployment>>,
+    /// Show every field, the apiserver's defaults too.
+    pub editor_full: bool,
+    /// An Apply held back because it would undo changes made since the text was loaded: what
+    /// it would revert, for the reader to confirm or cancel.
+    pub pending_revert: Option<Rc<Vec<String>>>,
     pub problems: Rc<Vec<quick::Problem>>,
     pub console: Rc<Vec<Line>>,
     pub history: Rc<Vec<String>>,
@@ -76,7 +85,16 @@ pub enum Action {
     EditorChanged(String),
     Quick(quick::Field, String),
     Apply,
+    /// Apply although it reverts what `pending_revert` lists.
+    ApplyAnyway,
+    CancelApply,
     LoadCurrentSpec,
+    /// Show or hide the defaulted fields in the editor.
+    ToggleFullSpec,
+    /// Follow another Deployment (`namespace/name`).
+    Focus(String),
+    /// A new run with only the editor's objects.
+    StartFromManifest,
     Command(String),
     SetWorld(World),
     Select(Option<Selected>),
@@ -159,6 +177,9 @@ impl Model {
             problems: Rc::new(quick::check(&editor)),
             editor,
             editor_dirty: false,
+            editor_base: None,
+            editor_full: false,
+            pending_revert: None,
             console: Rc::new(vec![]),
             history: Rc::new(vec![]),
             selected: None,
@@ -168,6 +189,7 @@ impl Model {
             shared: None,
         };
         m.seek(pos);
+        m.follow();
         m
     }
 
@@ -197,20 +219,53 @@ impl Model {
 
     /// Puts the focus Deployment, as it stands at the current step, in the editor.
     fn load_current_spec(&mut self) {
-        let Ok(c) = self.session.cluster_at(self.pos) else {
-            return;
-        };
-        let Some(d) = c
-            .focus
-            .as_ref()
-            .and_then(|n| c.store.deployment(&format!("default/{n}")))
-        else {
+        let Some(d) = self.session.focus_at(self.pos).cloned() else {
             self.notice = Some("There is no Deployment at this step.".into());
             return;
         };
-        self.editor = quick::manifest_of(d);
+        self.show(d);
+    }
+
+    fn show(&mut self, d: Rc<Deployment>) {
+        self.editor = quick::manifest_of(&d, self.editor_full);
         self.problems = Rc::new(quick::check(&self.editor));
         self.editor_dirty = false;
+        self.editor_base = Some(d);
+    }
+
+    /// While the editor is not the reader's, it shows the focus Deployment at the current step
+    /// (written anew only when what it shows changed: a status update changes nothing there).
+    fn follow(&mut self) {
+        if self.editor_dirty {
+            return;
+        }
+        let Some(d) = self.session.focus_at(self.pos).cloned() else {
+            return;
+        };
+        let same = self.editor_base.as_ref().is_some_and(|b| {
+            Rc::ptr_eq(b, &d)
+                || b.metadata.key() == d.metadata.key()
+                    && b.spec == d.spec
+                    && b.metadata.labels == d.metadata.labels
+                    && b.metadata.annotations == d.metadata.annotations
+        });
+        if same {
+            self.editor_base = Some(d);
+        } else {
+            self.show(d);
+        }
+    }
+
+    /// `kubectl apply` of the editor's text at the current step; the text stays the reader's.
+    fn apply_editor(&mut self) {
+        self.playing = false;
+        self.pending_revert = None;
+        let cmd = format!("kubectl apply -f -\n{}", self.editor);
+        self.print(Line::Command("kubectl apply -f deployment.yaml".into()));
+        if self.command(&cmd) {
+            self.editor_dirty = true;
+            self.editor_base = self.session.focus_at(self.pos).cloned();
+        }
     }
 
     fn replace_session(&mut self, s: Session) {
@@ -218,23 +273,22 @@ impl Model {
         self.session = Rc::new(s);
     }
 
-    /// Runs a console command at the current step.
-    fn command(&mut self, cmd: &str) {
+    /// Runs a console command at the current step; true when it changed the run.
+    fn command(&mut self, cmd: &str) -> bool {
         let mut s = (*self.session).clone();
         match s.command(self.pos, cmd) {
             Ok(Outcome::Printed(out)) => self.print(Line::Output(out)),
             Ok(Outcome::Applied { step, output }) => {
                 self.replace_session(s);
                 self.seek(step);
-                if !self.editor_dirty {
-                    self.load_current_spec();
-                }
                 if !output.is_empty() {
                     self.print(Line::Output(output));
                 }
+                return true;
             }
             Err(e) => self.print(Line::Error(e.to_string())),
         }
+        false
     }
 }
 
@@ -261,7 +315,12 @@ impl Model {
         if m.view.readonly
             && matches!(
                 action,
-                Action::Apply | Action::Command(_) | Action::SetWorld(_) | Action::Quick(..)
+                Action::Apply
+                    | Action::ApplyAnyway
+                    | Action::StartFromManifest
+                    | Action::Command(_)
+                    | Action::SetWorld(_)
+                    | Action::Quick(..)
             )
         {
             m.notice = Some("This playground is read-only.".into());
@@ -359,6 +418,47 @@ impl Model {
                 m.editor_dirty = true;
             }
             Action::LoadCurrentSpec => m.load_current_spec(),
+            Action::ToggleFullSpec => {
+                m.editor_full = !m.editor_full;
+                if !m.editor_dirty {
+                    m.editor_base = None;
+                }
+            }
+            Action::Focus(key) => {
+                let mut s = (*m.session).clone();
+                match s.set_focus(&key) {
+                    Ok(()) => {
+                        let pos = m.pos;
+                        m.replace_session(s);
+                        m.seek(pos);
+                        m.selected = None;
+                        // The editor shows the Deployment now followed, unless it holds the
+                        // reader's own text.
+                        if !m.editor_dirty {
+                            m.editor_base = None;
+                        }
+                    }
+                    Err(e) => m.notice = Some(e.to_string()),
+                }
+            }
+            Action::StartFromManifest => {
+                let problems = quick::check(&m.editor);
+                if problems.is_empty() {
+                    let text = m.editor.clone();
+                    let scenario = Scenario::from_manifest(&text);
+                    let mut n = Model::with_view(scenario, None, m.dark, m.view.clone(), 0);
+                    if n.notice.is_none() {
+                        n.editor = text;
+                        n.editor_dirty = true;
+                        n.problems = Rc::new(vec![]);
+                        n.console = m.console.clone();
+                        n.history = m.history.clone();
+                        return Rc::new(n);
+                    }
+                    m.notice = n.notice;
+                }
+                m.problems = Rc::new(problems);
+            }
             Action::Quick(field, value) => match quick::write(&m.editor, field, &value) {
                 Ok(text) => {
                     m.problems = Rc::new(quick::check(&text));
@@ -376,14 +476,23 @@ impl Model {
             Action::Apply => {
                 let problems = quick::check(&m.editor);
                 if problems.is_empty() {
-                    m.playing = false;
-                    let cmd = format!("kubectl apply -f -\n{}", m.editor);
-                    m.print(Line::Command("kubectl apply -f deployment.yaml".into()));
-                    m.editor_dirty = false;
-                    m.command(&cmd);
+                    let reverts = match (&m.editor_base, m.session.focus_at(m.pos)) {
+                        (Some(base), Some(now)) if m.editor_dirty && !Rc::ptr_eq(base, now) => {
+                            quick::reverts(&m.editor, base, now)
+                        }
+                        _ => vec![],
+                    };
+                    if reverts.is_empty() {
+                        m.apply_editor();
+                    } else {
+                        m.playing = false;
+                        m.pending_revert = Some(Rc::new(reverts));
+                    }
                 }
                 m.problems = Rc::new(problems);
             }
+            Action::ApplyAnyway => m.apply_editor(),
+            Action::CancelApply => m.pending_revert = None,
             Action::Command(cmd) => {
                 let cmd = cmd.trim().to_string();
                 if cmd.is_empty() {
@@ -417,6 +526,7 @@ impl Model {
             Action::Notice(text) => m.notice = Some(text),
             Action::ToggleTheme => m.dark = !m.dark,
         }
+        m.follow();
         Rc::new(m)
     }
 }

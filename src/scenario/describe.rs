@@ -1,0 +1,574 @@
+//! `kubectl describe` for Deployments, ReplicaSets and pods (k8s.io/kubectl/pkg/describe):
+//! the same sections in the same order, written as its `PrefixWriter` writes them (two spaces
+//! an indent level, cells ended by tabs) and aligned by a tab writer with its settings (no
+//! minimum width, two spaces of padding), so that columns line up exactly where kubectl's do:
+//! a label column is as wide as the longest label of its run of lines.
+
+use crate::api::time::human_duration;
+use crate::api::*;
+use crate::apiserver::events::Event;
+use crate::cluster::Cluster;
+use crate::controller::deployment::util as du;
+use std::collections::BTreeMap;
+use std::fmt::{Display, Write};
+
+/// Text with tab-separated cells, aligned by a tab writer with Go's text/tabwriter settings
+/// (a cell ends at a tab; a column is as wide as its widest cell in a run of lines that have
+/// it plus `padding`, and at least `minwidth` with the padding; a line's text after its last
+/// tab is no cell).
+pub fn aligned(text: &str, minwidth: usize, padding: usize) -> String {
+    use std::io::Write as _;
+    // The crate's minimum width leaves the padding out; Go's counts it in.
+    let mut tw = tabwriter::TabWriter::new(Vec::new())
+        .minwidth(minwidth.saturating_sub(padding))
+        .padding(padding);
+    tw.write_all(text.as_bytes())
+        .expect("writing to memory does not fail");
+    let bytes = tw.into_inner().expect("flushing to memory does not fail");
+    String::from_utf8(bytes).expect("UTF-8 in, UTF-8 out")
+}
+
+/// kubectl's describe writer: lines at indent levels, aligned on `flush` (and at the end).
+#[derive(Default)]
+struct Describe {
+    done: String,
+    pending: String,
+}
+
+impl Describe {
+    /// `PrefixWriter.Write(level, …)`.
+    fn w(&mut self, level: usize, text: impl Display) {
+        for _ in 0..level {
+            self.pending.push_str("  ");
+        }
+        let _ = write!(self.pending, "{text}");
+    }
+
+    /// Aligns what was written so far on its own (`DescribeEvents` flushes before its table).
+    fn flush(&mut self) {
+        self.done.push_str(&aligned(&self.pending, 0, 2));
+        self.pending.clear();
+    }
+
+    fn finish(mut self) -> String {
+        self.flush();
+        self.done.trim_end().to_string()
+    }
+
+    /// `printLabelsMultiline`: the first pair beside the title, the others under it.
+    fn pairs<'a>(
+        &mut self,
+        title: &str,
+        pairs: impl Iterator<Item = (&'a str, &'a str)>,
+        sep: &str,
+    ) {
+        self.w(0, format_args!("{title}:\t"));
+        let mut none = true;
+        for (i, (k, v)) in pairs.enumerate() {
+            if i > 0 {
+                self.w(0, "\t");
+            }
+            self.w(0, format_args!("{k}{sep}{v}\n"));
+            none = false;
+        }
+        if none {
+            self.w(0, "<none>\n");
+        }
+    }
+
+    fn labels(&mut self, title: &str, labels: &Labels) {
+        self.pairs(
+            title,
+            labels.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            "=",
+        );
+    }
+
+    /// `printAnnotationsMultiline`, which leaves out kubectl's last-applied copy.
+    fn annotations(&mut self, annotations: &BTreeMap<String, String>) {
+        let shown = annotations
+            .iter()
+            .filter(|(k, _)| k.as_str() != LAST_APPLIED_ANNOTATION)
+            .map(|(k, v)| (k.as_str(), v.as_str()));
+        self.pairs("Annotations", shown, ": ");
+    }
+
+    /// `DescribeEvents`: its own aligned table, the latest last.
+    fn events(&mut self, c: &Cluster, mut events: Vec<Event>) {
+        if events.is_empty() {
+            self.w(0, "Events:\t<none>\n");
+            return;
+        }
+        self.flush();
+        events.sort_by_key(|e| e.last_ms);
+        self.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
+        self.w(1, "----\t------\t----\t----\t-------\n");
+        let ago = |ms: u64| human_duration(c.now_ms().saturating_sub(ms) as i64);
+        for e in events {
+            let age = if e.count > 1 {
+                format!("{} (x{} over {})", ago(e.last_ms), e.count, ago(e.first_ms))
+            } else {
+                ago(e.first_ms)
+            };
+            self.w(
+                1,
+                format_args!(
+                    "{}\t{}\t{age}\t{}\t{}\n",
+                    e.type_,
+                    e.reason,
+                    e.source,
+                    e.message.trim()
+                ),
+            );
+        }
+    }
+
+    /// `DescribePodTemplate`.
+    fn pod_template(&mut self, t: &PodTemplateSpec) {
+        self.w(0, "Pod Template:\n");
+        self.labels("  Labels", &t.metadata.labels);
+        if !t.metadata.annotations.is_empty() {
+            let shown = t.metadata.annotations.iter();
+            self.pairs(
+                "  Annotations",
+                shown.map(|(k, v)| (k.as_str(), v.as_str())),
+                ": ",
+            );
+        }
+        self.containers(&t.spec, None, "  ");
+        self.w(0, "  Volumes:\t");
+        self.volumes(&t.spec);
+        self.w(0, "  Node-Selectors:\t<none>\n  Tolerations:\t<none>\n");
+    }
+
+    /// `describeContainers`: each container, with its status when the pod has one.
+    fn containers(&mut self, spec: &PodSpec, status: Option<&PodStatus>, space: &str) {
+        self.w(0, format_args!("{space}Containers:\n"));
+        let name_indent = if space.is_empty() { "" } else { " " };
+        for ct in &spec.containers {
+            self.w(1, format_args!("{name_indent}{}:\n", ct.name));
+            let cs = status.and_then(|s| s.container_statuses.iter().find(|x| x.name == ct.name));
+            if cs.is_some() {
+                self.w(2, "Container ID:\t\n");
+            }
+            self.w(2, format_args!("Image:\t{}\n", ct.image));
+            if cs.is_some() {
+                self.w(2, "Image ID:\t\n");
+            }
+            self.ports(ct);
+            if let Some(cs) = cs {
+                self.state("State", &cs.state);
+                if cs.last_state.terminated.is_some() {
+                    self.state("Last State", &cs.last_state);
+                }
+                let ready = if cs.ready { "True" } else { "False" };
+                self.w(2, format_args!("Ready:\t{ready}\n"));
+                self.w(2, format_args!("Restart Count:\t{}\n", cs.restart_count));
+            }
+            self.resources(ct);
+            for (field, title) in PROBES.iter().zip(["Liveness", "Readiness", "Startup"]) {
+                if let Some(p) = ct.extra.get(*field).filter(|p| p.is_object()) {
+                    self.w(2, format_args!("{title}:\t{}\n", probe(p)));
+                }
+            }
+            self.env(ct);
+            self.mounts(ct);
+        }
+    }
+
+    /// `Port:` and `Host Port:` (plural when there are several).
+    fn ports(&mut self, ct: &Container) {
+        let ports: Vec<&Value> = ct
+            .extra
+            .get("ports")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().collect())
+            .unwrap_or_default();
+        let list = |key: &str| {
+            ports
+                .iter()
+                .map(|p| {
+                    let n = p.get(key).and_then(Value::as_i64).unwrap_or(0);
+                    let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("");
+                    format!("{n}/{proto}")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for (title, key) in [("Port", "containerPort"), ("Host Port", "hostPort")] {
+            let text = list(key);
+            if text.contains(',') {
+                self.w(2, format_args!("{title}s:\t{text}\n"));
+            } else if text.is_empty() {
+                self.w(2, format_args!("{title}:\t<none>\n"));
+            } else {
+                self.w(2, format_args!("{title}:\t{text}\n"));
+            }
+        }
+    }
+
+    /// `describeStatus`.
+    fn state(&mut self, title: &str, s: &ContainerState) {
+        if let Some(r) = &s.running {
+            self.w(2, format_args!("{title}:\tRunning\n"));
+            let started = r.started_at.map(Time::rfc1123z).unwrap_or_default();
+            self.w(3, format_args!("Started:\t{started}\n"));
+        } else if let Some(t) = &s.terminated {
+            self.w(2, format_args!("{title}:\tTerminated\n"));
+            if !t.reason.is_empty() {
+                self.w(3, format_args!("Reason:\t{}\n", t.reason));
+            }
+            self.w(3, format_args!("Exit Code:\t{}\n", t.exit_code));
+            let finished = t.finished_at.map(Time::rfc1123z).unwrap_or_default();
+            self.w(3, format_args!("Finished:\t{finished}\n"));
+        } else {
+            self.w(2, format_args!("{title}:\tWaiting\n"));
+            if let Some(w) = s.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
+                self.w(3, format_args!("Reason:\t{}\n", w.reason));
+            }
+        }
+    }
+
+    /// `describeResources`: limits, then requests, each by resource name.
+    fn resources(&mut self, ct: &Container) {
+        let Some(r) = ct.extra.get("resources") else {
+            return;
+        };
+        for (key, title) in [("limits", "Limits"), ("requests", "Requests")] {
+            let Some(m) = r
+                .get(key)
+                .and_then(Value::as_object)
+                .filter(|m| !m.is_empty())
+            else {
+                continue;
+            };
+            self.w(2, format_args!("{title}:\n"));
+            let mut names: Vec<(&String, &Value)> = m.iter().collect();
+            names.sort_by(|a, b| a.0.cmp(b.0));
+            for (name, q) in names {
+                let q = q.as_str().map_or_else(|| q.to_string(), str::to_string);
+                self.w(3, format_args!("{name}:\t{q}\n"));
+            }
+        }
+    }
+
+    /// `describeContainerEnvVars`.
+    fn env(&mut self, ct: &Container) {
+        let env = ct.extra.get("env").and_then(Value::as_array);
+        match env.filter(|e| !e.is_empty()) {
+            None => self.w(2, "Environment:\t<none>\n"),
+            Some(env) => {
+                self.w(2, "Environment:\n");
+                for e in env {
+                    let name = e.get("name").and_then(Value::as_str).unwrap_or("");
+                    let value = e.get("value").and_then(Value::as_str).unwrap_or("");
+                    for (i, line) in value.split('\n').enumerate() {
+                        if i == 0 {
+                            self.w(3, format_args!("{name}:\t{line}\n"));
+                        } else {
+                            self.w(3, format_args!("\t{line}\n"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `describeContainerVolumes`.
+    fn mounts(&mut self, ct: &Container) {
+        let mounts = ct.extra.get("volumeMounts").and_then(Value::as_array);
+        match mounts.filter(|m| !m.is_empty()) {
+            None => self.w(2, "Mounts:\t<none>\n"),
+            Some(ms) => {
+                self.w(2, "Mounts:\n");
+                for m in ms {
+                    let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("");
+                    let ro = m.get("readOnly").and_then(Value::as_bool) == Some(true);
+                    let mode = if ro { "ro" } else { "rw" };
+                    self.w(
+                        3,
+                        format_args!("{} from {} ({mode})\n", s("mountPath"), s("name")),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `describeVolumes`, by name (the simulation gives volumes no further meaning).
+    fn volumes(&mut self, spec: &PodSpec) {
+        let vols = spec.extra.get("volumes").and_then(Value::as_array);
+        match vols.filter(|v| !v.is_empty()) {
+            None => self.w(0, "<none>\n"),
+            Some(vs) => {
+                self.w(0, "\n");
+                for v in vs {
+                    let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+                    self.w(1, format_args!(" {name}:\n"));
+                }
+            }
+        }
+    }
+
+    /// A Deployment's or ReplicaSet's `Conditions:` table.
+    fn conditions<'a>(&mut self, rows: impl Iterator<Item = (&'a str, &'a str, &'a str)>) {
+        let mut rows = rows.peekable();
+        if rows.peek().is_none() {
+            return;
+        }
+        self.w(0, "Conditions:\n  Type\tStatus\tReason\n");
+        self.w(1, "----\t------\t------\n");
+        for (t, s, r) in rows {
+            self.w(1, format_args!("{t} \t{s}\t{r}\n"));
+        }
+    }
+}
+
+/// `DescribeProbe`: the handler, then the numbers.
+fn probe(p: &Value) -> String {
+    let t = ProbeTiming::of(p);
+    let attrs = format!(
+        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        t.initial_delay_seconds,
+        t.timeout_seconds,
+        t.period_seconds,
+        t.success_threshold,
+        t.failure_threshold
+    );
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    if let Some(e) = p.get("exec") {
+        let cmd: Vec<String> = e
+            .get("command")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(|x| text(Some(x))).collect())
+            .unwrap_or_default();
+        format!("exec [{}] {attrs}", cmd.join(" "))
+    } else if let Some(h) = p.get("httpGet") {
+        let scheme = text(h.get("scheme")).to_lowercase();
+        let (host, port) = (text(h.get("host")), text(h.get("port")));
+        let host = match (host.contains(':'), port.is_empty()) {
+            (_, true) => host,
+            (true, false) => format!("[{host}]:{port}"),
+            (false, false) => format!("{host}:{port}"),
+        };
+        let path = text(h.get("path"));
+        format!("http-get {scheme}://{host}{path} {attrs}")
+    } else if let Some(s) = p.get("tcpSocket") {
+        format!(
+            "tcp-socket {}:{} {attrs}",
+            text(s.get("host")),
+            text(s.get("port"))
+        )
+    } else if let Some(g) = p.get("grpc") {
+        format!(
+            "grpc <pod>:{} {} {attrs}",
+            text(g.get("port")),
+            text(g.get("service"))
+        )
+    } else {
+        format!("unknown {attrs}")
+    }
+}
+
+/// `kubectl describe deployment`.
+pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet]) -> String {
+    let mut w = Describe::default();
+    let s = &d.status;
+    w.w(0, format_args!("Name:\t{}\n", d.metadata.name));
+    w.w(0, format_args!("Namespace:\t{}\n", d.metadata.namespace));
+    let created = d.metadata.creation_timestamp.map(Time::rfc1123z);
+    w.w(
+        0,
+        format_args!("CreationTimestamp:\t{}\n", created.unwrap_or_default()),
+    );
+    w.labels("Labels", &d.metadata.labels);
+    w.annotations(&d.metadata.annotations);
+    w.w(
+        0,
+        format_args!("Selector:\t{}\n", d.selector().to_selector_string()),
+    );
+    w.w(
+        0,
+        format_args!(
+            "Replicas:\t{} desired | {} updated | {} total | {} available | {} unavailable\n",
+            d.replicas(),
+            s.updated_replicas,
+            s.replicas,
+            s.available_replicas,
+            s.unavailable_replicas
+        ),
+    );
+    w.w(
+        0,
+        format_args!("StrategyType:\t{}\n", d.spec.strategy.type_),
+    );
+    w.w(
+        0,
+        format_args!("MinReadySeconds:\t{}\n", d.spec.min_ready_seconds),
+    );
+    if let Some(ru) = &d.spec.strategy.rolling_update {
+        let show = |v: &Option<IntOrString>| v.as_ref().map_or("0".into(), |x| x.to_string());
+        w.w(
+            0,
+            format_args!(
+                "RollingUpdateStrategy:\t{} max unavailable, {} max surge\n",
+                show(&ru.max_unavailable),
+                show(&ru.max_surge)
+            ),
+        );
+    }
+    w.pod_template(&d.spec.template);
+    w.conditions(
+        s.conditions
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
+    );
+    let new = du::find_new_replica_set(d, rss);
+    let created = |r: &ReplicaSet| {
+        format!(
+            "{} ({}/{} replicas created)",
+            r.metadata.name,
+            r.status.replicas,
+            r.replicas()
+        )
+    };
+    let olds: Vec<String> = rss
+        .iter()
+        .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid) && r.replicas() > 0)
+        .map(|r| created(r))
+        .collect();
+    let olds = if olds.is_empty() {
+        "<none>".into()
+    } else {
+        olds.join(", ")
+    };
+    w.w(0, format_args!("OldReplicaSets:\t{olds}\n"));
+    let new = new.map_or_else(|| "<none>".into(), created);
+    w.w(0, format_args!("NewReplicaSet:\t{new}\n"));
+    w.events(c, c.events.for_object(Kind::Deployment, &d.metadata.name));
+    w.finish()
+}
+
+/// `Controlled By:`, when the object has a controller.
+fn controlled_by(w: &mut Describe, m: &ObjectMeta) {
+    if let Some(o) = m.controller_ref() {
+        w.w(0, format_args!("Controlled By:\t{}/{}\n", o.kind, o.name));
+    }
+}
+
+/// `kubectl describe replicaset`.
+pub fn replica_set(c: &Cluster, rs: &ReplicaSet) -> String {
+    let mut w = Describe::default();
+    w.w(0, format_args!("Name:\t{}\n", rs.metadata.name));
+    w.w(0, format_args!("Namespace:\t{}\n", rs.metadata.namespace));
+    let selector = rs.spec.selector.to_selector_string();
+    w.w(0, format_args!("Selector:\t{selector}\n"));
+    w.labels("Labels", &rs.metadata.labels);
+    w.annotations(&rs.metadata.annotations);
+    controlled_by(&mut w, &rs.metadata);
+    w.w(
+        0,
+        format_args!(
+            "Replicas:\t{} current / {} desired\n",
+            rs.status.replicas,
+            rs.replicas()
+        ),
+    );
+    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
+    for p in c.store.pods_controlled_by(&rs.metadata.uid) {
+        match p.status.phase.as_str() {
+            PHASE_RUNNING => running += 1,
+            "Succeeded" => succeeded += 1,
+            "Failed" => failed += 1,
+            _ => waiting += 1,
+        }
+    }
+    w.w(
+        0,
+        format_args!(
+            "Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"
+        ),
+    );
+    w.pod_template(&rs.spec.template);
+    w.conditions(
+        rs.status
+            .conditions
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
+    );
+    w.events(c, c.events.for_object(Kind::ReplicaSet, &rs.metadata.name));
+    w.finish()
+}
+
+/// `qos.GetPodQOS`: BestEffort without requests or limits, Guaranteed when every container
+/// limits CPU and memory and requests what it limits, Burstable otherwise.
+fn qos_class(spec: &PodSpec) -> &'static str {
+    let part = |c: &Container, k: &str| {
+        c.extra
+            .get("resources")
+            .and_then(|r| r.get(k))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let none = spec
+        .containers
+        .iter()
+        .all(|c| part(c, "limits").is_empty() && part(c, "requests").is_empty());
+    if none {
+        return "BestEffort";
+    }
+    let guaranteed = spec.containers.iter().all(|c| {
+        let (limits, requests) = (part(c, "limits"), part(c, "requests"));
+        ["cpu", "memory"].iter().all(|r| limits.contains_key(*r))
+            && requests.iter().all(|(k, v)| limits.get(k) == Some(v))
+    });
+    if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// `kubectl describe pod`.
+pub fn pod(c: &Cluster, p: &Pod) -> String {
+    let mut w = Describe::default();
+    w.w(0, format_args!("Name:\t{}\n", p.metadata.name));
+    w.w(0, format_args!("Namespace:\t{}\n", p.metadata.namespace));
+    if p.spec.node_name.is_empty() {
+        w.w(0, "Node:\t<none>\n");
+    } else {
+        w.w(0, format_args!("Node:\t{}/\n", p.spec.node_name));
+    }
+    if let Some(t) = p.status.start_time {
+        w.w(0, format_args!("Start Time:\t{}\n", t.rfc1123z()));
+    }
+    w.labels("Labels", &p.metadata.labels);
+    w.annotations(&p.metadata.annotations);
+    if let Some(t) = p.metadata.deletion_timestamp {
+        let lasts = human_duration(c.now().since(t) / 1_000_000);
+        w.w(0, format_args!("Status:\tTerminating (lasts {lasts})\n"));
+        let grace = p.metadata.deletion_grace_period_seconds.unwrap_or(0);
+        w.w(0, format_args!("Termination Grace Period:\t{grace}s\n"));
+    } else {
+        w.w(0, format_args!("Status:\t{}\n", p.status.phase));
+    }
+    w.w(0, "IP:\t\nIPs:\t<none>\n");
+    controlled_by(&mut w, &p.metadata);
+    w.containers(&p.spec, Some(&p.status), "");
+    if !p.status.conditions.is_empty() {
+        w.w(0, "Conditions:\n  Type\tStatus\n");
+        for cd in &p.status.conditions {
+            w.w(1, format_args!("{} \t{} \n", cd.type_, cd.status));
+        }
+    }
+    w.w(0, "Volumes:\t");
+    w.volumes(&p.spec);
+    w.w(0, format_args!("QoS Class:\t{}\n", qos_class(&p.spec)));
+    w.w(0, "Node-Selectors:\t<none>\nTolerations:\t<none>\n");
+    w.events(c, c.events.for_object(Kind::Pod, &p.metadata.name));
+    w.finish()
+}
