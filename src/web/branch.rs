@@ -5,7 +5,7 @@
 
 use super::state::Action;
 use super::{Dispatch, Run};
-use crate::cluster::trace::{Controller, TraceStep};
+use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;
 use yew::prelude::*;
 
@@ -21,10 +21,11 @@ pub struct Props {
 pub fn branch_panel(props: &Props) -> Html {
     let s = &props.run.0;
     let upto = (props.pos + 1).min(s.len());
+    // The syncs of the Deployment on screen (other Deployments' syncs are theirs).
     let syncs: Vec<(usize, &TraceStep)> = s.trace[..upto]
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.controller == Some(Controller::Deployment))
+        .filter(|(i, _)| s.is_focus_sync(*i))
         .collect();
     let Some(&(idx, cur)) = syncs.last() else {
         return html! {

@@ -12,6 +12,12 @@ use yew::prelude::*;
 pub struct Props {
     pub text: String,
     pub problems: Rc<Vec<Problem>>,
+    /// Every field shown, the defaulted ones too.
+    pub full: bool,
+    /// The text is the Deployment at the current step (not the reader's).
+    pub following: bool,
+    /// What an Apply held back would revert.
+    pub pending: Option<Rc<Vec<String>>>,
     pub dispatch: Dispatch,
 }
 
@@ -122,6 +128,28 @@ pub fn editor_panel(props: &Props) -> Html {
         let d = props.dispatch.clone();
         move |_| d.dispatch(Action::LoadCurrentSpec)
     };
+    let full = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: Event| d.dispatch(Action::ToggleFullSpec))
+    };
+    let start = {
+        let d = props.dispatch.clone();
+        move |_| d.dispatch(Action::StartFromManifest)
+    };
+    let revert = props.pending.as_ref().map(|list| {
+        let (yes, no, load) = (props.dispatch.clone(), props.dispatch.clone(), props.dispatch.clone());
+        html! {
+            <div class="revert" role="alertdialog" aria-labelledby="revert-title">
+                <p id="revert-title">{"Applying this text would undo changes made since you loaded it:"}</p>
+                <ul>{ for list.iter().map(|r| html! { <li><code>{ r.clone() }</code></li> }) }</ul>
+                <div class="revert-actions">
+                    <button class="primary" onclick={move |_| yes.dispatch(Action::ApplyAnyway)}>{"Apply anyway"}</button>
+                    <button onclick={move |_| no.dispatch(Action::CancelApply)}>{"Keep editing"}</button>
+                    <button onclick={move |_| load.dispatch(Action::LoadCurrentSpec)}>{"Load the current spec"}</button>
+                </div>
+            </div>
+        }
+    });
     html! {
         <section class="editor" aria-label="Deployment manifest">
             <div class="editor-head">
@@ -129,6 +157,12 @@ pub fn editor_panel(props: &Props) -> Html {
                 <button aria-label="Load the Deployment as it stands at this step" title="Load the Deployment as it stands at this step" onclick={load}>{"Current spec"}</button>
                 <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.dispatch(Action::Apply)}>{"Apply"}</button>
             </div>
+            <div class="editor-tools">
+                <span class="muted">{ if props.following { "Follows the timeline" } else { "Your text: kept as you left it" } }</span>
+                <label class="check" title="Also show the fields the apiserver defaulted"><input type="checkbox" aria-label="Show defaulted fields" checked={props.full} onchange={full} /><span>{"defaults"}</span></label>
+                <button aria-label="Start from my manifest" title="A new, empty cluster with only these objects" onclick={start}>{"Start from my manifest"}</button>
+            </div>
+            { revert.unwrap_or_default() }
             { quick_controls.unwrap_or_default() }
             <div class="code">
                 <div class="gutter" aria-hidden="true">

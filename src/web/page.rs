@@ -70,11 +70,12 @@ pub fn app() -> Html {
             <main class="grid">
                 if !readonly {
                     <section class="left">
-                        <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} dispatch={dispatch.clone()} />
+                        <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} full={model.editor_full} following={!model.editor_dirty} pending={model.pending_revert.clone()} dispatch={dispatch.clone()} />
                         <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
                     </section>
                 }
                 <section class="center">
+                    { focus_switcher(&model, &dispatch) }
                     if let Some(c) = (*caption).clone() {
                         <p class="caption" aria-live="polite">{ c }</p>
                     }
@@ -107,6 +108,26 @@ fn use_embed_messages(run: Run, pos: usize) {
             bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
         }
     });
+}
+
+/// Which Deployment the views follow, when the run has several.
+fn focus_switcher(model: &Model, dispatch: &Dispatch) -> Html {
+    let all = model.session.deployments();
+    if all.len() < 2 {
+        return Html::default();
+    }
+    let focus = model.session.focus.clone().unwrap_or_default();
+    let d = dispatch.clone();
+    let onchange =
+        Callback::from(move |e: Event| d.dispatch(Action::Focus(bindings::select_value(&e))));
+    html! {
+        <label class="focus-switch">
+            <span>{"Deployment"}</span>
+            <select aria-label="Deployment shown" {onchange}>
+                { for all.iter().map(|k| html! { <option value={k.clone()} selected={*k == focus}>{ k.clone() }</option> }) }
+            </select>
+        </label>
+    }
 }
 
 /// The title, the example picker, the scenario's description, sharing and the theme switch.

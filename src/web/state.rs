@@ -413,11 +413,15 @@ impl Model {
             }
             Action::SetSpeed(s) => m.speed = s,
             Action::EditorChanged(text) => {
+                m.pending_revert = None;
                 m.problems = Rc::new(quick::check(&text));
                 m.editor = text;
                 m.editor_dirty = true;
             }
-            Action::LoadCurrentSpec => m.load_current_spec(),
+            Action::LoadCurrentSpec => {
+                m.pending_revert = None;
+                m.load_current_spec();
+            }
             Action::ToggleFullSpec => {
                 m.editor_full = !m.editor_full;
                 if !m.editor_dirty {
@@ -571,6 +575,40 @@ mod tests {
         assert_eq!(
             m.history.last().map(String::as_str),
             Some("kubectl scale deployment/web --replicas=2")
+        );
+    }
+
+    #[test]
+    fn the_editor_follows_the_timeline_until_edited_then_asks_before_reverting() {
+        let m = page("");
+        assert!(m.editor.contains("nginx:1.14.2"), "{}", m.editor);
+        let last = m.last();
+        let m = m.apply(Action::Seek(last));
+        assert!(
+            m.editor.contains("nginx:1.16.1"),
+            "it follows: {}",
+            m.editor
+        );
+        let m = m
+            .apply(Action::Seek(0))
+            .apply(Action::Quick(quick::Field::Replicas, "12".into()))
+            .apply(Action::Seek(last));
+        assert!(m.editor.contains("replicas: 12") && m.editor.contains("nginx:1.14.2"));
+        let m = m.apply(Action::Apply);
+        let asked = m.pending_revert.clone().expect("the apply is held back");
+        assert!(
+            asked
+                .iter()
+                .any(|l| l.ends_with("nginx:1.16.1 → nginx:1.14.2")),
+            "{asked:?}"
+        );
+        let len = m.session.len();
+        let m = m.apply(Action::ApplyAnyway);
+        assert!(m.pending_revert.is_none());
+        assert_ne!(m.session.len(), len, "applied");
+        assert!(
+            m.editor.contains("replicas: 12"),
+            "the applied text is kept"
         );
     }
 

@@ -102,7 +102,8 @@ await test('applying an edited manifest lands at the current step', async page =
 });
 
 await test('an invalid manifest shows the field error at its line and keeps the text', async page => {
-  const bad = (await page.locator('#manifest').inputValue()).replace('maxSurge: 25%', 'maxSurge: 0').replace('maxUnavailable: 25%', 'maxUnavailable: 0');
+  const bad = (await page.locator('#manifest').inputValue()).replace('  replicas: 10\n',
+    '  replicas: 10\n  strategy:\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 0\n');
   await page.fill('#manifest', bad);
   await page.click('button[aria-label="Apply manifest"]');
   const problems = await text(page, '.problems');
@@ -115,6 +116,85 @@ await test('an invalid manifest shows the field error at its line and keeps the 
   await page.fill('#manifest', bad.replace('replicas: 10', 'replicas: ten'));
   const typed = await text(page, '.problems');
   assert(typed.includes('spec.replicas') && /line 8(?!\d)/.test(typed), 'type error at its field and line: ' + typed);
+});
+
+// A manifest of one's own, as a new user pastes it.
+const checkout = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: checkout-api
+  namespace: shop
+spec:
+  replicas: 12
+  minReadySeconds: 10
+  strategy:
+    rollingUpdate: {maxSurge: 2, maxUnavailable: 0}
+  selector:
+    matchLabels: {app: checkout}
+  template:
+    metadata:
+      labels: {app: checkout}
+    spec:
+      containers:
+      - name: api
+        image: shop/checkout:2.3
+        readinessProbe:
+          httpGet: {path: /ready, port: 8080}
+          initialDelaySeconds: 5
+          periodSeconds: 10
+`;
+
+await test('your own Deployment, in its own namespace, becomes the focus and keeps its text', async page => {
+  await command(page, 'kubectl create namespace shop');
+  await page.fill('#manifest', checkout);
+  await page.click('button[aria-label="Apply manifest"]');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/checkout-api created'));
+  assert((await page.locator('#manifest').inputValue()) === checkout, 'the pasted text is kept');
+  await seekEnd(page);
+  await page.waitForFunction(() => document.querySelector('.branch-panel h2').innerText.includes('shop/checkout-api'));
+  await page.waitForFunction(() => document.querySelectorAll('.rs .pod').length === 12);
+  assert((await text(page, '.cluster')).includes('checkout-api-'), 'the cluster view shows its ReplicaSet');
+  assert((await page.locator('select[aria-label="Deployment shown"] option').count()) === 2, 'a switcher lists both');
+  await page.selectOption('select[aria-label="Deployment shown"]', 'default/web');
+  await page.waitForFunction(() => document.querySelector('.branch-panel h2').innerText.includes('default/web'));
+  assert((await page.locator('#manifest').inputValue()) === checkout, 'switching keeps the reader\'s text');
+});
+
+await test('the editor follows the timeline and asks before an older text reverts a change', async page => {
+  assert((await page.locator('#manifest').inputValue()).includes('nginx:1.14.2'), 'first step: the first image');
+  await seekEnd(page);
+  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('nginx:1.16.1'));
+  await page.evaluate(() => {
+    const r = document.querySelector('input[aria-label="Virtual time"]');
+    r.value = r.min;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('nginx:1.14.2'));
+  await page.fill('input[aria-label="replicas"]', '12');
+  await page.locator('input[aria-label="replicas"]').dispatchEvent('change');
+  await seekEnd(page);
+  assert((await page.locator('#manifest').inputValue()).includes('replicas: 12'), 'the reader\'s text stays');
+  await page.click('button[aria-label="Apply manifest"]');
+  const asked = await text(page, '.revert');
+  assert(asked.includes('nginx:1.16.1 → nginx:1.14.2'), 'says what it would revert: ' + asked);
+  assert(!(await text(page, '#console-out')).includes('configured'), 'nothing applied yet');
+  await page.click('.revert button:has-text("Keep editing")');
+  assert((await page.locator('.revert').count()) === 0, 'the question is gone');
+  await page.click('button[aria-label="Load the Deployment as it stands at this step"]');
+  const now = await page.locator('#manifest').inputValue();
+  assert(now.includes('nginx:1.16.1') && now.includes('replicas: 10'), 'current spec loaded');
+  await page.check('input[aria-label="Show defaulted fields"]');
+  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('revisionHistoryLimit: 10'));
+});
+
+await test('Start from my manifest opens a cluster with only the pasted objects', async page => {
+  await page.fill('#manifest', checkout);
+  await page.click('button[aria-label="Start from my manifest"]');
+  await page.waitForFunction(() => document.querySelector('.branch-panel h2') && document.querySelector('.branch-panel h2').innerText.includes('shop/checkout-api'));
+  assert((await page.locator('#manifest').inputValue()) === checkout, 'the text is kept');
+  await command(page, 'kubectl get deployments -A');
+  const out = await text(page, '#console-out');
+  assert(out.includes('checkout-api') && !/\bweb\b/.test(out), 'only the pasted Deployment: ' + out);
 });
 
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
