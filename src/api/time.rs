@@ -48,10 +48,7 @@ impl Time {
         const MONTHS: [&str; 12] = [
             "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
         ];
-        let secs = self.0.div_euclid(NS_PER_S);
-        let days = secs.div_euclid(86_400);
-        let rem = secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
+        let (days, (y, m, d), rem) = self.date_and_second();
         format!(
             "{}, {d:02} {} {y:04} {:02}:{:02}:{:02} +0000",
             DAYS[days.rem_euclid(7) as usize],
@@ -60,6 +57,13 @@ impl Time {
             rem % 3600 / 60,
             rem % 60
         )
+    }
+
+    /// Days since the Unix epoch, the civil date (UTC), and the second of that day.
+    fn date_and_second(self) -> (i64, (i64, i64, i64), i64) {
+        let secs = self.0.div_euclid(NS_PER_S);
+        let days = secs.div_euclid(86_400);
+        (days, civil_from_days(days), secs.rem_euclid(86_400))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
@@ -114,11 +118,8 @@ impl Time {
 
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = self.0.div_euclid(NS_PER_S);
         let ns = self.0.rem_euclid(NS_PER_S);
-        let days = secs.div_euclid(86_400);
-        let rem = secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
+        let (_, (y, m, d), rem) = self.date_and_second();
         write!(
             f,
             "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
@@ -210,6 +211,17 @@ pub fn human_duration(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Go's `time.RFC1123Z`, as `kubectl describe` prints times.
+    #[test]
+    fn rfc1123z_reads_as_go_formats_it() {
+        assert_eq!(
+            Time::from_virtual(5_000).rfc1123z(),
+            "Thu, 01 Jan 2026 00:00:05 +0000"
+        );
+        let t = Time::parse("2026-11-24T18:12:41Z").unwrap();
+        assert_eq!(t.rfc1123z(), "Tue, 24 Nov 2026 18:12:41 +0000");
+    }
 
     /// apimachinery's `TestHumanDuration` cases.
     #[test]
