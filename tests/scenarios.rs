@@ -77,8 +77,17 @@ fn gallery_traces_match_snapshots_and_are_deterministic() {
 fn no_gallery_command_is_rejected() {
     for p in gallery() {
         for s in run(&p) {
+            // A rollout status that reports the rollout failed tells the story; it was not
+            // refused.
+            let reports = s
+                .command
+                .as_deref()
+                .is_some_and(|c| c.contains("rollout status"))
+                && s.errors
+                    .iter()
+                    .all(|e| e.contains("exceeded its progress deadline"));
             assert!(
-                s.errors.is_empty(),
+                s.errors.is_empty() || reports,
                 "{}: {:?} rejected: {:?}",
                 p.display(),
                 s.command,
@@ -1120,4 +1129,115 @@ fn a_probe_the_apiserver_would_refuse_is_refused() {
             .to_string();
         assert!(err.contains(want), "{probe}: {err}");
     }
+}
+
+/// `kubectl rollout status` watches in virtual time: a line for every change of the
+/// Deployment (kubectl's `UntilWithSync` prints on each Added/Modified event) until the
+/// rollout is done, the viewer reports an error, the Deployment goes, or `--timeout` passes.
+/// Each case: the steps after a rollout to app:2 starts at 10 s, the watch's last line, the
+/// error it ended with, and when it ended (None: still waiting when the run stopped).
+#[test]
+fn rollout_status_watches_until_kubectl_would_return() {
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        Option<u64>,
+    );
+    let cases: &[Case] = &[
+        (
+            "done",
+            "  - {at: 10s, run: kubectl rollout status deployment/web}\n",
+            "deployment \"web\" successfully rolled out",
+            None,
+            Some(16_000),
+        ),
+        (
+            "timeout",
+            "  - {at: 10s, run: kubectl rollout status deployment/web --timeout=2s}\n",
+            "Waiting for deployment \"web\" rollout to finish: 2 out of 4 new replicas have been updated...",
+            Some("error: timed out waiting for the condition"),
+            Some(12_000),
+        ),
+        (
+            "deleted",
+            "  - {at: 10s, run: kubectl rollout status deployment/web}\n  - {at: 11s, run: kubectl delete deployment/web}\n",
+            "Waiting for deployment \"web\" rollout to finish: 2 out of 4 new replicas have been updated...",
+            Some("error: object has been deleted"),
+            Some(11_000),
+        ),
+        (
+            "revision moved",
+            "  - {at: 10s, run: kubectl rollout status deployment/web --revision=2}\n  - {at: 11s, run: kubectl set image deployment/web app=app:3}\n",
+            // The template changed (revision still 2), then the controller wrote revision 3.
+            "Waiting for deployment spec update to be observed...",
+            Some("error: desired revision (2) is different from the running revision (3)"),
+            Some(11_000),
+        ),
+        (
+            "paused",
+            "  - {at: 10s, run: kubectl rollout pause deployment/web}\n  - {at: 10s, run: kubectl rollout status deployment/web}\n",
+            "Waiting for deployment \"web\" rollout to finish: 2 out of 4 new replicas have been updated...",
+            None,
+            None,
+        ),
+    ];
+    for (name, steps, last, error, end) in cases {
+        let trace = run_web(
+            "replicas: 4",
+            "{name: app, image: 'app:1'}",
+            &format!(
+                "steps:\n  - {{at: 10s, run: kubectl set image deployment/web app=app:2}}\n{steps}until: 60s\n"
+            ),
+        );
+        let s = trace
+            .iter()
+            .find(|s| {
+                s.command
+                    .as_deref()
+                    .is_some_and(|c| c.contains("rollout status"))
+            })
+            .unwrap();
+        let out = s.output.as_deref().unwrap_or_default();
+        assert_eq!(out.lines().last(), Some(*last), "{name}: {out}");
+        assert_eq!(s.errors.first().map(String::as_str), *error, "{name}");
+        let log = s.watch.as_ref().unwrap();
+        assert_eq!(log.end.as_ref().map(|e| e.t), *end, "{name}");
+        assert_eq!(out.lines().count(), log.lines.len() + 1, "{name}");
+        assert!(
+            log.lines.windows(2).all(|w| w[0].t <= w[1].t) && log.lines.iter().all(|l| l.t >= s.t),
+            "{name}: {:?}",
+            log.lines
+        );
+    }
+}
+
+/// `--watch=false`, and a rollout already done, print one line and leave nothing watching.
+#[test]
+fn rollout_status_without_watch_prints_one_line() {
+    let trace = run_web(
+        "replicas: 4",
+        "{name: app, image: 'app:1'}",
+        "steps:\n  - {at: 10s, run: kubectl set image deployment/web app=app:2}\n  - {at: 10s, run: kubectl rollout status deployment/web --watch=false}\n  - {at: 30s, run: kubectl rollout status deployment/web}\nuntil: 60s\n",
+    );
+    let outs: Vec<_> = trace
+        .iter()
+        .filter(|s| {
+            s.command
+                .as_deref()
+                .is_some_and(|c| c.contains("rollout status"))
+        })
+        .map(|s| (s.output.clone().unwrap(), s.watch.is_some()))
+        .collect();
+    assert_eq!(
+        outs,
+        [
+            (
+                "Waiting for deployment \"web\" rollout to finish: 2 out of 4 new replicas have been updated...".to_string(),
+                false
+            ),
+            ("deployment \"web\" successfully rolled out".to_string(), false),
+        ]
+    );
 }

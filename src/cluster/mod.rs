@@ -11,6 +11,7 @@
 
 pub mod kubelet;
 pub mod trace;
+pub mod watch;
 
 use crate::api::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
@@ -81,6 +82,8 @@ pub struct Cluster {
     /// Recorded with `frames`: the focus Deployment after each step (shared with the previous
     /// step's while it was not written), for the editor that shows it as it stood.
     pub focus_objects: Vec<Option<Rc<Deployment>>>,
+    /// `kubectl rollout status` commands still watching.
+    pub watches: Vec<watch::RolloutWatch>,
 }
 
 impl Cluster {
@@ -106,6 +109,7 @@ impl Cluster {
             step_limit: None,
             frames: None,
             focus_objects: vec![],
+            watches: vec![],
         }
     }
 
@@ -151,8 +155,37 @@ impl Cluster {
                 self.rsc.handle(&self.store, &ev);
                 self.gc.handle(&self.store, &ev);
                 self.kubelet_watch(&ev);
+                if !self.watches.is_empty() {
+                    self.feed_watches(&ev);
+                }
             }
         }
+    }
+
+    /// Hands a watch event to every `rollout status` still watching, writing what they print
+    /// onto the steps that ran them.
+    fn feed_watches(&mut self, ev: &WatchEvent) {
+        let now = self.now_ms();
+        for w in &mut self.watches {
+            let before = w.lines.len();
+            if w.feed(ev.view(), now) {
+                log_watch(&mut self.trace, w, before);
+            }
+        }
+        self.watches.retain(|w| w.end.is_none());
+    }
+
+    /// Ends the watches whose `--timeout` has passed by now (at the end of a run, when no
+    /// further event would have woken them).
+    pub fn expire_watches(&mut self) {
+        let now = self.now_ms();
+        for w in &mut self.watches {
+            let before = w.lines.len();
+            if w.expire(now) {
+                log_watch(&mut self.trace, w, before);
+            }
+        }
+        self.watches.retain(|w| w.end.is_none());
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
@@ -491,6 +524,26 @@ impl Cluster {
             self.focus = Some(d.metadata.key().to_string());
         }
         Ok(created)
+    }
+}
+
+/// Copies the lines a watch printed from line `before` on (and how it ended) onto its step.
+fn log_watch(trace: &mut [TraceStep], w: &watch::RolloutWatch, before: usize) {
+    let Some(s) = w.step.and_then(|i| trace.get_mut(i)) else {
+        return;
+    };
+    let out = s.output.get_or_insert_with(String::new);
+    let log = s.watch.get_or_insert_with(Default::default);
+    for l in &w.lines[before..] {
+        out.push('\n');
+        out.push_str(&l.text);
+        log.lines.push(l.clone());
+    }
+    if let Some(end) = &w.end {
+        if let Some(e) = &end.error {
+            s.errors.push(format!("error: {e}"));
+        }
+        log.end = Some(end.clone());
     }
 }
 

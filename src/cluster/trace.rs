@@ -70,9 +70,13 @@ pub struct TraceStep {
     /// What kubectl printed.
     #[serde(skip_serializing_if = "omit")]
     pub output: Option<String>,
-    /// Why a command was rejected (nothing changed).
+    /// Why a command was rejected (nothing changed), or the error a watching command ended
+    /// with.
     #[serde(skip_serializing_if = "omit")]
     pub errors: Vec<String>,
+    /// A watching command (`kubectl rollout status`): the lines after its first, and its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watch: Option<super::watch::WatchLog>,
     /// World steps: what the scheduler and kubelets did.
     #[serde(skip_serializing_if = "omit")]
     pub changes: Vec<String>,
@@ -99,6 +103,7 @@ impl TraceStep {
             caption: None,
             output: None,
             errors: vec![],
+            watch: None,
             changes: vec![],
             events: vec![],
             deployment: None,

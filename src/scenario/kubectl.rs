@@ -8,6 +8,7 @@ use crate::api::*;
 use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
+use crate::cluster::watch::{RolloutWatch, status_viewer};
 use crate::controller::deployment::util as du;
 
 /// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
@@ -293,7 +294,11 @@ impl Args {
             let t = &tokens[i];
             if let Some(f) = t
                 .strip_prefix("--")
-                .or_else(|| t.strip_prefix('-').filter(|f| f.len() == 1))
+                // A shorthand: `-w`, or with its value, `-w=false`.
+                .or_else(|| {
+                    t.strip_prefix('-')
+                        .filter(|f| f.split('=').next().is_some_and(|k| k.len() == 1))
+                })
             {
                 if let Some((k, v)) = f.split_once('=') {
                     flags.push((k.to_string(), Some(v.to_string())));
@@ -931,7 +936,7 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
                 .into(),
         );
     };
-    let a = Args::parse(&rest[1..], &["to-revision", "revision"])?;
+    let a = Args::parse(&rest[1..], &["to-revision", "revision", "timeout"])?;
     let (res, name, _) = a.target(0, &format!("rollout {sub}"))?;
     if res != Resource::Deployment {
         return Err(format!(
@@ -995,8 +1000,37 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
             undo(c, d, to)
         }
         "status" => {
-            a.only(&["watch", "w", "timeout"])?;
-            Ok(rollout_status(&d))
+            a.only(&["watch", "w", "timeout", "revision"])?;
+            let watch = match a.flag("watch").or(a.flag("w")) {
+                None | Some(None) => true,
+                Some(Some(v)) => parse_bool(v).ok_or_else(|| {
+                    format!("error: invalid argument \"{v}\" for \"-w, --watch\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax")
+                })?,
+            };
+            let timeout = match a.flag("timeout") {
+                None => None,
+                Some(None) => return Err("error: flag needs an argument: --timeout".into()),
+                Some(Some(v)) => go_duration_ms(v)
+                    .map_err(|e| format!("error: invalid argument \"{v}\" for \"--timeout\" flag: {e}"))?,
+            };
+            let revision = match a.flag("revision") {
+                None => 0,
+                Some(v) => {
+                    let v = v.unwrap_or("");
+                    let n = v.parse::<i64>().map_err(|_| format!("error: invalid argument \"{v}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"))?;
+                    if n < 0 {
+                        return Err(format!("error: revision must be a positive integer: {n}").into());
+                    }
+                    n
+                }
+            };
+            let (line, done) = status_viewer(&d, revision).map_err(|e| format!("error: {e}"))?;
+            // Not done yet: the watch goes on as the cluster runs (`Cluster::watches`).
+            if watch && !done {
+                let now = c.now_ms();
+                c.watches.push(RolloutWatch::new(&d, revision, timeout, now));
+            }
+            Ok(line)
         }
         "history" => {
             a.only(&["revision"])?;
@@ -1008,7 +1042,6 @@ fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
     }
 }
 
-/// `kubectl rollout status`, one line for the state right now.
 /// `kubectl rollout undo` as today's kubectl does it, on the client (`DeploymentRollbacker`):
 /// it finds the ReplicaSet of revision `to` (0: the one before the newest), and unless its
 /// template is already the Deployment's, writes that template back (without the
@@ -1068,37 +1101,63 @@ fn revision_of(c: &Cluster, d: &Deployment, to: i64) -> Result<ReplicaSet, Kubec
     })
 }
 
-pub fn rollout_status(d: &Deployment) -> String {
-    let n = &d.metadata.name;
-    let s = &d.status;
-    if d.metadata.generation > s.observed_generation {
-        return "Waiting for deployment spec update to be observed...".to_string();
+/// pflag's `strconv.ParseBool`.
+fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
+        "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
+        _ => None,
     }
-    if du::get_deployment_condition(s, du::PROGRESSING)
-        .is_some_and(|c| c.reason == du::TIMED_OUT_REASON)
-    {
-        return format!("error: deployment \"{n}\" exceeded its progress deadline");
+}
+
+/// Go's `time.ParseDuration` (`30s`, `1m30s`, `1.5h`, `500ms`, `0`), in milliseconds; `None`
+/// for zero, which kubectl's `--timeout` reads as "never". A negative duration has passed
+/// already (0 ms).
+fn go_duration_ms(s: &str) -> Result<Option<u64>, String> {
+    let invalid = || format!("time: invalid duration {s:?}");
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if body == "0" {
+        return Ok(None);
     }
-    let want = d.replicas();
-    if s.updated_replicas < want {
-        return format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} out of {want} new replicas have been updated...",
-            s.updated_replicas
-        );
+    if body.is_empty() {
+        return Err(invalid());
     }
-    if s.replicas > s.updated_replicas {
-        return format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} old replicas are pending termination...",
-            s.replicas - s.updated_replicas
-        );
+    let mut total_ns = 0f64;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number = &rest[..num_len];
+        if number.is_empty() || number == "." {
+            return Err(invalid());
+        }
+        let n: f64 = number.parse().map_err(|_| invalid())?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        rest = &rest[unit_len..];
+        let ns = match unit {
+            "" => return Err(format!("time: missing unit in duration {s:?}")),
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            other => return Err(format!("time: unknown unit {other:?} in duration {s:?}")),
+        };
+        total_ns += n * ns;
     }
-    if s.available_replicas < s.updated_replicas {
-        return format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} of {} updated replicas are available...",
-            s.available_replicas, s.updated_replicas
-        );
+    if negative || total_ns == 0.0 {
+        return Ok(if negative { Some(0) } else { None });
     }
-    format!("deployment \"{n}\" successfully rolled out")
+    Ok(Some((total_ns / 1e6).ceil() as u64))
 }
 
 fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet> {
@@ -2129,6 +2188,77 @@ mod tests {
                 .annotations
                 .contains_key("deprecated.deployment.rollback.to")
         );
+    }
+
+    #[test]
+    fn rollout_status_reads_its_flags_as_kubectl_does() {
+        let waiting = "Waiting for deployment \"web\" rollout to finish: 0 of 2 updated replicas are available...";
+        let cases: &[(&str, Result<&str, &str>, bool)] = &[
+            ("rollout status deployment/web", Ok(waiting), true),
+            ("rollout status deploy web -w", Ok(waiting), true),
+            (
+                "rollout status deployment/web --watch=false",
+                Ok(waiting),
+                false,
+            ),
+            ("rollout status deployment/web -w=0", Ok(waiting), false),
+            (
+                "rollout status deployment/web --timeout=1m30s",
+                Ok(waiting),
+                true,
+            ),
+            (
+                "rollout status deployment/web --timeout 0",
+                Ok(waiting),
+                true,
+            ),
+            (
+                "rollout status deployment/web --revision=1",
+                Ok(waiting),
+                true,
+            ),
+            (
+                "rollout status deployment/web --watch=maybe",
+                Err(
+                    "error: invalid argument \"maybe\" for \"-w, --watch\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+                ),
+                false,
+            ),
+            (
+                "rollout status deployment/web --timeout=30",
+                Err(
+                    "error: invalid argument \"30\" for \"--timeout\" flag: time: missing unit in duration \"30\"",
+                ),
+                false,
+            ),
+            (
+                "rollout status deployment/web --timeout=1d",
+                Err(
+                    "error: invalid argument \"1d\" for \"--timeout\" flag: time: unknown unit \"d\" in duration \"1d\"",
+                ),
+                false,
+            ),
+            (
+                "rollout status deployment/web --revision=-1",
+                Err("error: revision must be a positive integer: -1"),
+                false,
+            ),
+            (
+                "rollout status deployment/web --revision=2",
+                Err("error: desired revision (2) is different from the running revision (1)"),
+                false,
+            ),
+        ];
+        for (cmd, want, watching) in cases {
+            let mut c = cluster();
+            let got = run(&mut c, cmd);
+            assert_eq!(got.as_deref().map_err(String::as_str), *want, "{cmd}");
+            assert_eq!(!c.watches.is_empty(), *watching, "{cmd}");
+        }
+        assert_eq!(super::go_duration_ms("1.5h"), Ok(Some(5_400_000)));
+        assert_eq!(super::go_duration_ms("300ms"), Ok(Some(300)));
+        assert_eq!(super::go_duration_ms("0"), Ok(None));
+        assert!(super::go_duration_ms("").is_err());
     }
 
     #[test]

@@ -331,7 +331,7 @@ impl Scenario {
         }
         let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
         match self.until {
-            Until::At(t) => c.advance(t.max(c.now_ms())),
+            Until::At(t) => c.advance(t.max(c.now_ms()))?,
             Until::Settled => {
                 let limit = last + MAX_SETTLE_MS;
                 while !c.is_settled() && !c.halted() {
@@ -340,9 +340,12 @@ impl Scenario {
                         _ => break,
                     }
                 }
-                Ok(())
             }
         }
+        if !c.halted() {
+            c.expire_watches();
+        }
+        Ok(())
     }
 }
 
@@ -366,6 +369,12 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
     }
     c.dispatch();
     if c.record {
+        // A `rollout status` that goes on watching prints its next lines onto this step.
+        let at = c.trace.len();
+        for w in c.watches.iter_mut().filter(|w| w.step.is_none()) {
+            w.step = Some(at);
+            s.watch = Some(Default::default());
+        }
         c.push_step(s);
     }
 }

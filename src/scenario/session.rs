@@ -9,6 +9,7 @@ use super::{Scenario, ScenarioError, Step, Until};
 use crate::api::Deployment;
 use crate::cluster::Cluster;
 use crate::cluster::trace::{Controller, PodView, StepKind, TraceStep};
+use crate::cluster::watch::{WatchEnd, WatchLine};
 use crate::controller::deployment::Branch;
 use std::rc::Rc;
 
@@ -51,6 +52,14 @@ pub enum Outcome {
     Printed(String),
     /// A change: it became a step of the scenario; `step` is its action step in the new trace.
     Applied { step: usize, output: String },
+    /// A command that watched as the run went on (`kubectl rollout status`): every line it
+    /// printed at its instant, how it ended (`None`: still waiting when the run stopped), and
+    /// the step at which it returned.
+    Watched {
+        lines: Vec<WatchLine>,
+        end: Option<WatchEnd>,
+        step: Option<usize>,
+    },
 }
 
 /// `kubectl get rs -w` in any spelling of the resource (`replicasets`, `replicaset.apps`, …):
@@ -168,7 +177,15 @@ impl Session {
         }
         let i = i.min(self.len().saturating_sub(1));
         if kubectl::is_read_only(cmd) {
-            return self.read(i, cmd).map(Outcome::Printed);
+            if watches_replica_sets(cmd) {
+                return self.read(i, cmd).map(Outcome::Printed);
+            }
+            let mut c = self.cluster_at(i)?;
+            let out = kubectl::run(&mut c, cmd)?;
+            if c.watches.is_empty() {
+                return Ok(Outcome::Printed(out));
+            }
+            return self.watch(i, cmd);
         }
         let mut c = self.cluster_at(i)?;
         let before = c.store.resource_version();
@@ -196,6 +213,64 @@ impl Session {
             written,
         )?;
         Ok(Outcome::Applied { step, output })
+    }
+
+    /// A `kubectl rollout status` that watches from step `i`: played on a copy of the run with
+    /// the command as a step at that instant (it changes nothing, so the copy is the run plus
+    /// that step), going on until the run settles. When kubectl would return after the
+    /// recorded run's end, the run is extended to settle, as after a change.
+    fn watch(&mut self, i: usize, cmd: &str) -> Result<Outcome, SessionError> {
+        let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
+        let mut copy = self.scenario.clone();
+        let k = copy.steps.partition_point(|s| s.at_ms <= at_ms);
+        copy.steps.insert(
+            k,
+            Step {
+                at_ms,
+                run: Some(cmd.to_string()),
+                caption: None,
+                world: None,
+            },
+        );
+        copy.until = Until::Settled;
+        let mut c = copy.start()?;
+        c.step_limit = Some(MAX_RECORDED_STEPS);
+        copy.run_on(&mut c).map_err(ScenarioError::from)?;
+        let step = c
+            .trace
+            .iter()
+            .filter(|s| s.kind == StepKind::Action)
+            .nth(k)
+            .ok_or_else(|| {
+                SessionError::Refused("the run stopped before the command's instant".into())
+            })?;
+        if let Some(e) = step.errors.first() {
+            return Err(SessionError::Refused(e.clone()));
+        }
+        let first = step.output.as_deref().unwrap_or("");
+        let first = first.split('\n').next().unwrap_or("").to_string();
+        let log = step.watch.clone().unwrap_or_default();
+        let mut lines = vec![WatchLine {
+            t: step.t,
+            text: first,
+        }];
+        lines.extend(log.lines);
+        let returned = log.end.as_ref().map(|e| e.t);
+        let reach = returned.unwrap_or(c.now_ms());
+        if reach > self.end_ms() && self.scenario.until != Until::Settled {
+            let old = self.scenario.until.clone();
+            self.scenario.until = Until::Settled;
+            if let Err(e) = self.recompute() {
+                self.scenario.until = old;
+                self.recompute()?;
+                return Err(e.into());
+            }
+        }
+        Ok(Outcome::Watched {
+            lines,
+            end: log.end,
+            step: returned.map(|t| self.step_at_time(t)),
+        })
     }
 
     /// Follows another Deployment (`namespace/name`) through the whole run.
@@ -387,6 +462,62 @@ objects:
                 .any(|x| x.branch == Some(Branch::Rollout) && x.t >= t)
         );
         assert_eq!(s.scenario.steps.len(), 1);
+    }
+
+    #[test]
+    fn rollout_status_watches_from_the_step_to_where_kubectl_returns() {
+        let mut s = session();
+        let before = (s.len(), s.scenario.clone());
+        let Outcome::Watched { lines, end, step } = s
+            .command(0, "kubectl rollout status deployment/web")
+            .unwrap()
+        else {
+            panic!("the rollout is not done at step 0: status watches")
+        };
+        assert!(
+            lines[0].text.starts_with("Waiting for deployment \"web\""),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.last().unwrap().text,
+            "deployment \"web\" successfully rolled out"
+        );
+        let end = end.unwrap();
+        assert_eq!((end.error, end.t), (None, lines.last().unwrap().t));
+        let step = step.unwrap();
+        assert_eq!(s.trace[step].t, end.t);
+        let d = &s.trace[step].deployment.as_ref().unwrap().status;
+        assert_eq!((d.updated_replicas, d.available_replicas), (4, 4));
+        assert_eq!(
+            (s.len(), s.scenario.clone()),
+            before,
+            "reading changes nothing"
+        );
+        // Done by then: one line, no watch.
+        assert_eq!(
+            s.command(step, "kubectl rollout status deployment/web"),
+            Ok(Outcome::Printed(
+                "deployment \"web\" successfully rolled out".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_watch_past_the_recorded_end_extends_the_run() {
+        let mut s =
+            Session::new(Scenario::parse(&format!("{SCENARIO}until: 1s\n")).unwrap()).unwrap();
+        let end_before = s.end_ms();
+        let last = s.len() - 1;
+        let Outcome::Watched { end, step, .. } = s
+            .command(last, "kubectl rollout status deployment/web")
+            .unwrap()
+        else {
+            panic!("not done at 1 s")
+        };
+        let t = end.unwrap().t;
+        assert!(t > end_before && s.end_ms() >= t, "{t} {end_before}");
+        assert_eq!(s.scenario.until, Until::Settled);
+        assert_eq!(s.trace[step.unwrap()].t, t);
     }
 
     #[test]

@@ -84,6 +84,10 @@ pub fn console(props: &Props) -> Html {
                     Line::Command(c) => html! { <div class="cmd">{ format!("$ {c}") }</div> },
                     Line::Output(o) => html! { <div class="res">{ o.clone() }</div> },
                     Line::Error(e) => html! { <div class="err">{ e.clone() }</div> },
+                    Line::Watched(t, text) => html! {
+                        <div class="res watched"><span class="t">{ format!("{:.1}s ", *t as f64 / 1000.0) }</span>{ text.clone() }</div>
+                    },
+                    Line::Note(n) => html! { <div class="note">{ n.clone() }</div> },
                 }) }
             </pre>
             if !hint.is_empty() {

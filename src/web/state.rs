@@ -4,6 +4,7 @@
 
 use crate::api::Deployment;
 use crate::cluster::kubelet::World;
+use crate::cluster::watch::WatchEnd;
 use crate::scenario::Scenario;
 pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
@@ -21,6 +22,10 @@ pub enum Line {
     Command(String),
     Output(String),
     Error(String),
+    /// A line a watching command printed, at its virtual instant (ms).
+    Watched(u64, String),
+    /// The page's own remark (not kubectl's words).
+    Note(String),
 }
 
 #[derive(Clone, PartialEq)]
@@ -285,6 +290,27 @@ impl Model {
                     self.print(Line::Output(output));
                 }
                 return true;
+            }
+            Ok(Outcome::Watched { lines, end, step }) => {
+                // The session may have grown (the run extended to where kubectl returns).
+                self.replace_session(s);
+                for l in lines {
+                    self.print(Line::Watched(l.t, l.text));
+                }
+                match end {
+                    Some(WatchEnd { error: Some(e), .. }) => {
+                        self.print(Line::Error(format!("error: {e}")))
+                    }
+                    Some(_) => {}
+                    None => self.print(Line::Note(format!(
+                        "(kubectl is still waiting when the run ends at t = {:.1}s)",
+                        self.session.end_ms() as f64 / 1000.0
+                    ))),
+                }
+                // The world as it stands when kubectl returns.
+                if let Some(step) = step {
+                    self.seek(step);
+                }
             }
             Err(e) => self.print(Line::Error(e.to_string())),
         }

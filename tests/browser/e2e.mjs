@@ -281,6 +281,21 @@ await test('console: history, completion and read-only commands', async page => 
   assert((await text(page, '#console-out .err')).includes('unknown command'), 'errors shown plainly');
 });
 
+await test('rollout status watches in virtual time and the timeline follows to where it returns', async page => {
+  await command(page, 'kubectl rollout status deployment/web');
+  const lines = page.locator('#console-out .watched');
+  await lines.last().waitFor();
+  const n = await lines.count();
+  assert(n >= 2, 'several lines, got ' + n);
+  assert((await lines.first().innerText()).includes('Waiting for deployment "web" rollout to finish'), 'first line');
+  const last = await lines.last().innerText();
+  assert(last.endsWith('deployment "web" successfully rolled out'), 'last line: ' + last);
+  const t = last.split('s ')[0];
+  assert((await clock(page)).startsWith(`t = ${t}s`), `the clock moved to ${t}s: ` + (await clock(page)));
+  await command(page, 'kubectl rollout status deployment/web --watch=false');
+  assert((await text(page, '#console-out .res:last-child')).includes('successfully rolled out'), 'one line, done');
+});
+
 await test('phone layout', async page => {
   await page.setViewportSize({ width: 390, height: 844 });
   await seekEnd(page);
