@@ -87,28 +87,52 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
 }
 
 /// Parses a text holding one or more manifests. A field that does not fit is reported at its
-/// line.
+/// line. Fields the Kubernetes API does not have are kept (see [`parse_manifests`]).
 pub fn parse_objects(text: &str) -> Result<Vec<Object>, ManifestError> {
-    let mut objects = vec![];
+    Ok(parse_manifests(text)?
+        .into_iter()
+        .map(|m| m.object)
+        .collect())
+}
+
+/// One document of a manifest as the apiserver receives it.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    pub object: Object,
+    /// The document as written.
+    pub value: Value,
+    /// Its fields that the kind's schema lacks, which strict field validation refuses
+    /// (`spec.replica`).
+    pub unknown: Vec<String>,
+}
+
+/// [`parse_objects`], each object with what strict field validation needs.
+pub fn parse_manifests(text: &str) -> Result<Vec<Manifest>, ManifestError> {
+    let mut out = vec![];
     for (i, doc) in serde_norway::Deserializer::from_str(text).enumerate() {
         let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
         if v.is_null() {
             continue;
         }
-        objects.push(object_from_value(v).map_err(|mut e| {
+        let object = object_from_value(v.clone()).map_err(|mut e| {
             if e.line.is_none() {
                 e.line = error_line(text, i, &e.message);
             }
             e
-        })?);
+        })?;
+        out.push(Manifest {
+            unknown: super::schema::unknown_fields(object.kind(), &v),
+            object,
+            value: v,
+        });
     }
-    if objects.is_empty() {
+    if out.is_empty() {
         return Err(ManifestError {
             line: None,
             message: "no objects passed to apply".into(),
         });
     }
-    Ok(objects)
+    Ok(out)
 }
 
 /// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document

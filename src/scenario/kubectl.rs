@@ -3,7 +3,8 @@
 //! `delete`, `patch`, `annotate`, `label`, `get`, `describe`. A command that cannot be parsed, or
 //! that the apiserver rejects, is an error naming the command and the problem; nothing changes.
 
-use crate::api::yaml::parse_objects;
+use crate::api::schema;
+use crate::api::yaml::{parse_manifests, parse_objects};
 use crate::api::*;
 use crate::apiserver::store::{ApiError, Propagation};
 use crate::cluster::Cluster;
@@ -514,8 +515,12 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         ).into());
     }
     let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
-    let mut objs =
-        parse_objects(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+    let manifests =
+        parse_manifests(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+    let (mut objs, strict): (Vec<Object>, Vec<(Value, Vec<String>)>) = manifests
+        .into_iter()
+        .map(|m| (m.object, (m.value, m.unknown)))
+        .unzip();
     // Each object goes to its own namespace, else the command's; `-n` may not contradict it.
     let flag_ns = a.flag("n").or(a.flag("namespace")).flatten();
     for o in &mut objs {
@@ -538,6 +543,23 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             )
             .into());
         }
+    }
+    // Strict field validation (kubectl's default): the apiserver refuses a body with fields
+    // the kind does not have, on create, and on the patch an apply of an existing object sends.
+    for (o, (value, unknown)) in objs.iter().zip(&strict) {
+        if unknown.is_empty() {
+            continue;
+        }
+        let exists = c.store.get(o.kind(), &o.meta().key()).is_some();
+        return Err(if exists && verb == "apply" {
+            schema::invalid_patch(&schema::only_fields(value, unknown), unknown)
+        } else {
+            format!(
+                "Error from server (BadRequest): error when creating \"STDIN\": {}",
+                schema::strict_decoding_error(o.kind(), unknown)
+            )
+        }
+        .into());
     }
     // Every object or none: a bad second document puts the store back as it was.
     let snapshot = c.store.clone();
@@ -1384,11 +1406,16 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     match ty.to_ascii_lowercase().as_str() {
         "merge" => json_patch::merge(&mut v, &patch),
         "json" => {
-            let ops: json_patch::Patch = serde_json::from_value(patch)
+            let ops: json_patch::Patch = serde_json::from_value(patch.clone())
                 .map_err(|e| format!("error: unable to parse \"{p}\" as a JSON patch: {e}"))?;
             json_patch::patch(&mut v, &ops).map_err(|e| format!("Error from server: {e}"))?;
         }
         _ => strategic_patch(&mut v, &patch),
+    }
+    // Strict field validation of the patched object.
+    let unknown = schema::unknown_fields(kind, &v);
+    if !unknown.is_empty() {
+        return Err(schema::invalid_patch(&patch, &unknown).into());
     }
     // Decoded as the stored kind: a patch cannot turn a Deployment into something else.
     let new = match kind {

@@ -12,7 +12,7 @@ pub mod table;
 
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
-use crate::api::yaml::{object_from_value, parse_objects};
+use crate::api::yaml::{object_from_value, parse_manifests};
 use crate::cluster::kubelet::{World, WorldPatch};
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
@@ -294,13 +294,21 @@ impl Scenario {
         let mut c = Cluster::new(self.world.clone());
         c.focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {
-            let objs = parse_objects(text).map_err(|e| ScenarioError::Object {
+            let objs = parse_manifests(text).map_err(|e| ScenarioError::Object {
                 index: i,
                 label: None,
                 message: e.to_string(),
             })?;
-            for o in objs {
+            for m in objs {
+                let o = m.object;
                 let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
+                if !m.unknown.is_empty() {
+                    return Err(ScenarioError::Object {
+                        index: i,
+                        label: Some(label),
+                        message: crate::api::schema::strict_decoding_error(o.kind(), &m.unknown),
+                    });
+                }
                 c.create(o).map_err(|e| ScenarioError::Object {
                     index: i,
                     label: Some(label),

@@ -5,7 +5,7 @@
 use crate::api::Object;
 use crate::api::defaults::default_deployment;
 use crate::api::validation::validate_deployment;
-use crate::api::yaml::{line_of_field, parse_objects};
+use crate::api::yaml::{line_of_field, parse_manifests, parse_objects};
 use crate::api::{Map, Value};
 
 /// A quick control's field.
@@ -367,7 +367,7 @@ pub struct Problem {
 /// Checks the manifest as `kubectl apply` would have the apiserver check it: it parses, it is
 /// a Deployment, and it passes defaulting and validation. Every problem comes with its line.
 pub fn check(text: &str) -> Vec<Problem> {
-    let objects = match parse_objects(text) {
+    let manifests = match parse_manifests(text) {
         Ok(o) => o,
         Err(e) => {
             return vec![Problem {
@@ -378,8 +378,22 @@ pub fn check(text: &str) -> Vec<Problem> {
         }
     };
     let mut out = vec![];
-    for o in objects {
-        match o {
+    for m in manifests {
+        // Strict field validation: a field the API does not have is refused before defaults.
+        for f in &m.unknown {
+            out.push(Problem {
+                line: line_of_field(text, f),
+                message: format!(
+                    "{f}: {}",
+                    crate::api::schema::strict_detail(std::slice::from_ref(f))
+                ),
+                field: Some(f.clone()),
+            });
+        }
+        if !m.unknown.is_empty() {
+            continue;
+        }
+        match m.object {
             Object::Deployment(mut d) => {
                 default_deployment(&mut d);
                 if let Err(inv) = validate_deployment(&d) {
@@ -552,6 +566,19 @@ mod tests {
         );
         let p = check("kind: [");
         assert!(p[0].line.is_some(), "{p:?}");
+        let p = check(&DOC.replacen("  replicas:", "  replica:", 1));
+        assert_eq!(
+            p.iter()
+                .map(|p| (p.field.as_deref(), p.line, p.message.as_str()))
+                .collect::<Vec<_>>(),
+            [(
+                Some("spec.replica"),
+                DOC.lines()
+                    .position(|l| l.starts_with("  replicas:"))
+                    .map(|i| i + 1),
+                "spec.replica: strict decoding error: unknown field \"spec.replica\""
+            )]
+        );
         let zero = write(
             &write(DOC, Field::MaxSurge, "0").unwrap(),
             Field::MaxUnavailable,

@@ -116,6 +116,15 @@ await test('an invalid manifest shows the field error at its line and keeps the 
   await page.fill('#manifest', bad.replace('replicas: 10', 'replicas: ten'));
   const typed = await text(page, '.problems');
   assert(typed.includes('spec.replicas') && /line 8(?!\d)/.test(typed), 'type error at its field and line: ' + typed);
+  // A field the Kubernetes API does not have: strict field validation, at its line.
+  const typo = bad.replace('replicas: 10', 'replica: 10');
+  await page.fill('#manifest', typo);
+  const strict = await text(page, '.problems');
+  assert(strict.includes('strict decoding error: unknown field "spec.replica"') && /line 8(?!\d)/.test(strict),
+    'unknown field at its line: ' + strict);
+  await page.click('button[aria-label="Apply manifest"]');
+  assert((await page.locator('#manifest').inputValue()) === typo, 'the text is kept');
+  assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
 });
 
 // A manifest of one's own, as a new user pastes it.
