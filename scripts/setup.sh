@@ -2,7 +2,7 @@
 # Installs what the playground's build and tests need and is not yet on this machine (each step
 # checks first, so a second run installs nothing):
 #   rustfmt, clippy, the wasm32 target; trunk and wasm-bindgen-cli (the version Cargo.lock pins);
-#   npm's binaryen (wasm-opt) and playwright-core; Debian's chromium, chromium-driver and brotli
+#   npm's binaryen (wasm-opt), playwright-core and axe-core; Debian's chromium, chromium-driver and brotli
 #   (scripts/size.sh reports the page's brotli size).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ fi
 if ! wasm-bindgen --version 2>/dev/null | grep -q "$WBG"; then
   cargo install wasm-bindgen-cli@"$WBG"
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
   npm install --no-audit --no-fund
 fi
 missing=""

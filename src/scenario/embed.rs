@@ -32,7 +32,7 @@ impl Ready<'_> {
     }
 }
 
-/// `{"source": "rollout-playground", "type": "step", "step": i, "steps": N, "t": ms, "kind": …,
+/// `{"source": "rollout-playground", "type": "step", "step": n (from 1), "steps": N, "t": ms, "kind": …,
 /// "controller": …, "branch": …, "caption": …, "replicaSets": [{"name", "revision",
 /// "replicas", "ready", "available"}]}`; past the end of the run, only source, type and step.
 #[derive(Debug, PartialEq, Serialize)]
@@ -73,7 +73,8 @@ impl Step<'_> {
         Step {
             source: SOURCE,
             kind: "step",
-            step: pos,
+            // Counted from 1, as the page shows steps.
+            step: pos + 1,
             at: s.trace.get(pos).map(|st| StepAt {
                 steps: s.len(),
                 t: st.t,
@@ -95,6 +96,36 @@ impl Step<'_> {
             }),
         }
     }
+}
+
+/// `{"source": "rollout-playground", "type": "error", "message": …}`: a URL parameter the
+/// embed did not understand, or a scenario the host sent that does not load.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ErrorMessage<'a> {
+    pub source: &'static str,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub message: &'a str,
+}
+
+impl ErrorMessage<'_> {
+    pub fn of(message: &str) -> ErrorMessage<'_> {
+        ErrorMessage {
+            source: SOURCE,
+            kind: "error",
+            message,
+        }
+    }
+}
+
+/// `{"source": "rollout-playground", "type": "height", "height": px}`: the embed's content
+/// height, for a host page's snippet to size the frame.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct Height {
+    pub source: &'static str,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub height: u32,
 }
 
 /// A host page's command as it arrives: `{"type": "play"}`, `{"type": "pause"}`,
@@ -135,7 +166,7 @@ impl HostCommand {
             HostCommand::Pause => Some(Remote::Pause),
             HostCommand::Step => Some(Remote::Step),
             HostCommand::Seek { step } => {
-                (step.is_finite() && step >= 0.0).then_some(Remote::Seek(step as usize))
+                (step.is_finite() && step >= 1.0).then(|| Remote::Seek(step as usize - 1))
             }
             HostCommand::Load { scenario, link } => scenario
                 .or(link)
@@ -166,6 +197,7 @@ mod tests {
             json!(42),
             json!({"type": 42}),
             json!({"type": "seek", "step": -1}),
+            json!({"type": "seek", "step": 0}),
             json!({"type": "seek", "step": "x"}),
             json!({"type": "load", "scenario": 7}),
             json!({"type": "load"}),
@@ -176,7 +208,8 @@ mod tests {
         assert_eq!(command(json!({"type": "play"})), Some(Remote::Play));
         assert_eq!(
             command(json!({"type": "seek", "step": 5})),
-            Some(Remote::Seek(5))
+            Some(Remote::Seek(4)),
+            "steps count from 1"
         );
         assert_eq!(
             command(json!({"type": "load", "link": "v1.x"})),
@@ -193,6 +226,7 @@ mod tests {
             json!({"source": SOURCE, "type": "ready", "steps": s.len(), "scenario": s.scenario.name})
         );
         let step = serde_json::to_value(Step::of(&s, 0)).unwrap();
+        assert_eq!(step["step"], 1, "steps count from 1");
         let keys: Vec<&str> = step
             .as_object()
             .unwrap()
@@ -217,7 +251,7 @@ mod tests {
         let past = serde_json::to_value(Step::of(&s, s.len())).unwrap();
         assert_eq!(
             past,
-            json!({"source": SOURCE, "type": "step", "step": s.len()})
+            json!({"source": SOURCE, "type": "step", "step": s.len() + 1})
         );
     }
 }

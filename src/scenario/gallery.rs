@@ -24,6 +24,52 @@ pub const NAMES: [&str; 17] = [
     "adopt-orphan-replicaset",
 ];
 
+/// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
+pub const GROUPS: [(&str, &[(usize, &str)]); 5] = [
+    (
+        "Basics",
+        &[
+            (0, "Rolling update: 10 replicas, 25% surge and unavailable"),
+            (1, "The kubernetes.io Deployment walk-through"),
+            (3, "Scaling a Deployment"),
+            (4, "Proportional scaling during a rollout"),
+            (5, "Pause and resume"),
+        ],
+    ),
+    (
+        "Strategies",
+        &[
+            (2, "Recreate"),
+            (13, "maxSurge 0: replace in place"),
+            (14, "maxSurge 3, maxUnavailable 2"),
+        ],
+    ),
+    (
+        "Failures",
+        &[
+            (9, "Progress deadline exceeded"),
+            (15, "A crash-looping image"),
+        ],
+    ),
+    (
+        "Deleting and adopting",
+        &[
+            (10, "Foreground delete"),
+            (11, "Orphan delete"),
+            (16, "Adopting an orphaned ReplicaSet"),
+        ],
+    ),
+    (
+        "History",
+        &[
+            (7, "Roll back to the previous revision"),
+            (6, "Roll back to a given revision"),
+            (8, "Rollback: kubectl today and the old annotation"),
+            (12, "revisionHistoryLimit prunes old ReplicaSets"),
+        ],
+    ),
+];
+
 /// The first scenario, which the page opens with.
 pub const DEFAULT: &str = include_str!("../../scenarios/rolling-update.yaml");
 
@@ -97,6 +143,7 @@ pub const GALLERY: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::{DEFAULT, GALLERY, NAMES};
+
     use crate::scenario::Scenario;
 
     #[test]
@@ -119,6 +166,16 @@ mod tests {
         let names: Vec<&str> = GALLERY.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, NAMES, "the page's list is the gallery's, in order");
         assert_eq!(GALLERY[0].1, DEFAULT);
+        let mut listed: Vec<usize> = super::GROUPS
+            .iter()
+            .flat_map(|(_, items)| items.iter().map(|(i, _)| *i))
+            .collect();
+        listed.sort();
+        assert_eq!(
+            listed,
+            (0..NAMES.len()).collect::<Vec<_>>(),
+            "every example listed once"
+        );
         for (name, text) in GALLERY {
             let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!s.description.is_empty(), "{name} has a description");

@@ -29,6 +29,14 @@ pub struct Session {
     pub focus: Option<String>,
     /// That Deployment after each step (shared between steps that did not write it).
     pub focus_objects: Vec<Option<Rc<Deployment>>>,
+    /// For each scenario step, whether the reader typed it in this session (else it is the
+    /// scenario's own).
+    pub typed: Vec<bool>,
+    /// The trace's action steps (the k-th is scenario step k).
+    pub actions: Vec<usize>,
+    /// The steps that change something one can see: actions, a focus sync whose branch
+    /// differs from the one before, a ReplicaSet whose size or pod count moved.
+    pub changes: Vec<usize>,
 }
 
 /// Why a console command or a world change was refused; the run is left as it was.
@@ -88,7 +96,11 @@ impl Session {
             stopped: None,
             focus: None,
             focus_objects: vec![],
+            typed: vec![],
+            actions: vec![],
+            changes: vec![],
         };
+        s.typed = vec![false; s.scenario.steps.len()];
         s.recompute()?;
         Ok(s)
     }
@@ -110,7 +122,62 @@ impl Session {
         self.focus_objects = std::mem::take(&mut c.focus_objects);
         self.frames = c.frames.take().unwrap_or_default();
         self.trace = std::mem::take(&mut c.trace);
+        self.index_steps();
         Ok(())
+    }
+
+    /// Finds the action steps and the steps that change something.
+    fn index_steps(&mut self) {
+        self.actions.clear();
+        self.changes.clear();
+        let mut branch = None;
+        let sizes = |s: &TraceStep| -> Vec<(String, i32, i32)> {
+            s.replica_sets
+                .iter()
+                .map(|r| (r.name.clone(), r.replicas, r.status.replicas))
+                .collect()
+        };
+        let mut last_sizes = vec![];
+        for (i, s) in self.trace.iter().enumerate() {
+            let now = sizes(s);
+            let mut change = now != last_sizes;
+            last_sizes = now;
+            if s.kind == StepKind::Action {
+                self.actions.push(i);
+                change = true;
+            } else if s.controller == Some(Controller::Deployment)
+                && s.key.is_some()
+                && s.key == self.focus
+            {
+                change |= s.branch != branch;
+                branch = s.branch;
+            }
+            if change && i > 0 {
+                self.changes.push(i);
+            }
+        }
+    }
+
+    /// The first step after `i` that changes something (see [`Session::changes`]).
+    pub fn next_change(&self, i: usize) -> Option<usize> {
+        let k = self.changes.partition_point(|&c| c <= i);
+        self.changes.get(k).copied()
+    }
+
+    /// The last step before `i` that changes something, else the first step.
+    pub fn previous_change(&self, i: usize) -> usize {
+        let k = self.changes.partition_point(|&c| c < i);
+        if k == 0 { 0 } else { self.changes[k - 1] }
+    }
+
+    /// Whether action step `i` is one the reader typed (else the scenario's own, or not an
+    /// action).
+    pub fn is_typed(&self, i: usize) -> bool {
+        self.actions
+            .binary_search(&i)
+            .ok()
+            .and_then(|k| self.typed.get(k).copied())
+            .unwrap_or(false)
     }
 
     pub fn len(&self) -> usize {
@@ -322,6 +389,7 @@ impl Session {
             self.scenario.focus = Some(focus_name(&key));
         }
         self.scenario.steps.insert(k, step);
+        self.typed.insert(k.min(self.typed.len()), true);
         // The reader asked for more: let the world run until it settles after this change.
         if let Until::At(t) = self.scenario.until
             && t <= at
@@ -330,6 +398,7 @@ impl Session {
         }
         if let Err(e) = self.recompute() {
             self.scenario = old;
+            self.typed.remove(k.min(self.typed.len() - 1));
             self.recompute()?;
             return Err(e.into());
         }

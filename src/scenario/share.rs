@@ -415,8 +415,19 @@ impl ViewOptions {
                     }
                     _ => false,
                 },
-                "step" => v.parse().map(|n| o.step = Some(n)).is_ok(),
-                "until" => v.parse().map(|n| o.until = Some(n)).is_ok(),
+                // Steps count from 1, as the page shows them.
+                "step" => v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .map(|n| o.step = Some(n - 1))
+                    .is_some(),
+                "until" => v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .map(|n| o.until = Some(n - 1))
+                    .is_some(),
                 _ => false,
             };
             if !ok {
@@ -427,9 +438,81 @@ impl ViewOptions {
     }
 }
 
+impl ViewOptions {
+    /// The query string that opens this view (what the Embed dialog puts in its snippet);
+    /// `from_query` reads it back to the same options.
+    pub fn to_query(&self) -> String {
+        let mut q = vec![];
+        if self.embed {
+            q.push("embed".to_string());
+        }
+        if self.autoplay {
+            q.push("autoplay".into());
+        }
+        if self.readonly {
+            q.push("readonly".into());
+        }
+        match self.dark {
+            Some(true) => q.push("theme=dark".into()),
+            Some(false) => q.push("theme=light".into()),
+            None => {}
+        }
+        q.push(
+            match self.controls {
+                Controls::None => "controls=none",
+                Controls::Minimal => "controls=minimal",
+                Controls::Full => "controls=full",
+            }
+            .into(),
+        );
+        q.push(
+            match self.panel {
+                Panel::Branch => "panel=branch",
+                Panel::Events => "panel=events",
+                Panel::None => "panel=none",
+            }
+            .into(),
+        );
+        if let Some(s) = self.step {
+            q.push(format!("step={}", s + 1));
+        }
+        if let Some(u) = self.until {
+            q.push(format!("until={}", u + 1));
+        }
+        q.join("&")
+    }
+}
+
+/// The snippet the Embed dialog gives: the iframe at a sensible height, and a few lines of
+/// script that keep it as tall as its content (the embed posts its height); without the
+/// script the frame still works at that height.
+pub fn iframe_snippet(base: &str, fragment: &str, view: &ViewOptions, title: &str) -> String {
+    let title = title.replace('"', "&quot;").replace('<', "&lt;");
+    format!(
+        "<iframe src=\"{base}?{}#{fragment}\" title=\"Rollout Playground: {title}\" style=\"width:100%;height:640px;border:1px solid #d9dee6;border-radius:8px\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.source!==\"rollout-playground\"||d.type!==\"height\")return;document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
+        view.to_query()
+    )
+}
+
 #[cfg(test)]
 mod view_tests {
     use super::*;
+
+    #[test]
+    fn a_view_reads_back_from_its_query() {
+        let mut o = ViewOptions::from_query(
+            "embed&autoplay&theme=light&controls=minimal&panel=events&step=2&until=30",
+        );
+        assert!(o.ignored.is_empty());
+        assert_eq!(ViewOptions::from_query(&o.to_query()), o);
+        o.readonly = true;
+        o.dark = None;
+        o.step = None;
+        assert_eq!(ViewOptions::from_query(&o.to_query()), o);
+        let snippet = iframe_snippet("https://x.example/", "v1.abc", &o, "web \"1\"");
+        assert!(snippet.starts_with("<iframe src=\"https://x.example/?embed&autoplay&readonly&controls=minimal&panel=events&until=30#v1.abc\" title=\"Rollout Playground: web &quot;1&quot;\""), "{snippet}");
+        assert!(snippet.contains("d.type!==\"height\""));
+    }
 
     #[test]
     fn reads_every_parameter() {
@@ -439,16 +522,17 @@ mod view_tests {
         assert!(o.embed && o.autoplay && o.readonly);
         assert_eq!(o.dark, Some(true));
         assert_eq!(o.controls, Controls::Minimal);
-        assert_eq!((o.step, o.until), (Some(3), Some(40)));
+        // From 1 in the URL, as the page counts; indices inside.
+        assert_eq!((o.step, o.until), (Some(2), Some(39)));
         assert_eq!(o.panel, Panel::Events);
         assert!(o.ignored.is_empty());
     }
 
     #[test]
     fn bad_parameters_are_ignored_and_reported() {
-        let o = ViewOptions::from_query("embed&theme=pink&step=x&zoom=2&autoplay=false");
+        let o = ViewOptions::from_query("embed&theme=pink&step=x&zoom=2&autoplay=false&until=0");
         assert!(o.embed && !o.autoplay);
         assert_eq!(o.dark, None);
-        assert_eq!(o.ignored, vec!["theme=pink", "step=x", "zoom=2"]);
+        assert_eq!(o.ignored, vec!["theme=pink", "step=x", "zoom=2", "until=0"]);
     }
 }

@@ -96,6 +96,36 @@ pub fn focus(id: &str) {
     }
 }
 
+/// Focuses an element once the render that adds it is done.
+pub fn focus_later(id: &'static str) {
+    gloo::timers::callback::Timeout::new(0, move || focus(id)).forget();
+}
+
+/// The reader's theme choice, remembered across visits (`None`: never chosen).
+pub fn remembered_theme() -> Option<bool> {
+    let v = window().local_storage().ok()??.get_item("theme").ok()??;
+    Some(v == "dark")
+}
+
+pub fn remember_theme(dark: bool) {
+    if let Ok(Some(s)) = window().local_storage() {
+        let _ = s.set_item("theme", if dark { "dark" } else { "light" });
+    }
+}
+
+/// The browser's own yes/no question (modal, keyboard- and screen-reader-ready).
+pub fn confirm(question: &str) -> bool {
+    window().confirm_with_message(question).unwrap_or(true)
+}
+
+/// The document's content height in CSS pixels.
+pub fn content_height() -> u32 {
+    window()
+        .document()
+        .and_then(|d| d.document_element())
+        .map_or(0, |e| e.scroll_height().max(0) as u32)
+}
+
 /// Keeps a scrollable element scrolled to its end (the console).
 pub fn scroll_to_end(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {
@@ -145,18 +175,26 @@ pub fn use_shortcuts(dispatch: Dispatch) {
             if e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
-            let typing = e
+            let target = e
                 .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| {
-                    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                        || el.get_attribute("contenteditable").is_some()
-                });
-            if typing {
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            // A control that uses the key keeps it: fields take every key, and a button,
+            // link or summary takes space (which presses it).
+            let typing = target.as_ref().is_some_and(|el| {
+                matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                    || el.get_attribute("contenteditable").is_some()
+            });
+            let pressable = target.as_ref().is_some_and(|el| {
+                matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+                    || el.get_attribute("role").as_deref() == Some("button")
+            });
+            if typing || (pressable && e.key() == " ") {
                 return;
             }
             let action = match e.key().as_str() {
                 " " => Some(Action::TogglePlay),
+                "ArrowRight" if e.shift_key() => Some(Action::NextChange),
+                "ArrowLeft" if e.shift_key() => Some(Action::PreviousChange),
                 "ArrowRight" => Some(Action::StepForward),
                 "ArrowLeft" => Some(Action::StepBack),
                 "/" => {

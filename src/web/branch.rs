@@ -16,17 +16,56 @@ pub struct Props {
     pub dispatch: Dispatch,
 }
 
+/// The syncs of the Deployment on screen up to step `pos` (other Deployments' syncs are
+/// theirs), oldest first.
+fn syncs_upto(s: &crate::scenario::session::Session, pos: usize) -> Vec<(usize, &TraceStep)> {
+    let upto = (pos + 1).min(s.len());
+    s.trace[..upto]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| s.is_focus_sync(*i))
+        .collect()
+}
+
+/// The branch of a sync in words: `rollout (RollingUpdate)`.
+fn branch_words(t: &TraceStep) -> String {
+    let b = t.branch.map_or("?", Branch::as_str);
+    match t
+        .strategy
+        .as_deref()
+        .filter(|_| t.branch == Some(Branch::Rollout))
+    {
+        Some(st) => format!("{b} ({st})"),
+        None => b.to_string(),
+    }
+}
+
+/// On a phone, the current sync's branch and its explanation right under the controls (the
+/// full panel is further down the page).
+#[function_component(BranchDrawer)]
+pub fn branch_drawer(props: &Props) -> Html {
+    let s = &props.run.0;
+    let syncs = syncs_upto(s, props.pos);
+    let Some(&(_, cur)) = syncs.last() else {
+        return html! {};
+    };
+    html! {
+        <details class="branch-drawer">
+            <summary>{ format!("syncDeployment: {} at {:.1}s", branch_words(cur), cur.t as f64 / 1000.0) }</summary>
+            <ul class="explain">
+                { for cur.explain.iter().map(|e| html! {
+                    <li><code class="fn">{ e.func.clone() }</code>{ " " }<span>{ e.text.clone() }</span></li>
+                }) }
+            </ul>
+        </details>
+    }
+}
+
 /// The branch panel. (A component; its markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
     let s = &props.run.0;
-    let upto = (props.pos + 1).min(s.len());
-    // The syncs of the Deployment on screen (other Deployments' syncs are theirs).
-    let syncs: Vec<(usize, &TraceStep)> = s.trace[..upto]
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| s.is_focus_sync(*i))
-        .collect();
+    let syncs = syncs_upto(s, props.pos);
     let Some(&(idx, cur)) = syncs.last() else {
         return html! {
             <section class="branch-panel" aria-label="syncDeployment branch">
@@ -39,10 +78,10 @@ pub fn branch_panel(props: &Props) -> Html {
     let ladder = cur.ladder.as_ref();
     let rungs = Branch::LADDER.iter().map(|&b| {
         let passed = ladder.and_then(|l| l.passed_over(b));
-        let (state, why) = match passed {
-            _ if b == fired => ("fired", b.does()),
-            Some(found) => ("skipped", found),
-            None => ("unreached", ""),
+        let (state, why, said) = match passed {
+            _ if b == fired => ("fired", b.does(), "fired"),
+            Some(found) => ("skipped", found, "passed over"),
+            None => ("unreached", "", "not reached"),
         };
         let sub = (b == Branch::Rollout).then(|| {
             let strat = cur.strategy.as_deref().unwrap_or("");
@@ -55,8 +94,8 @@ pub fn branch_panel(props: &Props) -> Html {
             }
         });
         html! {
-            <li class={classes!("rung", state)} data-branch={b.as_str()}>
-                <span class="rung-name">{ b.as_str() }</span>
+            <li class={classes!("rung", state)} data-branch={b.as_str()} aria-current={(state == "fired").then_some("step")}>
+                <span class="rung-name">{ b.as_str() }<span class="rung-state">{ said }</span></span>
                 <span class="rung-check">{ b.check() }</span>
                 if !why.is_empty() { <span class="rung-why">{ why }</span> }
                 { sub.unwrap_or_default() }
@@ -74,8 +113,8 @@ pub fn branch_panel(props: &Props) -> Html {
         html! {
             <li>
                 <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Seek(i))}
-                    aria-label={format!("sync at step {}", i + 1)}>
-                    { format!("{:>6.1}s  {}{}", t.t as f64 / 1000.0, t.branch.map_or("?", Branch::as_str), t.strategy.as_ref().map(|s| format!(" ({s})")).unwrap_or_default()) }
+                    title={format!("Go to step {}", i + 1)} aria-current={(i == idx).then_some("step")}>
+                    { format!("{:>6.1}s  {}", t.t as f64 / 1000.0, branch_words(t)) }
                 </button>
             </li>
         }

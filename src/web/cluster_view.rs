@@ -100,16 +100,17 @@ pub fn cluster_view(props: &Props) -> Html {
         let bar = format!("--desired:{};", rs.replicas.max(0));
         html! {
             <div key={rs.name.clone()} class={classes!("rs", (rs.revision == newest).then_some("newest"), rs.deleting.then_some("deleting"), sel.then_some("selected"))} style={bar}>
-                <button class="rs-head" aria-label={format!("replica set {}", rs.name)}
+                <button class="rs-head"
                     onclick={move |_| d.dispatch(Action::Select(Some(Selected::ReplicaSet(name.clone()))))}>
-                    <span class="rev">{ format!("rev {}", rs.revision) }</span>
-                    <span class="rs-name">{ rs.name.clone() }</span>
-                    <span class="image">{ rs.images.join(", ") }</span>
+                    <span class="rev">{ format!("rev {}", rs.revision) }</span>{ " " }
+                    <span class="rs-name">{ rs.name.clone() }</span>{ " " }
+                    <span class="image">{ rs.images.join(", ") }</span>{ " " }
                     <span class="rs-counts" title="desired / current / ready / available">
                         { format!("{} / {} / {} / {}", rs.replicas, rs.status.replicas, rs.status.ready_replicas, rs.status.available_replicas) }
+                        <span class="sr-only">{" desired / current / ready / available"}</span>
                     </span>
                 </button>
-                <div class="pods" role="list">
+                <div class="pods" role="group" aria-label={format!("pods of {}", rs.name)}>
                     { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.dispatch)) }
                 </div>
             </div>

@@ -64,9 +64,13 @@ pub fn console(props: &Props) -> Html {
                     history[n - b].clone()
                 });
             }
-            "Tab" => {
-                e.prevent_default();
+            // Tab completes; with nothing to complete it moves on, as Tab does.
+            "Tab" if !e.shift_key() && !input.trim().is_empty() => {
                 let (line, hits) = crate::scenario::kubectl::complete(&input, &names.0, &names.1);
+                if line == *input && hits.len() < 2 {
+                    return;
+                }
+                e.prevent_default();
                 input.set(line);
                 hint.set(if hits.len() > 1 { hits } else { vec![] });
             }
@@ -76,7 +80,7 @@ pub fn console(props: &Props) -> Html {
     };
     html! {
         <section class="console" aria-label="kubectl console">
-            <pre id="console-out" class="out" aria-live="polite">
+            <pre id="console-out" class="out" aria-live="polite" tabindex="0">
                 if props.lines.is_empty() {
                     <span class="muted">{"Type a kubectl command, e.g. kubectl set image deployment/web nginx=nginx:1.16.1 — Tab completes, ↑/↓ recall."}</span>
                 }
@@ -88,6 +92,9 @@ pub fn console(props: &Props) -> Html {
                         <div class="res watched"><span class="t">{ format!("{:.1}s ", *t as f64 / 1000.0) }</span>{ text.clone() }</div>
                     },
                     Line::Note(n) => html! { <div class="note">{ n.clone() }</div> },
+                    Line::Scenario(c) => html! {
+                        <div class="cmd scenario"><span class="who">{"scenario"}</span>{ format!("$ {c}") }</div>
+                    },
                 }) }
             </pre>
             if !hint.is_empty() {

@@ -154,7 +154,7 @@ pub fn editor_panel(props: &Props) -> Html {
         <section class="editor" aria-label="Deployment manifest">
             <div class="editor-head">
                 <h2>{"deployment.yaml"}</h2>
-                <button aria-label="Load the Deployment as it stands at this step" title="Load the Deployment as it stands at this step" onclick={load}>{"Current spec"}</button>
+                <button aria-label="Current spec: load the Deployment as it stands at this step" title="Load the Deployment as it stands at this step" onclick={load}>{"Current spec"}</button>
                 <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.dispatch(Action::Apply)}>{"Apply"}</button>
             </div>
             <div class="editor-tools">

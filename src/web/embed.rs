@@ -4,15 +4,8 @@
 
 use super::state::{Action, Model, Selected};
 use super::{Dispatch, Run, bindings, branch, cluster_view, status, timeline};
-use crate::scenario::share::{self, Controls, Panel};
+use crate::scenario::share::{self, Controls, Panel, ViewOptions};
 use yew::prelude::*;
-
-/// The iframe snippet for an embed of `fragment`.
-pub fn iframe_snippet(base: &str, fragment: &str) -> String {
-    format!(
-        "<iframe src=\"{base}?embed&controls=full&panel=branch#{fragment}\" title=\"Rollout Playground\" width=\"100%\" height=\"640\" style=\"border:1px solid #d9dee6;border-radius:8px\" loading=\"lazy\"></iframe>"
-    )
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
@@ -22,10 +15,17 @@ pub struct ShareProps {
     pub dispatch: Dispatch,
 }
 
+/// The Share button (copies a link to this exact state) and the Embed button (a dialog with
+/// the embed's options, a live preview and the snippet). Esc closes either and gives the focus
+/// back to its button.
 #[function_component(ShareButtons)]
 pub fn share_buttons(props: &ShareProps) -> Html {
     let mode = use_state(|| None::<&'static str>);
-    let make = |kind: &'static str| {
+    let options = use_state(|| ViewOptions {
+        embed: true,
+        ..ViewOptions::default()
+    });
+    let share = {
         let (run, pos, d, mode) = (
             props.session.clone(),
             props.pos,
@@ -35,29 +35,107 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         Callback::from(move |_| {
             let fragment = share::encode(&run.0.scenario, pos);
             bindings::set_fragment(&fragment);
-            let base = bindings::base_url();
-            let text = match kind {
-                "embed" => iframe_snippet(&base, &fragment),
-                _ => format!("{base}#{fragment}"),
-            };
+            let text = format!("{}#{fragment}", bindings::base_url());
             bindings::copy_to_clipboard(&text);
             d.dispatch(Action::Shared(text));
-            mode.set(Some(kind));
+            mode.set(Some("link"));
+            bindings::focus_later("share-text");
         })
     };
-    let close = {
+    let open_embed = {
         let mode = mode.clone();
-        Callback::from(move |_| mode.set(None))
+        Callback::from(move |_| {
+            mode.set(Some("embed"));
+            bindings::focus_later("embed-autoplay");
+        })
+    };
+    let close = |button: &'static str| {
+        let mode = mode.clone();
+        move || {
+            mode.set(None);
+            bindings::focus(button);
+        }
+    };
+    let on_key = |button: &'static str| {
+        let close = close(button);
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                close();
+            }
+        })
+    };
+    let fragment = share::encode(&props.session.0.scenario, props.pos);
+    let base = bindings::base_url();
+    let o = (*options).clone();
+    let snippet = share::iframe_snippet(&base, &fragment, &o, &props.session.0.scenario.name);
+    let preview = format!("{base}?{}#{fragment}", o.to_query());
+    let set = |f: fn(&mut ViewOptions, String)| {
+        let options = options.clone();
+        Callback::from(move |e: Event| {
+            let mut o = (*options).clone();
+            f(&mut o, bindings::select_value(&e));
+            options.set(o);
+        })
+    };
+    let check = |f: fn(&mut ViewOptions, bool)| {
+        let options = options.clone();
+        Callback::from(move |e: Event| {
+            let mut o = (*options).clone();
+            f(&mut o, bindings::select_value(&e) == "true");
+            options.set(o);
+        })
+    };
+    let steps = props.session.0.len();
+    let copy = {
+        let snippet = snippet.clone();
+        Callback::from(move |_| bindings::copy_to_clipboard(&snippet))
     };
     html! {
         <div class="share">
-            <button aria-label="Share a link to this state" onclick={make("link")}>{"Share"}</button>
-            <button aria-label="Embed this scenario" onclick={make("embed")}>{"Embed"}</button>
-            if let (Some(kind), Some(text)) = (*mode, props.shared.clone()) {
-                <div class="share-box" role="dialog" aria-label={if kind == "embed" { "Embed snippet" } else { "Share link" }}>
-                    <p>{ if kind == "embed" { "Copied: paste this into a documentation page.".to_string() } else { format!("Copied: {} characters, opens this exact state.", text.len()) } }</p>
+            <button id="share-button" aria-label="Share a link to this state" onclick={share}>{"Share"}</button>
+            <button id="embed-button" aria-label="Embed this scenario" aria-haspopup="dialog" onclick={open_embed}>{"Embed"}</button>
+            if let (Some("link"), Some(text)) = (*mode, props.shared.clone()) {
+                <div class="share-box" role="dialog" aria-label="Share link" onkeydown={on_key("share-button")}>
+                    <p>{ format!("Copied: {} characters, opens this exact state.", text.len()) }</p>
                     <textarea readonly=true id="share-text" aria-label="Link to copy" value={text} />
-                    <button aria-label="Close" onclick={close}>{"Close"}</button>
+                    <button aria-label="Close" onclick={ let c = close("share-button"); move |_| c() }>{"Close"}</button>
+                </div>
+            }
+            if *mode == Some("embed") {
+                <div class="share-box embed-dialog" role="dialog" aria-label="Embed this scenario" onkeydown={on_key("embed-button")}>
+                    <fieldset class="embed-options">
+                        <legend>{"Embed options"}</legend>
+                        <label><input type="checkbox" id="embed-autoplay" checked={o.autoplay} onchange={check(|o, v| o.autoplay = v)} />{" autoplay"}</label>
+                        <label><input type="checkbox" checked={o.readonly} onchange={check(|o, v| o.readonly = v)} />{" read-only"}</label>
+                        <label>{"theme "}<select onchange={set(|o, v| o.dark = match v.as_str() { "dark" => Some(true), "light" => Some(false), _ => None })}>
+                            <option value="auto" selected={o.dark.is_none()}>{"reader's"}</option>
+                            <option value="light" selected={o.dark == Some(false)}>{"light"}</option>
+                            <option value="dark" selected={o.dark == Some(true)}>{"dark"}</option>
+                        </select></label>
+                        <label>{"controls "}<select onchange={set(|o, v| o.controls = match v.as_str() { "none" => Controls::None, "minimal" => Controls::Minimal, _ => Controls::Full })}>
+                            <option value="full" selected={o.controls == Controls::Full}>{"full"}</option>
+                            <option value="minimal" selected={o.controls == Controls::Minimal}>{"minimal"}</option>
+                            <option value="none" selected={o.controls == Controls::None}>{"none"}</option>
+                        </select></label>
+                        <label>{"panel "}<select onchange={set(|o, v| o.panel = match v.as_str() { "events" => Panel::Events, "none" => Panel::None, _ => Panel::Branch })}>
+                            <option value="branch" selected={o.panel == Panel::Branch}>{"branch"}</option>
+                            <option value="events" selected={o.panel == Panel::Events}>{"events"}</option>
+                            <option value="none" selected={o.panel == Panel::None}>{"none"}</option>
+                        </select></label>
+                        <label>{"from step "}<input type="number" min="1" max={steps.to_string()} placeholder="1" size="5"
+                            value={o.step.map(|s| (s + 1).to_string()).unwrap_or_default()}
+                            onchange={set(|o, v| o.step = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
+                        <label>{"until step "}<input type="number" min="1" max={steps.to_string()} placeholder={steps.to_string()} size="5"
+                            value={o.until.map(|s| (s + 1).to_string()).unwrap_or_default()}
+                            onchange={set(|o, v| o.until = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
+                    </fieldset>
+                    <iframe class="embed-preview" src={preview} title="Preview of the embed" loading="lazy"></iframe>
+                    <textarea readonly=true id="embed-snippet" aria-label="Snippet to copy" value={snippet} />
+                    <div class="embed-actions">
+                        <button onclick={copy}>{"Copy snippet"}</button>
+                        <button aria-label="Close" onclick={ let c = close("embed-button"); move |_| c() }>{"Close"}</button>
+                    </div>
                 </div>
             }
         </div>
@@ -89,14 +167,16 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
             }
         }
         Controls::Full => html! {
-            <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
+            <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} last={model.last()} dispatch={dispatch.clone()} />
         },
     };
     let panel = match view.panel {
         Panel::Branch => {
             html! { <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} /> }
         }
-        Panel::Events => html! { <status::StatusPanel run={run.clone()} pos={model.pos} /> },
+        Panel::Events => {
+            html! { <status::StatusPanel run={run.clone()} pos={model.pos} events=true /> }
+        }
         Panel::None => html! {},
     };
     let selected: Option<Selected> = None;
@@ -104,13 +184,13 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
         <div class={classes!("app", "embed", (view.panel == Panel::None).then_some("no-panel"))}>
             <header class="embed-top">
                 <strong>{ model.session.scenario.name.clone() }</strong>
-                <a href={full} target="_blank" rel="noopener" aria-label="Open in the full playground">{"Open in playground ↗"}</a>
+                <a href={full} target="_blank" rel="noopener" aria-label="Open in playground, in this state">{"Open in playground ↗"}</a>
             </header>
             if let Some(n) = model.notice.clone() {
                 <div class="notice" role="alert"><span>{ n }</span></div>
             }
-            if let Some(c) = caption {
-                <p class="caption" aria-live="polite">{ c }</p>
+            if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
+                { super::page::caption_bar(model, dispatch, caption) }
             }
             <main class="embed-grid">
                 <section class="center">

@@ -68,7 +68,7 @@ pub fn inspector(props: &Props) -> Html {
                 { delete.unwrap_or_default() }
                 <button aria-label="Close" onclick={close}>{"×"}</button>
             </div>
-            <pre class="yaml">{ (*yaml).clone().unwrap_or_default() }</pre>
+            <pre class="yaml" tabindex="0">{ (*yaml).clone().unwrap_or_default() }</pre>
         </section>
     }
 }

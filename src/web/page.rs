@@ -4,7 +4,7 @@
 use super::{bindings, branch, cluster_view, console, editor, embed, inspector, state};
 use super::{status, timeline, world};
 use crate::scenario::embed as embed_messages;
-use crate::scenario::gallery::{DEFAULT, NAMES};
+use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
 use crate::scenario::session::Session;
 use state::{Action, Model};
 use std::rc::Rc;
@@ -30,7 +30,8 @@ pub fn start() {
 pub fn app() -> Html {
     let model = use_reducer(|| {
         let (query, fragment) = bindings::location();
-        Model::from_url(&query, &fragment, bindings::prefers_dark())
+        let dark = bindings::remembered_theme().unwrap_or_else(bindings::prefers_dark);
+        Model::from_url(&query, &fragment, dark)
     });
     let dispatch = model.dispatcher();
     bindings::use_animation_loop(model.playing, dispatch.clone());
@@ -39,6 +40,8 @@ pub fn app() -> Html {
     bindings::use_remote_commands(dispatch.clone());
     use_embed_messages(Run(model.session.clone()), model.pos);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
+    use_embed_errors(model.notice.clone());
+    use_url_follows_work(&model);
     let run = Run(model.session.clone());
     // Derived from the run and the step only: recomputed when those change, not on every frame.
     let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
@@ -76,11 +79,10 @@ pub fn app() -> Html {
                 }
                 <section class="center">
                     { focus_switcher(&model, &dispatch) }
-                    if let Some(c) = (*caption).clone() {
-                        <p class="caption" aria-live="polite">{ c }</p>
-                    }
+                    { caption_bar(&model, &dispatch, (*caption).clone()) }
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
-                    <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} dispatch={dispatch.clone()} />
+                    <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} last={model.last()} dispatch={dispatch.clone()} />
+                    <branch::BranchDrawer run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
                     <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} playing={model.playing} readonly={readonly} dispatch={dispatch.clone()} />
                     if !readonly {
                         <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
@@ -93,6 +95,47 @@ pub fn app() -> Html {
             </main>
         </div>
     }
+}
+
+/// An embed reports what it could not do to its host page (a bad URL parameter, a `load`
+/// that failed), and its content height whenever that changes.
+#[hook]
+fn use_embed_errors(notice: Option<String>) {
+    use_effect_with(notice, |n| {
+        if let Some(n) = n
+            && bindings::in_frame()
+        {
+            bindings::post_to_parent(&embed_messages::ErrorMessage::of(n));
+        }
+    });
+    let last = use_mut_ref(|| 0u32);
+    use_effect(move || {
+        if bindings::in_frame() {
+            let h = bindings::content_height();
+            if h != *last.borrow() {
+                *last.borrow_mut() = h;
+                bindings::post_to_parent(&embed_messages::Height {
+                    source: embed_messages::SOURCE,
+                    kind: "height",
+                    height: h,
+                });
+            }
+        }
+    });
+}
+
+/// The address bar holds the work (the share fragment), so that a reload restores it: kept
+/// up to date whenever the run changes or playback stops, replacing the history entry rather
+/// than adding one. An embed leaves its host's URL alone.
+#[hook]
+fn use_url_follows_work(model: &Model) {
+    let run = Run(model.session.clone());
+    let key = (run, model.pos, model.playing, model.view.embed);
+    use_effect_with(key, |(run, pos, playing, embed)| {
+        if !*playing && !*embed {
+            bindings::set_fragment(&crate::scenario::share::encode(&run.0.scenario, *pos));
+        }
+    });
 }
 
 /// Tells an embedding page where the page is: once when a run is ready, then on every step.
@@ -108,6 +151,26 @@ fn use_embed_messages(run: Run, pos: usize) {
             bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
         }
     });
+}
+
+/// The caption, in a space of its own so that nothing moves when it changes; on the first
+/// view, how to start; when playback holds at a caption, the button that plays on.
+pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) -> Html {
+    let first = model.pos == 0 && !model.playing;
+    let d = dispatch.clone();
+    html! {
+        <div class="caption" role="status" aria-live="polite">
+            if let Some(c) = caption {
+                <p>{ c }</p>
+            }
+            if first {
+                <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>
+            }
+            if model.held && !model.playing {
+                <button class="continue" onclick={move |_| d.dispatch(Action::Play)}>{"Continue ▶"}</button>
+            }
+        </div>
+    }
 }
 
 /// Which Deployment the views follow, when the run has several.
@@ -137,9 +200,13 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
             <h1>{"Rollout Playground"}</h1>
             <label class="gallery">
                 <span>{"Example"}</span>
-                <select aria-label="Example scenario" onchange={gallery_picked(dispatch, model.gallery)} id="gallery">
-                    { for NAMES.iter().enumerate().map(|(i, name)| html! {
-                        <option value={i.to_string()} selected={model.gallery == Some(i)}>{ *name }</option>
+                <select aria-label="Example scenario" onchange={gallery_picked(dispatch, model)} id="gallery">
+                    { for GROUPS.iter().map(|(group, items)| html! {
+                        <optgroup label={*group}>
+                            { for items.iter().map(|(i, title)| html! {
+                                <option value={i.to_string()} selected={model.gallery == Some(*i)}>{ *title }</option>
+                            }) }
+                        </optgroup>
                     }) }
                     if model.gallery.is_none() {
                         <option value="" selected=true>{ model.session.scenario.name.clone() }</option>
@@ -148,8 +215,8 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
             </label>
             <p class="description">{ model.session.scenario.description.clone() }</p>
             <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
-            <button class="theme" aria-label="Toggle dark theme"
-                onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ToggleTheme) }>
+            <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
+                onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }
             </button>
         </header>
@@ -157,11 +224,13 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
 }
 
 /// An example picked: the first is compiled in, the others are fetched from `scenarios/`
-/// (Trunk copies them into `dist/`). One that does not arrive leaves the work as it was and
-/// puts the list back on `current`.
-fn gallery_picked(dispatch: &Dispatch, current: Option<usize>) -> Callback<Event> {
+/// (Trunk copies them into `dist/`). Over work not shared yet (commands typed, an edited
+/// manifest), the reader is asked first. One that does not arrive leaves the work as it was
+/// and puts the list back on the current entry.
+fn gallery_picked(dispatch: &Dispatch, model: &Model) -> Callback<Event> {
     let d = dispatch.clone();
-    let current = current.map(|i| i.to_string()).unwrap_or_default();
+    let current = model.gallery.map(|i| i.to_string()).unwrap_or_default();
+    let work = model.has_work();
     Callback::from(move |e: Event| {
         let v = bindings::select_value(&e);
         let Some((i, name)) = v
@@ -171,6 +240,14 @@ fn gallery_picked(dispatch: &Dispatch, current: Option<usize>) -> Callback<Event
         else {
             return;
         };
+        if work
+            && !bindings::confirm(
+                "Open this example? Your commands and edits here are not shared yet and will be replaced (Share keeps a link to them).",
+            )
+        {
+            bindings::set_select_value("gallery", &current);
+            return;
+        }
         if i == 0 {
             return d.dispatch(Action::LoadGallery(0, DEFAULT.to_string()));
         }

@@ -26,6 +26,8 @@ pub enum Line {
     Watched(u64, String),
     /// The page's own remark (not kubectl's words).
     Note(String),
+    /// A command of the scenario's own, printed when the timeline reaches it.
+    Scenario(String),
 }
 
 #[derive(Clone, PartialEq)]
@@ -68,6 +70,10 @@ pub struct Model {
     pub view: Rc<ViewOptions>,
     /// The last share link made, to show and copy.
     pub shared: Option<String>,
+    /// Playback stopped at a caption, for the reader to read and continue.
+    pub held: bool,
+    /// An autoplaying embed reads a caption out this long (real ms) before it plays on.
+    pub hold_ms: f64,
 }
 
 pub enum Action {
@@ -80,6 +86,9 @@ pub enum Action {
     TogglePlay,
     Play,
     Pause,
+    /// Jump to the next (previous) step that changes something one can see.
+    NextChange,
+    PreviousChange,
     /// Real milliseconds elapsed since the last animation frame.
     Tick(f64),
     StepForward,
@@ -144,7 +153,7 @@ impl Model {
         if let Some(n) = view.step {
             m.seek(n);
         }
-        if !view.ignored.is_empty() && m.notice.is_none() && !view.embed {
+        if !view.ignored.is_empty() && m.notice.is_none() {
             m.notice = Some(format!(
                 "Ignored URL parameters: {}",
                 view.ignored.join(", ")
@@ -192,6 +201,8 @@ impl Model {
             dark,
             view,
             shared: None,
+            held: false,
+            hold_ms: 0.0,
         };
         m.seek(pos);
         m.follow();
@@ -211,6 +222,32 @@ impl Model {
     fn seek(&mut self, i: usize) {
         self.pos = i.min(self.last());
         self.vt_ms = self.step().map(|s| s.t as f64).unwrap_or(0.0);
+        self.held = false;
+    }
+
+    /// Moves to step `i`; going forward, the scenario's commands passed on the way print in
+    /// the console as they would have (the reader's own printed when typed).
+    fn reach(&mut self, i: usize) {
+        let from = self.pos;
+        self.seek(i);
+        if self.pos <= from {
+            return;
+        }
+        let (s, to) = (self.session.clone(), self.pos);
+        let lo = s.actions.partition_point(|&a| a <= from);
+        for &a in s.actions[lo..].iter().take_while(|&&a| a <= to) {
+            let step = &s.trace[a];
+            let Some(cmd) = step.command.as_deref().filter(|_| !s.is_typed(a)) else {
+                continue;
+            };
+            self.print(Line::Scenario(cmd.lines().next().unwrap_or("").to_string()));
+            if let Some(out) = step.output.as_deref().filter(|o| !o.is_empty()) {
+                self.print(Line::Output(out.to_string()));
+            }
+            for e in &step.errors {
+                self.print(Line::Error(e.clone()));
+            }
+        }
     }
 
     fn print(&mut self, line: Line) {
@@ -289,6 +326,9 @@ impl Model {
                 if !output.is_empty() {
                     self.print(Line::Output(output));
                 }
+                if let Some(later) = self.later_scenario_change(step) {
+                    self.print(Line::Note(later));
+                }
                 return true;
             }
             Ok(Outcome::Watched { lines, end, step }) => {
@@ -316,6 +356,36 @@ impl Model {
         }
         false
     }
+}
+
+impl Model {
+    /// Whether there is work a new example would replace: a command typed, or a manifest
+    /// edited and not applied.
+    pub fn has_work(&self) -> bool {
+        self.session.typed.iter().any(|t| *t) || (self.editor_dirty && self.shared.is_none())
+    }
+
+    /// A change the scenario makes after step `i` (which the reader's change at `i` may not
+    /// survive), said as a note.
+    fn later_scenario_change(&self, i: usize) -> Option<String> {
+        let s = &self.session;
+        let lo = s.actions.partition_point(|&a| a <= i);
+        let (a, cmd) = s.actions[lo..].iter().find_map(|&a| {
+            let cmd = s.trace[a].command.as_deref()?;
+            (!s.is_typed(a) && !crate::scenario::kubectl::is_read_only(cmd)).then_some((a, cmd))
+        })?;
+        Some(format!(
+            "Note: the scenario runs `{}` later, at t = {:.1}s, which may undo this.",
+            cmd.lines().next().unwrap_or(""),
+            s.trace[a].t as f64 / 1000.0
+        ))
+    }
+}
+
+/// How long an autoplaying embed shows a caption before it plays on (real ms): time to read it.
+pub fn reading_ms(caption: Option<&str>) -> f64 {
+    let chars = caption.map_or(0, |c| c.chars().count()) as f64;
+    (2000.0 + 50.0 * chars).min(15_000.0)
 }
 
 pub fn default_scenario() -> Scenario {
@@ -397,14 +467,11 @@ impl Model {
                     }
                 },
             },
-            Action::TogglePlay => {
-                m.playing = !m.playing;
-                if m.playing && m.pos >= last {
-                    m.seek(0);
-                }
-            }
-            Action::Play => {
+            Action::TogglePlay if m.playing => m.playing = false,
+            Action::TogglePlay | Action::Play => {
                 m.playing = true;
+                m.held = false;
+                m.hold_ms = 0.0;
                 if m.pos >= last {
                     m.seek(0);
                 }
@@ -414,9 +481,29 @@ impl Model {
                 if !m.playing {
                     return self;
                 }
+                if m.hold_ms > 0.0 {
+                    m.hold_ms -= real_ms;
+                    return Rc::new(m);
+                }
                 // A long frame (a hidden tab) must not jump the whole rollout.
                 m.vt_ms += real_ms.min(250.0) * m.speed;
-                m.pos = m.session.step_at_time(m.vt_ms as u64).max(m.pos).min(last);
+                let to = m.session.step_at_time(m.vt_ms as u64).max(m.pos).min(last);
+                // A caption holds the play until the reader continues; an autoplaying embed
+                // holds it long enough to read.
+                let caption = (m.pos + 1..=to).find(|&i| m.session.trace[i].caption.is_some());
+                let vt = m.vt_ms;
+                m.reach(caption.unwrap_or(to));
+                // Between steps the playhead runs on in virtual time.
+                m.vt_ms = vt;
+                if let Some(c) = caption {
+                    m.vt_ms = m.session.trace[c].t as f64;
+                    if m.view.embed && m.view.autoplay {
+                        m.hold_ms = reading_ms(m.session.trace[c].caption.as_deref());
+                    } else {
+                        m.playing = false;
+                        m.held = true;
+                    }
+                }
                 let last_t = m.session.trace.get(last).map_or(0, |s| s.t) as f64;
                 if m.pos >= last && m.vt_ms >= last_t {
                     m.pos = last;
@@ -426,15 +513,24 @@ impl Model {
             }
             Action::StepForward => {
                 m.playing = false;
-                m.seek((m.pos + 1).min(last));
+                m.reach((m.pos + 1).min(last));
             }
             Action::StepBack => {
                 m.playing = false;
                 m.seek(m.pos.saturating_sub(1));
             }
-            Action::Seek(i) => m.seek(i),
+            Action::NextChange => {
+                m.playing = false;
+                let next = m.session.next_change(m.pos).unwrap_or(last);
+                m.reach(next.min(last));
+            }
+            Action::PreviousChange => {
+                m.playing = false;
+                m.seek(m.session.previous_change(m.pos));
+            }
+            Action::Seek(i) => m.reach(i),
             Action::SeekTime(t) => {
-                m.pos = m.session.step_at_time(t);
+                m.reach(m.session.step_at_time(t));
                 m.vt_ms = t as f64;
             }
             Action::SetSpeed(s) => m.speed = s,
@@ -565,8 +661,114 @@ impl Model {
 mod tests {
     use super::*;
 
+    use crate::cluster::trace::StepKind;
+
     fn page(query: &str) -> Rc<Model> {
         Rc::new(Model::from_url(query, "", false))
+    }
+
+    /// Plays with 100 ms frames until playback stops (or `frames` run out).
+    fn play(mut m: Rc<Model>, frames: usize) -> Rc<Model> {
+        m = m.apply(Action::Play);
+        for _ in 0..frames {
+            if !m.playing {
+                break;
+            }
+            m = m.apply(Action::Tick(100.0));
+        }
+        m
+    }
+
+    #[test]
+    fn playback_holds_at_each_caption_until_the_reader_continues() {
+        let m = play(page(""), 10_000);
+        assert!(m.held && !m.playing, "held at a caption");
+        let at = m.pos;
+        assert!(m.session.trace[at].caption.is_some());
+        assert_eq!(m.vt_ms, m.session.trace[at].t as f64);
+        let m = play(m, 10_000);
+        assert!(
+            m.pos > at && m.held,
+            "continue plays on to the next caption"
+        );
+        // The scenario's command there printed as it was reached.
+        assert!(
+            m.console
+                .iter()
+                .any(|l| matches!(l, Line::Scenario(c) if c.starts_with("kubectl set image"))),
+            "scenario commands print when reached"
+        );
+        // An autoplaying embed holds long enough to read, then plays on by itself.
+        let mut e = Rc::new(Model::from_url("?embed&autoplay", "", false));
+        let mut held_frames = 0;
+        for _ in 0..20_000 {
+            if !e.playing {
+                break;
+            }
+            let before = e.pos;
+            e = e.apply(Action::Tick(100.0));
+            if e.hold_ms > 0.0 && e.pos == before {
+                held_frames += 1;
+            }
+        }
+        assert_eq!(e.pos, e.last(), "the embed plays to the end");
+        assert!(
+            held_frames >= 20,
+            "it paused on captions: {held_frames} frames"
+        );
+    }
+
+    #[test]
+    fn next_change_skips_steps_that_change_nothing_one_can_see() {
+        let m = page("");
+        let sizes = |m: &Model, i: usize| -> Vec<(i32, i32)> {
+            m.session.trace[i]
+                .replica_sets
+                .iter()
+                .map(|r| (r.replicas, r.status.replicas))
+                .collect()
+        };
+        let mut m = m;
+        let mut visited = 0;
+        while m.pos < m.last() && visited < 200 {
+            let from = m.pos;
+            m = m.apply(Action::NextChange);
+            visited += 1;
+            let to = m.pos;
+            assert!(to > from);
+            let s = &m.session.trace[to];
+            assert!(
+                s.kind == StepKind::Action
+                    || sizes(&m, to) != sizes(&m, to - 1)
+                    || s.branch.is_some(),
+                "step {to} changes something"
+            );
+            // Nothing between changed the sizes.
+            for i in from + 1..to {
+                assert_eq!(sizes(&m, i), sizes(&m, from), "step {i} was skipped");
+            }
+        }
+        assert!(
+            visited < m.session.len() / 2,
+            "{visited} of {}",
+            m.session.len()
+        );
+        let back = m.clone().apply(Action::PreviousChange);
+        assert!(back.pos < m.pos);
+    }
+
+    #[test]
+    fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
+        let m = page("").apply(Action::Command(
+            "kubectl scale deployment/web --replicas=4".into(),
+        ));
+        assert!(
+            m.console
+                .iter()
+                .any(|l| matches!(l, Line::Note(n) if n.contains("kubectl set image"))),
+            "a note names the later scenario command"
+        );
+        assert!(m.session.is_typed(m.pos));
     }
 
     #[test]
@@ -655,10 +857,11 @@ mod tests {
 
     #[test]
     fn playing_from_the_end_starts_over_and_seeking_stays_within_until() {
+        // `until` counts from 1, as the page shows steps: step 10 is index 9.
         let m = page("?until=10");
-        assert_eq!(m.last(), 10);
+        assert_eq!(m.last(), 9);
         let m = m.apply(Action::Seek(500));
-        assert_eq!(m.pos, 10);
+        assert_eq!(m.pos, 9);
         let m = m.apply(Action::TogglePlay);
         assert!(m.playing);
         assert_eq!(m.pos, 0);

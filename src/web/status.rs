@@ -10,6 +10,9 @@ use yew::prelude::*;
 pub struct Props {
     pub run: Run,
     pub pos: usize,
+    /// Open on the Events tab (an embed's `panel=events`).
+    #[prop_or_default]
+    pub events: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -42,7 +45,13 @@ fn age(now_ms: u64, then_ms: u64) -> String {
 
 #[function_component(StatusPanel)]
 pub fn status_panel(props: &Props) -> Html {
-    let tab = use_state(|| Tab::Status);
+    let tab = use_state(|| {
+        if props.events {
+            Tab::Events
+        } else {
+            Tab::Status
+        }
+    });
     let s = &props.run.0;
     let Some(step) = s.trace.get(props.pos) else {
         return html! {};
@@ -74,7 +83,7 @@ pub fn status_panel(props: &Props) -> Html {
         Tab::Events => {
             let evs = events_upto(&props.run, props.pos);
             html! {
-                <pre class="events">{ format!("{:<8}{:<20}{:<8}{:<24}{}\n", "Type", "Reason", "Age", "From", "Message") }
+                <pre class="events" tabindex="0">{ format!("{:<8}{:<20}{:<8}{:<24}{}\n", "Type", "Reason", "Age", "From", "Message") }
                     { for evs.iter().rev().take(60).map(|e| {
                         let a = if e.count > 1 { format!("{} (x{} over {})", age(now, e.last_ms), e.count, age(now, e.first_ms)) } else { age(now, e.first_ms) };
                         format!("{:<8}{:<20}{:<8}{:<24}{}  [{}]\n", e.type_, e.reason, a, e.source, e.message, e.object)
@@ -83,7 +92,7 @@ pub fn status_panel(props: &Props) -> Html {
             }
         }
         Tab::Watch => {
-            html! { <pre class="watch">{ table::render(&s.trace[..=props.pos.min(s.len() - 1)]) }</pre> }
+            html! { <pre class="watch" tabindex="0">{ table::render(&s.trace[..=props.pos.min(s.len() - 1)]) }</pre> }
         }
         Tab::History => {
             let out = step
@@ -97,7 +106,7 @@ pub fn status_panel(props: &Props) -> Html {
                     .unwrap_or_else(|e| e.to_string())
                 })
                 .unwrap_or_default();
-            html! { <pre class="history">{ out }</pre> }
+            html! { <pre class="history" tabindex="0">{ out }</pre> }
         }
     };
     let tab_btn = |t: Tab, label: &'static str| {

@@ -15,6 +15,8 @@ pub struct Props {
     pub vt_ms: f64,
     pub playing: bool,
     pub speed: f64,
+    /// The last step the timeline reaches (an embed's `until` may stop it early).
+    pub last: usize,
     pub dispatch: Dispatch,
 }
 
@@ -23,12 +25,21 @@ pub fn clock(vt_ms: f64, pos: usize, steps: usize) -> String {
     format!("t = {:.1}s · step {}/{steps}", vt_ms / 1000.0, pos + 1)
 }
 
+/// The slider's spoken value.
+pub fn value_text(vt_ms: f64, pos: usize, steps: usize) -> String {
+    format!("t = {:.1} s, step {} of {steps}", vt_ms / 1000.0, pos + 1)
+}
+
+/// Markers closer than this (percent of the width) share one place: the first stands for them.
+const MARKER_GAP: f64 = 1.2;
+
 /// The timeline: play, step, speed, the scrubber with its markers. (A component; its markup is
 /// most of its length.)
 #[function_component(Timeline)]
 pub fn timeline(props: &Props) -> Html {
     let s = &props.run.0;
-    let end = s.end_ms().max(1);
+    let last = props.last.min(s.len().saturating_sub(1));
+    let end = s.trace.get(last).map_or(0, |t| t.t).max(1);
     let markers = {
         let run = props.run.clone();
         use_memo(run, |run| run.0.markers())
@@ -50,7 +61,12 @@ pub fn timeline(props: &Props) -> Html {
     let what = step
         .map(|t| match (t.kind, t.controller) {
             (StepKind::Action, _) => format!(
-                "you: {}",
+                "{}: {}",
+                if s.is_typed(props.pos) {
+                    "you"
+                } else {
+                    "scenario"
+                },
                 t.command
                     .as_deref()
                     .unwrap_or("(caption)")
@@ -72,9 +88,37 @@ pub fn timeline(props: &Props) -> Html {
         html! { <button aria-label={name} title={format!("{name} ({key})")} onclick={move |_| d.dispatch(a())}>{ label }</button> }
     };
     let time = props.vt_ms.min(end as f64);
+    let d = props.dispatch.clone();
+    // The slider steps as the page does: one step per arrow key (its own keys are not the
+    // page's shortcuts, which ignore inputs).
+    let on_slider_key = Callback::from(move |e: KeyboardEvent| {
+        let a = match e.key().as_str() {
+            "ArrowRight" | "ArrowUp" if e.shift_key() => Action::NextChange,
+            "ArrowLeft" | "ArrowDown" if e.shift_key() => Action::PreviousChange,
+            "ArrowRight" | "ArrowUp" => Action::StepForward,
+            "ArrowLeft" | "ArrowDown" => Action::StepBack,
+            _ => return,
+        };
+        e.prevent_default();
+        d.dispatch(a);
+    });
+    let mut placed: Vec<f64> = vec![];
+    let shown: Vec<(usize, Marker, f64)> = markers
+        .iter()
+        .filter(|(i, _)| *i <= last)
+        .filter_map(|(i, m)| {
+            let left = s.trace[*i].t as f64 * 100.0 / end as f64;
+            if placed.last().is_some_and(|p| left - p < MARKER_GAP) {
+                return None;
+            }
+            placed.push(left);
+            Some((*i, *m, left))
+        })
+        .collect();
     html! {
         <section class="timeline" aria-label="timeline">
             <div class="controls">
+                { btn("⇤", "Previous change", || Action::PreviousChange, "Shift+←") }
                 { btn("«", "Step back", || Action::StepBack, "←") }
                 if props.playing {
                     { btn("❚❚", "Pause", || Action::Pause, "space") }
@@ -82,6 +126,7 @@ pub fn timeline(props: &Props) -> Html {
                     { btn("▶", "Play", || Action::Play, "space") }
                 }
                 { btn("»", "Step forward", || Action::StepForward, "→") }
+                { btn("⇥", "Next change", || Action::NextChange, "Shift+→") }
                 <label class="speed">
                     <span>{"speed"}</span>
                     <select aria-label="Speed" onchange={on_speed}>
@@ -90,19 +135,25 @@ pub fn timeline(props: &Props) -> Html {
                         }) }
                     </select>
                 </label>
-                <span class="clock" aria-live="off">{ clock(time, props.pos, s.len()) }</span>
+                <span class="clock" aria-live="off">{ clock(time, props.pos, last + 1) }</span>
             </div>
             <div class="scrub">
                 <input type="range" aria-label="Virtual time" min="0" max={end.to_string()} step="1"
-                    value={(time as u64).to_string()} oninput={on_scrub} />
-                <div class="markers" aria-hidden="true">
-                    { for markers.iter().map(|(i, m)| {
-                        let left = s.trace[*i].t as f64 * 100.0 / end as f64;
-                        let (class, title) = match m {
-                            Marker::Action => ("action", s.trace[*i].command.clone().unwrap_or_else(|| "caption".into())),
-                            Marker::Branch => ("branch", s.trace[*i].branch.map_or("", Branch::as_str).to_string()),
+                    value={(time as u64).to_string()} oninput={on_scrub} onkeydown={on_slider_key}
+                    aria-valuetext={value_text(time, props.pos, last + 1)} />
+                <div class="markers" role="group" aria-label="Marked steps">
+                    { for shown.iter().map(|(i, m, left)| {
+                        let t = s.trace[*i].t as f64 / 1000.0;
+                        let (class, what) = match m {
+                            Marker::Action => ("action", s.trace[*i].command.as_deref().and_then(|c| c.lines().next()).unwrap_or("caption").to_string()),
+                            Marker::Branch => ("branch", format!("{} branch", s.trace[*i].branch.map_or("", Branch::as_str))),
                         };
-                        html! { <span class={classes!("marker", class)} style={format!("left:{left:.3}%")} title={title}></span> }
+                        let label = format!("Go to t = {t:.1}s: {what}");
+                        let (d, i) = (props.dispatch.clone(), *i);
+                        html! {
+                            <button class={classes!("marker", class)} style={format!("left:{left:.3}%")}
+                                title={label.clone()} aria-label={label} onclick={move |_| d.dispatch(Action::Seek(i))}></button>
+                        }
                     }) }
                 </div>
             </div>

@@ -41,7 +41,9 @@ const browser = await chromium.launch({
 let failed = 0;
 const results = [];
 // `expected`: console errors the test causes on purpose (substrings), not counted as failures.
+// ONLY=text runs only the tests whose names contain it (while working on one).
 async function test(name, fn, start = base, expected = []) {
+  if (process.env.ONLY && !name.includes(process.env.ONLY)) return;
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
   page.on('console', m => {
@@ -189,7 +191,7 @@ await test('the editor follows the timeline and asks before an older text revert
   assert(!(await text(page, '#console-out')).includes('configured'), 'nothing applied yet');
   await page.click('.revert button:has-text("Keep editing")');
   assert((await page.locator('.revert').count()) === 0, 'the question is gone');
-  await page.click('button[aria-label="Load the Deployment as it stands at this step"]');
+  await page.click('button[aria-label^="Current spec"]');
   const now = await page.locator('#manifest').inputValue();
   assert(now.includes('nginx:1.16.1') && now.includes('replicas: 10'), 'current spec loaded');
   await page.check('input[aria-label="Show defaulted fields"]');
@@ -209,7 +211,7 @@ await test('Start from my manifest opens a cluster with only the pasted objects'
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');
-  await pickExample(page, 'scale');
+  await pickExample(page, 'Scaling a Deployment');
   await seekEnd(page);
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
   const printed = await text(page, '#console-out');
@@ -243,7 +245,7 @@ await test('step back and forward reproduce the same view', async page => {
 });
 
 await test('a gallery scenario loads, and the rollback branch shows after the deprecated rollback annotation', async page => {
-  await pickExample(page, 'rollback-then-and-now');
+  await pickExample(page, 'Rollback: kubectl today and the old annotation');
   assert((await text(page, '.description')).length > 10, 'description shown');
   await seekEnd(page);
   const rollback = page.locator('.recent button', { hasText: 'rollback' });
@@ -305,6 +307,56 @@ await test('rollout status watches in virtual time and the timeline follows to w
   assert((await text(page, '#console-out .res:last-child')).includes('successfully rolled out'), 'one line, done');
 });
 
+// axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
+// practices), each as `rule: where`.
+async function axeViolations(page) {
+  await page.addScriptTag({ path: path.resolve('node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const r = await axe.run(document, { resultTypes: ['violations'], iframes: false });
+    return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+      .map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+for (const [view, url, prepare] of [
+  ['the main page (light)', base + '?theme=light', async page => { await page.keyboard.press('Shift+ArrowRight'); }],
+  ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
+  ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
+  ['the docs page', base + 'docs-example.html', async page => {
+    await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready, null, { timeout: 30000 });
+  }],
+]) {
+  await test(`axe-core finds nothing serious on ${view}`, async page => {
+    if (!url.includes('docs-example')) await page.waitForSelector('.cluster');
+    await prepare(page);
+    const v = await axeViolations(page);
+    assert(v.length === 0, v.join('; '));
+  }, url);
+}
+
+// Whether the element is wholly inside the viewport.
+async function inView(page, sel) {
+  return page.evaluate(s => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return !!r && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  }, sel);
+}
+
+await test('at 1280x720 the cluster view, the timeline, the console input and the fired branch are in view together', async page => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
+  await page.screenshot({ path: path.join(out, 'laptop-1280x720.png') });
+  for (const sel of ['.cluster', '.timeline', '#console-input', '.rung.fired']) {
+    assert(await inView(page, sel), sel + ' is in view at 1280x720');
+  }
+  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert(sideways <= 0, 'no sideways scroll: ' + sideways);
+  await command(page, 'kubectl get rs -w');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert(wide <= 0, 'a wide table scrolls inside its box, not the page: ' + wide);
+  await page.screenshot({ path: path.join(out, 'laptop-1280x720.png') });
+});
+
 await test('phone layout', async page => {
   await page.setViewportSize({ width: 390, height: 844 });
   await seekEnd(page);
@@ -340,8 +392,16 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
 await test('an example that cannot be fetched shows a message and keeps the work', async page => {
   await command(page, 'kubectl scale deployment/web --replicas=4');
   const before = await page.locator('.cluster').innerHTML();
+  // Over typed work the page asks first: declined, nothing changes.
+  let asked = '';
+  page.once('dialog', d => { asked = d.message(); d.dismiss(); });
+  await page.selectOption('#gallery', { label: 'Recreate' });
+  assert(asked.includes('not shared yet'), 'asked before replacing the work: ' + asked);
+  assert((await page.locator('#gallery').inputValue()) === '0', 'declined: the list is put back');
+  assert((await page.locator('.cluster').innerHTML()) === before, 'declined: the work is kept');
   await page.route('**/scenarios/recreate.yaml', r => r.fulfill({ status: 404, body: 'missing' }));
-  await page.selectOption('#gallery', { label: 'recreate' });
+  page.once('dialog', d => d.accept());
+  await page.selectOption('#gallery', { label: 'Recreate' });
   await page.waitForSelector('.notice');
   const notice = await text(page, '.notice');
   assert(notice.includes('recreate') && notice.includes('HTTP 404'), 'message: ' + notice);
@@ -350,7 +410,7 @@ await test('an example that cannot be fetched shows a message and keeps the work
 }, base, ['status of 404']);
 
 await test('a share link opens the same state', async page => {
-  await pickExample(page, 'proportional-scaling');
+  await pickExample(page, 'Proportional scaling during a rollout');
   for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowRight');
   await command(page, 'kubectl scale deployment/web --replicas=12');
   const view = await page.locator('.cluster').innerHTML();
@@ -396,7 +456,7 @@ await test('an embed with autoplay plays, minimal controls, no editor', async pa
   const a = await clock(page);
   await page.waitForTimeout(1500);
   assert((await clock(page)) !== a, 'autoplay advanced the clock');
-  assert((await page.locator('a[aria-label="Open in the full playground"]').getAttribute('href')).includes('#v1.'), 'links back with the state');
+  assert((await page.locator('a[aria-label^="Open in playground"]').getAttribute('href')).includes('#v1.'), 'links back with the state');
 }, base + '?embed&autoplay&controls=minimal&theme=dark');
 
 await test('the docs page embeds from another origin and drives the embeds by postMessage', async page => {
