@@ -113,17 +113,26 @@ fn main() {
         let at = t.node(props);
         writeln!(out, "pub const {name}: u16 = {at};").unwrap();
     }
-    let elem = |e: Elem| match e {
-        Elem::Leaf => "Elem::Leaf".to_string(),
-        Elem::Object(i) => format!("Elem::Object({i})"),
-    };
-    writeln!(out, "\npub static NODES: &[&[(&str, Shape)]] = &[").unwrap();
+    // Each node is one line of text, `name`, `name=N` (an object, node N), `name[]` and
+    // `name{}` (a list of / a map to such values): text compresses far better in the page
+    // than a table of pointers.
+    writeln!(out, "\npub static NODES: &[&str] = &[").unwrap();
     for fields in &t.nodes {
-        out.push_str("    &[");
-        for (n, wrap, e) in fields {
-            write!(out, "({n:?}, Shape::{wrap}({})), ", elem(*e)).unwrap();
-        }
-        out.push_str("],\n");
+        let line: Vec<String> = fields
+            .iter()
+            .map(|(n, wrap, e)| {
+                let w = match *wrap {
+                    "List" => "[]",
+                    "Map" => "{}",
+                    _ => "",
+                };
+                match e {
+                    Elem::Leaf => format!("{n}{w}"),
+                    Elem::Object(i) => format!("{n}{w}={i}"),
+                }
+            })
+            .collect();
+        writeln!(out, "    {:?},", line.join(" ")).unwrap();
     }
     out.push_str("];\n");
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("api_fields.rs");

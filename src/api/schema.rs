@@ -37,12 +37,22 @@ pub fn unknown_fields(kind: Kind, v: &Value) -> Vec<String> {
     out
 }
 
+/// Field `name` of a node, read from the node's line (`name`, `name=N`, `name[]=N`,
+/// `name{}`: see build.rs).
 fn field(node: u16, name: &str) -> Option<Shape> {
-    let fields = NODES[node as usize];
-    fields
-        .binary_search_by(|(n, _)| (*n).cmp(name))
-        .ok()
-        .map(|i| fields[i].1)
+    NODES[node as usize].split(' ').find_map(|f| {
+        let (head, object) = match f.split_once('=') {
+            Some((h, n)) => (h, Elem::Object(n.parse().ok()?)),
+            None => (f, Elem::Leaf),
+        };
+        if let Some(n) = head.strip_suffix("[]") {
+            (n == name).then_some(Shape::List(object))
+        } else if let Some(n) = head.strip_suffix("{}") {
+            (n == name).then_some(Shape::Map(object))
+        } else {
+            (head == name).then_some(Shape::One(object))
+        }
+    })
 }
 
 fn walk(node: u16, v: &Value, path: &mut String, out: &mut Vec<String>) {
