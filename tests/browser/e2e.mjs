@@ -334,6 +334,130 @@ for (const [view, url, prepare] of [
   }, url);
 }
 
+await test('a caption holds playback in its own space: nothing moves, Continue plays on', async page => {
+  await page.evaluate(() => {
+    window.__shift = 0;
+    new PerformanceObserver(l => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+      .observe({ type: 'layout-shift', buffered: false });
+  });
+  const hint = await text(page, '.caption');
+  assert(hint.includes('Press ▶ Play'), 'the first view says how to start: ' + hint);
+  await page.selectOption('select[aria-label="Speed"]', '8');
+  await page.click('button[aria-label="Play"]');
+  await page.waitForSelector('.caption .continue', { timeout: 20000 });
+  const held = await clock(page);
+  await page.waitForTimeout(600);
+  assert((await clock(page)) === held, 'held at the caption: ' + held);
+  assert((await text(page, '.caption')).includes('ReplicaSet'), 'the caption shows');
+  await page.click('.caption .continue');
+  await page.waitForFunction(h => document.querySelector('.clock').innerText !== h, held);
+  await page.waitForSelector('.caption .continue', { timeout: 20000 });
+  const shift = await page.evaluate(() => window.__shift);
+  assert(shift < 0.01, 'layout shift during play ' + shift);
+  assert((await text(page, '#console-out')).includes('kubectl set image'), 'the scenario command printed as reached');
+  const what = await text(page, '.timeline .what');
+  assert(what.startsWith('scenario: kubectl set image'), 'the step is labelled as the scenario\'s: ' + what);
+});
+
+await test('next change skips steps that change nothing; the slider steps one step per arrow', async page => {
+  const counts = () => page.locator('.rs-counts').allInnerTexts();
+  await seekEnd(page);
+  await page.click('button[aria-label="Previous change"]');
+  await page.evaluate(() => {
+    const r = document.querySelector('input[aria-label="Virtual time"]');
+    r.value = 10500; r.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  const before = { c: await counts(), at: await clock(page) };
+  await page.click('button[aria-label="Next change"]');
+  const after = { c: await counts(), at: await clock(page) };
+  assert(after.at !== before.at, 'moved');
+  assert(JSON.stringify(after.c) !== JSON.stringify(before.c) || (await text(page, '.timeline .what')).includes(':'),
+    `landed on a change: ${before.c} -> ${after.c}`);
+  const slider = page.locator('input[aria-label="Virtual time"]');
+  const vt = await slider.getAttribute('aria-valuetext');
+  assert(/^t = [\d.]+ s, step \d+ of \d+$/.test(vt), 'aria-valuetext: ' + vt);
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  const step = s => Number(s.match(/step (\d+)/)[1]);
+  assert(step(await slider.getAttribute('aria-valuetext')) === step(vt) + 1, 'one step per arrow key');
+  const markers = page.locator('.markers button');
+  assert((await markers.count()) > 2, 'markers are buttons');
+  const label = await markers.nth(2).getAttribute('aria-label');
+  const t = label.match(/t = ([\d.]+)s/)[1];
+  await markers.nth(2).focus();
+  await page.keyboard.press('Enter');
+  assert((await clock(page)).startsWith(`t = ${t}s`), `the marker "${label}" seeks: ` + (await clock(page)));
+});
+
+await test('keyboard: space presses a focused button, Tab leaves the console, Esc closes a popover', async page => {
+  await page.focus('#share-button');
+  const at = await clock(page);
+  await page.keyboard.press(' ');
+  await page.waitForSelector('.share-box');
+  assert((await clock(page)) === at, 'space pressed Share instead of playing');
+  await page.keyboard.press('Escape');
+  assert((await page.locator('.share-box').count()) === 0, 'Esc closed the popover');
+  assert(await page.evaluate(() => document.activeElement.id === 'share-button'), 'focus went back to Share');
+  await page.click('#embed-button');
+  await page.waitForSelector('.embed-dialog');
+  const snippet = await page.locator('#embed-snippet').inputValue();
+  assert(snippet.includes('?embed&controls=full&panel=branch#v1.') && snippet.includes('d.type!=="height"'), 'snippet: ' + snippet.slice(0, 120));
+  await page.check('#embed-autoplay');
+  assert((await page.locator('#embed-snippet').inputValue()).includes('?embed&autoplay&'), 'options change the snippet');
+  assert((await page.locator('.embed-preview').getAttribute('src')).includes('embed&autoplay'), 'the preview follows');
+  await page.keyboard.press('Escape');
+  assert((await page.locator('.embed-dialog').count()) === 0, 'Esc closed the dialog');
+  assert(await page.evaluate(() => document.activeElement.id === 'embed-button'), 'focus went back to Embed');
+  await page.focus('#console-input');
+  await page.keyboard.press('Tab');
+  assert(await page.evaluate(() => document.activeElement.id !== 'console-input'), 'Tab left the empty console');
+  await page.fill('#console-input', 'kubectl desc');
+  await page.focus('#console-input');
+  await page.keyboard.press('Tab');
+  assert(await page.evaluate(() => document.activeElement.id === 'console-input'), 'Tab completes when there is something to complete');
+});
+
+await test('the URL follows the work: a reload restores typed commands, and the theme is remembered', async page => {
+  await command(page, 'kubectl scale deployment/web --replicas=3');
+  await seekEnd(page);
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.click('button.theme');
+  const dark = await page.evaluate(() => document.documentElement.dataset.theme);
+  await page.reload();
+  await page.waitForSelector('.cluster');
+  assert((await text(page, '.deploy-head')).includes('replicas 3'), 'the typed scale is back after a reload');
+  assert((await page.evaluate(() => document.documentElement.dataset.theme)) === dark, 'the theme is remembered');
+  const entries = await page.evaluate(() => history.length);
+  assert(entries <= 2, 'the URL is replaced, not pushed: ' + entries);
+});
+
+await test('an embed: until bounds the slider, step counts from 1, panel=events opens Events', async page => {
+  await page.waitForSelector('.cluster');
+  assert((await clock(page)).includes('step 5/12'), 'step=5 until=12: ' + (await clock(page)));
+  for (let i = 0; i < 20; i++) await page.click('button[aria-label="Step forward"]');
+  assert((await clock(page)).includes('step 12/12'), 'until stops the step buttons: ' + (await clock(page)));
+  const max = Number(await page.locator('input[aria-label="Virtual time"]').getAttribute('max'));
+  const value = Number(await page.locator('input[aria-label="Virtual time"]').inputValue());
+  assert(value === max, `the slider ends at step 12: ${value} of ${max}`);
+  assert((await page.locator('.tabs button.on').innerText()).includes('Events'), 'panel=events opens Events');
+}, base + '?embed&controls=full&panel=events&step=5&until=12');
+
+await test('an embed reports a bad parameter and a failed load to its host', async page => {
+  await page.goto(otherBase + 'docs-example.html?playground=' + encodeURIComponent(base));
+  await page.evaluate(b => {
+    window.__errors = [];
+    addEventListener('message', e => { if (e.data && e.data.type === 'error') window.__errors.push(e.data.message); });
+    const f = document.createElement('iframe');
+    f.id = 'bad'; f.src = b + '?embed&zoom=2'; f.title = 'bad parameter';
+    document.body.append(f);
+  }, base);
+  await page.waitForFunction(() => window.__errors.some(m => m.includes('zoom=2')), null, { timeout: 30000 });
+  const embed = page.frames().find(f => f.url().includes('zoom=2'));
+  assert((await embed.locator('.notice').innerText()).includes('zoom=2'), 'the embed shows the note');
+  await page.evaluate(() => document.getElementById('bad').contentWindow.postMessage({ type: 'load', scenario: 'name: x\nsteps: 3' }, '*'));
+  await page.waitForFunction(() => window.__errors.some(m => m.includes('does not load')), null, { timeout: 10000 });
+}, 'about:blank');
+
 // Whether the element is wholly inside the viewport.
 async function inView(page, sel) {
   return page.evaluate(s => {
