@@ -79,4 +79,53 @@ fn main() {
         );
         prev = Some(secs);
     }
+    session_figures(&sizes, rounds);
+}
+
+/// The page's path: recording the whole run (trace, pods and Deployment per step, checkpoints)
+/// and a `kubectl set image` typed at the last step (`Session::command`), wall time as medians.
+fn session_figures(sizes: &[u32], rounds: usize) {
+    use rollout_playground::scenario::{Scenario, session::Session};
+    for &n in sizes {
+        let text = format!(
+            "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {n}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - {{at: 60s, run: kubectl set image deployment/web app=app:2}}\nuntil: settled\n"
+        );
+        let scenario = Scenario::parse(&text).unwrap();
+        let (mut record, mut command) = (vec![], vec![]);
+        let mut info = String::new();
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let s = Session::new(scenario.clone()).unwrap();
+            record.push(start.elapsed().as_secs_f64());
+            let mut t = s.clone();
+            let last = t.len() - 1;
+            if std::env::var("ROLLOUT_BENCH_PARTS").is_ok() {
+                let start = Instant::now();
+                let _ = t.cluster_at(last).unwrap();
+                eprintln!(
+                    "  cluster_at(last): {:.1} ms",
+                    start.elapsed().as_secs_f64() * 1000.0
+                );
+            }
+            let start = Instant::now();
+            t.command(last, "kubectl set image deployment/web app=app:3")
+                .unwrap();
+            command.push(start.elapsed().as_secs_f64());
+            info = format!(
+                "{} steps, {} checkpoints; after the command {} steps",
+                s.len(),
+                s.checkpoints.len(),
+                t.len()
+            );
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2] * 1000.0
+        };
+        println!(
+            "page session of  {n:>6} replicas: recorded in {:>8.1} ms, a command at the last step {:>8.1} ms (medians of {rounds}; {info})",
+            median(&mut record),
+            median(&mut command)
+        );
+    }
 }

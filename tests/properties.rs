@@ -83,3 +83,46 @@ proptest! {
         prop_assert_eq!(last.deployment.as_ref().unwrap().status.replicas, second);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A change typed at a step resumes the run from a checkpoint instead of replaying from
+    /// t = 0: for random commands at random steps, the session's recording is exactly a
+    /// fresh replay's (trace, pods per step, the Deployment per step), and so is the world
+    /// rebuilt at any step.
+    #[test]
+    fn resuming_from_a_checkpoint_records_what_a_replay_from_the_start_records(
+        replicas in 2i32..12,
+        every in 3u64..60,
+        commands in proptest::collection::vec((0usize..1000, 0u8..4, 1u8..9), 1..5),
+    ) {
+        use rollout_playground::scenario::session::Session;
+        let text = scenario(replicas, 1, 1, 2, &[(4000, 1)]);
+        let mut s = Session::with_checkpoints(Scenario::parse(&text).unwrap(), every).unwrap();
+        for (at, verb, n) in commands {
+            let i = at * s.len() / 1000;
+            let cmd = match verb {
+                0 => format!("kubectl set image deployment/web app=app:{n}"),
+                1 => format!("kubectl scale deployment/web --replicas={n}"),
+                2 => "kubectl rollout restart deployment/web".to_string(),
+                _ => format!("kubectl delete pod -l app=web --field-selector=x{n}"),
+            };
+            let _ = s.command(i, &cmd);
+            let fresh = Session::new(s.scenario.clone()).unwrap();
+            let (a, b) = (to_jsonl(&s.trace), to_jsonl(&fresh.trace));
+            if let Some((n, (x, y))) = a.lines().zip(b.lines()).enumerate().find(|(_, (x, y))| x != y) {
+                prop_assert!(false, "after `{cmd}` at step {i}, step {n} differs:\n{}\n{}", &x[..x.len().min(400)], &y[..y.len().min(400)]);
+            }
+            prop_assert_eq!(a.lines().count(), b.lines().count(), "after `{}` at step {}", cmd, i);
+            prop_assert!(s.frames == fresh.frames, "the pods of each step");
+            prop_assert!(s.focus_objects == fresh.focus_objects, "the Deployment of each step");
+            prop_assert_eq!(&s.actions, &fresh.actions);
+            let probe = i.min(s.len() - 1);
+            let (a, b) = (s.cluster_at(probe).unwrap(), fresh.cluster_at(probe).unwrap());
+            prop_assert_eq!(a.store.resource_version(), b.store.resource_version());
+            prop_assert_eq!(a.now_ms(), b.now_ms());
+        }
+        prop_assert!(!s.checkpoints.is_empty(), "checkpoints were taken");
+    }
+}

@@ -18,6 +18,11 @@ impl Default for Clock {
 }
 
 impl Clock {
+    /// A clock of its own, at `t` (a copy of a world, which must not move the original's).
+    pub fn at(t: Time) -> Clock {
+        Clock(Rc::new(Cell::new(t)))
+    }
+
     pub fn now(&self) -> Time {
         self.0.get()
     }

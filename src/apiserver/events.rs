@@ -482,6 +482,11 @@ impl EventRecorder {
         }
     }
 
+    /// Reads `clock` from now on (a copied world's own).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
     /// A recorder that reads `clock` (the store's) for its events' times.
     pub fn with_clock(clock: Clock) -> EventRecorder {
         EventRecorder {

@@ -369,6 +369,13 @@ impl Store {
         &self.clock
     }
 
+    /// Gives the store a clock of its own at the same instant (a copied store shares its
+    /// original's clock until then) and returns it.
+    pub fn detach_clock(&mut self) -> Clock {
+        self.clock = Clock::at(self.clock.now());
+        self.clock.clone()
+    }
+
     /// A store with the fake clientset's leniency, for fixtures taken from upstream tests.
     pub fn fake() -> Store {
         Store {

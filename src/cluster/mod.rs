@@ -10,6 +10,7 @@
 //! are empty, before the clock may move to the next scheduled event.
 
 pub mod kubelet;
+pub mod podbook;
 pub mod trace;
 pub mod watch;
 
@@ -78,12 +79,40 @@ pub struct Cluster {
     pub step_limit: Option<usize>,
     /// When set, each recorded step also records the focus Deployment's pods (shared with
     /// the previous step's when nothing changed), for views that animate pods.
-    pub frames: Option<Vec<Rc<Vec<PodView>>>>,
+    pub frames: Option<Vec<Rc<podbook::Frame>>>,
+    /// The focus Deployment's pods as the trace records them, kept by the writes.
+    book: podbook::PodBook,
     /// Recorded with `frames`: the focus Deployment after each step (shared with the previous
     /// step's while it was not written), for the editor that shows it as it stood.
     pub focus_objects: Vec<Option<Rc<Deployment>>>,
     /// `kubectl rollout status` commands still watching.
     pub watches: Vec<watch::RolloutWatch>,
+    /// Steps recorded before this cluster's `trace` began (a run resumed from a checkpoint
+    /// records only what comes after it).
+    pub trace_base: usize,
+    /// Take a [`Checkpoint`] every this many store writes (work done, which grows with the
+    /// world's size as steps do not), between instants; at least as many as the world holds
+    /// objects, so that a big world keeps few copies of itself.
+    pub checkpoint_every: Option<u64>,
+    pub checkpoints: Vec<Checkpoint>,
+    /// The scenario step the run applies next (kept by `Scenario::run_from`, so that a
+    /// checkpoint knows where the run resumes).
+    pub scenario_pos: usize,
+    /// The store's resourceVersion at the last checkpoint.
+    last_checkpoint: u64,
+}
+
+/// The world between two instants of a recorded run, to resume the run from instead of
+/// replaying it from t = 0: the core is deterministic, so the run from here is the run.
+#[derive(Clone)]
+pub struct Checkpoint {
+    /// Steps recorded before it.
+    pub steps: usize,
+    /// The scenario step the run applies next.
+    pub scenario_pos: usize,
+    pub now_ms: u64,
+    /// The cluster without its recording (trace, frames, focus objects).
+    pub cluster: Rc<Cluster>,
 }
 
 impl Cluster {
@@ -109,7 +138,13 @@ impl Cluster {
             step_limit: None,
             frames: None,
             focus_objects: vec![],
+            book: podbook::PodBook::default(),
             watches: vec![],
+            trace_base: 0,
+            checkpoint_every: None,
+            checkpoints: vec![],
+            scenario_pos: 0,
+            last_checkpoint: 0,
         }
     }
 
@@ -131,7 +166,60 @@ impl Cluster {
     /// True once the trace reached `step_limit`: every further drain, advance and user step
     /// is a no-op, so the world stands exactly as it was right after that step.
     pub fn halted(&self) -> bool {
-        self.step_limit.is_some_and(|n| self.trace.len() >= n)
+        self.step_limit.is_some_and(|n| self.steps() >= n)
+    }
+
+    /// A copy of a cluster shares its original's clock (a handle): this gives it its own.
+    fn detach_clock(&mut self) {
+        let clock = self.store.detach_clock();
+        self.events.set_clock(clock);
+    }
+
+    /// Steps recorded so far in the whole run (those before a checkpoint too).
+    pub fn steps(&self) -> usize {
+        self.trace_base + self.trace.len()
+    }
+
+    /// A cluster that carries on from `cp`, recording from there (its trace begins after the
+    /// checkpoint's steps).
+    pub fn resume(cp: &Checkpoint) -> Cluster {
+        let mut c = (*cp.cluster).clone();
+        c.detach_clock();
+        c.trace_base = cp.steps;
+        c.last_checkpoint = c.store.resource_version();
+        c
+    }
+
+    /// Takes a checkpoint when one is due: between instants, with no `rollout status`
+    /// watching (its lines go on a step the resumed run would not hold).
+    fn maybe_checkpoint(&mut self) {
+        let Some(every) = self.checkpoint_every else {
+            return;
+        };
+        let rv = self.store.resource_version();
+        let every = every.max(self.store.len() as u64);
+        if rv < self.last_checkpoint + every || !self.watches.is_empty() || self.halted() {
+            return;
+        }
+        self.last_checkpoint = rv;
+        let trace = std::mem::take(&mut self.trace);
+        let frames = self.frames.take();
+        let focus_objects = std::mem::take(&mut self.focus_objects);
+        let checkpoints = std::mem::take(&mut self.checkpoints);
+        let mut copy = self.clone();
+        copy.detach_clock();
+        copy.trace_base = 0;
+        copy.step_limit = None;
+        self.trace = trace;
+        self.frames = frames;
+        self.focus_objects = focus_objects;
+        self.checkpoints = checkpoints;
+        self.checkpoints.push(Checkpoint {
+            steps: self.steps(),
+            scenario_pos: self.scenario_pos,
+            now_ms: self.now_ms(),
+            cluster: Rc::new(copy),
+        });
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
@@ -155,6 +243,16 @@ impl Cluster {
                 self.rsc.handle(&self.store, &ev);
                 self.gc.handle(&self.store, &ev);
                 self.kubelet_watch(&ev);
+                if self.record
+                    && let WatchRef::Added(Object::Pod(p))
+                    | WatchRef::Modified {
+                        new: Object::Pod(p),
+                        ..
+                    }
+                    | WatchRef::Deleted(Object::Pod(p)) = ev.view()
+                {
+                    self.book.touch(&p.metadata.key());
+                }
                 if !self.watches.is_empty() {
                     self.feed_watches(&ev);
                 }
@@ -169,7 +267,7 @@ impl Cluster {
         for w in &mut self.watches {
             let before = w.lines.len();
             if w.feed(ev.view(), now) {
-                log_watch(&mut self.trace, w, before);
+                log_watch(&mut self.trace, self.trace_base, w, before);
             }
         }
         self.watches.retain(|w| w.end.is_none());
@@ -182,7 +280,7 @@ impl Cluster {
         for w in &mut self.watches {
             let before = w.lines.len();
             if w.expire(now) {
-                log_watch(&mut self.trace, w, before);
+                log_watch(&mut self.trace, self.trace_base, w, before);
             }
         }
         self.watches.retain(|w| w.end.is_none());
@@ -415,6 +513,7 @@ impl Cluster {
                 self.push_step(s);
             }
             self.drain()?;
+            self.maybe_checkpoint();
         }
         if t_ms > self.now_ms() && !self.halted() {
             self.set_clock(t_ms);
@@ -443,36 +542,24 @@ impl Cluster {
                 _ => d.map(|d| Rc::new(d.clone())),
             };
             self.focus_objects.push(d);
-            let pods = self.pod_views();
-            let Some(frames) = self.frames.as_mut() else {
-                return;
-            };
-            match frames.last() {
-                Some(last) if **last == pods => {
-                    let same = last.clone();
-                    frames.push(same);
-                }
-                _ => frames.push(Rc::new(pods)),
+            let rss = focus_rss(&self.focus_owned, &self.store);
+            let frame = self.book.frame(&rss);
+            debug_assert!(
+                frame.iter().eq(self.pod_views().iter()),
+                "the pod book's frame is the store's pods"
+            );
+            if let Some(frames) = self.frames.as_mut() {
+                frames.push(frame);
             }
         }
     }
 
-    /// The ReplicaSets the focus Deployment owns or has owned, by revision.
-    fn focus_replica_sets(&self) -> Vec<&ReplicaSet> {
-        let mut rss: Vec<&ReplicaSet> = self
-            .focus_owned
-            .iter()
-            .filter_map(|k| self.store.replicaset(k))
-            .collect();
-        rss.sort_by(|a, b| du::by_revision(a, b));
-        rss
-    }
-
-    /// The pods of the focus Deployment's ReplicaSets, by ReplicaSet revision then name.
+    /// The focus Deployment's pods, walked in the store (what the book keeps without walking:
+    /// debug builds check one against the other).
     pub fn pod_views(&self) -> Vec<PodView> {
         let now = self.now();
         let mut out = vec![];
-        for rs in self.focus_replica_sets() {
+        for rs in focus_rss(&self.focus_owned, &self.store) {
             let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
             pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
@@ -482,7 +569,6 @@ impl Cluster {
         out
     }
 
-    /// The focus Deployment and its ReplicaSets (by revision), as the trace shows them.
     pub fn snapshot(&mut self) -> (Option<DeploymentView>, Vec<ReplicaSetView>) {
         let Some(name) = self.focus.clone() else {
             return (None, vec![]);
@@ -502,10 +588,30 @@ impl Cluster {
             }
         }
         let now = self.now();
-        let views = self
-            .focus_replica_sets()
+        let rss = focus_rss(&self.focus_owned, &self.store);
+        self.book.refresh(&self.store, &rss, now);
+        let views = rss
             .iter()
-            .map(|rs| replica_set_view(&self.store, rs, now))
+            .map(|rs| {
+                let counts = self.book.counts(rs);
+                #[cfg(debug_assertions)]
+                {
+                    let walked: PodCounts = self.store.pods_controlled_by(&rs.metadata.uid).fold(
+                        PodCounts::default(),
+                        |mut c, p| {
+                            let one = podbook::counts_of(p, rs.spec.min_ready_seconds, now);
+                            c.pending += one.pending;
+                            c.running += one.running;
+                            c.ready += one.ready;
+                            c.available += one.available;
+                            c.terminating += one.terminating;
+                            c
+                        },
+                    );
+                    debug_assert_eq!(counts, walked, "the pod book of {}", rs.metadata.name);
+                }
+                replica_set_view_counted(rs, counts)
+            })
             .collect();
         (d.as_ref().map(deployment_view), views)
     }
@@ -528,8 +634,12 @@ impl Cluster {
 }
 
 /// Copies the lines a watch printed from line `before` on (and how it ended) onto its step.
-fn log_watch(trace: &mut [TraceStep], w: &watch::RolloutWatch, before: usize) {
-    let Some(s) = w.step.and_then(|i| trace.get_mut(i)) else {
+fn log_watch(trace: &mut [TraceStep], base: usize, w: &watch::RolloutWatch, before: usize) {
+    let Some(s) = w
+        .step
+        .and_then(|i| i.checked_sub(base))
+        .and_then(|i| trace.get_mut(i))
+    else {
         return;
     };
     let out = s.output.get_or_insert_with(String::new);
@@ -585,27 +695,15 @@ pub fn deployment_view(d: &Deployment) -> DeploymentView {
     }
 }
 
-pub fn replica_set_view(store: &Store, rs: &ReplicaSet, now: Time) -> ReplicaSetView {
-    let mut pods = PodCounts::default();
-    for p in store.pods_controlled_by(&rs.metadata.uid) {
-        if p.metadata.deletion_timestamp.is_some() {
-            pods.terminating += 1;
-            continue;
-        }
-        match p.status.phase.as_str() {
-            crate::api::PHASE_RUNNING => {
-                pods.running += 1;
-                if p.is_ready() {
-                    pods.ready += 1;
-                    if p.is_available(rs.spec.min_ready_seconds, now) {
-                        pods.available += 1;
-                    }
-                }
-            }
-            crate::api::PHASE_PENDING | "" => pods.pending += 1,
-            _ => {}
-        }
-    }
+/// The ReplicaSets the focus Deployment owns or has owned (`owned`, their keys), by revision.
+fn focus_rss<'a>(owned: &BTreeSet<Str>, store: &'a Store) -> Vec<&'a ReplicaSet> {
+    let mut rss: Vec<&ReplicaSet> = owned.iter().filter_map(|k| store.replicaset(k)).collect();
+    rss.sort_by(|a, b| du::by_revision(a, b));
+    rss
+}
+
+/// A ReplicaSet as the trace shows it, with its pods counted (`PodBook::counts`).
+pub fn replica_set_view_counted(rs: &ReplicaSet, pods: PodCounts) -> ReplicaSetView {
     ReplicaSetView {
         name: rs.metadata.name.to_string(),
         revision: du::revision(&rs.metadata).unwrap_or(0),

@@ -329,14 +329,22 @@ impl Scenario {
     /// Plays the steps and the tail (`until`) on a started cluster.
     pub fn run_on(&self, c: &mut Cluster) -> Result<(), Livelock> {
         c.drain()?;
-        for step in &self.steps {
+        self.run_from(c, 0)
+    }
+
+    /// Plays the run on from scenario step `from` (a cluster resumed from a checkpoint).
+    pub fn run_from(&self, c: &mut Cluster, from: usize) -> Result<(), Livelock> {
+        for (k, step) in self.steps.iter().enumerate().skip(from) {
+            c.scenario_pos = k;
             c.advance(step.at_ms)?;
             if c.halted() {
                 return Ok(());
             }
             apply_step(c, step);
+            c.scenario_pos = k + 1;
             c.drain()?;
         }
+        c.scenario_pos = self.steps.len();
         let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
         match self.until {
             Until::At(t) => c.advance(t.max(c.now_ms()))?,
@@ -378,7 +386,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
     c.dispatch();
     if c.record {
         // A `rollout status` that goes on watching prints its next lines onto this step.
-        let at = c.trace.len();
+        let at = c.steps();
         for w in c.watches.iter_mut().filter(|w| w.step.is_none()) {
             w.step = Some(at);
             s.watch = Some(Default::default());

@@ -7,14 +7,20 @@
 use super::kubectl::{self, KubectlError};
 use super::{Scenario, ScenarioError, Step, Until};
 use crate::api::Deployment;
-use crate::cluster::Cluster;
-use crate::cluster::trace::{Controller, PodView, StepKind, TraceStep};
+use crate::cluster::podbook::Frame;
+use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::cluster::watch::{WatchEnd, WatchLine};
+use crate::cluster::{Checkpoint, Cluster, Livelock};
 use crate::controller::deployment::Branch;
 use std::rc::Rc;
 
 /// The most steps one recorded run may hold (a guard on memory in the page).
 pub const MAX_RECORDED_STEPS: usize = 50_000;
+
+/// Store writes between two checkpoints of a recorded run (more in a world of more objects:
+/// `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint before
+/// it, and the run after a change resumes from there.
+pub const CHECKPOINT_WRITES: u64 = 2_000;
 
 #[derive(Clone)]
 pub struct Session {
@@ -22,7 +28,7 @@ pub struct Session {
     pub trace: Vec<TraceStep>,
     /// The focus Deployment's pods after each step (shared between steps that did not change
     /// them).
-    pub frames: Vec<Rc<Vec<PodView>>>,
+    pub frames: Vec<Rc<Frame>>,
     /// Why the run stopped early (a livelock, or the recording cap), if it did.
     pub stopped: Option<String>,
     /// The Deployment the run follows (`namespace/name`), if there is one.
@@ -37,6 +43,9 @@ pub struct Session {
     /// The steps that change something one can see: actions, a focus sync whose branch
     /// differs from the one before, a ReplicaSet whose size or pod count moved.
     pub changes: Vec<usize>,
+    /// The world every `checkpoint_steps` steps, to resume from instead of replaying.
+    pub checkpoints: Vec<Checkpoint>,
+    pub checkpoint_writes: u64,
 }
 
 /// Why a console command or a world change was refused; the run is left as it was.
@@ -89,6 +98,13 @@ fn watches_replica_sets(cmd: &str) -> bool {
 
 impl Session {
     pub fn new(scenario: Scenario) -> Result<Session, ScenarioError> {
+        let mut s = Session::blank(scenario);
+        s.recompute()?;
+        Ok(s)
+    }
+
+    /// A session of `scenario` with nothing recorded yet.
+    fn blank(scenario: Scenario) -> Session {
         let mut s = Session {
             scenario,
             trace: vec![],
@@ -99,8 +115,17 @@ impl Session {
             typed: vec![],
             actions: vec![],
             changes: vec![],
+            checkpoints: vec![],
+            checkpoint_writes: CHECKPOINT_WRITES,
         };
         s.typed = vec![false; s.scenario.steps.len()];
+        s
+    }
+
+    /// A session whose checkpoints are `every` store writes apart.
+    pub fn with_checkpoints(scenario: Scenario, every: u64) -> Result<Session, ScenarioError> {
+        let mut s = Session::blank(scenario);
+        s.checkpoint_writes = every.max(1);
         s.recompute()?;
         Ok(s)
     }
@@ -110,7 +135,42 @@ impl Session {
         let mut c = self.scenario.start()?;
         c.frames = Some(vec![]);
         c.step_limit = Some(MAX_RECORDED_STEPS);
+        c.checkpoint_every = Some(self.checkpoint_writes);
         let result = self.scenario.run_on(&mut c);
+        self.trace.clear();
+        self.frames.clear();
+        self.focus_objects.clear();
+        self.checkpoints.clear();
+        self.take_recording(c, result);
+        Ok(())
+    }
+
+    /// Re-runs from the last checkpoint the change does not reach: one before scenario step
+    /// `k` (the new one) and at or before `at_ms`. Everything recorded up to there stays.
+    fn recompute_from(&mut self, k: usize, at_ms: u64) -> Result<(), ScenarioError> {
+        let Some(j) = self
+            .checkpoints
+            .iter()
+            .rposition(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms)
+        else {
+            return self.recompute();
+        };
+        let cp = self.checkpoints[j].clone();
+        let mut c = Cluster::resume(&cp);
+        c.frames = Some(vec![]);
+        c.step_limit = Some(MAX_RECORDED_STEPS);
+        c.checkpoint_every = Some(self.checkpoint_writes);
+        let result = self.scenario.run_from(&mut c, cp.scenario_pos);
+        self.trace.truncate(cp.steps);
+        self.frames.truncate(cp.steps);
+        self.focus_objects.truncate(cp.steps);
+        self.checkpoints.truncate(j + 1);
+        self.take_recording(c, result);
+        Ok(())
+    }
+
+    /// Appends what a run recorded (after whatever the session already holds).
+    fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
         self.stopped = match result {
             Err(e) => Some(e.to_string()),
             Ok(()) if c.halted() => Some(format!(
@@ -119,11 +179,11 @@ impl Session {
             Ok(()) => None,
         };
         self.focus = c.focus.clone();
-        self.focus_objects = std::mem::take(&mut c.focus_objects);
-        self.frames = c.frames.take().unwrap_or_default();
-        self.trace = std::mem::take(&mut c.trace);
+        self.focus_objects.append(&mut c.focus_objects);
+        self.frames.extend(c.frames.take().unwrap_or_default());
+        self.trace.append(&mut c.trace);
+        self.checkpoints.append(&mut c.checkpoints);
         self.index_steps();
-        Ok(())
     }
 
     /// Finds the action steps and the steps that change something.
@@ -214,11 +274,20 @@ impl Session {
             .saturating_sub(1)
     }
 
-    /// The world exactly as it stood right after step `i`, rebuilt by replaying the scenario.
+    /// The world exactly as it stood right after step `i`, rebuilt by replaying the scenario
+    /// from the last checkpoint before it.
     pub fn cluster_at(&self, i: usize) -> Result<Cluster, ScenarioError> {
-        let mut c = self.scenario.start()?;
+        let cp = self.checkpoints.iter().rev().find(|cp| cp.steps <= i + 1);
+        let mut c = match cp {
+            Some(cp) => Cluster::resume(cp),
+            None => self.scenario.start()?,
+        };
         c.step_limit = Some(i + 1);
-        self.scenario.run_on(&mut c)?;
+        c.checkpoint_every = None;
+        match cp {
+            Some(cp) => self.scenario.run_from(&mut c, cp.scenario_pos)?,
+            None => self.scenario.run_on(&mut c)?,
+        }
         Ok(c)
     }
 
@@ -300,14 +369,34 @@ impl Session {
             },
         );
         copy.until = Until::Settled;
-        let mut c = copy.start()?;
+        // From the last checkpoint the command does not reach, as after a change.
+        let cp = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms);
+        let mut c = match cp {
+            Some(cp) => Cluster::resume(cp),
+            None => copy.start()?,
+        };
         c.step_limit = Some(MAX_RECORDED_STEPS);
-        copy.run_on(&mut c).map_err(ScenarioError::from)?;
+        c.checkpoint_every = None;
+        let before = match cp {
+            Some(cp) => {
+                copy.run_from(&mut c, cp.scenario_pos)
+                    .map_err(ScenarioError::from)?;
+                cp.scenario_pos
+            }
+            None => {
+                copy.run_on(&mut c).map_err(ScenarioError::from)?;
+                0
+            }
+        };
         let step = c
             .trace
             .iter()
             .filter(|s| s.kind == StepKind::Action)
-            .nth(k)
+            .nth(k - before)
             .ok_or_else(|| {
                 SessionError::Refused("the run stopped before the command's instant".into())
             })?;
@@ -385,6 +474,8 @@ impl Session {
         let at = step.at_ms;
         let k = self.scenario.steps.partition_point(|s| s.at_ms <= at);
         let old = self.scenario.clone();
+        // A new focus changes what every step records: the run is recorded anew.
+        let refocus = focus.is_some();
         if let Some(key) = focus {
             self.scenario.focus = Some(focus_name(&key));
         }
@@ -396,7 +487,12 @@ impl Session {
         {
             self.scenario.until = Until::Settled;
         }
-        if let Err(e) = self.recompute() {
+        let run = if refocus {
+            self.recompute()
+        } else {
+            self.recompute_from(k, at)
+        };
+        if let Err(e) = run {
             self.scenario = old;
             self.typed.remove(k.min(self.typed.len() - 1));
             self.recompute()?;
@@ -492,7 +588,8 @@ objects:
             let c = s.cluster_at(i).unwrap();
             assert_eq!(c.trace.len(), i + 1, "replay stops right after step {i}");
             assert_eq!(c.trace[i].t, s.trace[i].t);
-            assert_eq!(&c.pod_views(), s.frames[i].as_ref(), "pods at step {i}");
+            let recorded: Vec<_> = s.frames[i].iter().cloned().collect();
+            assert_eq!(c.pod_views(), recorded, "pods at step {i}");
         }
     }
 
