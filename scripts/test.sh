@@ -2,7 +2,7 @@
 # Installs what is missing (scripts/setup.sh; idempotent) and runs every test: formatting,
 # clippy (native and wasm32), unit + conformance + scenario + property tests, `rollout check`
 # over the shared conformance vectors, the release web build with its size check, and the
-# browser tests in headless Chromium.
+# browser tests in headless Chromium, then the browser benchmark's figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -18,3 +18,5 @@ vectors=tests/conformance
 trunk build --release
 ./scripts/size.sh
 node tests/browser/e2e.mjs dist
+# Figures for big Deployments (never fails on a number): tests/browser/out/bench.txt.
+node tests/browser/bench.mjs dist

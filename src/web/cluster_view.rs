@@ -91,8 +91,20 @@ pub fn cluster_view(props: &Props) -> Html {
         .map(|r| r.revision)
         .max()
         .unwrap_or(0);
-    let rows = step.replica_sets.iter().rev().map(|rs| {
-        let mine: Vec<&PodView> = pods.iter().filter(|p| p.replica_set == rs.name).collect();
+    // Past a few hundred pods, each ReplicaSet's are one canvas (the frame's list for it, in
+    // the same order as the step's ReplicaSets).
+    let canvas =
+        pods.len() > super::pod_canvas::CANVAS_PODS && pods.0.len() == step.replica_sets.len();
+    let selected_pod = match &props.selected {
+        Some(Selected::Pod(p)) => Some(p.clone()),
+        _ => None,
+    };
+    let rows = step.replica_sets.iter().enumerate().rev().map(|(j, rs)| {
+        let mine: Vec<&PodView> = if canvas {
+            vec![]
+        } else {
+            pods.iter().filter(|p| p.replica_set == rs.name).collect()
+        };
         let sel = props.selected == Some(Selected::ReplicaSet(rs.name.clone()));
         let d = props.dispatch.clone();
         let name = rs.name.clone();
@@ -110,9 +122,13 @@ pub fn cluster_view(props: &Props) -> Html {
                         <span class="sr-only">{" desired / current / ready / available"}</span>
                     </span>
                 </button>
-                <div class="pods" role="group" aria-label={format!("pods of {}", rs.name)}>
-                    { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.dispatch)) }
-                </div>
+                if canvas {
+                    <super::pod_canvas::PodCanvas pods={pods.0[j].clone()} selected={selected_pod.clone()} dispatch={props.dispatch.clone()} />
+                } else {
+                    <div class="pods" role="group" aria-label={format!("pods of {}", rs.name)}>
+                        { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.dispatch)) }
+                    </div>
+                }
             </div>
         }
     });

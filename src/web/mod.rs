@@ -23,6 +23,8 @@ pub mod inspector;
 #[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]
+pub mod pod_canvas;
+#[cfg(target_arch = "wasm32")]
 pub mod status;
 #[cfg(target_arch = "wasm32")]
 pub mod timeline;

@@ -2,41 +2,14 @@
 // driven by playwright-core against the release build in dist/. Run by scripts/test.sh:
 //   node tests/browser/e2e.mjs [dist-dir]
 // Screenshots and the frame-timing report go to tests/browser/out/.
-import { chromium } from 'playwright-core';
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { start } from './harness.mjs';
 
-const dist = path.resolve(process.argv[2] || 'dist');
 const out = path.resolve('tests/browser/out');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
-
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
-// Served under a sub-path, as a docs site would host it: the build must use relative URLs.
-const server = http.createServer((req, res) => {
-  const url = decodeURIComponent(req.url.split('?')[0]);
-  if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
-  let f = path.join(dist, url.slice('/play/'.length) || 'index.html');
-  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise(r => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/play/`;
-// A second origin serving the same build at its root: the embed, as a docs site would use it.
-const other = http.createServer((req, res) => {
-  req.url = '/play' + req.url;
-  server.emit('request', req, res);
-});
-await new Promise(r => other.listen(0, '127.0.0.1', r));
-const otherBase = `http://127.0.0.1:${other.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-});
+const { base, otherBase, browser, stop } = await start(process.argv[2]);
 
 let failed = 0;
 const results = [];
@@ -513,6 +486,23 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
   assert((await page.locator('.rs.newest .pod.available').count()) === 300, 'all 300 new pods available at the end');
 });
 
+await test('1 000 pods are drawn on a canvas that fits the view; a click selects a pod; the counts are in words', async page => {
+  await seekEnd(page);
+  await command(page, 'kubectl scale deployment/web --replicas=1000');
+  await seekEnd(page);
+  await page.waitForSelector('.pod-canvas canvas');
+  assert((await page.locator('.rs .pod').count()) === 0, 'no element per pod');
+  const counts = await text(page, '.rs.newest .pod-counts');
+  assert(/1000 Available/.test(counts), 'the counts in words: ' + counts);
+  const label = await page.locator('.rs.newest canvas').getAttribute('aria-label');
+  assert(label.startsWith('1000 pods: 1000 Available'), 'the canvas says what it shows: ' + label);
+  const box = await page.locator('.cluster').boundingBox();
+  assert(box.height < 1000, 'the cluster view fits the screen: ' + box.height);
+  await page.locator('.rs.newest canvas').click({ position: { x: 2, y: 2 } });
+  const yaml = await text(page, '.inspector .yaml');
+  assert(yaml.includes('kind: Pod'), 'a click selects the pod under it');
+});
+
 await test('an example that cannot be fetched shows a message and keeps the work', async page => {
   await command(page, 'kubectl scale deployment/web --replicas=4');
   const before = await page.locator('.cluster').innerHTML();
@@ -616,9 +606,7 @@ await test('the JavaScript API gives the same trace as the native core (determin
   assert(err.includes('steps'), 'a bad scenario throws naming the field: ' + err);
 });
 
-await browser.close();
-other.close();
-server.close();
+await stop();
 console.log(results.join('\n'));
 console.log(`${results.filter(r => r.startsWith('ok')).length} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,104 @@
+// Browser benchmark for big Deployments (figures, not a timed test: nothing here fails on a
+// number). Run by scripts/test.sh after the browser tests:
+//   node tests/browser/bench.mjs [dist-dir]
+// For 1 000 and 10 000 replicas (a rollout to a new image at 60 s, until settled) it prints and
+// writes to tests/browser/out/bench.txt: the page's load with the run recorded, the JS API's
+// recording (`runScenario`), a seek to the end, a `kubectl set image` typed at the last step
+// until its output shows, frame intervals while the rollout plays at 4x, and the memory the
+// page holds (wasm linear memory and the JS heap); and a screenshot of the 10 000-pod rollout
+// half-way (bench-10000.png).
+import fs from 'node:fs';
+import path from 'node:path';
+import { start } from './harness.mjs';
+
+const out = path.resolve('tests/browser/out');
+fs.mkdirSync(out, { recursive: true });
+const { base, browser, stop } = await start(process.argv[2]);
+
+const scenario = n => `name: big-${n}
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: ${n}
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:1"}]}
+steps:
+  - {at: 60s, run: kubectl set image deployment/web app=app:2}
+until: settled
+`;
+
+const lines = [];
+const say = l => { lines.push(l); console.log(l); };
+const ms = x => `${x.toFixed(0)} ms`;
+
+async function seekTo(page, t) {
+  return page.evaluate(t => new Promise(resolve => {
+    const r = document.querySelector('input[aria-label="Virtual time"]');
+    const t0 = performance.now();
+    r.value = t === 'end' ? r.max : t;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+  }), t);
+}
+
+async function frameIntervals(page, count) {
+  const ts = await page.evaluate(count => new Promise(resolve => {
+    const ts = [];
+    const tick = t => { ts.push(t); if (ts.length < count) requestAnimationFrame(tick); else resolve(ts); };
+    requestAnimationFrame(tick);
+  }), count);
+  const d = ts.slice(1).map((t, i) => t - ts[i]).sort((a, b) => a - b);
+  return { p95: d[Math.floor(d.length * 0.95)], worst: d[d.length - 1], n: d.length };
+}
+
+for (const n of [1000, 10000]) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', e => { window.__wasm = e.detail.wasm; }));
+  await page.goto(base);
+  await page.waitForSelector('.cluster');
+  const text = scenario(n);
+  const api = await page.evaluate(y => {
+    const t0 = performance.now();
+    const steps = window.wasmBindings.runScenario(y).length;
+    return { ms: performance.now() - t0, steps };
+  }, text);
+  const fragment = await page.evaluate(y => window.wasmBindings.shareLink(y, 0), text);
+  await page.goto('about:blank');
+  const t0 = Date.now();
+  await page.goto(`${base}#${fragment}`);
+  await page.waitForFunction(() => document.querySelector('.deploy-head'), null, { timeout: 120000 });
+  const load = Date.now() - t0;
+  const seek = await seekTo(page, 'end');
+  const t1 = Date.now();
+  await page.fill('#console-input', 'kubectl set image deployment/web app=app:3');
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction(() => document.getElementById('console-out').innerText.includes('image updated'), null, { timeout: 120000 });
+  const command = Date.now() - t1;
+  // The first rollout, played at 4x from the change at 60 s.
+  await seekTo(page, 60000);
+  await page.selectOption('select[aria-label="Speed"]', '4');
+  await page.click('button[aria-label="Play"]');
+  const frames = await frameIntervals(page, 240);
+  await page.click('button[aria-label="Pause"]').catch(() => {});
+  const memory = await page.evaluate(() => ({
+    wasm: window.__wasm?.memory?.buffer.byteLength ?? 0,
+    heap: performance.memory?.usedJSHeapSize ?? 0,
+  }));
+  say(`${String(n).padStart(6)} replicas: page load with the run recorded ${ms(load)}; runScenario ${ms(api.ms)} (${api.steps} steps); ` +
+    `seek to the end ${ms(seek)}; a command at the last step ${ms(command)}; ` +
+    `playing at 4x: p95 frame ${frames.p95.toFixed(1)} ms, worst ${frames.worst.toFixed(1)} ms (${frames.n} frames); ` +
+    `memory: wasm ${(memory.wasm / 1048576).toFixed(0)} MB, JS heap ${(memory.heap / 1048576).toFixed(0)} MB`);
+  if (n === 10000) {
+    await seekTo(page, 63000);
+    await page.screenshot({ path: path.join(out, 'bench-10000.png') });
+  }
+  await page.close();
+}
+
+fs.writeFileSync(path.join(out, 'bench.txt'), lines.join('\n') + '\n');
+await stop();

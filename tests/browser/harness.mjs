@@ -1,0 +1,35 @@
+// What the browser tests and the browser benchmark share: dist/ served under /play/ (as a
+// docs site would host it: the build must use relative URLs) and at the root of a second
+// origin (the embed, as a docs site would use it), and Debian's Chromium, headless.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export async function start(distDir) {
+  const dist = path.resolve(distDir || 'dist');
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(req.url.split('?')[0]);
+    if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
+    let f = path.join(dist, url.slice('/play/'.length) || 'index.html');
+    if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
+    res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
+    fs.createReadStream(f).pipe(res);
+  });
+  await new Promise(r => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}/play/`;
+  const other = http.createServer((req, res) => {
+    req.url = '/play' + req.url;
+    server.emit('request', req, res);
+  });
+  await new Promise(r => other.listen(0, '127.0.0.1', r));
+  const otherBase = `http://127.0.0.1:${other.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const stop = async () => { await browser.close(); other.close(); server.close(); };
+  return { base, otherBase, browser, stop };
+}
