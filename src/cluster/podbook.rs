@@ -57,8 +57,9 @@ pub struct PodBook {
     under: FxHashMap<Str, Str>,
     /// Pods written since the last refresh.
     dirty: Vec<Str>,
-    /// The last frame, while nothing in it changed.
-    frame: Option<Rc<Frame>>,
+    /// The last frame, while nothing in it changed, with its ReplicaSets' order (a revision
+    /// renumbered by a rollback moves a ReplicaSet in it without a pod written).
+    frame: Option<(Vec<Str>, Rc<Frame>)>,
 }
 
 fn add(c: &mut PodCounts, d: &PodCounts, sign: i32) {
@@ -220,7 +221,10 @@ impl PodBook {
     /// The pods of `rss` (in that order) as they stand (refreshed); the same `Rc` as the last
     /// frame while nothing changed.
     pub fn frame(&mut self, rss: &[&ReplicaSet]) -> Rc<Frame> {
-        if let Some(f) = &self.frame {
+        let order: Vec<Str> = rss.iter().map(|rs| rs.metadata.uid.clone()).collect();
+        if let Some((o, f)) = &self.frame
+            && *o == order
+        {
             return f.clone();
         }
         let lists = rss
@@ -237,7 +241,7 @@ impl PodBook {
             })
             .collect();
         let f = Rc::new(Frame(lists));
-        self.frame = Some(f.clone());
+        self.frame = Some((order, f.clone()));
         f
     }
 }

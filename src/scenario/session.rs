@@ -17,8 +17,8 @@ use std::rc::Rc;
 /// The most steps one recorded run may hold (a guard on memory in the page).
 pub const MAX_RECORDED_STEPS: usize = 50_000;
 
-/// Store writes between two checkpoints of a recorded run (more in a world of more objects:
-/// `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint before
+/// Store writes between two checkpoints of a recorded run (three per object in a bigger
+/// world: `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint before
 /// it, and the run after a change resumes from there.
 pub const CHECKPOINT_WRITES: u64 = 2_000;
 
@@ -684,6 +684,17 @@ objects:
         assert!(t > end_before && s.end_ms() >= t, "{t} {end_before}");
         assert_eq!(s.scenario.until, Until::Settled);
         assert_eq!(s.trace[step.unwrap()].t, t);
+    }
+
+    /// Every gallery run recorded as the page records it: debug builds check the pod book's
+    /// frame against a walk of the store at every step (a rollback that renumbers revisions
+    /// reorders the ReplicaSets without a pod written: the frame must follow).
+    #[test]
+    fn every_gallery_run_records_the_pods_the_store_holds() {
+        for (name, text) in crate::scenario::gallery::GALLERY {
+            let s = Session::new(Scenario::parse(text).unwrap()).unwrap();
+            assert_eq!(s.frames.len(), s.len(), "{name}");
+        }
     }
 
     #[test]
