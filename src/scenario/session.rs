@@ -145,14 +145,18 @@ impl Session {
         Ok(())
     }
 
-    /// Re-runs from the last checkpoint the change does not reach: one before scenario step
-    /// `k` (the new one) and at or before `at_ms`. Everything recorded up to there stays.
-    fn recompute_from(&mut self, k: usize, at_ms: u64) -> Result<(), ScenarioError> {
-        let Some(j) = self
-            .checkpoints
+    /// The last checkpoint a new scenario step `k` at `at_ms` does not reach: taken before
+    /// that step would run (step `k` not yet applied) and at or before its instant.
+    fn checkpoint_before(&self, k: usize, at_ms: u64) -> Option<usize> {
+        self.checkpoints
             .iter()
             .rposition(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms)
-        else {
+    }
+
+    /// Re-runs from the last checkpoint the change does not reach (new scenario step `k` at
+    /// `at_ms`). Everything recorded up to there stays.
+    fn recompute_from(&mut self, k: usize, at_ms: u64) -> Result<(), ScenarioError> {
+        let Some(j) = self.checkpoint_before(k, at_ms) else {
             return self.recompute();
         };
         let cp = self.checkpoints[j].clone();
@@ -371,10 +375,8 @@ impl Session {
         copy.until = Until::Settled;
         // From the last checkpoint the command does not reach, as after a change.
         let cp = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms);
+            .checkpoint_before(k, at_ms)
+            .map(|j| &self.checkpoints[j]);
         let mut c = match cp {
             Some(cp) => Cluster::resume(cp),
             None => copy.start()?,
