@@ -85,13 +85,14 @@ fn main() {
 /// The page's path: recording the whole run (trace, pods and Deployment per step, checkpoints)
 /// and a `kubectl set image` typed at the last step (`Session::command`), wall time as medians.
 fn session_figures(sizes: &[u32], rounds: usize) {
-    use rollout_playground::scenario::{Scenario, session::Session};
+    use rollout_playground::scenario::{Scenario, session::Session, share};
+    use rollout_playground::web::state::{Action, Model};
     for &n in sizes {
         let text = format!(
             "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {n}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - {{at: 60s, run: kubectl set image deployment/web app=app:2}}\nuntil: settled\n"
         );
         let scenario = Scenario::parse(&text).unwrap();
-        let (mut record, mut command) = (vec![], vec![]);
+        let (mut record, mut command, mut reducer) = (vec![], vec![], vec![]);
         let mut info = String::new();
         for _ in 0..rounds {
             let start = Instant::now();
@@ -111,6 +112,16 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             t.command(last, "kubectl set image deployment/web app=app:3")
                 .unwrap();
             command.push(start.elapsed().as_secs_f64());
+            // The same command through the page's reducer (a clone of the session, the
+            // command, the seek that follows): what a typed command costs before rendering.
+            let m = std::rc::Rc::new(Model::from_url("", &share::encode(&scenario, 0), false));
+            let m = m.apply(Action::SeekTime(u64::MAX));
+            let start = Instant::now();
+            let m = m.apply(Action::Command(
+                "kubectl set image deployment/web app=app:3".into(),
+            ));
+            reducer.push(start.elapsed().as_secs_f64());
+            assert!(m.session.len() > s.len());
             info = format!(
                 "{} steps, {} checkpoints; after the command {} steps",
                 s.len(),
@@ -123,9 +134,10 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             v[v.len() / 2] * 1000.0
         };
         println!(
-            "page session of  {n:>6} replicas: recorded in {:>8.1} ms, a command at the last step {:>8.1} ms (medians of {rounds}; {info})",
+            "page session of  {n:>6} replicas: recorded in {:>8.1} ms, a command at the last step {:>8.1} ms, through the page's reducer {:>8.1} ms (medians of {rounds}; {info})",
             median(&mut record),
-            median(&mut command)
+            median(&mut command),
+            median(&mut reducer)
         );
     }
 }
