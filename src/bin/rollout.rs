@@ -2,19 +2,25 @@
 //!
 //! - `rollout run SCENARIO [--format table|jsonl]` prints what `kubectl get rs -w` would have
 //!   shown (with the branch of every Deployment sync), or the trace as JSON Lines.
+//!   `--format summary` prints each rollout's numbers (time to complete, lowest available,
+//!   highest total pods, extra pod-seconds, syncs, the progress deadline).
+//! - `rollout compare SCENARIO [--set path=value,…]…` runs the scenario as written and once per
+//!   `--set` (or as its own `variants:`) and prints the rollouts' numbers side by side.
 //! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
 
 use rollout_playground::cluster::trace;
 use rollout_playground::conformance;
-use rollout_playground::scenario::{Scenario, table};
+use rollout_playground::scenario::variant::{MAX_VARIANTS, Variant};
+use rollout_playground::scenario::{Scenario, summary, table};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl]\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
+        Some("compare") => compare(&args[1..]),
         Some("check") => check(&args[1..]),
         Some("share") => share(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
@@ -51,8 +57,8 @@ fn run(args: &[String]) -> ExitCode {
         }
         i += 1;
     }
-    if format != "table" && format != "jsonl" {
-        eprintln!("rollout run: --format must be table or jsonl, got {format:?}");
+    if !["table", "jsonl", "summary"].contains(&format.as_str()) {
+        eprintln!("rollout run: --format must be table, jsonl or summary, got {format:?}");
         return ExitCode::from(2);
     }
     let Some(file) = file else {
@@ -75,9 +81,104 @@ fn run(args: &[String]) -> ExitCode {
     };
     if format == "jsonl" {
         print!("{}", trace::to_jsonl(&steps));
+    } else if format == "summary" {
+        print!("{}", summary::render(&summary::rollouts(&steps)));
     } else {
         print!("{}", table::render(&steps));
     }
+    ExitCode::SUCCESS
+}
+
+fn compare(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut sets = vec![];
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let value = if a == "--set" {
+            i += 1;
+            match args.get(i) {
+                Some(v) => Some(v.clone()),
+                None => {
+                    eprintln!("rollout compare: --set needs path=value\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            }
+        } else {
+            a.strip_prefix("--set=").map(str::to_string)
+        };
+        match value {
+            Some(v) => match Variant::parse_settings(&v) {
+                Ok(set) => sets.push(Variant {
+                    name: Variant::default_name(&set),
+                    set,
+                }),
+                Err(e) => {
+                    eprintln!("rollout compare: --set {v:?}: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            None if a.starts_with('-') => {
+                eprintln!("rollout compare: unknown flag {a:?}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            None => file = Some(a.to_string()),
+        }
+        i += 1;
+    }
+    let Some(file) = file else {
+        eprintln!("rollout compare: which scenario?\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    if sets.len() >= MAX_VARIANTS {
+        eprintln!(
+            "rollout compare: at most {} --set (the scenario as written is the first of {MAX_VARIANTS} columns)",
+            MAX_VARIANTS - 1
+        );
+        return ExitCode::from(2);
+    }
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let base = match Scenario::parse(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let variants = if sets.is_empty() {
+        if base.variants.is_empty() {
+            eprintln!(
+                "rollout compare: {file} lists no variants: give one or more --set path=value"
+            );
+            return ExitCode::from(2);
+        }
+        base.variants.clone()
+    } else {
+        let mut v = vec![Variant {
+            name: "as written".into(),
+            set: vec![],
+        }];
+        v.extend(sets);
+        v
+    };
+    let mut columns = vec![];
+    for v in &variants {
+        match base.with_variant(v).and_then(|s| s.run()) {
+            Ok(steps) => columns.push(summary::rollouts(&steps)),
+            Err(e) => {
+                eprintln!("{file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    print!("{}", summary::render_compare(&names, &columns));
     ExitCode::SUCCESS
 }
 

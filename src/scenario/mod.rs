@@ -8,7 +8,9 @@ pub mod kubectl;
 pub mod quick;
 pub mod session;
 pub mod share;
+pub mod summary;
 pub mod table;
+pub mod variant;
 
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
@@ -51,6 +53,8 @@ pub struct Scenario {
     /// The Deployment the run follows (`name` or `namespace/name`); the first one created when
     /// absent.
     pub focus: Option<String>,
+    /// What-ifs to compare side by side (none, or 2 to 4): see [`variant`].
+    pub variants: Vec<variant::Variant>,
 }
 
 /// Why a scenario cannot be read or run, with where: the field's path, or the object's place
@@ -110,6 +114,7 @@ struct RawScenario {
     steps: Vec<RawStep>,
     until: Option<Value>,
     focus: Option<String>,
+    variants: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -253,6 +258,10 @@ impl Scenario {
                 ));
             }
         }
+        let variants = match raw.variants {
+            None | Some(Value::Null) => vec![],
+            Some(v) => variant::parse_variants(v)?,
+        };
         Ok(Scenario {
             name: raw.name,
             description: raw.description,
@@ -261,6 +270,7 @@ impl Scenario {
             steps,
             until,
             focus,
+            variants,
         })
     }
 
@@ -275,6 +285,7 @@ impl Scenario {
             steps: vec![],
             until: Until::Settled,
             focus: None,
+            variants: vec![],
         }
     }
 

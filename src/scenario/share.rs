@@ -102,6 +102,12 @@ impl Scenario {
         if let Some(f) = &self.focus {
             m.insert("focus".into(), f.clone().into());
         }
+        if !self.variants.is_empty() {
+            m.insert(
+                "variants".into(),
+                super::variant::variants_value(&self.variants),
+            );
+        }
         crate::api::yaml::to_editor_yaml(&Value::Object(m))
     }
 }

@@ -1,0 +1,637 @@
+//! What a run adds up to for someone planning a rollout: the focus Deployment over virtual time
+//! (the chart's series, with the two guard rails its spec sets) and, for each change that
+//! started a rollout, how long it took, how low availability went, how many pods it used at
+//! most, and how many pod-seconds it ran above `spec.replicas`. Everything here is read off
+//! the trace, so the page, the CLI and the JS API give the same numbers.
+
+use crate::cluster::trace::{Controller, DeploymentView, ReplicaSetView, StepKind, TraceStep};
+use crate::controller::deployment::Branch;
+use serde::Serialize;
+
+/// One ReplicaSet's pods at a point of the chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SetPoint {
+    pub name: String,
+    pub revision: i64,
+    /// Pods that are not terminating (what maxSurge counts).
+    pub pods: u32,
+    pub terminating: u32,
+}
+
+/// The focus Deployment after one trace step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Point {
+    pub step: usize,
+    pub t: u64,
+    pub sets: Vec<SetPoint>,
+    /// Pods (not terminating) over every ReplicaSet.
+    pub total: u32,
+    pub ready: u32,
+    pub available: u32,
+    /// `spec.replicas`, and the guard rails its strategy sets: replicas + maxSurge and
+    /// replicas − maxUnavailable (RollingUpdate); Recreate has neither.
+    pub replicas: Option<i32>,
+    pub ceiling: Option<i32>,
+    pub floor: Option<i32>,
+}
+
+/// The rails a Deployment's spec sets, as the rolling updater resolves them (maxSurge and
+/// maxUnavailable already resolved against replicas in the trace's view).
+pub fn guard_rails(d: &DeploymentView) -> (Option<i32>, Option<i32>) {
+    if d.strategy != "RollingUpdate" {
+        return (None, None);
+    }
+    (
+        Some(d.replicas + d.max_surge),
+        Some((d.replicas - d.max_unavailable).max(0)),
+    )
+}
+
+fn set_point(rs: &ReplicaSetView) -> SetPoint {
+    SetPoint {
+        name: rs.name.clone(),
+        revision: rs.revision,
+        pods: rs.pods.pending + rs.pods.running,
+        terminating: rs.pods.terminating,
+    }
+}
+
+/// The chart's series: one point per trace step.
+pub fn series(trace: &[TraceStep]) -> Vec<Point> {
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let sets: Vec<SetPoint> = s.replica_sets.iter().map(set_point).collect();
+            let (ceiling, floor) = s.deployment.as_ref().map_or((None, None), guard_rails);
+            Point {
+                step: i,
+                t: s.t,
+                total: sets.iter().map(|p| p.pods).sum(),
+                ready: s.replica_sets.iter().map(|r| r.pods.ready).sum(),
+                available: s.replica_sets.iter().map(|r| r.pods.available).sum(),
+                sets,
+                replicas: s.deployment.as_ref().map(|d| d.replicas),
+                ceiling,
+                floor,
+            }
+        })
+        .collect()
+}
+
+/// How a rollout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Ending {
+    /// Progressing=True, reason NewReplicaSetAvailable.
+    Complete,
+    /// Progressing=False, reason ProgressDeadlineExceeded.
+    DeadlineExceeded,
+    /// Another change started a rollout first.
+    Superseded,
+    /// The run ended first.
+    Unfinished,
+}
+
+impl Ending {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Complete => "complete",
+            Ending::DeadlineExceeded => "progress deadline exceeded",
+            Ending::Superseded => "superseded by the next change",
+            Ending::Unfinished => "not finished when the run ends",
+        }
+    }
+}
+
+/// One rollout: from the change that started it to its end.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rollout {
+    /// The step of the change (the command), and what it was.
+    pub change_step: usize,
+    pub change: String,
+    pub start_ms: u64,
+    /// The ReplicaSet the rollout moves to, and its revision.
+    pub new_replica_set: String,
+    pub revision: i64,
+    pub end_step: usize,
+    pub end_ms: u64,
+    pub ending: Ending,
+    /// From the change to the end (complete, deadline, superseded or the run's end).
+    pub duration_ms: u64,
+    pub lowest_available: u32,
+    pub lowest_available_ms: u64,
+    pub highest_total: u32,
+    pub highest_total_ms: u64,
+    /// spec.replicas during the rollout (at its end).
+    pub replicas: i32,
+    /// Pods above spec.replicas, integrated over virtual time (pod-seconds).
+    pub extra_pod_seconds: f64,
+    /// Deployment syncs of the focus Deployment from the change to the end.
+    pub syncs: u32,
+    pub deadline_exceeded: bool,
+}
+
+fn progressing(d: &DeploymentView) -> Option<(&str, &str)> {
+    d.conditions
+        .iter()
+        .find(|c| c.type_ == "Progressing")
+        .map(|c| (c.status.as_str(), c.reason.as_str()))
+}
+
+/// upstream's `DeploymentComplete` with the condition that says so.
+fn complete(d: &DeploymentView) -> bool {
+    progressing(d) == Some(("True", "NewReplicaSetAvailable"))
+        && d.observed_generation >= d.generation
+        && d.status.updated_replicas == d.replicas
+        && d.status.replicas == d.replicas
+        && d.status.available_replicas == d.replicas
+}
+
+/// The ReplicaSet with the highest revision (the Deployment's new one).
+fn newest(s: &TraceStep) -> Option<&ReplicaSetView> {
+    s.replica_sets.iter().max_by_key(|r| r.revision)
+}
+
+/// Every rollout of the run: each time the Deployment's newest ReplicaSet becomes another one
+/// (a new template, or a rollback that renumbers an old one). A Deployment's first
+/// ReplicaSet is not a rollout: it moves from nothing.
+pub fn rollouts(trace: &[TraceStep]) -> Vec<Rollout> {
+    let mut starts = vec![];
+    let mut last: Option<&str> = None;
+    let mut last_action = None;
+    for (i, s) in trace.iter().enumerate() {
+        if s.kind == StepKind::Action && s.command.is_some() {
+            last_action = Some(i);
+        }
+        let Some(rs) = newest(s) else { continue };
+        match last {
+            Some(prev) if prev != rs.name => starts.push((last_action.unwrap_or(i), i)),
+            _ => {}
+        }
+        last = Some(&rs.name);
+    }
+    let mut out = vec![];
+    for (n, &(change, seen)) in starts.iter().enumerate() {
+        let next = starts.get(n + 1).map(|&(c, _)| c);
+        out.push(measure(trace, change, seen, next));
+    }
+    out
+}
+
+/// Measures one rollout: it starts at step `change`, its new ReplicaSet appears at `seen`, and
+/// the next rollout's change (if any) is at `next`.
+fn measure(trace: &[TraceStep], change: usize, seen: usize, next: Option<usize>) -> Rollout {
+    let limit = next.unwrap_or(trace.len());
+    let mut end = (limit.saturating_sub(1).max(seen), Ending::Unfinished);
+    if next.is_some() {
+        end.1 = Ending::Superseded;
+    }
+    for (k, s) in trace.iter().enumerate().take(limit).skip(seen) {
+        let Some(d) = &s.deployment else { continue };
+        if complete(d) {
+            end = (k, Ending::Complete);
+            break;
+        }
+        if progressing(d) == Some(("False", "ProgressDeadlineExceeded")) {
+            end = (k, Ending::DeadlineExceeded);
+            break;
+        }
+    }
+    let (end_step, ending) = end;
+    // A superseded rollout lasts until the change that supersedes it.
+    let end_ms = match (ending, next) {
+        (Ending::Superseded, Some(n)) => trace[n].t,
+        _ => trace[end_step].t,
+    };
+    let start_ms = trace[change].t;
+    let points = series(&trace[change..=end_step]);
+    let mut lowest = (u32::MAX, start_ms);
+    let mut highest = (0, start_ms);
+    let mut extra = 0.0;
+    for (j, p) in points.iter().enumerate() {
+        if p.available < lowest.0 {
+            lowest = (p.available, p.t);
+        }
+        if p.total > highest.0 {
+            highest = (p.total, p.t);
+        }
+        // The value after a step holds until the next step's instant.
+        let until = points.get(j + 1).map_or(end_ms, |q| q.t);
+        let above = p.total as i64 - p.replicas.unwrap_or(0) as i64;
+        if above > 0 {
+            extra += above as f64 * (until - p.t) as f64 / 1000.0;
+        }
+    }
+    let focus = trace[seen].deployment.as_ref().map(|d| d.name.as_str());
+    let syncs = trace[change..=end_step]
+        .iter()
+        .filter(|s| {
+            s.controller == Some(Controller::Deployment)
+                && s.branch.is_some_and(|b| b != Branch::NotFound)
+                && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus
+        })
+        .count() as u32;
+    let new = newest(&trace[seen]).expect("a rollout has a new ReplicaSet");
+    Rollout {
+        change_step: change,
+        change: trace[change]
+            .command
+            .as_deref()
+            .map(|c| c.lines().next().unwrap_or("").to_string())
+            .unwrap_or_else(|| "the controller's own".into()),
+        start_ms,
+        new_replica_set: new.name.clone(),
+        revision: trace[end_step]
+            .replica_sets
+            .iter()
+            .find(|r| r.name == new.name)
+            .map_or(new.revision, |r| r.revision),
+        end_step,
+        end_ms,
+        ending,
+        duration_ms: end_ms - start_ms,
+        lowest_available: if lowest.0 == u32::MAX { 0 } else { lowest.0 },
+        lowest_available_ms: lowest.1,
+        highest_total: highest.0,
+        highest_total_ms: highest.1,
+        replicas: trace[end_step]
+            .deployment
+            .as_ref()
+            .map_or(0, |d| d.replicas),
+        extra_pod_seconds: extra,
+        syncs,
+        deadline_exceeded: ending == Ending::DeadlineExceeded,
+    }
+}
+
+/// Seconds as the summaries print them: `12.5 s`.
+pub fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// The summary as text (`rollout run --format summary`).
+pub fn render(rollouts: &[Rollout]) -> String {
+    if rollouts.is_empty() {
+        return "No rollout: the run never moved the Deployment to a new ReplicaSet.\n".into();
+    }
+    let mut out = String::new();
+    for (n, r) in rollouts.iter().enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "Rollout {} at t = {}: {}\n",
+            n + 1,
+            secs(r.start_ms),
+            r.change
+        ));
+        let rows = [
+            (
+                "new ReplicaSet",
+                format!("{} (revision {})", r.new_replica_set, r.revision),
+            ),
+            (
+                "ended",
+                format!("{} at t = {}", r.ending.as_str(), secs(r.end_ms)),
+            ),
+            ("duration", secs(r.duration_ms)),
+            (
+                "lowest available",
+                format!(
+                    "{} of {} (t = {})",
+                    r.lowest_available,
+                    r.replicas,
+                    secs(r.lowest_available_ms)
+                ),
+            ),
+            (
+                "highest total pods",
+                format!("{} (t = {})", r.highest_total, secs(r.highest_total_ms)),
+            ),
+            ("extra pod-seconds", format!("{:.1}", r.extra_pod_seconds)),
+            ("deployment syncs", r.syncs.to_string()),
+            (
+                "progress deadline",
+                if r.deadline_exceeded {
+                    "exceeded"
+                } else {
+                    "not exceeded"
+                }
+                .into(),
+            ),
+        ];
+        for (k, v) in rows {
+            out.push_str(&format!("  {k:<20}{v}\n"));
+        }
+    }
+    out
+}
+
+/// One row of a comparison: a label, a cell per variant, and which cells are the best.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareRow {
+    pub label: String,
+    /// A heading row (which rollout the rows below are about) has no cells.
+    pub heading: bool,
+    pub cells: Vec<String>,
+    pub best: Vec<bool>,
+}
+
+/// Marks the best values (`better(a, b)`: a beats b); none when every value is the same.
+fn best_of<T: Copy + PartialEq>(values: &[Option<T>], better: impl Fn(T, T) -> bool) -> Vec<bool> {
+    let present: Vec<T> = values.iter().flatten().copied().collect();
+    let Some(&first) = present.first() else {
+        return vec![false; values.len()];
+    };
+    if present.iter().all(|&v| v == first) {
+        return vec![false; values.len()];
+    }
+    let best = present
+        .iter()
+        .copied()
+        .fold(first, |b, v| if better(v, b) { v } else { b });
+    values.iter().map(|v| *v == Some(best)).collect()
+}
+
+/// The comparison table: for each rollout (by its place in the run), its numbers under each
+/// variant, the best of each row marked.
+pub fn compare_rows(columns: &[Vec<Rollout>]) -> Vec<CompareRow> {
+    let most = columns.iter().map(Vec::len).max().unwrap_or(0);
+    let mut rows = vec![];
+    for k in 0..most {
+        let first = columns
+            .iter()
+            .find_map(|c| c.get(k))
+            .expect("some column has it");
+        rows.push(CompareRow {
+            label: format!(
+                "Rollout {} at t = {}: {}",
+                k + 1,
+                secs(first.start_ms),
+                first.change
+            ),
+            heading: true,
+            cells: vec![],
+            best: vec![],
+        });
+        let at: Vec<Option<&Rollout>> = columns.iter().map(|c| c.get(k)).collect();
+        let mut row = |label: &str, text: &dyn Fn(&Rollout) -> String, best: Vec<bool>| {
+            rows.push(CompareRow {
+                label: label.into(),
+                heading: false,
+                cells: at.iter().map(|r| r.map_or("-".into(), text)).collect(),
+                best,
+            })
+        };
+        let complete = |r: &Rollout| r.ending == Ending::Complete;
+        row(
+            "time to complete",
+            &|r| {
+                if complete(r) {
+                    secs(r.duration_ms)
+                } else {
+                    format!("{} ({})", secs(r.duration_ms), r.ending.as_str())
+                }
+            },
+            best_of(
+                &at.iter()
+                    .map(|r| r.filter(|r| complete(r)).map(|r| r.duration_ms))
+                    .collect::<Vec<_>>(),
+                |a, b| a < b,
+            ),
+        );
+        row(
+            "lowest available",
+            &|r| {
+                format!(
+                    "{} of {} (t = {})",
+                    r.lowest_available,
+                    r.replicas,
+                    secs(r.lowest_available_ms)
+                )
+            },
+            best_of(
+                &at.iter()
+                    .map(|r| r.map(|r| r.lowest_available))
+                    .collect::<Vec<_>>(),
+                |a, b| a > b,
+            ),
+        );
+        row(
+            "highest total pods",
+            &|r| r.highest_total.to_string(),
+            best_of(
+                &at.iter()
+                    .map(|r| r.map(|r| r.highest_total))
+                    .collect::<Vec<_>>(),
+                |a, b| a < b,
+            ),
+        );
+        row(
+            "extra pod-seconds",
+            &|r| format!("{:.1}", r.extra_pod_seconds),
+            best_of(
+                &at.iter()
+                    .map(|r| r.map(|r| (r.extra_pod_seconds * 10.0).round() as i64))
+                    .collect::<Vec<_>>(),
+                |a, b| a < b,
+            ),
+        );
+        row(
+            "deployment syncs",
+            &|r| r.syncs.to_string(),
+            vec![false; at.len()],
+        );
+        row(
+            "progress deadline",
+            &|r| {
+                if r.deadline_exceeded {
+                    "exceeded"
+                } else {
+                    "not exceeded"
+                }
+                .into()
+            },
+            best_of(
+                &at.iter()
+                    .map(|r| r.map(|r| !r.deadline_exceeded))
+                    .collect::<Vec<_>>(),
+                |a, b| a && !b,
+            ),
+        );
+    }
+    rows
+}
+
+/// The comparison as text (`rollout compare`): a column per variant, the best of each row
+/// marked with `*`.
+pub fn render_compare(names: &[String], columns: &[Vec<Rollout>]) -> String {
+    let rows = compare_rows(columns);
+    if rows.is_empty() {
+        return "No rollout in any variant: the run never moved the Deployment to a new ReplicaSet.\n".into();
+    }
+    let cell = |row: &CompareRow, i: usize| {
+        format!("{}{}", row.cells[i], if row.best[i] { " *" } else { "" })
+    };
+    let label_w = rows
+        .iter()
+        .filter(|r| !r.heading)
+        .map(|r| r.label.len())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let widths: Vec<usize> = (0..names.len())
+        .map(|i| {
+            rows.iter()
+                .filter(|r| !r.heading)
+                .map(|r| cell(r, i).chars().count())
+                .chain([names[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+                + 3
+        })
+        .collect();
+    let line = |label: &str, cells: Vec<String>| {
+        let mut l = format!("  {label:<label_w$}");
+        for (c, w) in cells.iter().zip(&widths) {
+            l.push_str(&format!("{c:<w$}"));
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut out = line("", names.to_vec());
+    for r in &rows {
+        if r.heading {
+            out.push_str(&format!("{}\n", r.label));
+        } else {
+            out.push_str(&line(
+                &r.label,
+                (0..names.len()).map(|i| cell(r, i)).collect(),
+            ));
+        }
+    }
+    out.push_str("(* the best of the row)\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::scenario::gallery::GALLERY;
+
+    fn trace_of(name: &str) -> Vec<TraceStep> {
+        let text = GALLERY
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("in the gallery")
+            .1;
+        Scenario::parse(text).unwrap().run().unwrap()
+    }
+
+    /// The numbers, worked out by hand from each scenario's trace (and its captions).
+    #[test]
+    fn summaries_of_gallery_scenarios() {
+        // (scenario, rollouts, lowest available, highest total, ending of the first)
+        let cases: &[(&str, usize, u32, u32, Ending)] = &[
+            // 10 replicas, 25%/25%: at least 8 available, at most 13 pods.
+            ("rolling-update", 1, 8, 13, Ending::Complete),
+            // maxSurge 0, maxUnavailable 1 over 5: never above 5, never below 4.
+            ("max-surge-zero", 1, 4, 5, Ending::Complete),
+            // Recreate: every old pod goes before a new one starts.
+            ("recreate", 1, 0, 10, Ending::Complete),
+            (
+                "rolling-update-surge3-unavailable2",
+                1,
+                8,
+                13,
+                Ending::Complete,
+            ),
+        ];
+        for &(name, n, lowest, highest, ending) in cases {
+            let r = rollouts(&trace_of(name));
+            assert_eq!(r.len(), n, "{name}: rollouts");
+            assert_eq!(r[0].lowest_available, lowest, "{name}: lowest available");
+            assert_eq!(r[0].highest_total, highest, "{name}: highest total");
+            assert_eq!(r[0].ending, ending, "{name}: ending");
+            assert!(!r[0].deadline_exceeded, "{name}");
+            assert!(r[0].syncs > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_rolling_update_in_full() {
+        let trace = trace_of("rolling-update");
+        let r = &rollouts(&trace)[0];
+        assert_eq!(
+            r.change,
+            "kubectl set image deployment/web nginx=nginx:1.16.1"
+        );
+        assert_eq!(r.start_ms, 10_000);
+        assert_eq!(r.revision, 2);
+        // Complete when Progressing turns NewReplicaSetAvailable with every replica updated
+        // and available: the last new pods are ready 3 s after their creation.
+        let end = trace[r.end_step].deployment.as_ref().unwrap();
+        assert_eq!(progressing(end), Some(("True", "NewReplicaSetAvailable")));
+        assert_eq!(end.status.available_replicas, 10);
+        assert!(r.end_ms > 13_000 && r.end_ms < 20_000, "{}", r.end_ms);
+        assert_eq!(r.duration_ms, r.end_ms - 10_000);
+        // Extra pods: 3 above 10 from the change until old pods start going, and never
+        // more; so between 0 and 3 x the duration.
+        assert!(r.extra_pod_seconds > 0.0);
+        assert!(r.extra_pod_seconds <= 3.0 * r.duration_ms as f64 / 1000.0);
+        let text = render(&rollouts(&trace));
+        assert!(text.contains("lowest available    8 of 10"), "{text}");
+        assert!(text.contains("highest total pods  13"), "{text}");
+    }
+
+    #[test]
+    fn a_rollout_that_hits_its_deadline_says_so() {
+        let r = rollouts(&trace_of("progress-deadline-exceeded"));
+        assert_eq!(r[0].ending, Ending::DeadlineExceeded);
+        assert!(r[0].deadline_exceeded);
+    }
+
+    #[test]
+    fn a_rollback_is_a_rollout_and_a_scale_is_not() {
+        assert!(rollouts(&trace_of("scale")).is_empty());
+        assert_eq!(
+            render(&[]),
+            "No rollout: the run never moved the Deployment to a new ReplicaSet.\n"
+        );
+        let r = rollouts(&trace_of("rollback-previous"));
+        assert!(r.len() >= 2, "{r:#?}");
+        let undo = r.last().unwrap();
+        assert!(undo.change.contains("rollout undo"), "{r:#?}");
+        // The broken image's rollout lasts until the undo.
+        assert_eq!(r[r.len() - 2].ending, Ending::Superseded);
+        assert_eq!(r[r.len() - 2].end_ms, undo.start_ms);
+    }
+
+    #[test]
+    fn guard_rails_from_the_spec() {
+        // (replicas, strategy, resolved maxSurge, resolved maxUnavailable, ceiling, floor)
+        let cases = [
+            (10, "RollingUpdate", 3, 2, Some(13), Some(8)),
+            (5, "RollingUpdate", 0, 1, Some(5), Some(4)),
+            (1, "RollingUpdate", 1, 0, Some(2), Some(1)),
+            (3, "Recreate", 0, 0, None, None),
+        ];
+        let d = trace_of("rolling-update")[0].deployment.clone().unwrap();
+        for (replicas, strategy, surge, unavailable, ceiling, floor) in cases {
+            let mut d = d.clone();
+            d.replicas = replicas;
+            d.strategy = strategy.into();
+            d.max_surge = surge;
+            d.max_unavailable = unavailable;
+            assert_eq!(guard_rails(&d), (ceiling, floor), "{replicas} {strategy}");
+        }
+        // The series carries them at every step, and they move when the spec does.
+        let points = series(&trace_of("proportional-scaling"));
+        let rails: std::collections::BTreeSet<_> =
+            points.iter().map(|p| (p.ceiling, p.floor)).collect();
+        assert!(rails.len() >= 2, "{rails:?}");
+    }
+}

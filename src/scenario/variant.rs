@@ -1,0 +1,456 @@
+//! What-ifs: the same scenario with the focus Deployment's spec or the world changed, run side
+//! by side. A variant is a list of `path=value` settings: `spec.…` paths change the focus
+//! Deployment's manifest under `objects:`, `world.…` paths change the world
+//! (`world.startMs=5000`, `world.failingImages=nginx:1.16.1`). Values are read as YAML scalars
+//! or flow collections (`0`, `50%`, `Recreate`, `[a, b]`). A scenario file may list its
+//! variants (`variants:`), which `rollout compare` and the page's Compare view open.
+
+use super::{Scenario, ScenarioError};
+use crate::api::yaml::{parse_document, parse_manifests, to_editor_yaml};
+use crate::api::{Kind, Map, Value};
+
+/// The fewest and the most variants a comparison shows.
+pub const MIN_VARIANTS: usize = 2;
+pub const MAX_VARIANTS: usize = 4;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// What the column is called (defaults to its settings, or "as written").
+    pub name: String,
+    /// `(path, value)` in the order written.
+    pub set: Vec<(String, Value)>,
+}
+
+impl Variant {
+    /// The name a variant gets from its settings: `maxSurge=0, type=Recreate`.
+    pub fn default_name(set: &[(String, Value)]) -> String {
+        if set.is_empty() {
+            return "as written".into();
+        }
+        set.iter()
+            .map(|(p, v)| {
+                let leaf = p.rsplit('.').next().unwrap_or(p);
+                format!("{leaf}={}", scalar_text(v))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `a=b,c=d` as `rollout compare --set` and the page's variant fields take it. A comma
+    /// inside brackets belongs to the value (`world.failingImages=[a:1, b:2]`).
+    pub fn parse_settings(text: &str) -> Result<Vec<(String, Value)>, String> {
+        let mut out = vec![];
+        for part in split_top_level(text) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let Some((path, value)) = part.split_once('=') else {
+                return Err(format!(
+                    "{part:?}: expected path=value (e.g. spec.strategy.rollingUpdate.maxSurge=0)"
+                ));
+            };
+            let path = path.trim();
+            check_path(path)?;
+            let value = value.trim();
+            let v = if value.is_empty() {
+                Value::String(String::new())
+            } else {
+                parse_document(value)
+                    .map_err(|e| format!("{path}: {value:?} is not a value: {e}"))?
+            };
+            out.push((path.to_string(), v));
+        }
+        if out.is_empty() {
+            return Err("expected at least one path=value".into());
+        }
+        Ok(out)
+    }
+
+    /// The settings written back as `a=b, c=d` (what [`Variant::parse_settings`] reads).
+    pub fn settings_text(&self) -> String {
+        self.set
+            .iter()
+            .map(|(p, v)| format!("{p}={}", scalar_text(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A value as one would type it after `=`.
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = vec![];
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The world's fields a variant may set, as the scenario file spells them.
+const WORLD_FIELDS: [&str; 8] = [
+    "scheduleMs",
+    "startMs",
+    "readyMs",
+    "terminationMs",
+    "useGracePeriod",
+    "nodes",
+    "failingImages",
+    "crashingImages",
+];
+
+fn check_path(path: &str) -> Result<(), String> {
+    if path.is_empty() || path.split('.').any(str::is_empty) {
+        return Err(format!("{path:?}: not a field path (e.g. spec.replicas)"));
+    }
+    match path.split_once('.') {
+        Some(("world", f)) if WORLD_FIELDS.contains(&f) => Ok(()),
+        Some(("world", f)) => Err(format!(
+            "{path}: the world has no field {f:?} (it has {})",
+            WORLD_FIELDS.join(", ")
+        )),
+        Some(("spec" | "metadata", _)) => Ok(()),
+        _ => Err(format!(
+            "{path}: a variant changes the focus Deployment (spec.…, metadata.…) or the world (world.…)"
+        )),
+    }
+}
+
+/// Sets `path` (dotted) in `obj`, making the maps on the way.
+fn set_path(obj: &mut Value, path: &[&str], value: Value, full: &str) -> Result<(), String> {
+    let Value::Object(m) = obj else {
+        return Err(format!("{full}: {} is not a mapping", path.join(".")));
+    };
+    if path.len() == 1 {
+        m.insert(path[0].to_string(), value);
+        return Ok(());
+    }
+    let next = m
+        .entry(path[0].to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if next.is_null() {
+        *next = Value::Object(Map::new());
+    }
+    set_path(next, &path[1..], value, full)
+}
+
+impl Scenario {
+    /// The scenario with a variant's settings applied (its own `variants` dropped). Errors
+    /// name the setting.
+    pub fn with_variant(&self, v: &Variant) -> Result<Scenario, ScenarioError> {
+        let mut s = self.clone();
+        s.variants.clear();
+        let bad = |path: &str, message: String| ScenarioError::Field {
+            path: format!("variant {:?}: {path}", v.name),
+            message,
+        };
+        let mut world = crate::api::codec::to_value(&s.world);
+        let mut manifest: Option<(usize, Vec<Value>, usize)> = None;
+        for (path, value) in &v.set {
+            check_path(path).map_err(|e| bad(path, e))?;
+            if let Some(field) = path.strip_prefix("world.") {
+                let value = match (field, value) {
+                    ("failingImages" | "crashingImages", Value::String(x)) => {
+                        Value::Array(vec![Value::String(x.clone())])
+                    }
+                    _ => value.clone(),
+                };
+                set_path(&mut world, &[field], value, path).map_err(|e| bad(path, e))?;
+                s.world = crate::api::codec::from_value(world.clone()).map_err(|e| {
+                    bad(
+                        path,
+                        format!("{}: {}", scalar_text(value_of(&world, field)), e.inner()),
+                    )
+                })?;
+                continue;
+            }
+            if manifest.is_none() {
+                manifest = Some(self.focus_manifest().map_err(|e| bad(path, e))?);
+            }
+            let (_, docs, d) = manifest.as_mut().expect("found above");
+            let parts: Vec<&str> = path.split('.').collect();
+            set_path(&mut docs[*d], &parts, value.clone(), path).map_err(|e| bad(path, e))?;
+            // Recreate takes no rollingUpdate: the apiserver refuses both (what one means by
+            // "what if Recreate" is the strategy alone).
+            if path == "spec.strategy.type"
+                && value.as_str() == Some("Recreate")
+                && let Some(Value::Object(st)) = docs[*d].pointer_mut("/spec/strategy")
+            {
+                st.remove("rollingUpdate");
+            }
+        }
+        if let Some((i, docs, _)) = manifest {
+            s.objects[i] = docs
+                .iter()
+                .map(to_editor_yaml)
+                .collect::<Vec<_>>()
+                .join("---\n");
+        }
+        // The settings must make a Deployment the apiserver takes: try it now, so that the
+        // error names the variant.
+        s.start().map_err(|e| ScenarioError::Field {
+            path: format!("variant {:?}", v.name),
+            message: e.to_string(),
+        })?;
+        Ok(s)
+    }
+
+    /// The object text holding the focus Deployment (the scenario's `focus`, else the first
+    /// Deployment): its index under `objects`, its documents, and which one.
+    fn focus_manifest(&self) -> Result<(usize, Vec<Value>, usize), String> {
+        let focus = self.focus_key();
+        for (i, text) in self.objects.iter().enumerate() {
+            let Ok(docs) = parse_manifests(text) else {
+                continue;
+            };
+            let found = docs.iter().position(|m| {
+                m.object.kind() == Kind::Deployment
+                    && focus.as_ref().is_none_or(|f| {
+                        *f == format!("{}/{}", m.object.meta().namespace, m.object.meta().name)
+                    })
+            });
+            if let Some(d) = found {
+                return Ok((i, docs.into_iter().map(|m| m.value).collect(), d));
+            }
+        }
+        Err("the scenario has no Deployment under `objects:` to change".into())
+    }
+
+    /// The scenario's own variants, each applied (the comparison it opens as).
+    pub fn variant_scenarios(&self) -> Result<Vec<Scenario>, ScenarioError> {
+        self.variants.iter().map(|v| self.with_variant(v)).collect()
+    }
+}
+
+fn value_of<'a>(world: &'a Value, field: &str) -> &'a Value {
+    world.get(field).unwrap_or(&Value::Null)
+}
+
+/// Reads the scenario file's `variants:` (a list of `{name, set}`, `set` a mapping of paths to
+/// values).
+pub fn parse_variants(v: Value) -> Result<Vec<Variant>, ScenarioError> {
+    let field = |path: String, message: String| ScenarioError::Field { path, message };
+    let Value::Array(items) = v else {
+        return Err(field(
+            "variants".into(),
+            "expected a list of {name, set}".into(),
+        ));
+    };
+    if !(MIN_VARIANTS..=MAX_VARIANTS).contains(&items.len()) {
+        return Err(field(
+            "variants".into(),
+            format!(
+                "a comparison has {MIN_VARIANTS} to {MAX_VARIANTS} variants, got {}",
+                items.len()
+            ),
+        ));
+    }
+    let mut out = vec![];
+    for (i, item) in items.into_iter().enumerate() {
+        let Value::Object(mut m) = item else {
+            return Err(field(
+                format!("variants[{i}]"),
+                "expected {name, set}".into(),
+            ));
+        };
+        if let Some(k) = m.keys().find(|k| *k != "name" && *k != "set") {
+            return Err(field(
+                format!("variants[{i}]"),
+                format!("unknown field {k:?}, expected `name` or `set`"),
+            ));
+        }
+        let set = match m.remove("set") {
+            None | Some(Value::Null) => vec![],
+            Some(Value::Object(s)) => s.into_iter().collect(),
+            Some(other) => {
+                return Err(field(
+                    format!("variants[{i}].set"),
+                    format!("expected a mapping of field paths to values, got {other}"),
+                ));
+            }
+        };
+        for (p, _) in &set {
+            check_path(p).map_err(|e| field(format!("variants[{i}].set"), e))?;
+        }
+        let name = match m.remove("name") {
+            None | Some(Value::Null) => Variant::default_name(&set),
+            Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
+            Some(other) => {
+                return Err(field(
+                    format!("variants[{i}].name"),
+                    format!("expected a short text, got {other}"),
+                ));
+            }
+        };
+        out.push(Variant { name, set });
+    }
+    Ok(out)
+}
+
+/// The variants as the scenario file writes them.
+pub fn variants_value(vs: &[Variant]) -> Value {
+    Value::Array(
+        vs.iter()
+            .map(|v| {
+                let mut m = Map::new();
+                m.insert("name".into(), v.name.clone().into());
+                if !v.set.is_empty() {
+                    m.insert("set".into(), Value::Object(v.set.iter().cloned().collect()));
+                }
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::gallery::DEFAULT;
+    use crate::scenario::summary::rollouts;
+
+    fn variant(settings: &str) -> Variant {
+        let set = Variant::parse_settings(settings).unwrap();
+        Variant {
+            name: Variant::default_name(&set),
+            set,
+        }
+    }
+
+    #[test]
+    fn settings_are_read_as_yaml_values() {
+        let set = Variant::parse_settings(
+            "spec.strategy.rollingUpdate.maxSurge=0, spec.strategy.rollingUpdate.maxUnavailable=50%,world.failingImages=[a:1, b:2]",
+        )
+        .unwrap();
+        assert_eq!(set[0].1, Value::from(0));
+        assert_eq!(set[1].1, Value::from("50%"));
+        assert_eq!(set[2].1, serde_json::json!(["a:1", "b:2"]));
+        assert_eq!(
+            Variant::default_name(&set),
+            "maxSurge=0, maxUnavailable=50%, failingImages=[\"a:1\",\"b:2\"]"
+        );
+        let v = Variant {
+            name: "x".into(),
+            set,
+        };
+        assert_eq!(Variant::parse_settings(&v.settings_text()).unwrap(), v.set);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_naming_them() {
+        let cases = [
+            ("spec.replicas", "\"spec.replicas\": expected path=value"),
+            (
+                "status.replicas=3",
+                "status.replicas: a variant changes the focus Deployment",
+            ),
+            (
+                "world.startTime=3",
+                "world.startTime: the world has no field \"startTime\"",
+            ),
+            ("spec..replicas=3", "\"spec..replicas\": not a field path"),
+            ("", "expected at least one path=value"),
+        ];
+        for (text, want) in cases {
+            let e = Variant::parse_settings(text).unwrap_err();
+            assert!(e.starts_with(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_variant_changes_the_focus_deployment_and_the_world() {
+        let base = Scenario::parse(DEFAULT).unwrap();
+        let s = base
+            .with_variant(&variant("spec.strategy.type=Recreate,world.startMs=5000"))
+            .unwrap();
+        assert!(s.objects[0].contains("type: Recreate"), "{}", s.objects[0]);
+        assert!(!s.objects[0].contains("rollingUpdate"), "{}", s.objects[0]);
+        assert_eq!(s.world.start_ms, 5000);
+        let r = rollouts(&s.run().unwrap());
+        assert_eq!(r[0].lowest_available, 0);
+        // The base is untouched, and a variant without settings is the base.
+        assert!(base.objects[0].contains("maxSurge: 25%"));
+        let same = base
+            .with_variant(&Variant {
+                name: "as written".into(),
+                set: vec![],
+            })
+            .unwrap();
+        assert_eq!(same.run().unwrap(), base.run().unwrap());
+        let s = base
+            .with_variant(&variant("world.failingImages=nginx:1.16.1"))
+            .unwrap();
+        assert_eq!(s.world.failing_images, vec!["nginx:1.16.1".to_string()]);
+    }
+
+    #[test]
+    fn a_variant_the_apiserver_would_refuse_is_refused_naming_it() {
+        let base = Scenario::parse(DEFAULT).unwrap();
+        let cases = [
+            (
+                "spec.strategy.rollingUpdate.maxSurge=0,spec.strategy.rollingUpdate.maxUnavailable=0",
+                "may not be 0 when `maxSurge` is 0",
+            ),
+            ("spec.replicas=-1", "spec.replicas: Invalid value: -1"),
+            (
+                "spec.strategy.rollingUpdate.maxSurg=1",
+                "unknown field \"spec.strategy.rollingUpdate.maxSurg\"",
+            ),
+            ("world.startMs=soon", "world.startMs: soon: invalid type"),
+        ];
+        for (text, want) in cases {
+            let e = base.with_variant(&variant(text)).unwrap_err().to_string();
+            assert!(e.starts_with("variant "), "{text}: {e}");
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_scenario_file_lists_its_variants_and_writes_them_back() {
+        let text = format!(
+            "{DEFAULT}variants:\n  - name: as written\n  - set: {{spec.strategy.rollingUpdate.maxSurge: 0, spec.strategy.rollingUpdate.maxUnavailable: 1}}\n"
+        );
+        let s = Scenario::parse(&text).unwrap();
+        assert_eq!(s.variants.len(), 2);
+        assert_eq!(s.variants[1].name, "maxSurge=0, maxUnavailable=1");
+        assert_eq!(Scenario::parse(&s.to_yaml()).unwrap(), s);
+        assert_eq!(s.variant_scenarios().unwrap().len(), 2);
+        let bad = [
+            (
+                "variants: [{name: a}]",
+                "variants: a comparison has 2 to 4 variants, got 1",
+            ),
+            (
+                "variants: [{name: a}, {nam: b}]",
+                "variants[1]: unknown field \"nam\"",
+            ),
+            (
+                "variants: [{name: a}, {set: {status.x: 1}}]",
+                "variants[1].set: status.x:",
+            ),
+        ];
+        for (tail, want) in bad {
+            let e = Scenario::parse(&format!("{DEFAULT}{tail}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(want), "{tail}: {e}");
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The `rollout` command line: `run --format summary` and `compare`, as a person types them.
+
+use std::process::{Command, Output};
+
+fn rollout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rollout"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn run_format_summary_prints_each_rollouts_numbers() {
+    let out = rollout(&[
+        "run",
+        "scenarios/rolling-update.yaml",
+        "--format",
+        "summary",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for want in [
+        "Rollout 1 at t = 10.0 s: kubectl set image deployment/web nginx=nginx:1.16.1",
+        "ended               complete at t = 16.0 s",
+        "lowest available    8 of 10 (t = 10.0 s)",
+        "highest total pods  13 (t = 10.0 s)",
+        "progress deadline   not exceeded",
+    ] {
+        assert!(s.contains(want), "{want:?} in\n{s}");
+    }
+    let out = rollout(&["run", "scenarios/scale.yaml", "--format=summary"]);
+    assert!(text(&out.stdout).starts_with("No rollout"));
+    let out = rollout(&["run", "scenarios/scale.yaml", "--format=chart"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--format must be table, jsonl or summary, got \"chart\""));
+}
+
+#[test]
+fn compare_prints_the_variants_side_by_side_and_marks_the_best() {
+    let out = rollout(&[
+        "compare",
+        "scenarios/rolling-update.yaml",
+        "--set",
+        "spec.strategy.rollingUpdate.maxSurge=0,spec.strategy.rollingUpdate.maxUnavailable=1",
+        "--set=spec.strategy.type=Recreate",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(
+        lines[0].contains("as written")
+            && lines[0].contains("maxSurge=0, maxUnavailable=1")
+            && lines[0].contains("type=Recreate"),
+        "{s}"
+    );
+    let row = |label: &str| {
+        *lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("{label} in\n{s}"))
+    };
+    // As written: 8 of 10; maxSurge 0 / maxUnavailable 1: 9 of 10 (the best); Recreate: 0.
+    let lowest = row("lowest available");
+    assert!(
+        lowest.contains("8 of 10")
+            && lowest.contains("9 of 10 (t = 10.0 s) *")
+            && lowest.contains("0 of 10"),
+        "{lowest}"
+    );
+    // No surge and Recreate both stay at 10 pods; as written goes to 13.
+    let highest: Vec<&str> = row("highest total pods")
+        .split_whitespace()
+        .skip(3)
+        .collect();
+    assert_eq!(highest, ["13", "10", "*", "10", "*"]);
+}
+
+#[test]
+fn compare_refuses_a_bad_set_naming_it() {
+    // (arguments, exit code, what stderr says)
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["--set", "spec.strategy.rollingUpdate.maxSurg=1"],
+            1,
+            "unknown field \"spec.strategy.rollingUpdate.maxSurg\"",
+        ),
+        (
+            &["--set", "spec.replicas=many"],
+            1,
+            "spec.replicas: invalid type: string \"many\"",
+        ),
+        (
+            &["--set", "status.replicas=1"],
+            2,
+            "--set \"status.replicas=1\": status.replicas: a variant changes the focus Deployment",
+        ),
+        (&["--set", "spec.replicas"], 2, "expected path=value"),
+        (&["--set"], 2, "--set needs path=value"),
+        (&[], 2, "lists no variants"),
+        (
+            &[
+                "--set",
+                "spec.replicas=1",
+                "--set",
+                "spec.replicas=2",
+                "--set",
+                "spec.replicas=3",
+                "--set",
+                "spec.replicas=4",
+            ],
+            2,
+            "at most 3 --set",
+        ),
+    ];
+    for (args, code, want) in cases {
+        let mut a = vec!["compare", "scenarios/rolling-update.yaml"];
+        a.extend(args.iter());
+        let out = rollout(&a);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
