@@ -44,6 +44,20 @@ pub struct Step<'a> {
     pub step: usize,
     #[serde(flatten)]
     pub at: Option<StepAt<'a>>,
+    /// In a comparison: where each variant is at the shared instant.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<VariantAt<'a>>,
+}
+
+/// `{"name", "step" (from 1), "t", "replicaSets"}`: a variant of a comparison at the shared
+/// instant (`step` 0 and no ReplicaSets for a variant that could not run).
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VariantAt<'a> {
+    pub name: &'a str,
+    pub step: usize,
+    pub t: u64,
+    pub replica_sets: Vec<ReplicaSetAt<'a>>,
 }
 
 /// What a step of the run adds to a [`Step`] message.
@@ -68,6 +82,43 @@ pub struct ReplicaSetAt<'a> {
     pub available: i32,
 }
 
+fn replica_sets_at(st: &crate::cluster::trace::TraceStep) -> Vec<ReplicaSetAt<'_>> {
+    st.replica_sets
+        .iter()
+        .map(|r| ReplicaSetAt {
+            name: &r.name,
+            revision: r.revision,
+            replicas: r.replicas,
+            ready: r.status.ready_replicas,
+            available: r.status.available_replicas,
+        })
+        .collect()
+}
+
+impl<'a> Step<'a> {
+    /// The same message with each variant of a comparison at virtual time `t`.
+    pub fn with_variants(mut self, c: &'a super::compare::Comparison, t: u64) -> Step<'a> {
+        self.variants = c
+            .variants
+            .iter()
+            .zip(&c.runs)
+            .map(|(v, r)| {
+                let at = r.as_ref().ok().and_then(|s| {
+                    let i = s.step_at_time(t);
+                    Some((i, s.trace.get(i)?))
+                });
+                VariantAt {
+                    name: &v.name,
+                    step: at.map_or(0, |(i, _)| i + 1),
+                    t,
+                    replica_sets: at.map(|(_, st)| replica_sets_at(st)).unwrap_or_default(),
+                }
+            })
+            .collect();
+        self
+    }
+}
+
 impl Step<'_> {
     pub fn of(s: &Session, pos: usize) -> Step<'_> {
         Step {
@@ -82,18 +133,9 @@ impl Step<'_> {
                 controller: st.controller,
                 branch: st.branch,
                 caption: st.caption.as_deref(),
-                replica_sets: st
-                    .replica_sets
-                    .iter()
-                    .map(|r| ReplicaSetAt {
-                        name: &r.name,
-                        revision: r.revision,
-                        replicas: r.replicas,
-                        ready: r.status.ready_replicas,
-                        available: r.status.available_replicas,
-                    })
-                    .collect(),
+                replica_sets: replica_sets_at(st),
             }),
+            variants: vec![],
         }
     }
 }

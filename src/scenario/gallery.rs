@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -22,10 +22,11 @@ pub const NAMES: [&str; 17] = [
     "rolling-update-surge3-unavailable2",
     "crash-loop",
     "adopt-orphan-replicaset",
+    "compare-strategies",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
-pub const GROUPS: [(&str, &[(usize, &str)]); 5] = [
+pub const GROUPS: [(&str, &[(usize, &str)]); 6] = [
     (
         "Basics",
         &[
@@ -43,6 +44,10 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 5] = [
             (13, "maxSurge 0: replace in place"),
             (14, "maxSurge 3, maxUnavailable 2"),
         ],
+    ),
+    (
+        "Planning a rollout",
+        &[(17, "Compare: 25%/25%, maxSurge 0, 100% surge, Recreate")],
     ),
     (
         "Failures",
@@ -137,6 +142,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "adopt-orphan-replicaset",
         include_str!("../../scenarios/adopt-orphan-replicaset.yaml"),
+    ),
+    (
+        "compare-strategies",
+        include_str!("../../scenarios/compare-strategies.yaml"),
     ),
 ];
 

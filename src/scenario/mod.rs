@@ -1,6 +1,7 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
+pub mod compare;
 pub mod describe;
 pub mod embed;
 pub mod gallery;

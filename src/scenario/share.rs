@@ -321,6 +321,8 @@ pub enum Controls {
 pub enum Panel {
     Branch,
     Events,
+    /// The rollout chart and summary.
+    Chart,
     None,
 }
 
@@ -336,6 +338,8 @@ pub struct ViewOptions {
     pub step: Option<usize>,
     pub until: Option<usize>,
     pub panel: Panel,
+    /// The rollout chart under the cluster view (`chart`).
+    pub chart: bool,
     /// Parameters that were not understood (reported, never fatal).
     pub ignored: Vec<String>,
 }
@@ -351,6 +355,7 @@ impl Default for ViewOptions {
             step: None,
             until: None,
             panel: Panel::Branch,
+            chart: false,
             ignored: vec![],
         }
     }
@@ -378,6 +383,10 @@ impl ViewOptions {
                 }
                 "readonly" => {
                     o.readonly = flag;
+                    true
+                }
+                "chart" => {
+                    o.chart = flag;
                     true
                 }
                 "theme" => match v {
@@ -413,6 +422,10 @@ impl ViewOptions {
                     }
                     "events" => {
                         o.panel = Panel::Events;
+                        true
+                    }
+                    "chart" => {
+                        o.panel = Panel::Chart;
                         true
                     }
                     "none" => {
@@ -475,10 +488,14 @@ impl ViewOptions {
             match self.panel {
                 Panel::Branch => "panel=branch",
                 Panel::Events => "panel=events",
+                Panel::Chart => "panel=chart",
                 Panel::None => "panel=none",
             }
             .into(),
         );
+        if self.chart {
+            q.push("chart".into());
+        }
         if let Some(s) = self.step {
             q.push(format!("step={}", s + 1));
         }
@@ -532,6 +549,10 @@ mod view_tests {
         assert_eq!((o.step, o.until), (Some(2), Some(39)));
         assert_eq!(o.panel, Panel::Events);
         assert!(o.ignored.is_empty());
+        let o = ViewOptions::from_query("embed&panel=chart&chart");
+        assert_eq!((o.panel, o.chart), (Panel::Chart, true));
+        assert_eq!(ViewOptions::from_query(&o.to_query()), o);
+        assert!(!ViewOptions::from_query("chart=0").chart);
     }
 
     #[test]

@@ -516,6 +516,33 @@ pub fn render_compare(names: &[String], columns: &[Vec<Rollout>]) -> String {
     out
 }
 
+/// One variant's rollouts (the JS API's `rolloutSummary`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantSummary {
+    pub name: String,
+    pub rollouts: Vec<Rollout>,
+}
+
+/// The rollouts of a scenario file, per variant (one, "as written", when it lists none).
+pub fn of_scenario(text: &str) -> Result<Vec<VariantSummary>, crate::scenario::ScenarioError> {
+    let s = crate::scenario::Scenario::parse(text)?;
+    if s.variants.is_empty() {
+        return Ok(vec![VariantSummary {
+            name: "as written".into(),
+            rollouts: rollouts(&s.run()?),
+        }]);
+    }
+    s.variants
+        .iter()
+        .map(|v| {
+            Ok(VariantSummary {
+                name: v.name.clone(),
+                rollouts: rollouts(&s.with_variant(v)?.run()?),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -608,6 +635,29 @@ mod tests {
         // The broken image's rollout lasts until the undo.
         assert_eq!(r[r.len() - 2].ending, Ending::Superseded);
         assert_eq!(r[r.len() - 2].end_ms, undo.start_ms);
+    }
+
+    #[test]
+    fn a_scenario_file_summarised_per_variant() {
+        let one = of_scenario(crate::scenario::gallery::DEFAULT).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].rollouts[0].highest_total, 13);
+        let text = format!(
+            "{}variants:\n  - name: as written\n  - set: {{spec.strategy.type: Recreate}}\n",
+            crate::scenario::gallery::DEFAULT
+        );
+        let two = of_scenario(&text).unwrap();
+        assert_eq!(two[1].name, "type=Recreate");
+        assert_eq!(two[1].rollouts[0].lowest_available, 0);
+        let json = serde_json::to_value(&two[0]).unwrap();
+        assert_eq!(json["rollouts"][0]["lowestAvailable"], 8);
+        assert_eq!(json["rollouts"][0]["ending"], "complete");
+        assert!(
+            of_scenario("name: x\nvariants: 3\n")
+                .unwrap_err()
+                .to_string()
+                .starts_with("variants:")
+        );
     }
 
     #[test]

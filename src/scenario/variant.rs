@@ -213,7 +213,7 @@ impl Scenario {
 
     /// The object text holding the focus Deployment (the scenario's `focus`, else the first
     /// Deployment): its index under `objects`, its documents, and which one.
-    fn focus_manifest(&self) -> Result<(usize, Vec<Value>, usize), String> {
+    pub(crate) fn focus_manifest(&self) -> Result<(usize, Vec<Value>, usize), String> {
         let focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {
             let Ok(docs) = parse_manifests(text) else {

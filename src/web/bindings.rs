@@ -23,6 +23,32 @@ pub fn prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// A phone-sized screen (the layout's one-column breakpoint).
+pub fn narrow() -> bool {
+    window()
+        .match_media("(max-width: 720px)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+/// Where a pointer is across the element that handles the event, from 0 (left edge) to 1.
+pub fn fraction_x(e: &MouseEvent) -> Option<f64> {
+    let el: web_sys::Element = e.current_target()?.dyn_into().ok()?;
+    let r = el.get_bounding_client_rect();
+    (r.width() > 0.0).then(|| (e.client_x() as f64 - r.left()) / r.width())
+}
+
+/// Keeps a drag's pointer events coming to the element it started on.
+pub fn capture_pointer(e: &PointerEvent) {
+    if let Some(el) = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    {
+        let _ = el.set_pointer_capture(e.pointer_id());
+    }
+}
+
 pub fn set_theme(dark: bool) {
     if let Some(root) = window().document().and_then(|d| d.document_element()) {
         let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });

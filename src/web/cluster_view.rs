@@ -60,6 +60,10 @@ fn pod(p: &PodView, selected: bool, dispatch: &Dispatch) -> Html {
 
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &Props) -> Html {
+    let colours = {
+        let run = props.run.clone();
+        use_memo(run, |run| super::chart_geom::colours(&run.0.trace))
+    };
     let s = &props.run.0;
     let Some(step) = s.trace.get(props.pos) else {
         return html! { <div class="cluster empty">{"Nothing has happened yet."}</div> };
@@ -110,8 +114,9 @@ pub fn cluster_view(props: &Props) -> Html {
         let name = rs.name.clone();
         // Width grows with the desired count, so a ReplicaSet visibly grows and shrinks.
         let bar = format!("--desired:{};", rs.replicas.max(0));
+        let colour = format!("rev-c{}", colours.get(&rs.name).copied().unwrap_or(0));
         html! {
-            <div key={rs.name.clone()} class={classes!("rs", (rs.revision == newest).then_some("newest"), rs.deleting.then_some("deleting"), sel.then_some("selected"))} style={bar}>
+            <div key={rs.name.clone()} class={classes!("rs", colour, (rs.revision == newest).then_some("newest"), rs.deleting.then_some("deleting"), sel.then_some("selected"))} style={bar}>
                 <button class="rs-head"
                     onclick={move |_| d.dispatch(Action::Select(Some(Selected::ReplicaSet(name.clone()))))}>
                     <span class="rev">{ format!("rev {}", rs.revision) }</span>{ " " }

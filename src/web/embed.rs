@@ -108,6 +108,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                         <legend>{"Embed options"}</legend>
                         <label><input type="checkbox" id="embed-autoplay" checked={o.autoplay} onchange={check(|o, v| o.autoplay = v)} />{" autoplay"}</label>
                         <label><input type="checkbox" checked={o.readonly} onchange={check(|o, v| o.readonly = v)} />{" read-only"}</label>
+                        <label><input type="checkbox" checked={o.chart} onchange={check(|o, v| o.chart = v)} />{" chart under the pods"}</label>
                         <label>{"theme "}<select onchange={set(|o, v| o.dark = match v.as_str() { "dark" => Some(true), "light" => Some(false), _ => None })}>
                             <option value="auto" selected={o.dark.is_none()}>{"reader's"}</option>
                             <option value="light" selected={o.dark == Some(false)}>{"light"}</option>
@@ -118,9 +119,10 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                             <option value="minimal" selected={o.controls == Controls::Minimal}>{"minimal"}</option>
                             <option value="none" selected={o.controls == Controls::None}>{"none"}</option>
                         </select></label>
-                        <label>{"panel "}<select onchange={set(|o, v| o.panel = match v.as_str() { "events" => Panel::Events, "none" => Panel::None, _ => Panel::Branch })}>
+                        <label>{"panel "}<select onchange={set(|o, v| o.panel = match v.as_str() { "events" => Panel::Events, "chart" => Panel::Chart, "none" => Panel::None, _ => Panel::Branch })}>
                             <option value="branch" selected={o.panel == Panel::Branch}>{"branch"}</option>
                             <option value="events" selected={o.panel == Panel::Events}>{"events"}</option>
+                            <option value="chart" selected={o.panel == Panel::Chart}>{"chart"}</option>
                             <option value="none" selected={o.panel == Panel::None}>{"none"}</option>
                         </select></label>
                         <label>{"from step "}<input type="number" min="1" max={steps.to_string()} placeholder="1" size="5"
@@ -177,6 +179,7 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
         Panel::Events => {
             html! { <status::StatusPanel run={run.clone()} pos={model.pos} events=true /> }
         }
+        Panel::Chart => super::page::chart_panel(model, dispatch),
         Panel::None => html! {},
     };
     let selected: Option<Selected> = None;
@@ -192,13 +195,23 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
             if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
                 { super::page::caption_bar(model, dispatch, caption) }
             }
+            if let Some(c) = model.compare.clone() {
+                <main class="compare-main">
+                    <super::compare::CompareView compare={super::compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}
+                        playing={model.playing} speed={model.speed} readonly=true controls={view.controls != Controls::None} dispatch={dispatch.clone()} />
+                </main>
+            } else {
             <main class="embed-grid">
                 <section class="center">
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={selected} dispatch={dispatch.clone()} />
                     { timeline }
+                    if view.chart && view.panel != Panel::Chart {
+                        { super::page::chart_panel(model, dispatch) }
+                    }
                 </section>
                 <section class="right">{ panel }</section>
             </main>
+            }
         </div>
     }
 }

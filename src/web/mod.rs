@@ -4,6 +4,7 @@
 //! reducer compile on every target, so the page's rules are unit-tested natively; the
 //! components, the bindings and the page are wasm32 only.
 
+pub mod chart_geom;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]
@@ -11,7 +12,11 @@ pub mod bindings;
 #[cfg(target_arch = "wasm32")]
 pub mod branch;
 #[cfg(target_arch = "wasm32")]
+pub mod chart;
+#[cfg(target_arch = "wasm32")]
 pub mod cluster_view;
+#[cfg(target_arch = "wasm32")]
+pub mod compare;
 #[cfg(target_arch = "wasm32")]
 pub mod console;
 #[cfg(target_arch = "wasm32")]

@@ -1,7 +1,9 @@
 //! The page itself (wasm32 only): the root component, the shared handles components take, and
 //! the functions exported to JavaScript.
 
-use super::{bindings, branch, cluster_view, console, editor, embed, inspector, state};
+use super::{
+    bindings, branch, chart, cluster_view, compare, console, editor, embed, inspector, state,
+};
 use super::{status, timeline, world};
 use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
@@ -38,7 +40,7 @@ pub fn app() -> Html {
     bindings::use_shortcuts(dispatch.clone());
     bindings::use_hash_links(dispatch.clone());
     bindings::use_remote_commands(dispatch.clone());
-    use_embed_messages(Run(model.session.clone()), model.pos);
+    use_embed_messages(&model);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
     use_embed_errors(model.notice.clone());
     use_url_follows_work(&model);
@@ -70,6 +72,12 @@ pub fn app() -> Html {
                     <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissNotice) }>{"×"}</button>
                 </div>
             }
+            if let Some(c) = model.compare.clone() {
+                <main class="compare-main">
+                    <compare::CompareView compare={compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}
+                        playing={model.playing} speed={model.speed} {readonly} dispatch={dispatch.clone()} />
+                </main>
+            } else {
             <main class="grid">
                 if !readonly {
                     <section class="left">
@@ -87,13 +95,28 @@ pub fn app() -> Html {
                     if !readonly {
                         <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
                     }
+                    { chart_panel(&model, &dispatch) }
                 </section>
                 <section class="right">
                     <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
                     <status::StatusPanel run={run} pos={model.pos} />
                 </section>
             </main>
+            }
         </div>
+    }
+}
+
+/// The rollout chart with the run's summary beside it; both seek.
+pub fn chart_panel(model: &Model, dispatch: &Dispatch) -> Html {
+    let d = dispatch.clone();
+    let on_seek = Callback::from(move |t: u64| d.dispatch(Action::SeekTime(t)));
+    let run = Run(model.session.clone());
+    html! {
+        <section class="chart-panel" aria-label="Rollout chart and summary">
+            <chart::RolloutChart run={run.clone()} vt_ms={model.vt_ms} on_seek={on_seek.clone()} />
+            <chart::RolloutSummary {run} {on_seek} />
+        </section>
     }
 }
 
@@ -138,14 +161,26 @@ fn use_url_follows_work(model: &Model) {
     });
 }
 
-/// Tells an embedding page where the page is: once when a run is ready, then on every step.
+/// Tells an embedding page where the page is: once when a run is ready, then on every step
+/// (in a comparison, whenever a variant reaches another step).
 #[hook]
-fn use_embed_messages(run: Run, pos: usize) {
-    use_effect_with((run.clone(), pos), |(run, pos)| {
-        if bindings::in_frame() {
-            bindings::post_to_parent(&embed_messages::Step::of(&run.0, *pos));
-        }
-    });
+fn use_embed_messages(model: &Model) {
+    let run = Run(model.session.clone());
+    let compare = model.compare.clone().map(compare::Compared);
+    let t = model.vt_ms.max(0.0) as u64;
+    let steps = compare.as_ref().map(|c| c.0.steps_at(t));
+    use_effect_with(
+        (run.clone(), model.pos, compare, steps),
+        move |(run, pos, compare, _)| {
+            if bindings::in_frame() {
+                let step = embed_messages::Step::of(&run.0, *pos);
+                match compare {
+                    Some(c) => bindings::post_to_parent(&step.with_variants(&c.0, t)),
+                    None => bindings::post_to_parent(&step),
+                }
+            }
+        },
+    );
     use_effect_with(run, |run| {
         if bindings::in_frame() {
             bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
@@ -214,6 +249,10 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                 </select>
             </label>
             <p class="description">{ model.session.scenario.description.clone() }</p>
+            if model.compare.is_none() && !model.view.readonly {
+                <button class="compare-button" title="Run this scenario with other strategies side by side"
+                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::OpenCompare) }>{"Compare"}</button>
+            }
             <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
             <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
                 onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
@@ -287,4 +326,16 @@ pub fn share_link(text: &str, step: usize) -> Result<String, wasm_bindgen::JsVal
     let s =
         crate::scenario::Scenario::parse(text).map_err(|e| js_sys::Error::new(&e.to_string()))?;
     Ok(crate::scenario::share::encode(&s, step))
+}
+
+/// JavaScript API: the rollout summary of a scenario file, per variant (`[{name, rollouts}]`;
+/// one entry, "as written", when it lists none). Each rollout holds the numbers `rollout run
+/// --format summary` prints (startMs, endMs, ending, durationMs, lowestAvailable,
+/// highestTotal, extraPodSeconds, syncs, deadlineExceeded, …). Throws an Error naming the
+/// field or the variant when the scenario does not run.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = rolloutSummary)]
+pub fn rollout_summary(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    let out = crate::scenario::summary::of_scenario(text)
+        .map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    Ok(bindings::to_js(&out))
 }

@@ -6,11 +6,13 @@ use crate::api::Deployment;
 use crate::cluster::kubelet::World;
 use crate::cluster::watch::WatchEnd;
 use crate::scenario::Scenario;
+use crate::scenario::compare::{self, Comparison};
 pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
 use crate::scenario::share::{self, ViewOptions};
+use crate::scenario::variant::{MAX_VARIANTS, MIN_VARIANTS, Variant};
 use std::rc::Rc;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
@@ -74,6 +76,17 @@ pub struct Model {
     pub held: bool,
     /// An autoplaying embed reads a caption out this long (real ms) before it plays on.
     pub hold_ms: f64,
+    /// The scenario's variants run side by side (the Compare view), when it lists any.
+    pub compare: Option<Rc<Comparison>>,
+    /// Each variant's settings as the reader typed them, with why they were not taken.
+    pub drafts: Rc<Vec<Draft>>,
+}
+
+/// A variant's settings field: its text and, when the text was refused, why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draft {
+    pub text: String,
+    pub error: Option<String>,
 }
 
 pub enum Action {
@@ -116,6 +129,13 @@ pub enum Action {
     /// Something the reader should know that changed nothing (a gallery file that did not load).
     Notice(String),
     ToggleTheme,
+    /// Open the scenario as variants side by side (suggested ones when it lists none).
+    OpenCompare,
+    CloseCompare,
+    /// Variant `i`'s settings (`path=value, …`; empty for the scenario as written).
+    SetVariant(usize, String),
+    AddVariant,
+    RemoveVariant(usize),
 }
 
 /// The manifest the editor starts with: the scenario's first Deployment.
@@ -203,7 +223,10 @@ impl Model {
             shared: None,
             held: false,
             hold_ms: 0.0,
+            compare: None,
+            drafts: Rc::new(vec![]),
         };
+        m.refresh_compare();
         m.seek(pos);
         m.follow();
         m
@@ -313,6 +336,90 @@ impl Model {
     fn replace_session(&mut self, s: Session) {
         self.notice = s.stopped.clone();
         self.session = Rc::new(s);
+        self.refresh_compare();
+    }
+
+    /// Re-runs the variants the scenario lists (after any change to the run or to them).
+    fn refresh_compare(&mut self) {
+        let c = Comparison::of(&self.session.scenario);
+        if let Some(c) = &c
+            && let Some(e) = c.runs.iter().find_map(|r| r.as_ref().err())
+            && self.notice.is_none()
+        {
+            self.notice = Some(format!("A variant could not run: {e}"));
+        }
+        self.drafts = Rc::new(
+            self.session
+                .scenario
+                .variants
+                .iter()
+                .map(|v| Draft {
+                    text: v.settings_text(),
+                    error: None,
+                })
+                .collect(),
+        );
+        self.compare = c.map(Rc::new);
+    }
+
+    /// The run with these variants (the run itself does not change).
+    fn set_variants(&mut self, variants: Vec<Variant>) {
+        let mut s = (*self.session).clone();
+        s.scenario.variants = variants;
+        self.playing = false;
+        self.replace_session(s);
+    }
+
+    /// Variant `i`'s settings typed: taken when the apiserver would take the Deployment they
+    /// make, else kept as typed with the reason.
+    fn set_variant(&mut self, i: usize, text: String) {
+        let mut variants = self.session.scenario.variants.clone();
+        if i >= variants.len() {
+            return;
+        }
+        let set = if text.trim().is_empty() {
+            Ok(vec![])
+        } else {
+            Variant::parse_settings(&text)
+        };
+        let taken = set.and_then(|set| {
+            let v = Variant {
+                name: Variant::default_name(&set),
+                set,
+            };
+            self.session
+                .scenario
+                .with_variant(&v)
+                .map(|_| v)
+                .map_err(|e| e.to_string())
+        });
+        match taken {
+            Ok(v) => {
+                variants[i] = v;
+                self.set_variants(variants);
+            }
+            Err(e) => {
+                Rc::make_mut(&mut self.drafts)[i] = Draft {
+                    text,
+                    error: Some(e),
+                }
+            }
+        }
+    }
+
+    /// The shared clock's end in a comparison, else the run's.
+    pub fn end_ms(&self) -> u64 {
+        match &self.compare {
+            Some(c) => c.end_ms,
+            None => self.session.trace.get(self.last()).map_or(0, |s| s.t),
+        }
+    }
+
+    /// A comparison's clock moves to `t`; the run underneath follows.
+    fn seek_time(&mut self, t: f64) {
+        let t = t.clamp(0.0, self.end_ms() as f64);
+        self.seek(self.session.step_at_time(t as u64));
+        self.vt_ms = t;
     }
 
     /// Runs a console command at the current step; true when it changed the run.
@@ -417,6 +524,11 @@ impl Model {
                     | Action::Command(_)
                     | Action::SetWorld(_)
                     | Action::Quick(..)
+                    | Action::OpenCompare
+                    | Action::CloseCompare
+                    | Action::SetVariant(..)
+                    | Action::AddVariant
+                    | Action::RemoveVariant(_)
             )
         {
             m.notice = Some("This playground is read-only.".into());
@@ -468,6 +580,38 @@ impl Model {
                 },
             },
             Action::TogglePlay if m.playing => m.playing = false,
+            Action::TogglePlay | Action::Play if m.compare.is_some() => {
+                m.playing = true;
+                if m.vt_ms >= m.end_ms() as f64 {
+                    m.seek_time(0.0);
+                }
+            }
+            Action::Tick(real_ms) if m.compare.is_some() => {
+                if !m.playing {
+                    return self;
+                }
+                let t = m.vt_ms + real_ms.min(250.0) * m.speed;
+                m.seek_time(t);
+                if t >= m.end_ms() as f64 {
+                    m.playing = false;
+                }
+            }
+            Action::StepForward | Action::NextChange if m.compare.is_some() => {
+                m.playing = false;
+                let t = m
+                    .compare
+                    .as_ref()
+                    .map_or(0, |c| c.next_instant(m.vt_ms as u64));
+                m.seek_time(t as f64);
+            }
+            Action::StepBack | Action::PreviousChange if m.compare.is_some() => {
+                m.playing = false;
+                let t = m
+                    .compare
+                    .as_ref()
+                    .map_or(0, |c| c.previous_instant(m.vt_ms.ceil() as u64));
+                m.seek_time(t as f64);
+            }
             Action::TogglePlay | Action::Play => {
                 m.playing = true;
                 m.held = false;
@@ -651,6 +795,31 @@ impl Model {
             Action::DismissNotice => m.notice = None,
             Action::Notice(text) => m.notice = Some(text),
             Action::ToggleTheme => m.dark = !m.dark,
+            Action::OpenCompare => {
+                if m.compare.is_none() {
+                    let v = compare::suggested(&m.session.scenario);
+                    m.set_variants(v);
+                }
+            }
+            Action::CloseCompare => m.set_variants(vec![]),
+            Action::SetVariant(i, text) => m.set_variant(i, text),
+            Action::AddVariant => {
+                let mut v = m.session.scenario.variants.clone();
+                if v.len() < MAX_VARIANTS {
+                    v.push(Variant {
+                        name: "as written".into(),
+                        set: vec![],
+                    });
+                    m.set_variants(v);
+                }
+            }
+            Action::RemoveVariant(i) => {
+                let mut v = m.session.scenario.variants.clone();
+                if i < v.len() && v.len() > MIN_VARIANTS {
+                    v.remove(i);
+                    m.set_variants(v);
+                }
+            }
         }
         m.follow();
         Rc::new(m)
@@ -868,5 +1037,67 @@ mod tests {
         let m = m.apply(Action::Remote(Remote::Seek(3)));
         assert!(!m.playing);
         assert_eq!(m.pos, 3);
+    }
+
+    #[test]
+    fn compare_runs_the_variants_on_one_clock_and_a_link_keeps_them() {
+        let m = page("").apply(Action::OpenCompare);
+        let c = m.compare.clone().expect("a comparison");
+        assert_eq!(c.variants.len(), 3);
+        assert_eq!(m.drafts[2].text, "spec.strategy.type=Recreate");
+        // Playing moves one clock to the latest end of any variant.
+        let m = play(m, 10_000);
+        assert_eq!(m.vt_ms, c.end_ms as f64);
+        assert!(c.end_ms > m.session.end_ms(), "maxSurge 0 takes longer");
+        assert!(!m.playing);
+        // Stepping goes from instant to instant across the variants.
+        let back = m.clone().apply(Action::StepBack);
+        assert!(back.vt_ms < m.vt_ms);
+        let fwd = back.clone().apply(Action::StepForward);
+        assert_eq!(fwd.vt_ms, m.vt_ms);
+        // The link carries the variants and opens the same comparison.
+        let link = share::encode(&m.session.scenario, 0);
+        let opened = Model::from_url("", &link, false);
+        assert_eq!(opened.compare.unwrap().names(), c.names());
+        // Back to one run: a link made then opens without variants.
+        let one = m.apply(Action::CloseCompare);
+        assert!(one.compare.is_none() && one.session.scenario.variants.is_empty());
+    }
+
+    #[test]
+    fn a_refused_variant_keeps_its_text_and_says_why() {
+        let m = page("").apply(Action::OpenCompare);
+        let before = m.compare.clone().unwrap();
+        let typo = "spec.strategy.rollingUpdate.maxSurg=1";
+        let m = m.apply(Action::SetVariant(1, typo.into()));
+        assert_eq!(m.drafts[1].text, typo);
+        let e = m.drafts[1].error.clone().unwrap();
+        assert!(
+            e.contains("unknown field \"spec.strategy.rollingUpdate.maxSurg\""),
+            "{e}"
+        );
+        assert!(
+            Rc::ptr_eq(&before, m.compare.as_ref().unwrap()),
+            "nothing re-ran"
+        );
+        let m = m.apply(Action::SetVariant(
+            1,
+            "spec.replicas=4, world.startMs=500".into(),
+        ));
+        assert_eq!(m.drafts[1].error, None);
+        assert_eq!(
+            m.compare.as_ref().unwrap().variants[1].name,
+            "replicas=4, startMs=500"
+        );
+        // Empty is the scenario as written; two to four variants.
+        let m = m.apply(Action::SetVariant(2, " ".into()));
+        assert_eq!(m.compare.as_ref().unwrap().variants[2].name, "as written");
+        let m = m.apply(Action::AddVariant).apply(Action::AddVariant);
+        assert_eq!(m.drafts.len(), 4);
+        let m = m
+            .apply(Action::RemoveVariant(0))
+            .apply(Action::RemoveVariant(0))
+            .apply(Action::RemoveVariant(0));
+        assert_eq!(m.drafts.len(), 2);
     }
 }

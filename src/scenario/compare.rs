@@ -1,0 +1,190 @@
+//! A comparison: the scenario's variants (see [`super::variant`]) each recorded as a run of its
+//! own, read on one shared virtual clock. The page's Compare view and its embed show it;
+//! `rollout compare` prints its table.
+
+use super::Scenario;
+use super::session::Session;
+use super::summary::{self, Rollout};
+use super::variant::Variant;
+use std::rc::Rc;
+
+pub struct Comparison {
+    pub variants: Vec<Variant>,
+    /// Each variant's run, or why it could not run.
+    pub runs: Vec<Result<Rc<Session>, String>>,
+    /// The latest end of any run: the shared clock's range.
+    pub end_ms: u64,
+}
+
+impl Comparison {
+    /// The comparison a scenario lists (`None` when it lists no variants).
+    pub fn of(base: &Scenario) -> Option<Comparison> {
+        if base.variants.is_empty() {
+            return None;
+        }
+        let runs: Vec<Result<Rc<Session>, String>> = base
+            .variants
+            .iter()
+            .map(|v| {
+                base.with_variant(v)
+                    .and_then(Session::new)
+                    .map(Rc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+        let end_ms = runs.iter().flatten().map(|s| s.end_ms()).max().unwrap_or(0);
+        Some(Comparison {
+            variants: base.variants.clone(),
+            runs,
+            end_ms,
+        })
+    }
+
+    /// Each run's step at virtual time `t`.
+    pub fn steps_at(&self, t: u64) -> Vec<Option<usize>> {
+        self.runs
+            .iter()
+            .map(|r| r.as_ref().ok().map(|s| s.step_at_time(t)))
+            .collect()
+    }
+
+    /// Every instant (ms) at which some run has a step, in order.
+    fn instants(&self) -> Vec<u64> {
+        let mut ts: Vec<u64> = self
+            .runs
+            .iter()
+            .flatten()
+            .flat_map(|s| s.trace.iter().map(|st| st.t))
+            .collect();
+        ts.sort_unstable();
+        ts.dedup();
+        ts
+    }
+
+    /// The next instant after `t` at which some run has a step.
+    pub fn next_instant(&self, t: u64) -> u64 {
+        let ts = self.instants();
+        ts.iter().copied().find(|&x| x > t).unwrap_or(self.end_ms)
+    }
+
+    /// The last instant before `t` at which some run has a step (else 0).
+    pub fn previous_instant(&self, t: u64) -> u64 {
+        let ts = self.instants();
+        ts.iter().rev().copied().find(|&x| x < t).unwrap_or(0)
+    }
+
+    /// Each variant's rollouts (none for a variant that could not run).
+    pub fn rollouts(&self) -> Vec<Vec<Rollout>> {
+        self.runs
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .map(|s| summary::rollouts(&s.trace))
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.variants.iter().map(|v| v.name.clone()).collect()
+    }
+}
+
+/// The variants the Compare action starts from: the scenario as written, and what one most
+/// often weighs against it.
+pub fn suggested(base: &Scenario) -> Vec<Variant> {
+    let recreate = base.focus_manifest().is_ok_and(|(_, docs, d)| {
+        docs[d]
+            .pointer("/spec/strategy/type")
+            .and_then(|t| t.as_str())
+            == Some("Recreate")
+    });
+    let mut out = vec![Variant {
+        name: "as written".into(),
+        set: vec![],
+    }];
+    let settings: &[&str] = if recreate {
+        &["spec.strategy.type=RollingUpdate"]
+    } else {
+        &[
+            "spec.strategy.rollingUpdate.maxSurge=0,spec.strategy.rollingUpdate.maxUnavailable=1",
+            "spec.strategy.type=Recreate",
+        ]
+    };
+    for s in settings {
+        let set = Variant::parse_settings(s).expect("the suggestions are well-formed");
+        out.push(Variant {
+            name: Variant::default_name(&set),
+            set,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::gallery::DEFAULT;
+
+    #[test]
+    fn a_comparison_runs_each_variant_on_one_clock() {
+        let mut base = Scenario::parse(DEFAULT).unwrap();
+        assert!(Comparison::of(&base).is_none());
+        base.variants = suggested(&base);
+        let c = Comparison::of(&base).unwrap();
+        assert_eq!(
+            c.names(),
+            [
+                "as written",
+                "maxSurge=0, maxUnavailable=1",
+                "type=Recreate"
+            ]
+        );
+        assert!(c.runs.iter().all(|r| r.is_ok()));
+        let ends: Vec<u64> = c.runs.iter().flatten().map(|s| s.end_ms()).collect();
+        assert_eq!(c.end_ms, *ends.iter().max().unwrap());
+        // At one instant each run shows its own last step at or before it.
+        let at = c.steps_at(12_000);
+        for (r, i) in c.runs.iter().zip(&at) {
+            let s = r.as_ref().unwrap();
+            let i = i.unwrap();
+            assert!(s.trace[i].t <= 12_000);
+            assert!(s.trace.get(i + 1).is_none_or(|n| n.t > 12_000));
+        }
+        let next = c.next_instant(12_000);
+        assert!(next > 12_000 && c.previous_instant(next) <= 12_000);
+        assert_eq!(c.previous_instant(0), 0);
+        let lowest: Vec<u32> = c.rollouts().iter().map(|r| r[0].lowest_available).collect();
+        assert_eq!(lowest, [8, 9, 0]);
+        // A Recreate scenario is compared with a rolling update.
+        let recreate = Scenario::parse(
+            crate::scenario::gallery::GALLERY
+                .iter()
+                .find(|g| g.0 == "recreate")
+                .unwrap()
+                .1,
+        )
+        .unwrap();
+        assert_eq!(suggested(&recreate)[1].name, "type=RollingUpdate");
+    }
+
+    #[test]
+    fn a_variant_that_cannot_run_says_why_and_the_others_run() {
+        let mut base = Scenario::parse(DEFAULT).unwrap();
+        base.variants = vec![
+            Variant {
+                name: "as written".into(),
+                set: vec![],
+            },
+            Variant {
+                name: "bad".into(),
+                set: Variant::parse_settings("spec.replicas=-3").unwrap(),
+            },
+        ];
+        let c = Comparison::of(&base).unwrap();
+        assert!(c.runs[0].is_ok());
+        let e = c.runs[1].as_ref().err().unwrap();
+        assert!(e.contains("spec.replicas: Invalid value: -3"), "{e}");
+        assert!(c.rollouts()[1].is_empty());
+    }
+}

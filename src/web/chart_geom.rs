@@ -1,0 +1,402 @@
+//! The rollout chart's drawing, as data: where each ReplicaSet's stacked area, the available
+//! and ready lines, the two guard rails and the markers go, in the SVG's coordinates. Pure and
+//! native-tested; `chart.rs` only turns it into elements.
+
+use crate::cluster::trace::{Controller, StepKind, TraceStep};
+use crate::controller::deployment::Branch;
+use crate::scenario::summary::{Point, series};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The palette's size: ReplicaSets take colours `rev-c0` … by their first revision.
+pub const PALETTE: i64 = 6;
+
+/// Each ReplicaSet's colour for the whole run: its revision when it first appears, so that a
+/// rollback that renumbers it does not repaint it. The cluster view uses the same.
+pub fn colours(trace: &[TraceStep]) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for s in trace {
+        for rs in &s.replica_sets {
+            out.entry(rs.name.clone())
+                .or_insert(rs.revision.rem_euclid(PALETTE) as usize);
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub w: f64,
+    pub h: f64,
+    pub left: f64,
+    pub right: f64,
+    pub top: f64,
+    pub bottom: f64,
+    pub t_end: u64,
+    pub y_max: u32,
+}
+
+impl Frame {
+    pub fn x(&self, t: u64) -> f64 {
+        self.left + (self.w - self.left - self.right) * t.min(self.t_end) as f64 / self.t_end as f64
+    }
+
+    pub fn y(&self, v: f64) -> f64 {
+        let inner = self.h - self.top - self.bottom;
+        self.top + inner - inner * v / self.y_max as f64
+    }
+
+    /// The virtual time under x (clamped to the axis).
+    pub fn t_at(&self, x: f64) -> u64 {
+        let f = (x - self.left) / (self.w - self.left - self.right);
+        (f.clamp(0.0, 1.0) * self.t_end as f64).round() as u64
+    }
+}
+
+/// A ReplicaSet's band in the stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub name: String,
+    pub colour: usize,
+    pub path: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    pub step: usize,
+    pub x: f64,
+    pub class: &'static str,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub frame: Frame,
+    /// The focus Deployment after the last step at each instant.
+    pub points: Vec<Point>,
+    pub bands: Vec<Band>,
+    pub available: String,
+    pub ready: String,
+    pub ceiling: String,
+    pub floor: String,
+    /// Commands and captions (top), the Deployment's syncs by branch (bottom).
+    pub actions: Vec<Tick>,
+    pub syncs: Vec<Tick>,
+    pub y_ticks: Vec<u32>,
+    pub t_ticks: Vec<u64>,
+}
+
+/// A round step for about `n` ticks over `max`.
+fn nice_step(max: f64, n: f64) -> f64 {
+    let raw = (max / n).max(1.0);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+/// A step line through `(t, value)` (each value holds until the next instant), broken where
+/// there is none.
+fn step_path(f: &Frame, pts: &[(u64, Option<f64>)]) -> String {
+    let mut d = String::new();
+    let mut pen = false;
+    for (i, (t, v)) in pts.iter().enumerate() {
+        let next = pts.get(i + 1).map_or(f.t_end, |p| p.0);
+        match v {
+            Some(v) => {
+                let y = f.y(*v);
+                if pen {
+                    let _ = write!(d, "V{y:.1}");
+                } else {
+                    let _ = write!(d, "M{:.1},{y:.1}", f.x(*t));
+                }
+                let _ = write!(d, "H{:.1}", f.x(next));
+                pen = true;
+            }
+            None => pen = false,
+        }
+    }
+    d
+}
+
+/// The chart of the run's first `steps` steps over `[0, t_end]` on a `w` × `h` canvas (a
+/// comparison passes the same `t_end` and `y_max` to every variant).
+pub fn chart(trace: &[TraceStep], w: f64, h: f64, t_end: u64, y_max: Option<u32>) -> Chart {
+    let all = series(trace);
+    // The last step at each instant stands for it.
+    let mut points: Vec<Point> = vec![];
+    for p in all {
+        match points.last_mut() {
+            Some(last) if last.t == p.t => *last = p,
+            _ => points.push(p),
+        }
+    }
+    let y_top = points
+        .iter()
+        .map(|p| {
+            p.total
+                .max(p.ceiling.unwrap_or(0).max(0) as u32)
+                .max(p.replicas.unwrap_or(0).max(0) as u32)
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let y_max = y_max.unwrap_or_else(|| y_max_for(y_top));
+    let frame = Frame {
+        w,
+        h,
+        left: 34.0,
+        right: 8.0,
+        top: 14.0,
+        bottom: 30.0,
+        t_end: t_end.max(1),
+        y_max,
+    };
+    let colours = colours(trace);
+    // Bands in the order the ReplicaSets first appear (the oldest at the bottom).
+    let mut order: Vec<String> = vec![];
+    for p in &points {
+        for s in &p.sets {
+            if !order.contains(&s.name) {
+                order.push(s.name.clone());
+            }
+        }
+    }
+    let pods_of = |p: &Point, name: &str| -> f64 {
+        p.sets
+            .iter()
+            .find(|s| s.name == name)
+            .map_or(0.0, |s| s.pods as f64)
+    };
+    let mut below: Vec<f64> = vec![0.0; points.len()];
+    let mut bands = vec![];
+    for name in &order {
+        let above: Vec<f64> = points
+            .iter()
+            .zip(&below)
+            .map(|(p, b)| b + pods_of(p, name))
+            .collect();
+        let top = step_path(
+            &frame,
+            &points
+                .iter()
+                .zip(&above)
+                .map(|(p, v)| (p.t, Some(*v)))
+                .collect::<Vec<_>>(),
+        );
+        // Back along the lower edge, right to left.
+        let mut d = top;
+        for i in (0..points.len()).rev() {
+            let next = points.get(i + 1).map_or(frame.t_end, |q| q.t);
+            let y = frame.y(below[i]);
+            let _ = write!(
+                d,
+                "L{:.1},{y:.1}L{:.1},{y:.1}",
+                frame.x(next),
+                frame.x(points[i].t)
+            );
+        }
+        d.push('Z');
+        bands.push(Band {
+            name: name.clone(),
+            colour: colours.get(name).copied().unwrap_or(0),
+            path: d,
+        });
+        below = above;
+    }
+    let line = |v: &dyn Fn(&Point) -> Option<f64>| {
+        step_path(
+            &frame,
+            &points.iter().map(|p| (p.t, v(p))).collect::<Vec<_>>(),
+        )
+    };
+    let available = line(&|p| Some(p.available as f64));
+    let ready = line(&|p| Some(p.ready as f64));
+    let ceiling = line(&|p| p.ceiling.map(|c| c as f64));
+    let floor = line(&|p| p.floor.map(|c| c as f64));
+    let focus = trace
+        .iter()
+        .rev()
+        .find_map(|s| s.deployment.as_ref())
+        .map(|d| d.name.clone());
+    let mut actions = vec![];
+    let mut syncs = vec![];
+    for (i, s) in trace.iter().enumerate() {
+        if s.t > frame.t_end {
+            break;
+        }
+        if s.kind == StepKind::Action {
+            let label = s
+                .command
+                .as_deref()
+                .and_then(|c| c.lines().next())
+                .map(str::to_string)
+                .unwrap_or_else(|| "caption".into());
+            actions.push(Tick {
+                step: i,
+                x: frame.x(s.t),
+                class: if s.command.is_some() {
+                    "command"
+                } else {
+                    "caption"
+                },
+                label,
+            });
+        } else if s.controller == Some(Controller::Deployment)
+            && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus.as_deref()
+            && let Some(b) = s.branch
+        {
+            syncs.push(Tick {
+                step: i,
+                x: frame.x(s.t),
+                class: branch_class(b),
+                label: format!("Deployment sync: {}", b.as_str()),
+            });
+        }
+    }
+    let ys = nice_step(y_max as f64, 4.0) as u32;
+    let ts = nice_step(frame.t_end as f64, 6.0) as u64;
+    Chart {
+        frame,
+        y_ticks: (0..=y_max).step_by(ys.max(1) as usize).collect(),
+        t_ticks: (0..=frame.t_end).step_by(ts.max(1) as usize).collect(),
+        points,
+        bands,
+        available,
+        ready,
+        ceiling,
+        floor,
+        actions,
+        syncs,
+    }
+}
+
+/// A y axis a little above the highest value, at a round number.
+pub fn y_max_for(top: u32) -> u32 {
+    let step = nice_step(top as f64 * 1.1, 8.0);
+    ((top as f64 * 1.1 / step).ceil() * step).max(1.0) as u32
+}
+
+/// The highest value a run's chart shows (for a comparison's shared axis).
+pub fn y_top(trace: &[TraceStep]) -> u32 {
+    series(trace)
+        .iter()
+        .map(|p| {
+            p.total
+                .max(p.ceiling.unwrap_or(0).max(0) as u32)
+                .max(p.replicas.unwrap_or(0).max(0) as u32)
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+pub fn branch_class(b: Branch) -> &'static str {
+    match b {
+        Branch::NotFound | Branch::SelectAll => "br-other",
+        Branch::Delete => "br-delete",
+        Branch::Pause => "br-pause",
+        Branch::Rollback => "br-rollback",
+        Branch::Scale => "br-scale",
+        Branch::Rollout => "br-rollout",
+    }
+}
+
+/// The point that holds at virtual time `t`.
+pub fn point_at(points: &[Point], t: u64) -> Option<&Point> {
+    let k = points.partition_point(|p| p.t <= t);
+    points.get(k.checked_sub(1)?)
+}
+
+/// What the chart shows, in words (its text alternative).
+pub fn describe(c: &Chart) -> String {
+    let Some(last) = c.points.last() else {
+        return "Nothing has happened yet.".into();
+    };
+    let lowest = c
+        .points
+        .iter()
+        .skip_while(|p| p.available == 0)
+        .map(|p| p.available)
+        .min();
+    let highest = c.points.iter().map(|p| p.total).max().unwrap_or(0);
+    let mut s = format!(
+        "Pods of each ReplicaSet over {:.1} s of virtual time: at most {highest} pods at once",
+        c.frame.t_end as f64 / 1000.0
+    );
+    if let (Some(ceiling), Some(floor)) = (last.ceiling, last.floor) {
+        let _ = write!(
+            s,
+            " (ceiling replicas + maxSurge = {ceiling}, floor replicas - maxUnavailable = {floor} at the end)"
+        );
+    }
+    match lowest {
+        Some(0) => s.push_str("; once pods were up, availability fell to 0"),
+        Some(l) => {
+            let _ = write!(s, "; once pods were up, never fewer than {l} available");
+        }
+        None => {}
+    }
+    let _ = write!(
+        s,
+        "; at the end {} pods, {} ready, {} available.",
+        last.total, last.ready, last.available
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::scenario::gallery::DEFAULT;
+
+    #[test]
+    fn the_rolling_update_chart() {
+        let trace = Scenario::parse(DEFAULT).unwrap().run().unwrap();
+        let end = trace.last().unwrap().t;
+        let c = chart(&trace, 600.0, 200.0, end, None);
+        // Two ReplicaSets, the old one at the bottom, each in its first revision's colour.
+        assert_eq!(c.bands.len(), 2);
+        assert_eq!((c.bands[0].colour, c.bands[1].colour), (1, 2));
+        // Up to 13 pods and the ceiling at 13: the axis goes a little above.
+        assert!(
+            c.frame.y_max >= 13 && c.frame.y_max <= 20,
+            "{}",
+            c.frame.y_max
+        );
+        // One point per instant; the guard rails are drawn throughout.
+        assert!(c.points.windows(2).all(|w| w[0].t < w[1].t));
+        assert!(c.ceiling.starts_with('M') && !c.ceiling[1..].contains('M'));
+        assert_eq!(c.points.last().unwrap().ceiling, Some(13));
+        assert_eq!(c.points.last().unwrap().floor, Some(8));
+        // The set image at 10 s is a command mark at its place on the axis.
+        let set = c.actions.iter().find(|a| a.class == "command").unwrap();
+        assert!((set.x - c.frame.x(10_000)).abs() < 1e-9);
+        assert!(c.syncs.iter().any(|t| t.class == "br-rollout"));
+        // Time and place convert both ways.
+        assert_eq!(c.frame.t_at(c.frame.x(12_000)), 12_000);
+        assert_eq!(c.frame.t_at(-5.0), 0);
+        let k = c.points.iter().position(|p| p.t > 10_000).unwrap();
+        let t = c.points[k].t;
+        assert_eq!(point_at(&c.points, t).unwrap().t, t);
+        assert_eq!(point_at(&c.points, t - 1).unwrap().t, c.points[k - 1].t);
+        let words = describe(&c);
+        assert!(words.contains("at most 13 pods at once"), "{words}");
+        assert!(
+            words.contains("ceiling replicas + maxSurge = 13, floor replicas - maxUnavailable = 8"),
+            "{words}"
+        );
+        assert!(words.contains("never fewer than 8 available"), "{words}");
+    }
+
+    #[test]
+    fn axes_are_round() {
+        assert_eq!(y_max_for(13), 16);
+        assert_eq!(y_max_for(10), 12);
+        assert_eq!(y_max_for(1000), 1200);
+        assert_eq!(nice_step(25_000.0, 6.0), 5000.0);
+    }
+}
