@@ -32,19 +32,15 @@ pub fn narrow() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Where a pointer is across the element that handles the event, from 0 (left edge) to 1.
-pub fn fraction_x(e: &MouseEvent) -> Option<f64> {
-    let el: web_sys::Element = e.current_target()?.dyn_into().ok()?;
-    let r = el.get_bounding_client_rect();
+/// Where a pointer is across an element, from 0 (its left edge) to 1.
+pub fn fraction_x(el: &NodeRef, e: &MouseEvent) -> Option<f64> {
+    let r = el.cast::<web_sys::Element>()?.get_bounding_client_rect();
     (r.width() > 0.0).then(|| (e.client_x() as f64 - r.left()) / r.width())
 }
 
 /// Keeps a drag's pointer events coming to the element it started on.
-pub fn capture_pointer(e: &PointerEvent) {
-    if let Some(el) = e
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    {
+pub fn capture_pointer(el: &NodeRef, e: &PointerEvent) {
+    if let Some(el) = el.cast::<web_sys::Element>() {
         let _ = el.set_pointer_capture(e.pointer_id());
     }
 }

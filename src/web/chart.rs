@@ -62,15 +62,25 @@ pub fn rollout_chart(props: &Props) -> Html {
     };
     let hover = use_state(|| None::<u64>);
     let dragging = use_mut_ref(|| false);
+    let svg = use_node_ref();
     let c = &drawn.0;
     let f = c.frame;
-    let t_of = move |e: &MouseEvent| bindings::fraction_x(e).map(|x| f.t_at(x * f.w));
+    // Events reach Yew at the page's root: the place is measured on the SVG itself.
+    let t_of = {
+        let svg = svg.clone();
+        move |e: &MouseEvent| bindings::fraction_x(&svg, e).map(|x| f.t_at(x * f.w))
+    };
     let onpointerdown = {
-        let (seek, dragging) = (props.on_seek.clone(), dragging.clone());
+        let (seek, dragging, svg, t_of) = (
+            props.on_seek.clone(),
+            dragging.clone(),
+            svg.clone(),
+            t_of.clone(),
+        );
         Callback::from(move |e: PointerEvent| {
             if let Some(t) = t_of(&e) {
                 *dragging.borrow_mut() = true;
-                bindings::capture_pointer(&e);
+                bindings::capture_pointer(&svg, &e);
                 seek.emit(t);
             }
         })
@@ -114,7 +124,7 @@ pub fn rollout_chart(props: &Props) -> Html {
             if let Some(t) = &props.title {
                 <figcaption class="chart-title">{ t.clone() }</figcaption>
             }
-            <svg viewBox={format!("0 0 {} {}", f.w, f.h)} role="img" aria-label="Rollout chart" aria-describedby={id.clone()}
+            <svg ref={svg} viewBox={format!("0 0 {} {}", f.w, f.h)} role="img" aria-label="Rollout chart" aria-describedby={id.clone()}
                 {onpointerdown} {onpointermove} {onpointerup} {onpointerleave}>
                 <ChartBody drawn={(*drawn).clone()} />
                 <line class="playhead" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={f.top.to_string()} y2={(f.h - f.bottom).to_string()} />

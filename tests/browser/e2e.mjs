@@ -295,6 +295,13 @@ for (const [view, url, prepare] of [
   ['the main page (light)', base + '?theme=light', async page => { await page.keyboard.press('Shift+ArrowRight'); }],
   ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
   ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
+  ['the compare view (dark)', base + '?theme=dark', async page => {
+    await page.click('.compare-button');
+    await page.waitForSelector('.compare-table');
+    await page.fill('#variant-2', 'spec.strategy.rollingUpdate.maxSurg=1');
+    await page.press('#variant-2', 'Enter');
+    await page.waitForSelector('.variant-field .error');
+  }],
   ['the docs page', base + 'docs-example.html', async page => {
     await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready, null, { timeout: 30000 });
   }],
@@ -468,6 +475,9 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
   await seekEnd(page);
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.17.0');
   await page.selectOption('select[aria-label="Speed"]', '4');
+  // The chart in view while the rollout plays (it draws the playhead at every frame).
+  await page.locator('.chart').scrollIntoViewIfNeeded();
+  assert(await inView(page, '.chart svg'), 'the chart is in view');
   await page.click('button[aria-label="Play"]');
   const startClock = await clock(page);
   const frames = await page.evaluate(() => new Promise(resolve => {
@@ -477,7 +487,7 @@ await test('300-pod rolling update at 4x: frame intervals', async page => {
   }));
   const d = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
   const median = d[Math.floor(d.length / 2)], p95 = d[Math.floor(d.length * 0.95)];
-  const report = `300-pod rolling update at 4x: ${d.length} frames, median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`;
+  const report = `300-pod rolling update at 4x, the chart in view: ${d.length} frames, median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`;
   fs.writeFileSync(path.join(out, 'frames.txt'), report + '\n');
   results.push('     ' + report);
   assert((await clock(page)) !== startClock, 'the rollout played while frames were measured');
@@ -600,10 +610,135 @@ await test('the JavaScript API gives the same trace as the native core (determin
     const diff = lines.findIndex((l, i) => l !== native[i]);
     assert(diff === -1, `${name}: step ${diff} differs:\n${lines[diff]}\n${native[diff]}`);
   }
+  const summary = await page.evaluate(y => window.wasmBindings.rolloutSummary(y), fs.readFileSync('scenarios/compare-strategies.yaml', 'utf8'));
+  assert(summary.length === 4 && summary[3].name === 'Recreate', 'a summary per variant: ' + JSON.stringify(summary.map(v => v.name)));
+  assert(summary[0].rollouts[0].lowestAvailable === 15 && summary[3].rollouts[0].lowestAvailable === 0, 'the numbers: ' + JSON.stringify(summary[0].rollouts[0]));
   const link = await page.evaluate(y => window.wasmBindings.shareLink(y, 2), fs.readFileSync('scenarios/scale.yaml', 'utf8'));
   assert(link.startsWith('v1.'), 'shareLink');
   const err = await page.evaluate(() => { try { window.wasmBindings.runScenario('name: x\nsteps: 3'); return ''; } catch (e) { return String(e.message); } });
   assert(err.includes('steps'), 'a bad scenario throws naming the field: ' + err);
+});
+
+async function seekTo(page, t) {
+  await page.evaluate(t => {
+    const r = document.querySelector('input[aria-label="Virtual time"]');
+    r.value = t;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+  }, t);
+}
+const playheads = page => page.evaluate(() => [...document.querySelectorAll('.chart .playhead')].map(l => +l.getAttribute('x1')));
+
+await test('the chart: the playhead follows the timeline, a click seeks, hovering reads the values, the summary beside it', async page => {
+  await page.locator('.chart').scrollIntoViewIfNeeded();
+  await seekTo(page, 8000);
+  const [x8] = await playheads(page);
+  await seekTo(page, 20000);
+  const [x20] = await playheads(page);
+  assert(x20 > x8, `the playhead moved with the timeline: ${x8} -> ${x20}`);
+  // A click at the middle of the plot seeks there.
+  const box = await page.locator('.chart svg').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  const max = +(await page.getAttribute('input[aria-label="Virtual time"]', 'max'));
+  const v = +(await page.inputValue('input[aria-label="Virtual time"]'));
+  assert(v > max * 0.4 && v < max * 0.6, `a click on the chart seeks to the middle: ${v} of ${max}`);
+  const [xm] = await playheads(page);
+  assert(Math.abs(xm - 320) < 30, 'the playhead is where the click was: ' + xm);
+  // A drag seeks as it goes.
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.8, box.y + 40, { steps: 5 });
+  await page.mouse.up();
+  const dragged = +(await page.inputValue('input[aria-label="Virtual time"]'));
+  assert(dragged > max * 0.7, `a drag seeks along: ${dragged} of ${max}`);
+  await page.mouse.move(box.x + box.width * 0.45, box.y + 60);
+  const values = await text(page, '.chart-values');
+  assert(/^at t = \d+\.\d s: web-/.test(values) && values.includes('ceiling 13, floor 8'), 'hovering reads the values: ' + values);
+  const summary = await text(page, '.summary');
+  assert(summary.includes('lowest available') && summary.includes('8 of 10') && summary.includes('13'), 'the summary: ' + summary);
+  const words = await text(page, '.chart .sr-only');
+  assert(words.includes('at most 13 pods at once'), 'the chart in words: ' + words);
+  // The summary's instants are links that seek there.
+  await page.locator('.summary button.link').first().click();
+  assert((await clock(page)).startsWith('t = 10.0s'), 'the change\'s instant: ' + await clock(page));
+  await page.locator('.chart-panel').screenshot({ path: path.join(out, 'chart.png') });
+});
+
+await test('the chart in an embed (panel=chart) and in a phone-sized page', async page => {
+  await page.goto(base + '?embed&panel=chart&step=40');
+  await page.waitForSelector('.embed .chart svg');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(base);
+  await page.waitForSelector('.chart svg');
+  const vb = await page.getAttribute('.chart svg', 'viewBox');
+  assert(vb === '0 0 360 190', 'a narrower drawing on a phone, so its text stays readable: ' + vb);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert(overflow <= 1, 'no sideways scroll: ' + overflow);
+});
+
+await test('Compare: three variants, three charts on one clock, the table; a refused setting keeps its text; a compare link opens the same view', async page => {
+  await seekTo(page, 12000);
+  await page.click('.compare-button');
+  await page.waitForSelector('.compare-table');
+  assert((await page.locator('.compare-grid .chart').count()) === 3, 'three charts');
+  const heads = await page.locator('.compare-table thead th').allInnerTexts();
+  assert(heads.length === 4 && heads[3].includes('type=Recreate'), 'a column per variant: ' + heads.join(' | '));
+  const lowest = await page.locator('.compare-table tr', { hasText: 'lowest available' }).innerText();
+  assert(/8 of 10.*9 of 10.*★.*0 of 10/s.test(lowest), 'the best is marked: ' + lowest);
+  // One clock: every playhead at the same place, moving together.
+  await seekTo(page, 15000);
+  const xs = await playheads(page);
+  assert(xs.length === 3 && xs.every(x => x === xs[0]), 'one clock: ' + xs);
+  const max = +(await page.getAttribute('input[aria-label="Virtual time"]', 'max'));
+  assert(max >= 40000, 'the clock runs to the slowest variant\'s end: ' + max);
+  await page.keyboard.press('ArrowRight');
+  const after = await playheads(page);
+  assert(after[0] > xs[0] && after.every(x => x === after[0]), 'a step moves every chart: ' + after);
+  // A refused setting says why and keeps the text.
+  await page.fill('#variant-3', 'spec.strategy.rollingUpdate.maxSurg=1');
+  await page.press('#variant-3', 'Enter');
+  const err = await text(page, '.variant-field .error');
+  assert(err.includes('unknown field "spec.strategy.rollingUpdate.maxSurg"'), err);
+  assert((await page.inputValue('#variant-3')) === 'spec.strategy.rollingUpdate.maxSurg=1', 'the text is kept');
+  await page.fill('#variant-3', 'spec.strategy.rollingUpdate.maxSurge=100%, spec.strategy.rollingUpdate.maxUnavailable=0');
+  await page.press('#variant-3', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.compare-table thead th')[3]?.innerText.includes('maxSurge=100%'));
+  assert((await page.locator('.variant-field .error').count()) === 0, 'taken');
+  await page.screenshot({ path: path.join(out, 'compare-3.png'), fullPage: true });
+  // The address bar holds the comparison: a new page opens the same view.
+  await page.waitForFunction(() => location.hash.length > 10);
+  const url = await page.evaluate(() => location.href);
+  const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await other.goto(url);
+  await other.waitForSelector('.compare-table');
+  const again = await other.locator('.compare-table thead th').allInnerTexts();
+  assert(again.join('|') === (await page.locator('.compare-table thead th').allInnerTexts()).join('|'), 'the same variants: ' + again);
+  // Embedded, it reports each variant's step to its host.
+  await other.goto(otherBase + 'docs-example.html?playground=' + encodeURIComponent(base));
+  await other.evaluate(src => {
+    window.__steps = [];
+    addEventListener('message', e => { if (e.data?.type === 'step' && e.data.variants) window.__steps.push(e.data); });
+    const f = document.createElement('iframe');
+    f.src = src;
+    f.style.cssText = 'width:1200px;height:900px';
+    document.body.appendChild(f);
+  }, url.replace('#', '?embed&autoplay#'));
+  await other.waitForFunction(() => window.__steps.some(m => m.variants.length === 3 && m.variants.every(v => v.step > 1)), null, { timeout: 20000 });
+  const m = await other.evaluate(() => window.__steps.at(-1));
+  assert(m.variants[2].name.includes('maxSurge=100%') && m.variants.every(v => v.t === m.variants[0].t), 'each variant at the shared instant: ' + JSON.stringify(m.variants.map(v => [v.name, v.step, v.t])));
+  const embed = other.frames().find(f => f.url() === url.replace('#', '?embed&autoplay#'));
+  assert((await embed.locator('.embed .compare-table').count()) === 1 && (await embed.locator('.variant-settings').count()) === 0, 'an embed shows the comparison, with no settings to edit');
+  await other.close();
+  // Back to one run.
+  await page.click('text=Back to one run');
+  await page.waitForSelector('.grid .cluster');
+});
+
+await test('the compare-strategies example opens as four variants side by side', async page => {
+  await pickExample(page, 'Compare: 25%/25%, maxSurge 0, 100% surge, Recreate');
+  await page.waitForSelector('.compare-table');
+  assert((await page.locator('.compare-grid .chart').count()) === 4, 'four charts');
+  const highest = await page.locator('.compare-table tr', { hasText: 'highest total pods' }).innerText();
+  assert(/25.*20.*40.*20/s.test(highest), 'highest total pods per variant: ' + highest);
 });
 
 await stop();
