@@ -130,3 +130,69 @@ fn compare_refuses_a_bad_set_naming_it() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn run_check_names_a_breach_and_exits_non_zero() {
+    // Every pod deleted by hand mid-rollout: the floor does not hold, and the run says why.
+    let out = rollout(&[
+        "run",
+        "tests/fixtures/pods-deleted-mid-rollout.yaml",
+        "--check",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let s = text(&out.stdout);
+    assert!(s.contains("guarantees: 1 breach(es)"), "{s}");
+    assert!(
+        s.contains(
+            "floor (at least replicas − maxUnavailable available (RollingUpdate)): from step"
+        ),
+        "{s}"
+    );
+    assert!(
+        s.contains("available 0 < replicas − maxUnavailable = 10 − 2 = 8"),
+        "{s}"
+    );
+    assert!(
+        s.contains(
+            "expected: a pod was deleted by hand (`kubectl delete pods -l app=web` at t = 12.0 s)"
+        ),
+        "{s}"
+    );
+    // JSON Lines stay JSON: the report goes to stderr.
+    let out = rollout(&[
+        "run",
+        "tests/fixtures/pods-deleted-mid-rollout.yaml",
+        "--check",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).lines().all(|l| l.starts_with('{')));
+    assert!(text(&out.stderr).contains("floor"));
+}
+
+#[test]
+fn run_check_on_the_gallery_finds_no_unexpected_breach() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")).unwrap() {
+        let path = entry.unwrap().path();
+        let out = rollout(&[
+            "run",
+            path.to_str().unwrap(),
+            "--check",
+            "--format",
+            "summary",
+        ]);
+        let s = text(&out.stdout);
+        assert!(s.contains("guarantees: "), "{path:?}: {s}");
+        assert!(!s.contains("unexpected"), "{path:?}: {s}");
+        // Only the rollout that runs out of its progress deadline ends unlike its spec.
+        let deadline = path.ends_with("progress-deadline-exceeded.yaml");
+        assert_eq!(out.status.success(), !deadline, "{path:?}: {s}");
+        if deadline {
+            assert!(
+                s.contains("expected: the rollout exceeded its progress deadline"),
+                "{s}"
+            );
+        }
+    }
+}

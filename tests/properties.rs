@@ -3,11 +3,14 @@
 //! promises): never more than replicas + maxSurge desired pods while rolling, never fewer than
 //! replicas − maxUnavailable available once the first rollout is done, revisions only grow, old
 //! ReplicaSets ≤ revisionHistoryLimit once complete, a settled world matches the spec, and the
-//! same scenario always gives the same trace.
+//! same scenario always gives the same trace. The same promises as `scenario::guarantees`
+//! checks them (the page's guarantees panel, `rollout run --check`) hold too: no breach at all.
 
 use proptest::prelude::*;
 use rollout_playground::cluster::trace::to_jsonl;
 use rollout_playground::scenario::Scenario;
+use rollout_playground::scenario::guarantees;
+use rollout_playground::scenario::session::Session;
 
 fn scenario(
     replicas: i32,
@@ -69,6 +72,8 @@ proptest! {
         prop_assert_eq!(d.status.updated_replicas, replicas);
         prop_assert!(last.replica_sets.len() as i32 - 1 <= history, "{} old ReplicaSets kept, limit {}", last.replica_sets.len() - 1, history);
         prop_assert_eq!(to_jsonl(&steps), to_jsonl(&sc.run().unwrap()));
+        let report = guarantees::evaluate(&Session::new(sc).unwrap());
+        prop_assert!(report.breaches.is_empty(), "{}", report.render());
     }
 
     #[test]
@@ -76,11 +81,16 @@ proptest! {
         let text = format!(
             "name: s\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 3\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - at: 10s\n    run: kubectl scale deployment/web --replicas={first}\n  - at: 12s\n    run: kubectl set image deployment/web app=app:2\n  - at: 13s\n    run: kubectl scale deployment/web --replicas={second}\n"
         );
-        let steps = Scenario::parse(&text).unwrap().run().unwrap();
+        let sc = Scenario::parse(&text).unwrap();
+        let steps = sc.run().unwrap();
         let last = steps.last().unwrap();
         let total: u32 = last.replica_sets.iter().map(|r| r.pods.available).sum();
         prop_assert_eq!(total as i32, second);
         prop_assert_eq!(last.deployment.as_ref().unwrap().status.replicas, second);
+        // Scaling mid-rollout moves both rails. Upstream's proportional scaling does not look
+        // at maxUnavailable, so the floor may give: every breach is one the run explains.
+        let report = guarantees::evaluate(&Session::new(sc).unwrap());
+        prop_assert!(report.unexpected().next().is_none(), "{}", report.render());
     }
 }
 
@@ -97,7 +107,6 @@ proptest! {
         every in 3u64..60,
         commands in proptest::collection::vec((0usize..1000, 0u8..4, 1u8..9), 1..5),
     ) {
-        use rollout_playground::scenario::session::Session;
         let text = scenario(replicas, 1, 1, 2, &[(4000, 1)]);
         let mut s = Session::with_checkpoints(Scenario::parse(&text).unwrap(), every).unwrap();
         for (at, verb, n) in commands {

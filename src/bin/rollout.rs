@@ -2,6 +2,8 @@
 //!
 //! - `rollout run SCENARIO [--format table|jsonl]` prints what `kubectl get rs -w` would have
 //!   shown (with the branch of every Deployment sync), or the trace as JSON Lines.
+//!   `--check` also checks the Deployment's guarantees at every step and exits 1 when one did
+//!   not hold (each breach named, with why it is expected when the run holds a cause).
 //!   `--format summary` prints each rollout's numbers (time to complete, lowest available,
 //!   highest total pods, extra pod-seconds, syncs, the progress deadline).
 //! - `rollout compare SCENARIO [--set path=value,…]…` runs the scenario as written and once per
@@ -10,11 +12,12 @@
 
 use rollout_playground::cluster::trace;
 use rollout_playground::conformance;
+use rollout_playground::scenario::session::Session;
 use rollout_playground::scenario::variant::{MAX_VARIANTS, Variant};
-use rollout_playground::scenario::{Scenario, summary, table};
+use rollout_playground::scenario::{Scenario, guarantees, summary, table};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,9 +44,11 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut format = "table".to_string();
+    let mut check = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
+            "--check" => check = true,
             "--format" => {
                 i += 1;
                 format = args.get(i).cloned().unwrap_or_default();
@@ -72,13 +77,21 @@ fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let steps = match Scenario::parse(&text).and_then(|s| s.run()) {
-        Ok(s) => s,
+    // The checks read the run as the page records it (pods and the Deployment per step).
+    let run = match Scenario::parse(&text).and_then(|s| {
+        if check {
+            Session::new(s).map(|s| (s.trace.clone(), Some(s)))
+        } else {
+            s.run().map(|t| (t, None))
+        }
+    }) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("{file}: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let (steps, session) = run;
     if format == "jsonl" {
         print!("{}", trace::to_jsonl(&steps));
     } else if format == "summary" {
@@ -86,7 +99,25 @@ fn run(args: &[String]) -> ExitCode {
     } else {
         print!("{}", table::render(&steps));
     }
-    ExitCode::SUCCESS
+    let Some(session) = session else {
+        return ExitCode::SUCCESS;
+    };
+    let report = guarantees::evaluate(&session);
+    // JSON Lines stay JSON Lines: the report goes to stderr then.
+    let text = report.render();
+    if format == "jsonl" {
+        eprint!("{text}");
+    } else {
+        print!("\n{text}");
+    }
+    if let Some(why) = &session.stopped {
+        eprintln!("{file}: {why}");
+    }
+    if report.breaches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 fn compare(args: &[String]) -> ExitCode {

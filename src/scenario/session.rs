@@ -31,6 +31,8 @@ pub struct Session {
     pub frames: Vec<Rc<Frame>>,
     /// Why the run stopped early (a livelock, or the recording cap), if it did.
     pub stopped: Option<String>,
+    /// The run ended with nothing left to happen (every pod where its spec puts it).
+    pub settled: bool,
     /// The Deployment the run follows (`namespace/name`), if there is one.
     pub focus: Option<String>,
     /// That Deployment after each step (shared between steps that did not write it).
@@ -110,6 +112,7 @@ impl Session {
             trace: vec![],
             frames: vec![],
             stopped: None,
+            settled: false,
             focus: None,
             focus_objects: vec![],
             typed: vec![],
@@ -175,6 +178,7 @@ impl Session {
 
     /// Appends what a run recorded (after whatever the session already holds).
     fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
+        self.settled = result.is_ok() && !c.halted() && c.is_settled();
         self.stopped = match result {
             Err(e) => Some(e.to_string()),
             Ok(()) if c.halted() => Some(format!(

@@ -340,6 +340,8 @@ pub struct ViewOptions {
     pub panel: Panel,
     /// The rollout chart under the cluster view (`chart`).
     pub chart: bool,
+    /// Predict mode (`predict`): the reader answers before each sync that changes something.
+    pub predict: bool,
     /// Parameters that were not understood (reported, never fatal).
     pub ignored: Vec<String>,
 }
@@ -356,6 +358,7 @@ impl Default for ViewOptions {
             until: None,
             panel: Panel::Branch,
             chart: false,
+            predict: false,
             ignored: vec![],
         }
     }
@@ -387,6 +390,10 @@ impl ViewOptions {
                 }
                 "chart" => {
                     o.chart = flag;
+                    true
+                }
+                "predict" => {
+                    o.predict = flag;
                     true
                 }
                 "theme" => match v {
@@ -496,6 +503,9 @@ impl ViewOptions {
         if self.chart {
             q.push("chart".into());
         }
+        if self.predict {
+            q.push("predict".into());
+        }
         if let Some(s) = self.step {
             q.push(format!("step={}", s + 1));
         }
@@ -549,8 +559,8 @@ mod view_tests {
         assert_eq!((o.step, o.until), (Some(2), Some(39)));
         assert_eq!(o.panel, Panel::Events);
         assert!(o.ignored.is_empty());
-        let o = ViewOptions::from_query("embed&panel=chart&chart");
-        assert_eq!((o.panel, o.chart), (Panel::Chart, true));
+        let o = ViewOptions::from_query("embed&panel=chart&chart&predict");
+        assert_eq!((o.panel, o.chart, o.predict), (Panel::Chart, true, true));
         assert_eq!(ViewOptions::from_query(&o.to_query()), o);
         assert!(!ViewOptions::from_query("chart=0").chart);
     }

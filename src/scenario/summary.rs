@@ -142,7 +142,7 @@ fn progressing(d: &DeploymentView) -> Option<(&str, &str)> {
 }
 
 /// upstream's `DeploymentComplete` with the condition that says so.
-fn complete(d: &DeploymentView) -> bool {
+pub(crate) fn complete(d: &DeploymentView) -> bool {
     progressing(d) == Some(("True", "NewReplicaSetAvailable"))
         && d.observed_generation >= d.generation
         && d.status.updated_replicas == d.replicas

@@ -219,6 +219,10 @@ pub fn use_shortcuts(dispatch: Dispatch) {
                 "ArrowLeft" if e.shift_key() => Some(Action::PreviousChange),
                 "ArrowRight" => Some(Action::StepForward),
                 "ArrowLeft" => Some(Action::StepBack),
+                // Predict mode: a digit picks a branch, Enter reveals (the reducer ignores
+                // both when no question is open).
+                k @ ("1" | "2" | "3" | "4" | "5") => k.parse().ok().map(Action::Digit),
+                "Enter" if !pressable => Some(Action::Reveal),
                 "/" => {
                     focus("console-input");
                     e.prevent_default();

@@ -134,6 +134,9 @@ pub fn branch_panel(props: &Props) -> Html {
             </ul>
             if let Some(err) = &cur.error {
                 <p class="error">{ format!("error: {err}") }</p>
+                if let Some(note) = crate::scenario::learn::routine_error(err) {
+                    <p class="routine">{ note }</p>
+                }
             }
             <h3>{"Recent syncs"}</h3>
             <ol class="recent">{ for recent }</ol>

@@ -11,6 +11,9 @@ use yew::prelude::*;
 pub struct ShareProps {
     pub session: Run,
     pub pos: usize,
+    /// A link made in predict mode opens in predict mode (a challenge for someone else).
+    #[prop_or_default]
+    pub predict: bool,
     pub shared: Option<String>,
     pub dispatch: Dispatch,
 }
@@ -26,16 +29,18 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         ..ViewOptions::default()
     });
     let share = {
-        let (run, pos, d, mode) = (
+        let (run, pos, d, mode, predict) = (
             props.session.clone(),
             props.pos,
             props.dispatch.clone(),
             mode.clone(),
+            props.predict,
         );
         Callback::from(move |_| {
             let fragment = share::encode(&run.0.scenario, pos);
             bindings::set_fragment(&fragment);
-            let text = format!("{}#{fragment}", bindings::base_url());
+            let query = if predict { "?predict" } else { "" };
+            let text = format!("{}{query}#{fragment}", bindings::base_url());
             bindings::copy_to_clipboard(&text);
             d.dispatch(Action::Shared(text));
             mode.set(Some("link"));
@@ -109,6 +114,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                         <label><input type="checkbox" id="embed-autoplay" checked={o.autoplay} onchange={check(|o, v| o.autoplay = v)} />{" autoplay"}</label>
                         <label><input type="checkbox" checked={o.readonly} onchange={check(|o, v| o.readonly = v)} />{" read-only"}</label>
                         <label><input type="checkbox" checked={o.chart} onchange={check(|o, v| o.chart = v)} />{" chart under the pods"}</label>
+                        <label><input type="checkbox" checked={o.predict} onchange={check(|o, v| o.predict = v)} />{" predict mode"}</label>
                         <label>{"theme "}<select onchange={set(|o, v| o.dark = match v.as_str() { "dark" => Some(true), "light" => Some(false), _ => None })}>
                             <option value="auto" selected={o.dark.is_none()}>{"reader's"}</option>
                             <option value="light" selected={o.dark == Some(false)}>{"light"}</option>
@@ -195,6 +201,7 @@ pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -
             if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
                 { super::page::caption_bar(model, dispatch, caption) }
             }
+            { super::learn::predict_card(model, dispatch) }
             if let Some(c) = model.compare.clone() {
                 <main class="compare-main">
                     <super::compare::CompareView compare={super::compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}

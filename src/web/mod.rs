@@ -26,6 +26,8 @@ pub mod embed;
 #[cfg(target_arch = "wasm32")]
 pub mod inspector;
 #[cfg(target_arch = "wasm32")]
+pub mod learn;
+#[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod pod_canvas;

@@ -4,7 +4,7 @@
 use super::{
     bindings, branch, chart, cluster_view, compare, console, editor, embed, inspector, state,
 };
-use super::{status, timeline, world};
+use super::{learn, status, timeline, world};
 use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
 use crate::scenario::session::Session;
@@ -88,6 +88,7 @@ pub fn app() -> Html {
                 <section class="center">
                     { focus_switcher(&model, &dispatch) }
                     { caption_bar(&model, &dispatch, (*caption).clone()) }
+                    { learn::predict_card(&model, &dispatch) }
                     <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
                     <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} last={model.last()} dispatch={dispatch.clone()} />
                     <branch::BranchDrawer run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
@@ -99,6 +100,7 @@ pub fn app() -> Html {
                 </section>
                 <section class="right">
                     <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
+                    <learn::GuaranteesPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
                     <status::StatusPanel run={run} pos={model.pos} />
                 </section>
             </main>
@@ -191,6 +193,11 @@ fn use_embed_messages(model: &Model) {
 /// The caption, in a space of its own so that nothing moves when it changes; on the first
 /// view, how to start; when playback holds at a caption, the button that plays on.
 pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) -> Html {
+    // A caption often tells what the next sync does: not while the reader predicts it.
+    let caption = match model.asking {
+        Some(_) => Some("(The caption shows once you have answered.)".to_string()),
+        None => caption,
+    };
     let first = model.pos == 0 && !model.playing;
     let d = dispatch.clone();
     html! {
@@ -253,7 +260,12 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                 <button class="compare-button" title="Run this scenario with other strategies side by side"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::OpenCompare) }>{"Compare"}</button>
             }
-            <embed::ShareButtons session={run.clone()} pos={model.pos} shared={model.shared.clone()} dispatch={dispatch.clone()} />
+            if model.compare.is_none() {
+                <button class={classes!("predict-button", model.predict.then_some("on"))} aria-pressed={model.predict.to_string()}
+                    title="Predict mode: answer before each Deployment sync that changes something"
+                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::TogglePredict) }>{"Predict"}</button>
+            }
+            <embed::ShareButtons session={run.clone()} pos={model.pos} predict={model.predict} shared={model.shared.clone()} dispatch={dispatch.clone()} />
             <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
                 onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }

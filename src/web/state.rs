@@ -5,14 +5,17 @@
 use crate::api::Deployment;
 use crate::cluster::kubelet::World;
 use crate::cluster::watch::WatchEnd;
+use crate::controller::deployment::Branch;
 use crate::scenario::Scenario;
 use crate::scenario::compare::{self, Comparison};
 pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
+use crate::scenario::learn::{self, Prediction, Verdict};
 use crate::scenario::quick;
 use crate::scenario::session::{Outcome, Session};
 use crate::scenario::share::{self, ViewOptions};
 use crate::scenario::variant::{MAX_VARIANTS, MIN_VARIANTS, Variant};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
@@ -80,6 +83,28 @@ pub struct Model {
     pub compare: Option<Rc<Comparison>>,
     /// Each variant's settings as the reader typed them, with why they were not taken.
     pub drafts: Rc<Vec<Draft>>,
+    /// Predict mode: playback stops before each Deployment sync that changes something.
+    pub predict: bool,
+    /// The syncs asked about (steps), in predict mode.
+    pub questions: Rc<Vec<usize>>,
+    /// The sync the reader is predicting (the page shows the step before it).
+    pub asking: Option<usize>,
+    pub guess: Rc<Guess>,
+    /// Answers checked, by step.
+    pub verdicts: Rc<BTreeMap<usize, Verdict>>,
+    /// The sync whose answer was just revealed.
+    pub revealed: Option<usize>,
+}
+
+/// The reader's answer as it is being typed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Guess {
+    pub branch: Option<Branch>,
+    pub strategy: Option<String>,
+    /// Each ReplicaSet's new size as typed, in the order of [`learn::before`].
+    pub sizes: Vec<String>,
+    /// The size of a ReplicaSet the sync would create (empty: none).
+    pub new_replica_set: String,
 }
 
 /// A variant's settings field: its text and, when the text was refused, why.
@@ -136,6 +161,17 @@ pub enum Action {
     SetVariant(usize, String),
     AddVariant,
     RemoveVariant(usize),
+    /// Predict mode on or off.
+    TogglePredict,
+    /// The branch picked (1–5 in `syncDeployment`'s order from the keyboard).
+    PickBranch(Branch),
+    PickStrategy(String),
+    /// A digit typed outside a field: picks the n-th branch while a question is open.
+    Digit(usize),
+    GuessSize(usize, String),
+    GuessNewReplicaSet(String),
+    /// Check the answer and show the sync.
+    Reveal,
 }
 
 /// The manifest the editor starts with: the scenario's first Deployment.
@@ -225,8 +261,16 @@ impl Model {
             hold_ms: 0.0,
             compare: None,
             drafts: Rc::new(vec![]),
+            predict: false,
+            questions: Rc::new(vec![]),
+            asking: None,
+            guess: Rc::new(Guess::default()),
+            verdicts: Rc::new(BTreeMap::new()),
+            revealed: None,
         };
+        m.predict = m.view.predict;
         m.refresh_compare();
+        m.refresh_learn();
         m.seek(pos);
         m.follow();
         m
@@ -337,6 +381,100 @@ impl Model {
         self.notice = s.stopped.clone();
         self.session = Rc::new(s);
         self.refresh_compare();
+        self.refresh_learn();
+    }
+
+    /// The questions of the run in predict mode; answers belong to the run they were given in.
+    fn refresh_learn(&mut self) {
+        self.questions = Rc::new(if self.predict {
+            learn::questions(&self.session)
+        } else {
+            vec![]
+        });
+        self.verdicts = Rc::new(BTreeMap::new());
+        self.asking = None;
+        self.revealed = None;
+    }
+
+    /// In predict mode, going forward to `to` stops before the first question on the way that
+    /// is not answered yet; true when it did.
+    fn ask_before(&mut self, to: usize) -> bool {
+        if !self.predict || self.compare.is_some() {
+            return false;
+        }
+        let k = self.questions.partition_point(|&q| q <= self.pos);
+        let Some(&q) = self.questions[k..]
+            .iter()
+            .find(|&&q| q <= to && !self.verdicts.contains_key(&q))
+        else {
+            return false;
+        };
+        self.reach(q - 1);
+        self.playing = false;
+        self.asking = Some(q);
+        self.revealed = None;
+        self.guess = Rc::new(Guess {
+            branch: None,
+            strategy: self.session.trace[q - 1]
+                .deployment
+                .as_ref()
+                .map(|d| d.strategy.clone()),
+            sizes: learn::before(&self.session, q)
+                .iter()
+                .map(|(_, _, n)| n.to_string())
+                .collect(),
+            new_replica_set: String::new(),
+        });
+        true
+    }
+
+    /// Checks the reader's answer and moves to the sync it was about.
+    fn reveal(&mut self) {
+        let Some(q) = self.asking else { return };
+        let g = self.guess.clone();
+        let Some(branch) = g.branch else {
+            self.notice = Some("Pick a branch first (keys 1–5).".into());
+            return;
+        };
+        let found = learn::before(&self.session, q);
+        let mut sizes = vec![];
+        for ((name, rev, _), text) in found.iter().zip(&g.sizes) {
+            match text.trim().parse::<i32>() {
+                Ok(n) if n >= 0 => sizes.push(n),
+                _ => {
+                    self.notice = Some(format!(
+                        "The size of rev {rev} ({name}): {text:?} is not a number of replicas."
+                    ));
+                    return;
+                }
+            }
+        }
+        let new_replica_set = match g.new_replica_set.trim() {
+            "" => None,
+            t => match t.parse::<i32>() {
+                Ok(n) if n >= 0 => Some(n),
+                _ => {
+                    self.notice = Some(format!(
+                        "The new ReplicaSet's size: {t:?} is not a number of replicas (leave it empty if the sync creates none)."
+                    ));
+                    return;
+                }
+            },
+        };
+        let p = Prediction {
+            branch,
+            strategy: (branch == Branch::Rollout)
+                .then(|| g.strategy.clone())
+                .flatten(),
+            sizes,
+            new_replica_set,
+        };
+        let v = learn::check(&self.session, q, &p);
+        Rc::make_mut(&mut self.verdicts).insert(q, v);
+        self.notice = None;
+        self.asking = None;
+        self.revealed = Some(q);
+        self.reach(q);
     }
 
     /// Re-runs the variants the scenario lists (after any change to the run or to them).
@@ -534,6 +672,18 @@ impl Model {
             m.notice = Some("This playground is read-only.".into());
             return Rc::new(m);
         }
+        // Going back or jumping closes a question (it is asked again when played up to).
+        if matches!(
+            action,
+            Action::StepBack
+                | Action::PreviousChange
+                | Action::Seek(_)
+                | Action::SeekTime(_)
+                | Action::Remote(Remote::Seek(_))
+        ) {
+            m.asking = None;
+            m.revealed = None;
+        }
         match action {
             Action::LoadGallery(i, text) => match Scenario::parse(&text) {
                 Ok(s) => {
@@ -612,7 +762,9 @@ impl Model {
                     .map_or(0, |c| c.previous_instant(m.vt_ms.ceil() as u64));
                 m.seek_time(t as f64);
             }
+            Action::TogglePlay | Action::Play if m.asking.is_some() => m.reveal(),
             Action::TogglePlay | Action::Play => {
+                m.revealed = None;
                 m.playing = true;
                 m.held = false;
                 m.hold_ms = 0.0;
@@ -635,6 +787,9 @@ impl Model {
                 // A caption holds the play until the reader continues; an autoplaying embed
                 // holds it long enough to read.
                 let caption = (m.pos + 1..=to).find(|&i| m.session.trace[i].caption.is_some());
+                if m.ask_before(caption.unwrap_or(to)) {
+                    return Rc::new(m);
+                }
                 let vt = m.vt_ms;
                 m.reach(caption.unwrap_or(to));
                 // Between steps the playhead runs on in virtual time.
@@ -655,9 +810,14 @@ impl Model {
                     m.playing = false;
                 }
             }
+            Action::StepForward if m.asking.is_some() => m.reveal(),
             Action::StepForward => {
                 m.playing = false;
-                m.reach((m.pos + 1).min(last));
+                m.revealed = None;
+                let to = (m.pos + 1).min(last);
+                if !m.ask_before(to) {
+                    m.reach(to);
+                }
             }
             Action::StepBack => {
                 m.playing = false;
@@ -665,8 +825,11 @@ impl Model {
             }
             Action::NextChange => {
                 m.playing = false;
-                let next = m.session.next_change(m.pos).unwrap_or(last);
-                m.reach(next.min(last));
+                m.revealed = None;
+                let next = m.session.next_change(m.pos).unwrap_or(last).min(last);
+                if !m.ask_before(next) {
+                    m.reach(next);
+                }
             }
             Action::PreviousChange => {
                 m.playing = false;
@@ -813,6 +976,27 @@ impl Model {
                     m.set_variants(v);
                 }
             }
+            Action::TogglePredict => {
+                m.predict = !m.predict;
+                m.playing = false;
+                m.refresh_learn();
+            }
+            Action::PickBranch(b) => Rc::make_mut(&mut m.guess).branch = Some(b),
+            Action::Digit(n) => {
+                if m.asking.is_some()
+                    && let Some(b) = n.checked_sub(1).and_then(|k| learn::CHOICES.get(k))
+                {
+                    Rc::make_mut(&mut m.guess).branch = Some(*b);
+                }
+            }
+            Action::PickStrategy(st) => Rc::make_mut(&mut m.guess).strategy = Some(st),
+            Action::GuessSize(k, text) => {
+                if let Some(t) = Rc::make_mut(&mut m.guess).sizes.get_mut(k) {
+                    *t = text;
+                }
+            }
+            Action::GuessNewReplicaSet(text) => Rc::make_mut(&mut m.guess).new_replica_set = text,
+            Action::Reveal => m.reveal(),
             Action::RemoveVariant(i) => {
                 let mut v = m.session.scenario.variants.clone();
                 if i < v.len() && v.len() > MIN_VARIANTS {
@@ -1099,5 +1283,82 @@ mod tests {
             .apply(Action::RemoveVariant(0))
             .apply(Action::RemoveVariant(0));
         assert_eq!(m.drafts.len(), 2);
+    }
+
+    /// Plays on (past captions) until predict mode asks, or the run ends.
+    fn until_asked(mut m: Rc<Model>) -> Rc<Model> {
+        while m.asking.is_none() && m.pos < m.last() {
+            m = play(m, 2000);
+        }
+        m
+    }
+
+    #[test]
+    fn predict_mode_stops_before_a_sync_and_checks_the_answer() {
+        let m = page("predict");
+        assert!(m.predict && !m.questions.is_empty());
+        let q = m.questions[0];
+        // Playing stops before the first question, with the sizes as they stand.
+        let m = until_asked(m);
+        assert_eq!(m.asking, Some(q));
+        assert_eq!(m.pos, q - 1);
+        assert!(!m.playing);
+        assert_eq!(m.guess.sizes, ["10"]);
+        // Revealing without a branch asks for one; a digit picks one.
+        let m = m.apply(Action::Reveal);
+        assert!(m.notice.as_deref().unwrap().contains("Pick a branch"));
+        assert_eq!(m.asking, Some(q));
+        // A wrong answer: scale (4), sizes unchanged.
+        let m = m.apply(Action::Digit(4)).apply(Action::Reveal);
+        assert_eq!(m.revealed, Some(q));
+        assert_eq!(m.pos, q);
+        let v = &m.verdicts[&q];
+        assert!(!v.branch_right && !v.right());
+        // Continue: the next question, answered right this time.
+        let m = until_asked(m);
+        let q2 = m.asking.expect("the next question");
+        assert!(q2 > q);
+        let before = learn::before(&m.session, q2);
+        let mut m = m.apply(Action::Digit(5));
+        for (k, (name, _, _)) in before.iter().enumerate() {
+            let after = m.session.trace[q2]
+                .replica_sets
+                .iter()
+                .find(|r| r.name == *name)
+                .map_or(0, |r| r.replicas);
+            m = m.apply(Action::GuessSize(k, after.to_string()));
+        }
+        let created = m.session.trace[q2]
+            .replica_sets
+            .iter()
+            .find(|r| !before.iter().any(|b| b.0 == r.name))
+            .map(|r| r.replicas);
+        if let Some(n) = created {
+            m = m.apply(Action::GuessNewReplicaSet(n.to_string()));
+        }
+        let m = m.apply(Action::Reveal);
+        assert!(m.verdicts[&q2].right(), "{:?}", m.verdicts[&q2]);
+        // A bad size is refused naming it, and nothing is counted.
+        let m = until_asked(m);
+        let q3 = m.asking.expect("a third question");
+        let m = m
+            .apply(Action::Digit(5))
+            .apply(Action::GuessSize(0, "lots".into()))
+            .apply(Action::Reveal);
+        assert!(
+            m.notice
+                .as_deref()
+                .unwrap()
+                .contains("\"lots\" is not a number"),
+            "{:?}",
+            m.notice
+        );
+        assert!(!m.verdicts.contains_key(&q3));
+        // Seeking back closes the question; the answers stay until the run changes.
+        let m = m.apply(Action::Seek(0));
+        assert_eq!(m.asking, None);
+        assert_eq!(m.verdicts.len(), 2);
+        let m = m.apply(Action::TogglePredict);
+        assert!(!m.predict && m.questions.is_empty() && m.verdicts.is_empty());
     }
 }

@@ -594,6 +594,12 @@ await test('the docs page embeds from another origin and drives the embeds by po
     w.postMessage({ type: 'seek', step: 5 }, '*');
   });
   await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.step === '5');
+  // The page's words on proportional scaling match the run: 11 old and 7 new at the end.
+  assert((await text(page, 'body')).includes('stuck with 5 new and 8 old replicas'), 'the stuck rollout in words');
+  await page.evaluate(() => document.getElementById('proportional').contentWindow.postMessage({ type: 'seek', step: 100000 }, '*'));
+  await page.waitForFunction(() => / rev 1: 11\b/.test(document.getElementById('proportional-readout').textContent));
+  assert((await text(page, '#proportional-readout')).includes('rev 2: 7'), 'and 7 new: ' + await text(page, '#proportional-readout'));
+  await page.evaluate(() => document.getElementById('proportional').contentWindow.postMessage({ type: 'seek', step: 1 }, '*'));
   await page.click('#play-both');
   await page.waitForFunction(() => Number(document.getElementById('proportional-readout').dataset.step || 0) > 3);
   await page.screenshot({ path: path.join(out, 'docs-page.png'), fullPage: true });
@@ -739,6 +745,76 @@ await test('the compare-strategies example opens as four variants side by side',
   assert((await page.locator('.compare-grid .chart').count()) === 4, 'four charts');
   const highest = await page.locator('.compare-table tr', { hasText: 'highest total pods' }).innerText();
   assert(/25.*20.*40.*20/s.test(highest), 'highest total pods per variant: ' + highest);
+});
+
+// Plays (past captions) until predict mode asks.
+async function untilAsked(page) {
+  for (let i = 0; i < 40 && !(await page.$('.predict.asking')); i++) {
+    if (await page.$('.caption .continue')) await page.click('.caption .continue');
+    else if (await page.$('button[aria-label="Play"]')) await page.click('button[aria-label="Play"]');
+    await page.waitForTimeout(300);
+  }
+  await page.waitForSelector('.predict.asking', { timeout: 5000 });
+}
+
+await test('predict mode: it stops before a sync, a right then a wrong answer are marked, the score matches, keyboard only', async page => {
+  assert((await page.getAttribute('.predict-button', 'aria-pressed')) === 'true', 'a ?predict link opens in predict mode');
+  await page.selectOption('select[aria-label="Speed"]', '8');
+  await untilAsked(page);
+  assert((await clock(page)).startsWith('t = 10.0s'), 'it stops before the sync at 10 s: ' + await clock(page));
+  assert((await text(page, '.caption')).includes('once you have answered'), 'the caption does not give the answer away');
+  // The set image: rollout (5), RollingUpdate; the old ReplicaSet goes to 8 and a new one starts at 3.
+  await page.locator('.predict.asking h2').click();
+  await page.keyboard.press('5');
+  await page.locator('.predict .size input').first().fill('8');
+  await page.locator('.predict .size input').last().fill('3');
+  await page.screenshot({ path: path.join(out, 'predict-question.png') });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.predict.revealed');
+  assert((await text(page, '.predict.revealed h2')) === 'Right.', 'a right answer: ' + await text(page, '.predict.revealed'));
+  assert((await text(page, '.predict.revealed')).includes('maxSurge = ceil(25% × 10) = 3'), 'the explain lines with their numbers');
+  await page.click('.predict.revealed button.primary');
+  await untilAsked(page);
+  // A wrong branch (pause) for the next one.
+  await page.locator('.predict.asking h2').click();
+  await page.keyboard.press('2');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.predict.revealed');
+  assert((await text(page, '.predict.revealed h2')) === 'Not quite.', 'a wrong answer');
+  assert((await text(page, '.predict.revealed')).includes('✗ wrong'), 'marked wrong');
+  await page.screenshot({ path: path.join(out, 'predict-revealed.png') });
+  await seekEnd(page);
+  await page.waitForSelector('.predict.score');
+  const score = await text(page, '.predict.score');
+  assert(score.includes('Score: 1 of 2 right'), 'the score: ' + score);
+  const before = await clock(page);
+  await page.click('.predict.score .missed button');
+  assert((await clock(page)) !== before, 'a missed step is a link that seeks there');
+  // A link made in predict mode is a challenge: it opens in predict mode.
+  await page.click('#share-button');
+  const link = await page.inputValue('#share-text');
+  assert(link.includes('?predict#v1.'), 'the link keeps predict mode: ' + link.slice(0, 60));
+}, base + '?predict');
+
+await test('the guarantees panel shows a breach after Delete pod at the floor, and its link seeks there; the routine conflict is explained', async page => {
+  await seekTo(page, 10500);
+  assert((await text(page, '.guarantees')).includes('available 8 ≥ replicas − maxUnavailable = 10 − 2 = 8'), 'at the floor: ' + await text(page, '.guarantees'));
+  await page.locator('.rs:not(.newest) .pod.available').first().click();
+  await page.click('.inspector button.danger');
+  await page.waitForSelector('.guarantees .breaches li');
+  const breach = await text(page, '.guarantees .breaches li');
+  assert(breach.includes('Floor from t = 10.0 s') && breach.includes('available 7 < replicas − maxUnavailable = 10 − 2 = 8') && breach.includes('Expected: a pod was deleted by hand'), 'the breach: ' + breach);
+  await seekEnd(page);
+  await page.click('.guarantees .breaches button');
+  assert((await clock(page)).startsWith('t = 10.0s'), 'the breach link seeks to its first step: ' + await clock(page));
+  assert((await page.locator('.guarantees .check.breached').count()) === 1, 'the floor is marked at that step');
+  await page.locator('.guarantees').screenshot({ path: path.join(out, 'guarantees.png') });
+  // Upstream's routine conflict after a new ReplicaSet is explained where it shows.
+  await seekTo(page, 9000);
+  await page.locator('.branch-panel h2').click();
+  for (let i = 0; i < 40 && !(await page.$('.branch-panel .routine')); i++) await page.keyboard.press('ArrowRight');
+  const note = await text(page, '.branch-panel .routine');
+  assert(note.includes('Upstream does this too') && note.includes('getNewReplicaSet'), 'the conflict in plain words: ' + note);
 });
 
 await stop();

@@ -1,0 +1,600 @@
+//! The guarantees a Deployment makes, checked at every step of a recorded run: what its spec
+//! promises (the RollingUpdate ceiling and floor, Recreate's no-overlap), what the controller
+//! keeps (revisions only grow, old ReplicaSets within revisionHistoryLimit once a rollout is
+//! complete) and where a settled run ends (the world matches the spec). Each guarantee applies
+//! only where upstream makes it (a floor once the Deployment has been available at its size and
+//! while no pod is failing; the ceiling once the controller has seen the spec). A breach is
+//! named with its first step and, when the run holds a cause upstream does not guard against
+//! (a pod deleted by hand, a spec changed mid-rollout, a failing image, a pause), why it is
+//! expected. The page's guarantees panel, `rollout run --check` and the property tests use it.
+
+use super::session::Session;
+use super::summary;
+use crate::cluster::trace::{PodState, StepKind};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Kind {
+    Ceiling,
+    Floor,
+    NoOverlap,
+    RevisionsGrow,
+    HistoryLimit,
+    Settled,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 6] = [
+        Kind::Ceiling,
+        Kind::Floor,
+        Kind::NoOverlap,
+        Kind::RevisionsGrow,
+        Kind::HistoryLimit,
+        Kind::Settled,
+    ];
+
+    /// The guarantee in words, with its formula.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Ceiling => "at most replicas + maxSurge desired (RollingUpdate)",
+            Kind::Floor => "at least replicas − maxUnavailable available (RollingUpdate)",
+            Kind::NoOverlap => "no new pod while an old one is still there (Recreate)",
+            Kind::RevisionsGrow => "revisions only grow",
+            Kind::HistoryLimit => "old ReplicaSets ≤ revisionHistoryLimit once complete",
+            Kind::Settled => "a settled world matches the spec",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Ceiling => "ceiling",
+            Kind::Floor => "floor",
+            Kind::NoOverlap => "recreate-no-overlap",
+            Kind::RevisionsGrow => "revisions-grow",
+            Kind::HistoryLimit => "history-limit",
+            Kind::Settled => "settled-matches-spec",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "state")]
+pub enum State {
+    Holds,
+    Breached,
+    /// Not promised at this step, and why.
+    NotApplicable {
+        why: String,
+    },
+}
+
+/// One guarantee at one step: its state and the formula with this step's numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Check {
+    pub kind: Kind,
+    #[serde(flatten)]
+    pub state: State,
+    pub numbers: String,
+}
+
+/// A run of steps where a guarantee did not hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Breach {
+    pub kind: Kind,
+    pub from_step: usize,
+    pub from_ms: u64,
+    /// The last step of the run of breached steps.
+    pub to_step: usize,
+    /// The numbers at its first step.
+    pub numbers: String,
+    /// Why upstream does not promise it here (`None`: it should have held).
+    pub expected: Option<String>,
+}
+
+/// Every guarantee at every step of the run: `checks[i]` holds one `Check` per [`Kind::ALL`].
+pub struct Report {
+    pub checks: Vec<Vec<Check>>,
+    pub breaches: Vec<Breach>,
+}
+
+impl Report {
+    pub fn unexpected(&self) -> impl Iterator<Item = &Breach> {
+        self.breaches.iter().filter(|b| b.expected.is_none())
+    }
+
+    /// The report as `rollout run --check` prints it.
+    pub fn render(&self) -> String {
+        if self.breaches.is_empty() {
+            return "guarantees: every guarantee held at every step where it applies\n".into();
+        }
+        let mut out = format!("guarantees: {} breach(es)\n", self.breaches.len());
+        for b in &self.breaches {
+            out.push_str(&format!(
+                "  {} ({}): from step {} (t = {}) to step {}: {}\n    {}\n",
+                b.kind.as_str(),
+                b.kind.title(),
+                b.from_step + 1,
+                summary::secs(b.from_ms),
+                b.to_step + 1,
+                b.numbers,
+                match &b.expected {
+                    Some(why) => format!("expected: {why}"),
+                    None => "unexpected: upstream's controller keeps this guarantee here".into(),
+                }
+            ));
+        }
+        out
+    }
+}
+
+fn na(why: &str) -> State {
+    State::NotApplicable { why: why.into() }
+}
+
+fn holds(ok: bool) -> State {
+    if ok { State::Holds } else { State::Breached }
+}
+
+fn failing(s: &Session, i: usize) -> bool {
+    s.frames.get(i).is_some_and(|f| {
+        f.iter().any(|p| {
+            matches!(
+                p.state,
+                PodState::ErrImagePull | PodState::ImagePullBackOff | PodState::CrashLoopBackOff
+            )
+        })
+    })
+}
+
+/// Checks every guarantee at every step of a recorded run.
+pub fn evaluate(s: &Session) -> Report {
+    let mut checks = Vec::with_capacity(s.trace.len());
+    // The floor is promised once the Deployment has been available at its current size.
+    let mut armed: Option<(i32, i32)> = None;
+    let mut complete_since: Option<usize> = None;
+    let mut last_focus_sync: Option<usize> = None;
+    let mut last_revision: Option<i64> = None;
+    for (i, st) in s.trace.iter().enumerate() {
+        if s.is_focus_sync(i) {
+            last_focus_sync = Some(i);
+        }
+        let d = st.deployment.as_ref();
+        let spec = s.focus_objects.get(i).and_then(|o| o.as_deref());
+        let mut row = Vec::with_capacity(Kind::ALL.len());
+        let rolling = d.is_some_and(|d| d.strategy == "RollingUpdate");
+        let deleting = d.is_some_and(|d| d.deleting);
+        let desired: i32 = st.replica_sets.iter().map(|r| r.replicas).sum();
+        let available: u32 = st.replica_sets.iter().map(|r| r.pods.available).sum();
+        // Ceiling.
+        row.push(match d {
+            None => Check {
+                kind: Kind::Ceiling,
+                state: na("no Deployment"),
+                numbers: String::new(),
+            },
+            Some(d) => {
+                let ceiling = d.replicas + d.max_surge;
+                let numbers = format!(
+                    "Σ desired {desired} {} replicas + maxSurge = {} + {} = {ceiling}",
+                    if desired <= ceiling { "≤" } else { ">" },
+                    d.replicas,
+                    d.max_surge
+                );
+                let state = if !rolling {
+                    na("Recreate has no surge")
+                } else if deleting {
+                    na("the Deployment is being deleted")
+                } else if d.observed_generation < d.generation {
+                    na("the controller has not synced this spec yet")
+                } else {
+                    holds(desired <= ceiling)
+                };
+                Check {
+                    kind: Kind::Ceiling,
+                    state,
+                    numbers,
+                }
+            }
+        });
+        // Floor.
+        row.push(match d {
+            None => Check { kind: Kind::Floor, state: na("no Deployment"), numbers: String::new() },
+            Some(d) => {
+                let floor = (d.replicas - d.max_unavailable).max(0);
+                let key = (d.replicas, d.max_unavailable);
+                if armed.is_some_and(|a| a != key) {
+                    armed = None;
+                }
+                if armed.is_none() && available as i32 >= floor && d.observed_generation >= d.generation {
+                    armed = Some(key);
+                }
+                let numbers = format!(
+                    "available {available} {} replicas − maxUnavailable = {} − {} = {floor}",
+                    if available as i32 >= floor { "≥" } else { "<" },
+                    d.replicas,
+                    d.max_unavailable
+                );
+                let state = if !rolling {
+                    na("Recreate takes every pod down first")
+                } else if deleting {
+                    na("the Deployment is being deleted")
+                } else if armed.is_none() {
+                    na("not yet available at this size (new pods count as unavailable until they are)")
+                } else if failing(s, i) {
+                    na("a pod is failing (the floor holds while pods are healthy)")
+                } else {
+                    holds(available as i32 >= floor)
+                };
+                Check { kind: Kind::Floor, state, numbers }
+            }
+        });
+        // Recreate: no overlap.
+        let newest = st.replica_sets.iter().map(|r| r.revision).max();
+        row.push({
+            let (mut new_pods, mut old_pods) = (0, 0);
+            for r in &st.replica_sets {
+                if Some(r.revision) == newest {
+                    new_pods += r.pods.pending + r.pods.running;
+                } else {
+                    old_pods += r.pods.pending + r.pods.running + r.pods.terminating;
+                }
+            }
+            let numbers =
+                format!("new pods {new_pods} while old pods (terminating too) {old_pods}");
+            let state = match d {
+                None => na("no Deployment"),
+                Some(_) if rolling => na("RollingUpdate overlaps by design"),
+                Some(_) if deleting => na("the Deployment is being deleted"),
+                Some(_) => holds(new_pods == 0 || old_pods == 0),
+            };
+            Check {
+                kind: Kind::NoOverlap,
+                state,
+                numbers,
+            }
+        });
+        // Revisions only grow.
+        row.push({
+            let (state, numbers) = match (newest, last_revision) {
+                (Some(n), Some(l)) => (holds(n >= l), format!("revision {n} (was {l})")),
+                (Some(n), None) => (State::Holds, format!("revision {n}")),
+                (None, _) => (na("no ReplicaSet"), String::new()),
+            };
+            if newest.is_some() {
+                last_revision = newest;
+            }
+            Check {
+                kind: Kind::RevisionsGrow,
+                state,
+                numbers,
+            }
+        });
+        // History limit, once complete and after the sync that cleans up.
+        row.push({
+            let complete = d.is_some_and(summary::complete);
+            match (complete, complete_since) {
+                (false, _) => complete_since = None,
+                (true, None) => complete_since = Some(i),
+                _ => {}
+            }
+            let limit = spec.map_or(10, |o| o.spec.revision_history_limit.unwrap_or(10));
+            let old = st
+                .replica_sets
+                .iter()
+                .filter(|r| Some(r.revision) != newest && !r.deleting)
+                .count();
+            let numbers = format!("old ReplicaSets {old} ≤ revisionHistoryLimit {limit}");
+            let cleaned = complete_since.is_some_and(|c| last_focus_sync.is_some_and(|l| l > c));
+            let state = if !complete {
+                na("the rollout is not complete")
+            } else if !cleaned {
+                na("old ReplicaSets are cleaned up at the first sync after completion")
+            } else {
+                holds(old as i32 <= limit)
+            };
+            Check {
+                kind: Kind::HistoryLimit,
+                state,
+                numbers,
+            }
+        });
+        // A settled world matches the spec.
+        row.push({
+            let last = i + 1 == s.trace.len();
+            let new = st.replica_sets.iter().find(|r| Some(r.revision) == newest);
+            let images: Vec<String> = spec.map_or(vec![], |o| {
+                o.spec.template.spec.containers.iter().map(|c| c.image.to_string()).collect()
+            });
+            let old_pods: u32 = st
+                .replica_sets
+                .iter()
+                .filter(|r| Some(r.revision) != newest)
+                .map(|r| r.pods.pending + r.pods.running + r.pods.terminating)
+                .sum();
+            let numbers = match (d, new) {
+                (Some(d), Some(n)) => format!(
+                    "newest ReplicaSet {} of {} replicas, {} available, image {} (spec: {}), old pods {old_pods}",
+                    n.replicas,
+                    d.replicas,
+                    available,
+                    n.images.join(", "),
+                    images.join(", ")
+                ),
+                _ => String::new(),
+            };
+            let state = if !last {
+                na("checked when the run settles")
+            } else if !s.settled {
+                na("the run ends before the world settles")
+            } else {
+                match (d, new) {
+                    (Some(d), _) if d.deleting => na("the Deployment is being deleted"),
+                    (Some(d), Some(n)) => holds(
+                        n.replicas == d.replicas
+                            && available as i32 == d.replicas
+                            && n.images == images
+                            && old_pods == 0,
+                    ),
+                    (Some(d), None) => holds(d.replicas == 0),
+                    (None, _) => na("no Deployment"),
+                }
+            };
+            Check { kind: Kind::Settled, state, numbers }
+        });
+        checks.push(row);
+    }
+    let breaches = breaches(s, &checks);
+    Report { checks, breaches }
+}
+
+/// Runs of breached steps, each with its cause when the run holds one.
+fn breaches(s: &Session, checks: &[Vec<Check>]) -> Vec<Breach> {
+    let mut out: Vec<Breach> = vec![];
+    for (k, kind) in Kind::ALL.iter().enumerate() {
+        let mut open: Option<Breach> = None;
+        // Where the run of steps at which it last held began: its cause may be the step that
+        // made it apply (a command), just before.
+        let mut held_from = 0;
+        let mut holding = false;
+        for (i, row) in checks.iter().enumerate() {
+            let c = &row[k];
+            let last_held = held_from;
+            match (&c.state, open.as_mut()) {
+                (State::Breached, Some(b)) => b.to_step = i,
+                (State::Breached, None) => {
+                    open = Some(Breach {
+                        kind: *kind,
+                        from_step: i,
+                        from_ms: s.trace[i].t,
+                        to_step: i,
+                        numbers: c.numbers.clone(),
+                        expected: cause(s, *kind, last_held, i),
+                    })
+                }
+                (state, _) => {
+                    if *state == State::Holds && !holding {
+                        held_from = i.saturating_sub(1);
+                    }
+                    out.extend(open.take());
+                }
+            }
+            holding = c.state == State::Holds;
+        }
+        out.extend(open);
+    }
+    out.sort_by_key(|b| (b.from_step, b.kind));
+    out
+}
+
+/// What a command did, as far as the guarantees care.
+fn touches(cmd: &str) -> (bool, bool, bool) {
+    let words: Vec<&str> = cmd
+        .split_whitespace()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let verb = words.get(1).copied().unwrap_or("");
+    let target = words.get(2).copied().unwrap_or("");
+    let pods = target.starts_with("pod") || target.starts_with("po/");
+    let rs = target.starts_with("replicaset") || target.starts_with("rs");
+    let deploy = target.starts_with("deploy")
+        || verb == "apply"
+        || verb == "create"
+        || verb == "set"
+        || verb == "rollout";
+    (
+        pods && verb == "delete",
+        rs,
+        deploy && verb != "get" && verb != "describe",
+    )
+}
+
+/// Why a breach found at step `to` (the guarantee last held at `from`) is expected: a cause in
+/// the run upstream does not guard against.
+fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
+    let at = |i: usize| summary::secs(s.trace[i].t);
+    let mut hand_pod = None;
+    let mut hand_rs = None;
+    let mut spec = None;
+    let mut world = None;
+    for i in from..=to {
+        let st = &s.trace[i];
+        if st.kind != StepKind::Action {
+            continue;
+        }
+        if let Some(cmd) = st.command.as_deref() {
+            let (pod, rs, deploy) = touches(cmd.lines().next().unwrap_or(""));
+            let what = || format!("`{}` at t = {}", cmd.lines().next().unwrap_or(""), at(i));
+            if pod {
+                hand_pod = Some(what());
+            }
+            if rs {
+                hand_rs = Some(what());
+            }
+            if deploy {
+                spec = Some(what());
+            }
+        }
+        if st.changes.iter().any(|c| c.starts_with("world:")) {
+            world = Some(format!("the world changed at t = {}", at(i)));
+        }
+    }
+    let last = &s.trace[to];
+    let paused = last.deployment.as_ref().is_some_and(|d| d.paused);
+    let deadline = last.deployment.as_ref().is_some_and(|d| {
+        d.conditions
+            .iter()
+            .any(|c| c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded")
+    });
+    match kind {
+        Kind::Floor => hand_pod
+            .map(|c| format!("a pod was deleted by hand ({c}): maxUnavailable limits what the controller takes down, not what others delete (PodDisruptionBudgets guard evictions, and kubectl delete pod bypasses them too); its replacement counts as unavailable until it is available"))
+            .or(hand_rs.map(|c| format!("a ReplicaSet was changed by hand ({c}); the Deployment controller corrects it at its next sync")))
+            .or(spec.map(|c| format!("the spec changed mid-rollout ({c}): a scaling event is spread over the ReplicaSets in proportion (upstream's `scale`), which does not look at maxUnavailable, and pods it adds count as unavailable until they are available")))
+            .or(world),
+        Kind::Ceiling => hand_rs
+            .map(|c| format!("a ReplicaSet was changed by hand ({c}); the Deployment controller scales it back at its next sync"))
+            .or(spec.map(|c| format!("the spec changed mid-rollout ({c}): replicas + maxSurge moved, and ReplicaSets already scaled stay until the rollout brings them down"))),
+        Kind::NoOverlap => hand_rs
+            .or(hand_pod)
+            .map(|c| format!("pods or ReplicaSets were changed by hand ({c}), outside the Deployment controller")),
+        Kind::RevisionsGrow => hand_rs.map(|c| format!("a ReplicaSet was changed by hand ({c})")),
+        Kind::HistoryLimit => hand_rs
+            .map(|c| format!("a ReplicaSet was made or changed by hand ({c})"))
+            .or(paused.then(|| "the Deployment is paused: cleanup waits".into())),
+        Kind::Settled => {
+            if paused {
+                Some("the Deployment is paused: a paused Deployment does not roll out".into())
+            } else if deadline {
+                Some("the rollout exceeded its progress deadline: the controller reports it and stops waiting, but does not roll back".into())
+            } else if failing(s, to) {
+                Some("pods cannot start (an image that fails or a container that crashes)".into())
+            } else {
+                hand_pod.or(hand_rs).or(world)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::scenario::gallery::{DEFAULT, GALLERY};
+
+    fn report(text: &str) -> Report {
+        evaluate(&Session::new(Scenario::parse(text).unwrap()).unwrap())
+    }
+
+    fn with_steps(steps: &str) -> String {
+        let (head, _) = DEFAULT.split_once("steps:").unwrap();
+        format!("{head}steps:\n{steps}until: settled\n")
+    }
+
+    #[test]
+    fn every_gallery_scenario_keeps_its_guarantees_or_says_why_not() {
+        for (name, text) in GALLERY {
+            let r = report(text);
+            let unexpected: Vec<String> = r.unexpected().map(|b| format!("{b:?}")).collect();
+            assert!(unexpected.is_empty(), "{name}: {unexpected:#?}");
+        }
+        // The rolling update holds all that applies to it, and ends as its spec says.
+        let r = report(DEFAULT);
+        assert!(r.breaches.is_empty(), "{:#?}", r.breaches);
+        let last = r.checks.last().unwrap();
+        assert_eq!(
+            last[Kind::ALL.iter().position(|k| *k == Kind::Settled).unwrap()].state,
+            State::Holds
+        );
+        let mid = &r.checks[r.checks.len() / 2];
+        assert!(
+            mid[0].numbers.ends_with("= 10 + 3 = 13"),
+            "{}",
+            mid[0].numbers
+        );
+        assert!(
+            matches!(mid[2].state, State::NotApplicable { .. }),
+            "Recreate's guarantee"
+        );
+    }
+
+    #[test]
+    fn a_pod_deleted_by_hand_breaks_the_floor_for_a_while() {
+        // An old pod still available when the rollout has taken the old side to the floor
+        // (the run is the same up to the delete).
+        let plain = Session::new(Scenario::parse(DEFAULT).unwrap()).unwrap();
+        let at = plain.step_at_time(10_500);
+        let name = plain.frames[at]
+            .iter()
+            .find(|p| p.state == PodState::Available)
+            .unwrap()
+            .name
+            .clone();
+        // 10 replicas, maxUnavailable 25%: at the floor mid-rollout, one more pod deleted.
+        let text = with_steps(&format!(
+            "  - {{at: 10s, run: kubectl set image deployment/web nginx=nginx:1.16.1}}\n  - {{at: 10500ms, run: kubectl delete pod {name}}}\n"
+        ));
+        let r = report(&text);
+        let b = r
+            .breaches
+            .iter()
+            .find(|b| b.kind == Kind::Floor)
+            .expect("a floor breach");
+        assert!(
+            b.numbers
+                .starts_with("available 7 < replicas − maxUnavailable = 10 − 2 = 8"),
+            "{}",
+            b.numbers
+        );
+        assert!(
+            b.expected
+                .as_deref()
+                .unwrap()
+                .starts_with("a pod was deleted by hand (`kubectl delete pod"),
+            "{b:?}"
+        );
+        assert!(b.to_step > b.from_step, "for a while");
+        assert!(r.render().contains(
+            "floor (at least replicas − maxUnavailable available (RollingUpdate)): from step"
+        ));
+    }
+
+    #[test]
+    fn a_spec_change_mid_rollout_moves_the_ceiling() {
+        // 10 -> 4 replicas while the rollout has 13 desired: the ceiling drops to 4 + 1 = 5.
+        let text = with_steps(
+            "  - {at: 10s, run: kubectl set image deployment/web nginx=nginx:1.16.1}\n  - {at: 10s, run: kubectl scale deployment/web --replicas=4}\n",
+        );
+        let r = report(&text);
+        let ceilings: std::collections::BTreeSet<String> = r
+            .checks
+            .iter()
+            .map(|row| row[0].numbers.rsplit("= ").next().unwrap().to_string())
+            .collect();
+        assert!(
+            ceilings.contains("13") && ceilings.contains("5"),
+            "{ceilings:?}"
+        );
+        assert!(r.unexpected().next().is_none(), "{:#?}", r.breaches);
+    }
+
+    #[test]
+    fn recreate_never_overlaps_and_a_paused_run_is_not_settled_as_its_spec() {
+        let recreate = GALLERY.iter().find(|g| g.0 == "recreate").unwrap().1;
+        let r = report(recreate);
+        assert!(r.breaches.is_empty(), "{:#?}", r.breaches);
+        assert!(r.checks.iter().any(|row| row[2].state == State::Holds
+            && row[2].numbers.starts_with("new pods 0 while old pods")));
+        let text = with_steps(
+            "  - {at: 10s, run: kubectl rollout pause deployment/web}\n  - {at: 11s, run: kubectl set image deployment/web nginx=nginx:1.16.1}\n",
+        );
+        let r = report(&text);
+        let b = r
+            .breaches
+            .iter()
+            .find(|b| b.kind == Kind::Settled)
+            .expect("the image is not rolled out");
+        assert!(b.expected.as_deref().unwrap().contains("paused"), "{b:?}");
+    }
+}

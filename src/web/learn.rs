@@ -1,0 +1,251 @@
+//! Learn mode: the question card of predict mode (the branch and the sizes the reader expects
+//! from the next Deployment sync), the answer checked and explained, the score at the end; and
+//! the guarantees panel, which checks the Deployment's guarantees at the current step.
+
+use super::state::{Action, Guess, Model};
+use super::{Dispatch, Run, bindings};
+use crate::controller::deployment::Branch;
+use crate::scenario::guarantees::{self, Kind, State};
+use crate::scenario::learn::{self, Verdict};
+use crate::scenario::summary::secs;
+use yew::prelude::*;
+
+/// The question, the answer revealed, or the score at the end (nothing outside predict mode).
+pub fn predict_card(model: &Model, dispatch: &Dispatch) -> Html {
+    if !model.predict {
+        return html! {};
+    }
+    if let Some(q) = model.asking {
+        return question(model, dispatch, q, &model.guess);
+    }
+    if let Some(v) = model.revealed.and_then(|q| model.verdicts.get(&q)) {
+        return revealed(model, dispatch, v);
+    }
+    if model.pos >= model.last() {
+        return score(model, dispatch);
+    }
+    html! {
+        <section class="predict idle" aria-label="Predict mode">
+            <p>{ format!("Predict mode: playback stops before each of the {} Deployment syncs that change something. Press ▶ to start.", model.questions.len()) }</p>
+        </section>
+    }
+}
+
+fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
+    let s = &model.session;
+    let found = learn::before(s, q);
+    let t = s.trace[q].t;
+    let d = dispatch.clone();
+    let onsubmit = Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        d.dispatch(Action::Reveal);
+    });
+    let number = |k: Option<usize>, label: String, value: String, placeholder: &'static str| {
+        let d = dispatch.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let v = bindings::select_value(&e);
+            d.dispatch(match k {
+                Some(k) => Action::GuessSize(k, v),
+                None => Action::GuessNewReplicaSet(v),
+            })
+        });
+        html! {
+            <label class="size">
+                <span>{ label }</span>
+                <input type="number" min="0" inputmode="numeric" {value} {placeholder} {oninput} />
+            </label>
+        }
+    };
+    html! {
+        <section class="predict asking" aria-label="Predict the next sync">
+            <form {onsubmit}>
+                <h2>{ format!("Predict: what does the next Deployment sync do (t = {})?", secs(t)) }</h2>
+                <fieldset class="branches">
+                    <legend>{"Which branch of syncDeployment fires? (keys 1–5)"}</legend>
+                    { for learn::CHOICES.iter().enumerate().map(|(k, b)| {
+                        let (d, b) = (dispatch.clone(), *b);
+                        html! {
+                            <label class={classes!("choice", (g.branch == Some(b)).then_some("on"))}>
+                                <input type="radio" name="branch" checked={g.branch == Some(b)} onchange={move |_| d.dispatch(Action::PickBranch(b))} />
+                                { format!("{} {}", k + 1, b.as_str()) }
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+                if g.branch == Some(Branch::Rollout) {
+                    <fieldset class="branches">
+                        <legend>{"With which strategy?"}</legend>
+                        { for ["RollingUpdate", "Recreate"].iter().map(|st| {
+                            let d = dispatch.clone();
+                            let on = g.strategy.as_deref() == Some(*st);
+                            html! {
+                                <label class={classes!("choice", on.then_some("on"))}>
+                                    <input type="radio" name="strategy" checked={on} onchange={move |_| d.dispatch(Action::PickStrategy(st.to_string()))} />
+                                    { *st }
+                                </label>
+                            }
+                        }) }
+                    </fieldset>
+                }
+                <fieldset class="sizes">
+                    <legend>{"Each ReplicaSet's size (spec.replicas) after the sync"}</legend>
+                    { for found.iter().enumerate().map(|(k, (name, rev, _))| {
+                        number(Some(k), format!("rev {rev} {name}"), g.sizes.get(k).cloned().unwrap_or_default(), "0")
+                    }) }
+                    { number(None, "a new ReplicaSet (empty: none is created)".into(), g.new_replica_set.clone(), "none") }
+                </fieldset>
+                <button type="submit" class="primary">{"Reveal (Enter)"}</button>
+            </form>
+        </section>
+    }
+}
+
+fn mark(ok: bool) -> Html {
+    html! { <span class={classes!("mark", if ok { "right" } else { "wrong" })}>{ if ok { "✓ right" } else { "✗ wrong" } }</span> }
+}
+
+fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
+    let st = &model.session.trace[v.step];
+    let taken = match &v.strategy {
+        Some(s) => format!("{} ({s})", v.branch.as_str()),
+        None => v.branch.as_str().to_string(),
+    };
+    let d = dispatch.clone();
+    html! {
+        <section class={classes!("predict", "revealed", if v.right() { "right" } else { "wrong" })} aria-label="The answer" aria-live="polite">
+            <h2>{ if v.right() { "Right." } else { "Not quite." } }</h2>
+            <p>{"Branch: "}<b>{ taken }</b>{" "}{ mark(v.branch_right) }</p>
+            <table class="sizes-table">
+                <thead><tr><th scope="col">{"ReplicaSet"}</th><th scope="col">{"you said"}</th><th scope="col">{"the controller"}</th><th></th></tr></thead>
+                <tbody>
+                    { for v.sizes.iter().map(|sz| html! {
+                        <tr>
+                            <th scope="row">{ sz.name.clone() }</th>
+                            <td>{ sz.predicted.map_or("none".into(), |n| n.to_string()) }</td>
+                            <td>{ sz.actual.map_or("none".into(), |n| n.to_string()) }</td>
+                            <td>{ mark(sz.right()) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            <p class="why">{ learn::why(st) }</p>
+            <ul class="explain">
+                { for st.explain.iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
+            </ul>
+            <button class="primary" onclick={move |_| d.dispatch(Action::Play)}>{"Continue ▶"}</button>
+        </section>
+    }
+}
+
+fn score(model: &Model, dispatch: &Dispatch) -> Html {
+    let right = model.verdicts.values().filter(|v| v.right()).count();
+    let answered = model.verdicts.len();
+    let total = model.questions.len();
+    let missed: Vec<usize> = model
+        .verdicts
+        .values()
+        .filter(|v| !v.right())
+        .map(|v| v.step)
+        .collect();
+    html! {
+        <section class="predict score" aria-label="Your score">
+            <h2>{ format!("Score: {right} of {answered} right") }</h2>
+            <p>{ format!("{answered} of the run's {total} questions answered.") }</p>
+            if !missed.is_empty() {
+                <p>{"Missed (each opens the step before that sync):"}</p>
+                <ul class="missed">
+                    { for missed.iter().map(|&q| {
+                        let d = dispatch.clone();
+                        let st = &model.session.trace[q];
+                        html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Seek(q - 1))}>
+                            { format!("t = {}: {}", secs(st.t), st.branch.map_or("", Branch::as_str)) }
+                        </button></li> }
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct GuaranteesProps {
+    pub run: Run,
+    pub pos: usize,
+    pub dispatch: Dispatch,
+}
+
+/// The guarantees at the current step, and every breach of the run with its cause.
+#[function_component(GuaranteesPanel)]
+pub fn guarantees_panel(props: &GuaranteesProps) -> Html {
+    let report = {
+        let run = props.run.clone();
+        use_memo(run, |run| guarantees::evaluate(&run.0))
+    };
+    let Some(row) = report.checks.get(props.pos) else {
+        return html! {};
+    };
+    let icon = |st: &State| match st {
+        State::Holds => ("holds", "✓"),
+        State::Breached => ("breached", "✗"),
+        State::NotApplicable { .. } => ("na", "–"),
+    };
+    html! {
+        <section class="guarantees" aria-label="Guarantees">
+            <h2>{"Guarantees"}</h2>
+            <ul class="checks">
+                { for row.iter().map(|c| {
+                    let (class, sign) = icon(&c.state);
+                    let state = match &c.state {
+                        State::Holds => "holds".to_string(),
+                        State::Breached => "does not hold".to_string(),
+                        State::NotApplicable { why } => format!("not promised here: {why}"),
+                    };
+                    html! {
+                        <li class={classes!("check", class)}>
+                            <span class="sign" aria-hidden="true">{ sign }</span>
+                            <span class="title">{ c.kind.title() }</span>
+                            <span class="sr-only">{ format!(": {state}") }</span>
+                            if !c.numbers.is_empty() && !matches!(c.state, State::NotApplicable { .. }) {
+                                <span class="numbers">{ c.numbers.clone() }</span>
+                            }
+                            if let State::NotApplicable { why } = &c.state {
+                                <span class="numbers muted">{ why.clone() }</span>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+            if !report.breaches.is_empty() {
+                <h3>{"Breaches in this run"}</h3>
+                <ul class="breaches">
+                    { for report.breaches.iter().map(|b| {
+                        let (d, from) = (props.dispatch.clone(), b.from_step);
+                        html! {
+                            <li class={classes!(if b.expected.is_some() { "expected" } else { "unexpected" })}>
+                                <button class="link" onclick={move |_| d.dispatch(Action::Seek(from))}>
+                                    { format!("{} from t = {} (step {})", short(b.kind), secs(b.from_ms), b.from_step + 1) }
+                                </button>
+                                <span>{ format!(": {}. ", b.numbers) }</span>
+                                <span>{ match &b.expected {
+                                    Some(why) => format!("Expected: {why}."),
+                                    None => "Unexpected: upstream keeps this guarantee here.".into(),
+                                } }</span>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+fn short(k: Kind) -> &'static str {
+    match k {
+        Kind::Ceiling => "Ceiling",
+        Kind::Floor => "Floor",
+        Kind::NoOverlap => "Recreate overlap",
+        Kind::RevisionsGrow => "Revisions",
+        Kind::HistoryLimit => "History limit",
+        Kind::Settled => "Settled world",
+    }
+}
