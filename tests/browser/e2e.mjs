@@ -295,6 +295,10 @@ for (const [view, url, prepare] of [
   ['the main page (light)', base + '?theme=light', async page => { await page.keyboard.press('Shift+ArrowRight'); }],
   ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
   ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
+  ['predict mode, a question open, and the guarantees panel', base + '?predict', async page => {
+    await page.selectOption('select[aria-label="Speed"]', '8');
+    await untilAsked(page);
+  }],
   ['the compare view (dark)', base + '?theme=dark', async page => {
     await page.click('.compare-button');
     await page.waitForSelector('.compare-table');
@@ -795,6 +799,14 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   const link = await page.inputValue('#share-text');
   assert(link.includes('?predict#v1.'), 'the link keeps predict mode: ' + link.slice(0, 60));
 }, base + '?predict');
+
+await test('an embed with predict asks too', async page => {
+  await page.selectOption('select[aria-label="Speed"]', '8');
+  await untilAsked(page);
+  await page.keyboard.press('5');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.embed .predict.revealed');
+}, base + '?embed&predict&controls=full');
 
 await test('the guarantees panel shows a breach after Delete pod at the floor, and its link seeks there; the routine conflict is explained', async page => {
   await seekTo(page, 10500);
