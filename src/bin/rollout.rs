@@ -70,12 +70,9 @@ fn run(args: &[String]) -> ExitCode {
         eprintln!("rollout run: which scenario?\n{USAGE}");
         return ExitCode::from(2);
     };
-    let text = match std::fs::read_to_string(&file) {
+    let text = match read(&file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("{file}: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     // The checks read the run as the page records it (pods and the Deployment per step).
     let run = match Scenario::parse(&text).and_then(|s| {
@@ -118,6 +115,14 @@ fn run(args: &[String]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A scenario file's text, or the exit code after saying why it could not be read.
+fn read(file: &str) -> Result<String, ExitCode> {
+    std::fs::read_to_string(file).map_err(|e| {
+        eprintln!("{file}: {e}");
+        ExitCode::FAILURE
+    })
 }
 
 fn compare(args: &[String]) -> ExitCode {
@@ -168,12 +173,9 @@ fn compare(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let text = match std::fs::read_to_string(&file) {
+    let text = match read(&file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("{file}: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let base = match Scenario::parse(&text) {
         Ok(s) => s,

@@ -133,17 +133,7 @@ pub fn chart(trace: &[TraceStep], w: f64, h: f64, t_end: u64, y_max: Option<u32>
             _ => points.push(p),
         }
     }
-    let y_top = points
-        .iter()
-        .map(|p| {
-            p.total
-                .max(p.ceiling.unwrap_or(0).max(0) as u32)
-                .max(p.replicas.unwrap_or(0).max(0) as u32)
-        })
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let y_max = y_max.unwrap_or_else(|| y_max_for(y_top));
+    let y_max = y_max.unwrap_or_else(|| y_max_for(top_of(&points)));
     let frame = Frame {
         w,
         h,
@@ -281,7 +271,12 @@ pub fn y_max_for(top: u32) -> u32 {
 
 /// The highest value a run's chart shows (for a comparison's shared axis).
 pub fn y_top(trace: &[TraceStep]) -> u32 {
-    series(trace)
+    top_of(&series(trace))
+}
+
+/// The highest of the pods, the ceiling and spec.replicas over the points (at least 1).
+fn top_of(points: &[Point]) -> u32 {
+    points
         .iter()
         .map(|p| {
             p.total

@@ -4,7 +4,7 @@
 
 use super::chart::RolloutChart;
 use super::chart_geom;
-use super::state::{Action, Draft, SPEEDS};
+use super::state::{Action, Draft};
 use super::{Dispatch, Run, bindings};
 use crate::cluster::trace::TraceStep;
 use crate::scenario::compare::Comparison;
@@ -148,12 +148,6 @@ fn clock(props: &Props, end: u64) -> Html {
             d.dispatch(Action::SeekTime(t as u64));
         }
     });
-    let d = props.dispatch.clone();
-    let on_speed = Callback::from(move |e: Event| {
-        if let Ok(x) = bindings::select_value(&e).parse::<f64>() {
-            d.dispatch(Action::SetSpeed(x));
-        }
-    });
     let t = props.vt_ms.clamp(0.0, end as f64);
     html! {
         <section class="timeline compare-clock" aria-label="Shared clock">
@@ -165,14 +159,7 @@ fn clock(props: &Props, end: u64) -> Html {
                     { btn("▶", "Play", || Action::Play) }
                 }
                 { btn("»", "Step forward", || Action::StepForward) }
-                <label class="speed">
-                    <span>{"speed"}</span>
-                    <select aria-label="Speed" onchange={on_speed}>
-                        { for SPEEDS.iter().map(|x| html! {
-                            <option value={x.to_string()} selected={*x == props.speed}>{ format!("{x}×") }</option>
-                        }) }
-                    </select>
-                </label>
+                { super::timeline::speed_select(props.speed, &props.dispatch) }
                 <span class="clock">{ format!("t = {:.1}s of {:.1}s", t / 1000.0, end as f64 / 1000.0) }</span>
             </div>
             <div class="scrub">

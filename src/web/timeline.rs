@@ -30,6 +30,26 @@ pub fn value_text(vt_ms: f64, pos: usize, steps: usize) -> String {
     format!("t = {:.1} s, step {} of {steps}", vt_ms / 1000.0, pos + 1)
 }
 
+/// The playback speed picker (the page's timeline and the Compare view's clock).
+pub fn speed_select(speed: f64, dispatch: &Dispatch) -> Html {
+    let d = dispatch.clone();
+    let on_speed = Callback::from(move |e: Event| {
+        if let Ok(x) = bindings::select_value(&e).parse::<f64>() {
+            d.dispatch(Action::SetSpeed(x));
+        }
+    });
+    html! {
+        <label class="speed">
+            <span>{"speed"}</span>
+            <select aria-label="Speed" onchange={on_speed}>
+                { for SPEEDS.iter().map(|x| html! {
+                    <option value={x.to_string()} selected={*x == speed}>{ format!("{x}×") }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
 /// Markers closer than this (percent of the width) share one place: the first stands for them.
 const MARKER_GAP: f64 = 1.2;
 
@@ -49,12 +69,6 @@ pub fn timeline(props: &Props) -> Html {
         let v = bindings::select_value(&e);
         if let Ok(t) = v.parse::<f64>() {
             d.dispatch(Action::SeekTime(t as u64));
-        }
-    });
-    let d = props.dispatch.clone();
-    let on_speed = Callback::from(move |e: Event| {
-        if let Ok(x) = bindings::select_value(&e).parse::<f64>() {
-            d.dispatch(Action::SetSpeed(x));
         }
     });
     let step = s.trace.get(props.pos);
@@ -127,14 +141,7 @@ pub fn timeline(props: &Props) -> Html {
                 }
                 { btn("»", "Step forward", || Action::StepForward, "→") }
                 { btn("⇥", "Next change", || Action::NextChange, "Shift+→") }
-                <label class="speed">
-                    <span>{"speed"}</span>
-                    <select aria-label="Speed" onchange={on_speed}>
-                        { for SPEEDS.iter().map(|x| html! {
-                            <option value={x.to_string()} selected={*x == props.speed}>{ format!("{x}×") }</option>
-                        }) }
-                    </select>
-                </label>
+                { speed_select(props.speed, &props.dispatch) }
                 <span class="clock" aria-live="off">{ clock(time, props.pos, last + 1) }</span>
             </div>
             <div class="scrub">
