@@ -134,9 +134,12 @@ pub fn rollout_chart(props: &Props) -> Html {
             </svg>
             <p class="chart-values" aria-live="off">{ values }</p>
             <ul class="chart-legend">
-                { for c.bands.iter().map(|b| html! {
+                { for c.bands.iter().filter(|b| !b.terminating).map(|b| html! {
                     <li><span class={classes!("swatch", format!("rev-c{}", b.colour))} aria-hidden="true"></span>{ b.name.clone() }</li>
                 }) }
+                if c.bands.iter().any(|b| b.terminating) {
+                    <li><span class="swatch terminating" aria-hidden="true"></span>{"terminating (faint, on top)"}</li>
+                }
                 <li><span class="swatch line available" aria-hidden="true"></span>{"available"}</li>
                 <li><span class="swatch line ready" aria-hidden="true"></span>{"ready"}</li>
                 <li><span class="swatch rail" aria-hidden="true"></span>{"replicas + maxSurge, replicas − maxUnavailable"}</li>
@@ -202,7 +205,7 @@ fn chart_body(props: &BodyProps) -> Html {
                 }) }
             </g>
             { for c.bands.iter().map(|b| html! {
-                <path class={classes!("band", format!("rev-c{}", b.colour))} d={b.path.clone()}><title>{ b.name.clone() }</title></path>
+                <path class={classes!("band", format!("rev-c{}", b.colour), b.terminating.then_some("terminating"))} d={b.path.clone()}><title>{ b.name.clone() }</title></path>
             }) }
             <path class="rail" d={c.ceiling.clone()}><title>{"replicas + maxSurge"}</title></path>
             <path class="rail" d={c.floor.clone()}><title>{"replicas − maxUnavailable"}</title></path>

@@ -59,6 +59,8 @@ pub struct Band {
     pub name: String,
     pub colour: usize,
     pub path: String,
+    /// The ReplicaSet's terminating pods, stacked above every band of pods that count.
+    pub terminating: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -154,47 +156,61 @@ pub fn chart(trace: &[TraceStep], w: f64, h: f64, t_end: u64, y_max: Option<u32>
             }
         }
     }
-    let pods_of = |p: &Point, name: &str| -> f64 {
-        p.sets
-            .iter()
-            .find(|s| s.name == name)
-            .map_or(0.0, |s| s.pods as f64)
+    let count_of = |p: &Point, name: &str, terminating: bool| -> f64 {
+        p.sets.iter().find(|s| s.name == name).map_or(0.0, |s| {
+            if terminating {
+                s.terminating as f64
+            } else {
+                s.pods as f64
+            }
+        })
     };
+    // The pods that count (what maxSurge bounds) first, so that the top of their stack meets
+    // the rails; the terminating ones, fainter, above them all.
     let mut below: Vec<f64> = vec![0.0; points.len()];
     let mut bands = vec![];
-    for name in &order {
-        let above: Vec<f64> = points
-            .iter()
-            .zip(&below)
-            .map(|(p, b)| b + pods_of(p, name))
-            .collect();
-        let top = step_path(
-            &frame,
-            &points
+    for terminating in [false, true] {
+        for name in &order {
+            if terminating && points.iter().all(|p| count_of(p, name, true) == 0.0) {
+                continue;
+            }
+            let above: Vec<f64> = points
                 .iter()
-                .zip(&above)
-                .map(|(p, v)| (p.t, Some(*v)))
-                .collect::<Vec<_>>(),
-        );
-        // Back along the lower edge, right to left.
-        let mut d = top;
-        for i in (0..points.len()).rev() {
-            let next = points.get(i + 1).map_or(frame.t_end, |q| q.t);
-            let y = frame.y(below[i]);
-            let _ = write!(
-                d,
-                "L{:.1},{y:.1}L{:.1},{y:.1}",
-                frame.x(next),
-                frame.x(points[i].t)
+                .zip(&below)
+                .map(|(p, b)| b + count_of(p, name, terminating))
+                .collect();
+            let mut d = step_path(
+                &frame,
+                &points
+                    .iter()
+                    .zip(&above)
+                    .map(|(p, v)| (p.t, Some(*v)))
+                    .collect::<Vec<_>>(),
             );
+            // Back along the lower edge, right to left.
+            for i in (0..points.len()).rev() {
+                let next = points.get(i + 1).map_or(frame.t_end, |q| q.t);
+                let y = frame.y(below[i]);
+                let _ = write!(
+                    d,
+                    "L{:.1},{y:.1}L{:.1},{y:.1}",
+                    frame.x(next),
+                    frame.x(points[i].t)
+                );
+            }
+            d.push('Z');
+            bands.push(Band {
+                name: if terminating {
+                    format!("{name} (terminating)")
+                } else {
+                    name.clone()
+                },
+                colour: colours.get(name).copied().unwrap_or(0),
+                path: d,
+                terminating,
+            });
+            below = above;
         }
-        d.push('Z');
-        bands.push(Band {
-            name: name.clone(),
-            colour: colours.get(name).copied().unwrap_or(0),
-            path: d,
-        });
-        below = above;
     }
     let line = |v: &dyn Fn(&Point) -> Option<f64>| {
         step_path(
@@ -279,7 +295,7 @@ fn top_of(points: &[Point]) -> u32 {
     points
         .iter()
         .map(|p| {
-            p.total
+            (p.total + p.sets.iter().map(|s| s.terminating).sum::<u32>())
                 .max(p.ceiling.unwrap_or(0).max(0) as u32)
                 .max(p.replicas.unwrap_or(0).max(0) as u32)
         })
@@ -353,9 +369,12 @@ mod tests {
         let trace = Scenario::parse(DEFAULT).unwrap().run().unwrap();
         let end = trace.last().unwrap().t;
         let c = chart(&trace, 600.0, 200.0, end, None);
-        // Two ReplicaSets, the old one at the bottom, each in its first revision's colour.
-        assert_eq!(c.bands.len(), 2);
+        // Two ReplicaSets, the old one at the bottom, each in its first revision's colour;
+        // the old one's terminating pods above both.
+        assert_eq!(c.bands.len(), 3);
         assert_eq!((c.bands[0].colour, c.bands[1].colour), (1, 2));
+        assert!(c.bands[2].terminating && c.bands[2].colour == 1);
+        assert_eq!(c.bands[2].name, "web-6bdbfc89d5 (terminating)");
         // Up to 13 pods and the ceiling at 13: the axis goes a little above.
         assert!(
             c.frame.y_max >= 13 && c.frame.y_max <= 20,
