@@ -604,7 +604,8 @@ impl Cluster {
         }
         let now = self.now();
         let rss = focus_rss(&self.focus_owned, &self.store);
-        self.book.refresh(&self.store, &rss, now);
+        self.book
+            .refresh(&self.store, &rss, now, self.frames.is_some());
         let views = rss
             .iter()
             .map(|rs| {

@@ -34,7 +34,8 @@ impl Frame {
 #[derive(Clone, Debug)]
 struct Entry {
     resource_version: Str,
-    view: Rc<PodView>,
+    /// What the page draws: made only when frames are recorded (`rollout run` needs counts).
+    view: Option<Rc<PodView>>,
     counts: PodCounts,
 }
 
@@ -60,6 +61,8 @@ pub struct PodBook {
     /// The last frame, while nothing in it changed, with its ReplicaSets' order (a revision
     /// renumbered by a rollback moves a ReplicaSet in it without a pod written).
     frame: Option<(Vec<Str>, Rc<Frame>)>,
+    /// Whether entries carry their pod views (frames are recorded).
+    views: bool,
 }
 
 fn add(c: &mut PodCounts, d: &PodCounts, sign: i32) {
@@ -100,8 +103,18 @@ impl PodBook {
         self.dirty.push(key.clone());
     }
 
-    /// Brings the book up to the store: the focus ReplicaSets are `rss`.
-    pub fn refresh(&mut self, store: &Store, rss: &[&ReplicaSet], now: Time) {
+    /// Brings the book up to the store: the focus ReplicaSets are `rss`; `views`: frames are
+    /// wanted, so each pod's view is kept too. A book keeps views once it has them (a replay
+    /// from a recorded checkpoint only reads counts, and may).
+    pub fn refresh(&mut self, store: &Store, rss: &[&ReplicaSet], now: Time, views: bool) {
+        if views && !self.views {
+            // Entries made without views are read again.
+            self.sets.clear();
+            self.under.clear();
+            self.frame = None;
+            self.views = true;
+        }
+        let views = self.views;
         // ReplicaSets that joined or left the focus, or whose minReadySeconds moved: their
         // pods are read whole.
         let mut reload: Vec<&ReplicaSet> = vec![];
@@ -133,7 +146,7 @@ impl PodBook {
                 };
                 for p in store.pods_controlled_by(&rs.metadata.uid) {
                     self.under.insert(p.metadata.key(), rs.metadata.uid.clone());
-                    put(&mut set, p, rs, now);
+                    put(&mut set, p, rs, now, views);
                 }
                 self.sets.insert(rs.metadata.uid.clone(), set);
             }
@@ -183,7 +196,7 @@ impl PodBook {
                 && let Some(rs) = rss.iter().find(|rs| rs.metadata.uid == uid)
             {
                 let set = self.sets.get_mut(&uid).expect("a booked ReplicaSet");
-                put(set, p, rs, now);
+                put(set, p, rs, now, views);
                 self.under.insert(key, uid);
                 self.frame = None;
             }
@@ -203,7 +216,7 @@ impl PodBook {
                     && p.is_available(set.min_ready, now)
                 {
                     take(set, &name);
-                    put(set, p, rs, now);
+                    put(set, p, rs, now, views);
                     self.frame = None;
                 }
             }
@@ -218,9 +231,10 @@ impl PodBook {
             .unwrap_or_default()
     }
 
-    /// The pods of `rss` (in that order) as they stand (refreshed); the same `Rc` as the last
-    /// frame while nothing changed.
+    /// The pods of `rss` (in that order) as they stand (refreshed with views); the same `Rc`
+    /// as the last frame while nothing changed.
     pub fn frame(&mut self, rss: &[&ReplicaSet]) -> Rc<Frame> {
+        debug_assert!(self.views, "a frame needs the book refreshed with views");
         let order: Vec<Str> = rss.iter().map(|rs| rs.metadata.uid.clone()).collect();
         if let Some((o, f)) = &self.frame
             && *o == order
@@ -234,7 +248,7 @@ impl PodBook {
                 let list = set
                     .list
                     .get_or_insert_with(|| {
-                        Rc::new(set.pods.values().map(|e| e.view.clone()).collect())
+                        Rc::new(set.pods.values().filter_map(|e| e.view.clone()).collect())
                     })
                     .clone();
                 Some(list)
@@ -246,7 +260,7 @@ impl PodBook {
     }
 }
 
-fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time) {
+fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time, views: bool) {
     let counts = counts_of(p, set.min_ready, now);
     add(&mut set.counts, &counts, 1);
     if counts.ready == 1 && counts.available == 0 && set.min_ready > 0 {
@@ -257,7 +271,7 @@ fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time) {
         p.metadata.name.clone(),
         Entry {
             resource_version: p.metadata.resource_version.clone(),
-            view: Rc::new(pod_view(p, rs, now)),
+            view: views.then(|| Rc::new(pod_view(p, rs, now))),
             counts,
         },
     );
