@@ -92,7 +92,7 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {n}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - {{at: 60s, run: kubectl set image deployment/web app=app:2}}\nuntil: settled\n"
         );
         let scenario = Scenario::parse(&text).unwrap();
-        let (mut record, mut command, mut reducer) = (vec![], vec![], vec![]);
+        let (mut record, mut command, mut reducer, mut derived) = (vec![], vec![], vec![], vec![]);
         let mut info = String::new();
         for _ in 0..rounds {
             let start = Instant::now();
@@ -122,6 +122,24 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             ));
             reducer.push(start.elapsed().as_secs_f64());
             assert!(m.session.len() > s.len());
+            // What the page derives from a new run before it draws: the guarantees, the
+            // chart's layout, the rollout summary.
+            let start = Instant::now();
+            let report = rollout_playground::scenario::guarantees::evaluate(&m.session);
+            let chart = rollout_playground::web::chart_geom::chart(
+                &m.session.trace,
+                640.0,
+                200.0,
+                m.session.end_ms(),
+                None,
+            );
+            let rollouts = rollout_playground::scenario::summary::rollouts(&m.session.trace);
+            derived.push(start.elapsed().as_secs_f64());
+            assert!(
+                report.checks.len() == m.session.len()
+                    && !chart.points.is_empty()
+                    && !rollouts.is_empty()
+            );
             info = format!(
                 "{} steps, {} checkpoints; after the command {} steps",
                 s.len(),
@@ -134,10 +152,11 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             v[v.len() / 2] * 1000.0
         };
         println!(
-            "page session of  {n:>6} replicas: recorded in {:>8.1} ms, a command at the last step {:>8.1} ms, through the page's reducer {:>8.1} ms (medians of {rounds}; {info})",
+            "page session of  {n:>6} replicas: recorded in {:>8.1} ms, a command at the last step {:>8.1} ms, through the page's reducer {:>8.1} ms, what the page derives from the new run {:>6.1} ms (medians of {rounds}; {info})",
             median(&mut record),
             median(&mut command),
-            median(&mut reducer)
+            median(&mut reducer),
+            median(&mut derived)
         );
     }
 }
