@@ -166,9 +166,10 @@ impl PodBook {
         });
         let mut dirty = std::mem::take(&mut self.dirty);
         dirty.extend(pending);
-        dirty.sort();
-        dirty.dedup();
-        for key in dirty {
+        // A pod written several times is looked at once per write, in any order: after the
+        // first look its entry has the pod's resourceVersion (or is gone), so the others pass
+        // at the check below. (Sorting the keys to drop repeats cost more than the repeats.)
+        for key in dirty.drain(..) {
             let pod = store.pod(&key);
             let owner = pod
                 .and_then(|p| p.metadata.controller_ref())
@@ -201,6 +202,8 @@ impl PodBook {
                 self.frame = None;
             }
         }
+        // The buffer is kept for the next step's writes.
+        self.dirty = dirty;
         // Availability that waited on the clock.
         for rs in rss {
             let Some(set) = self.sets.get_mut(&rs.metadata.uid) else {
