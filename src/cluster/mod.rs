@@ -191,18 +191,9 @@ impl Cluster {
         c
     }
 
-    /// Takes a checkpoint when one is due: between instants, with no `rollout status`
-    /// watching (its lines go on a step the resumed run would not hold).
-    fn maybe_checkpoint(&mut self) {
-        let Some(every) = self.checkpoint_every else {
-            return;
-        };
-        let rv = self.store.resource_version();
-        let every = every.max(3 * self.store.len() as u64);
-        if rv < self.last_checkpoint + every || !self.watches.is_empty() || self.halted() {
-            return;
-        }
-        self.last_checkpoint = rv;
+    /// A copy of the world as it stands, with a clock of its own and without the recording
+    /// (trace, frames, focus objects, checkpoints), which stays with `self`.
+    pub fn world_copy(&mut self) -> Cluster {
         let trace = std::mem::take(&mut self.trace);
         let frames = self.frames.take();
         let focus_objects = std::mem::take(&mut self.focus_objects);
@@ -215,6 +206,22 @@ impl Cluster {
         self.frames = frames;
         self.focus_objects = focus_objects;
         self.checkpoints = checkpoints;
+        copy
+    }
+
+    /// Takes a checkpoint when one is due: between instants, with no `rollout status`
+    /// watching (its lines go on a step the resumed run would not hold).
+    fn maybe_checkpoint(&mut self) {
+        let Some(every) = self.checkpoint_every else {
+            return;
+        };
+        let rv = self.store.resource_version();
+        let every = every.max(3 * self.store.len() as u64);
+        if rv < self.last_checkpoint + every || !self.watches.is_empty() || self.halted() {
+            return;
+        }
+        self.last_checkpoint = rv;
+        let copy = self.world_copy();
         self.checkpoints.push(Checkpoint {
             steps: self.steps(),
             scenario_pos: self.scenario_pos,

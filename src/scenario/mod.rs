@@ -347,18 +347,31 @@ impl Scenario {
     }
 
     /// Plays the run on from scenario step `from` (a cluster resumed from a checkpoint).
-    pub fn run_from(&self, c: &mut Cluster, from: usize) -> Result<(), Livelock> {
-        for (k, step) in self.steps.iter().enumerate().skip(from) {
-            c.scenario_pos = k;
+    /// Runs from scenario step `from` up to step `k` (not applied): the world stands at step
+    /// `k`'s instant, everything due before it done, and `run_from(c, k)` goes on from there.
+    /// False when the run was cut (`Cluster::step_limit`) on the way.
+    pub fn run_until(&self, c: &mut Cluster, from: usize, k: usize) -> Result<bool, Livelock> {
+        for (i, step) in self.steps.iter().enumerate().take(k).skip(from) {
+            c.scenario_pos = i;
             c.advance(step.at_ms)?;
             if c.halted() {
-                return Ok(());
+                return Ok(false);
             }
             apply_step(c, step);
-            c.scenario_pos = k + 1;
+            c.scenario_pos = i + 1;
             c.drain()?;
         }
-        c.scenario_pos = self.steps.len();
+        c.scenario_pos = k;
+        if let Some(step) = self.steps.get(k) {
+            c.advance(step.at_ms)?;
+        }
+        Ok(true)
+    }
+
+    pub fn run_from(&self, c: &mut Cluster, from: usize) -> Result<(), Livelock> {
+        if !self.run_until(c, from, self.steps.len())? {
+            return Ok(());
+        }
         let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
         match self.until {
             Until::At(t) => c.advance(t.max(c.now_ms()))?,
