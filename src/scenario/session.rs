@@ -331,6 +331,10 @@ impl Session {
             }
             return self.watch(i, cmd);
         }
+        let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
+        if let Some(outcome) = self.change_in_one_pass(at_ms, cmd)? {
+            return Ok(outcome);
+        }
         let mut c = self.cluster_at(i)?;
         let before = c.store.resource_version();
         let output = kubectl::run(&mut c, cmd)?;
@@ -346,7 +350,6 @@ impl Session {
             .min()
             .map(|(_, key)| key)
             .filter(|key| Some(key) != self.focus.as_ref());
-        let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
         let step = self.insert_step(
             Step {
                 at_ms,
@@ -357,6 +360,82 @@ impl Session {
             written,
         )?;
         Ok(Outcome::Applied { step, output })
+    }
+
+    /// A change at `at_ms` in one replay: the run resumes from the checkpoint the change does
+    /// not reach and goes to where the change lands (after every step at or before its
+    /// instant), the command is tried on a copy of that world, and, when it is taken, the
+    /// same run goes on with it recorded. `None` when this cannot serve (no checkpoint, the
+    /// change makes another Deployment the focus, the run was cut before the instant): the
+    /// caller then tries it on the world at the step and records anew.
+    fn change_in_one_pass(
+        &mut self,
+        at_ms: u64,
+        cmd: &str,
+    ) -> Result<Option<Outcome>, SessionError> {
+        let k = self.scenario.steps.partition_point(|s| s.at_ms <= at_ms);
+        let Some(j) = self.checkpoint_before(k, at_ms) else {
+            return Ok(None);
+        };
+        let step = Step {
+            at_ms,
+            run: Some(cmd.to_string()),
+            caption: None,
+            world: None,
+        };
+        let mut scenario = self.scenario.clone();
+        scenario.steps.insert(k, step);
+        if let Until::At(t) = scenario.until
+            && t <= at_ms
+        {
+            scenario.until = Until::Settled;
+        }
+        let cp = self.checkpoints[j].clone();
+        let mut c = Cluster::resume(&cp);
+        c.frames = Some(vec![]);
+        c.step_limit = Some(MAX_RECORDED_STEPS);
+        c.checkpoint_every = Some(self.checkpoint_writes);
+        if !scenario
+            .run_until(&mut c, cp.scenario_pos, k)
+            .map_err(ScenarioError::from)?
+        {
+            return Ok(None);
+        }
+        let mut probe = c.world_copy();
+        let before = probe.store.resource_version();
+        let output = kubectl::run(&mut probe, cmd)?;
+        let refocus = probe.store.deployments().any(|d| {
+            d.metadata
+                .resource_version
+                .parse::<u64>()
+                .is_ok_and(|rv| rv > before)
+                && Some(d.metadata.key().to_string()) != self.focus
+        });
+        if refocus {
+            return Ok(None);
+        }
+        let result = scenario.run_from(&mut c, k);
+        if let Err(e) = result {
+            return Err(SessionError::from(ScenarioError::from(e)));
+        }
+        self.scenario = scenario;
+        self.typed.insert(k.min(self.typed.len()), true);
+        self.trace.truncate(cp.steps);
+        self.frames.truncate(cp.steps);
+        self.focus_objects.truncate(cp.steps);
+        self.checkpoints.truncate(j + 1);
+        self.take_recording(c, Ok(()));
+        let step = self
+            .trace
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == StepKind::Action)
+            .nth(k)
+            .map(|(idx, _)| idx)
+            .ok_or_else(|| {
+                SessionError::Refused("the run stopped before the command's instant".into())
+            })?;
+        Ok(Some(Outcome::Applied { step, output }))
     }
 
     /// A `kubectl rollout status` that watches from step `i`: played on a copy of the run with
