@@ -168,12 +168,19 @@ impl Session {
         c.step_limit = Some(MAX_RECORDED_STEPS);
         c.checkpoint_every = Some(self.checkpoint_writes);
         let result = self.scenario.run_from(&mut c, cp.scenario_pos);
-        self.trace.truncate(cp.steps);
-        self.frames.truncate(cp.steps);
-        self.focus_objects.truncate(cp.steps);
+        self.resumed_from(j, c, result);
+        Ok(())
+    }
+
+    /// Keeps what was recorded up to checkpoint `j` and appends what the run resumed from it
+    /// recorded.
+    fn resumed_from(&mut self, j: usize, c: Cluster, result: Result<(), Livelock>) {
+        let steps = self.checkpoints[j].steps;
+        self.trace.truncate(steps);
+        self.frames.truncate(steps);
+        self.focus_objects.truncate(steps);
         self.checkpoints.truncate(j + 1);
         self.take_recording(c, result);
-        Ok(())
     }
 
     /// Appends what a run recorded (after whatever the session already holds).
@@ -420,13 +427,14 @@ impl Session {
         }
         self.scenario = scenario;
         self.typed.insert(k.min(self.typed.len()), true);
-        self.trace.truncate(cp.steps);
-        self.frames.truncate(cp.steps);
-        self.focus_objects.truncate(cp.steps);
-        self.checkpoints.truncate(j + 1);
-        self.take_recording(c, Ok(()));
-        let step = self
-            .trace
+        self.resumed_from(j, c, Ok(()));
+        let step = self.action_step(k)?;
+        Ok(Some(Outcome::Applied { step, output }))
+    }
+
+    /// The trace index of scenario step `k`'s action step.
+    fn action_step(&self, k: usize) -> Result<usize, SessionError> {
+        self.trace
             .iter()
             .enumerate()
             .filter(|(_, s)| s.kind == StepKind::Action)
@@ -434,8 +442,7 @@ impl Session {
             .map(|(idx, _)| idx)
             .ok_or_else(|| {
                 SessionError::Refused("the run stopped before the command's instant".into())
-            })?;
-        Ok(Some(Outcome::Applied { step, output }))
+            })
     }
 
     /// A `kubectl rollout status` that watches from step `i`: played on a copy of the run with
@@ -583,15 +590,7 @@ impl Session {
             self.recompute()?;
             return Err(e.into());
         }
-        self.trace
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.kind == StepKind::Action)
-            .nth(k)
-            .map(|(idx, _)| idx)
-            .ok_or_else(|| {
-                SessionError::Refused("the run stopped before the command's instant".into())
-            })
+        self.action_step(k)
     }
 
     /// Replaces the world settings (pod delays, failing images, nodes) and recomputes.
