@@ -276,6 +276,16 @@ impl Model {
         m
     }
 
+    /// Another scenario in this page: its theme, view options and predict mode stay.
+    fn reopen(&self, scenario: Scenario, gallery: Option<usize>, pos: usize) -> Model {
+        let mut n = Model::with_view(scenario, gallery, self.dark, self.view.clone(), pos);
+        if n.predict != self.predict {
+            n.predict = self.predict;
+            n.refresh_learn();
+        }
+        n
+    }
+
     /// The last step the timeline may reach (`until=N` caps it).
     pub fn last(&self) -> usize {
         let end = self.session.len().saturating_sub(1);
@@ -687,19 +697,13 @@ impl Model {
         match action {
             Action::LoadGallery(i, text) => match Scenario::parse(&text) {
                 Ok(s) => {
-                    return Rc::new(Model::with_view(s, Some(i), m.dark, m.view.clone(), 0));
+                    return Rc::new(m.reopen(s, Some(i), 0));
                 }
                 Err(e) => m.notice = Some(e.to_string()),
             },
             Action::OpenLink(fragment) => match share::decode(&fragment) {
                 Ok(s) => {
-                    return Rc::new(Model::with_view(
-                        s.scenario,
-                        None,
-                        m.dark,
-                        m.view.clone(),
-                        s.step,
-                    ));
+                    return Rc::new(m.reopen(s.scenario, None, s.step));
                 }
                 Err(e) => {
                     m.notice = Some(format!(
@@ -718,7 +722,7 @@ impl Model {
                 }
                 Remote::Load(text) => match share::open(&text) {
                     Ok((s, step)) => {
-                        let mut n = Model::with_view(s, None, m.dark, m.view.clone(), step);
+                        let mut n = m.reopen(s, None, step);
                         n.playing = m.view.autoplay;
                         return Rc::new(n);
                     }
@@ -879,7 +883,7 @@ impl Model {
                 if problems.is_empty() {
                     let text = m.editor.clone();
                     let scenario = Scenario::from_manifest(&text);
-                    let mut n = Model::with_view(scenario, None, m.dark, m.view.clone(), 0);
+                    let mut n = m.reopen(scenario, None, 0);
                     if n.notice.is_none() {
                         n.editor = text;
                         n.editor_dirty = true;
@@ -1358,6 +1362,14 @@ mod tests {
         let m = m.apply(Action::Seek(0));
         assert_eq!(m.asking, None);
         assert_eq!(m.verdicts.len(), 2);
+        // Another example keeps predict mode on.
+        let other = crate::scenario::gallery::GALLERY
+            .iter()
+            .find(|g| g.0 == "scale")
+            .unwrap()
+            .1;
+        let n = m.clone().apply(Action::LoadGallery(3, other.to_string()));
+        assert!(n.predict && !n.questions.is_empty() && n.verdicts.is_empty());
         let m = m.apply(Action::TogglePredict);
         assert!(!m.predict && m.questions.is_empty() && m.verdicts.is_empty());
     }
