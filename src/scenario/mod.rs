@@ -44,6 +44,18 @@ pub struct Step {
     pub world: Option<WorldPatch>,
 }
 
+impl Step {
+    /// A kubectl command at `at_ms` (what the console adds).
+    pub fn command(at_ms: u64, cmd: &str) -> Step {
+        Step {
+            at_ms,
+            run: Some(cmd.to_string()),
+            caption: None,
+            world: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub name: String,
@@ -293,6 +305,21 @@ impl Scenario {
     }
 
     /// The focus as the store keys it (`namespace/name`; a bare name is in `default`).
+    /// Adds `step` after every step at or before its instant, and returns its index. A run
+    /// that would end at or before it goes on until the world settles: the reader asked for
+    /// more.
+    pub fn insert_step(&mut self, step: Step) -> usize {
+        let at = step.at_ms;
+        let k = self.steps.partition_point(|s| s.at_ms <= at);
+        self.steps.insert(k, step);
+        if let Until::At(t) = self.until
+            && t <= at
+        {
+            self.until = Until::Settled;
+        }
+        k
+    }
+
     pub fn focus_key(&self) -> Option<String> {
         let f = self.focus.as_ref()?;
         Some(if f.contains('/') {

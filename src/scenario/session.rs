@@ -136,9 +136,7 @@ impl Session {
     /// Re-runs the scenario from the start, recording every step and its pods.
     pub fn recompute(&mut self) -> Result<(), ScenarioError> {
         let mut c = self.scenario.start()?;
-        c.frames = Some(vec![]);
-        c.step_limit = Some(MAX_RECORDED_STEPS);
-        c.checkpoint_every = Some(self.checkpoint_writes);
+        self.record_on(&mut c);
         let result = self.scenario.run_on(&mut c);
         self.trace.clear();
         self.frames.clear();
@@ -164,9 +162,7 @@ impl Session {
         };
         let cp = self.checkpoints[j].clone();
         let mut c = Cluster::resume(&cp);
-        c.frames = Some(vec![]);
-        c.step_limit = Some(MAX_RECORDED_STEPS);
-        c.checkpoint_every = Some(self.checkpoint_writes);
+        self.record_on(&mut c);
         let result = self.scenario.run_from(&mut c, cp.scenario_pos);
         self.resumed_from(j, c, result);
         Ok(())
@@ -345,10 +341,16 @@ impl Session {
         let mut c = self.cluster_at(i)?;
         let before = c.store.resource_version();
         let output = kubectl::run(&mut c, cmd)?;
-        // The Deployment the command wrote (the first, for a manifest with several) is the
-        // one the reader works on now: the run follows it.
-        let written = c
-            .store
+        let written = self.new_focus(&c, before);
+        let step = self.insert_step(Step::command(at_ms, cmd), written)?;
+        Ok(Outcome::Applied { step, output })
+    }
+
+    /// The Deployment a command wrote (the first, for a manifest with several; writes after
+    /// resourceVersion `before`), when it is not the one the run follows: the reader works on
+    /// it now, and the run follows it.
+    fn new_focus(&self, c: &Cluster, before: u64) -> Option<String> {
+        c.store
             .deployments()
             .filter_map(|d| {
                 let rv = d.metadata.resource_version.parse::<u64>().ok()?;
@@ -356,17 +358,15 @@ impl Session {
             })
             .min()
             .map(|(_, key)| key)
-            .filter(|key| Some(key) != self.focus.as_ref());
-        let step = self.insert_step(
-            Step {
-                at_ms,
-                run: Some(cmd.to_string()),
-                caption: None,
-                world: None,
-            },
-            written,
-        )?;
-        Ok(Outcome::Applied { step, output })
+            .filter(|key| Some(key) != self.focus.as_ref())
+    }
+
+    /// Sets a resumed or new cluster to record as the session records: frames, the cap on
+    /// steps, checkpoints.
+    fn record_on(&self, c: &mut Cluster) {
+        c.frames = Some(vec![]);
+        c.step_limit = Some(MAX_RECORDED_STEPS);
+        c.checkpoint_every = Some(self.checkpoint_writes);
     }
 
     /// A change at `at_ms` in one replay: the run resumes from the checkpoint the change does
@@ -380,28 +380,14 @@ impl Session {
         at_ms: u64,
         cmd: &str,
     ) -> Result<Option<Outcome>, SessionError> {
-        let k = self.scenario.steps.partition_point(|s| s.at_ms <= at_ms);
+        let mut scenario = self.scenario.clone();
+        let k = scenario.insert_step(Step::command(at_ms, cmd));
         let Some(j) = self.checkpoint_before(k, at_ms) else {
             return Ok(None);
         };
-        let step = Step {
-            at_ms,
-            run: Some(cmd.to_string()),
-            caption: None,
-            world: None,
-        };
-        let mut scenario = self.scenario.clone();
-        scenario.steps.insert(k, step);
-        if let Until::At(t) = scenario.until
-            && t <= at_ms
-        {
-            scenario.until = Until::Settled;
-        }
         let cp = self.checkpoints[j].clone();
         let mut c = Cluster::resume(&cp);
-        c.frames = Some(vec![]);
-        c.step_limit = Some(MAX_RECORDED_STEPS);
-        c.checkpoint_every = Some(self.checkpoint_writes);
+        self.record_on(&mut c);
         if !scenario
             .run_until(&mut c, cp.scenario_pos, k)
             .map_err(ScenarioError::from)?
@@ -411,14 +397,7 @@ impl Session {
         let mut probe = c.world_copy();
         let before = probe.store.resource_version();
         let output = kubectl::run(&mut probe, cmd)?;
-        let refocus = probe.store.deployments().any(|d| {
-            d.metadata
-                .resource_version
-                .parse::<u64>()
-                .is_ok_and(|rv| rv > before)
-                && Some(d.metadata.key().to_string()) != self.focus
-        });
-        if refocus {
+        if self.new_focus(&probe, before).is_some() {
             return Ok(None);
         }
         let result = scenario.run_from(&mut c, k);
@@ -452,16 +431,7 @@ impl Session {
     fn watch(&mut self, i: usize, cmd: &str) -> Result<Outcome, SessionError> {
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
         let mut copy = self.scenario.clone();
-        let k = copy.steps.partition_point(|s| s.at_ms <= at_ms);
-        copy.steps.insert(
-            k,
-            Step {
-                at_ms,
-                run: Some(cmd.to_string()),
-                caption: None,
-                world: None,
-            },
-        );
+        let k = copy.insert_step(Step::command(at_ms, cmd));
         copy.until = Until::Settled;
         // From the last checkpoint the command does not reach, as after a change.
         let cp = self
@@ -564,21 +534,14 @@ impl Session {
     /// action step in the new trace.
     fn insert_step(&mut self, step: Step, focus: Option<String>) -> Result<usize, SessionError> {
         let at = step.at_ms;
-        let k = self.scenario.steps.partition_point(|s| s.at_ms <= at);
         let old = self.scenario.clone();
         // A new focus changes what every step records: the run is recorded anew.
         let refocus = focus.is_some();
         if let Some(key) = focus {
             self.scenario.focus = Some(focus_name(&key));
         }
-        self.scenario.steps.insert(k, step);
+        let k = self.scenario.insert_step(step);
         self.typed.insert(k.min(self.typed.len()), true);
-        // The reader asked for more: let the world run until it settles after this change.
-        if let Until::At(t) = self.scenario.until
-            && t <= at
-        {
-            self.scenario.until = Until::Settled;
-        }
         let run = if refocus {
             self.recompute()
         } else {
