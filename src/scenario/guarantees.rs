@@ -10,7 +10,8 @@
 
 use super::session::Session;
 use super::summary;
-use crate::cluster::trace::{PodState, StepKind};
+use crate::api::Deployment;
+use crate::cluster::trace::{DeploymentView, PodState, StepKind, TraceStep};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -148,202 +149,254 @@ fn failing(s: &Session, i: usize) -> bool {
     })
 }
 
+/// One step as the checks read it: the focus Deployment and its ReplicaSets after it.
+struct At<'a> {
+    i: usize,
+    st: &'a TraceStep,
+    d: Option<&'a DeploymentView>,
+    /// The Deployment's spec (for its template's images and revisionHistoryLimit).
+    spec: Option<&'a Deployment>,
+    rolling: bool,
+    deleting: bool,
+    available: u32,
+    newest: Option<i64>,
+    /// Pods of the ReplicaSets other than the newest, terminating ones too.
+    old_pods: u32,
+}
+
+/// What the checks carry from one step to the next.
+#[derive(Default)]
+struct Memory {
+    /// The floor is promised once the Deployment has been available at its current size
+    /// (replicas, maxUnavailable).
+    armed: Option<(i32, i32)>,
+    complete_since: Option<usize>,
+    last_focus_sync: Option<usize>,
+    last_revision: Option<i64>,
+}
+
+fn check(kind: Kind, state: State, numbers: String) -> Check {
+    Check {
+        kind,
+        state,
+        numbers,
+    }
+}
+
+fn no_deployment(kind: Kind) -> Check {
+    check(kind, na("no Deployment"), String::new())
+}
+
+fn ceiling(at: &At) -> Check {
+    let Some(d) = at.d else {
+        return no_deployment(Kind::Ceiling);
+    };
+    let desired: i32 = at.st.replica_sets.iter().map(|r| r.replicas).sum();
+    let ceiling = d.replicas + d.max_surge;
+    let numbers = format!(
+        "Σ desired {desired} {} replicas + maxSurge = {} + {} = {ceiling}",
+        if desired <= ceiling { "≤" } else { ">" },
+        d.replicas,
+        d.max_surge
+    );
+    let state = if !at.rolling {
+        na("Recreate has no surge")
+    } else if at.deleting {
+        na("the Deployment is being deleted")
+    } else if d.observed_generation < d.generation {
+        na("the controller has not synced this spec yet")
+    } else {
+        holds(desired <= ceiling)
+    };
+    check(Kind::Ceiling, state, numbers)
+}
+
+fn floor(at: &At, m: &mut Memory, failing: bool) -> Check {
+    let Some(d) = at.d else {
+        return no_deployment(Kind::Floor);
+    };
+    let floor = (d.replicas - d.max_unavailable).max(0);
+    let up = at.available as i32 >= floor;
+    let key = (d.replicas, d.max_unavailable);
+    if m.armed.is_some_and(|a| a != key) {
+        m.armed = None;
+    }
+    if m.armed.is_none() && up && d.observed_generation >= d.generation {
+        m.armed = Some(key);
+    }
+    let numbers = format!(
+        "available {} {} replicas − maxUnavailable = {} − {} = {floor}",
+        at.available,
+        if up { "≥" } else { "<" },
+        d.replicas,
+        d.max_unavailable
+    );
+    let state = if !at.rolling {
+        na("Recreate takes every pod down first")
+    } else if at.deleting {
+        na("the Deployment is being deleted")
+    } else if m.armed.is_none() {
+        na("not yet available at this size (new pods count as unavailable until they are)")
+    } else if failing {
+        na("a pod is failing (the floor holds while pods are healthy)")
+    } else {
+        holds(up)
+    };
+    check(Kind::Floor, state, numbers)
+}
+
+fn no_overlap(at: &At) -> Check {
+    let new_pods: u32 = at
+        .st
+        .replica_sets
+        .iter()
+        .filter(|r| Some(r.revision) == at.newest)
+        .map(|r| r.pods.pending + r.pods.running)
+        .sum();
+    let numbers = format!(
+        "new pods {new_pods} while old pods (terminating too) {}",
+        at.old_pods
+    );
+    let state = match at.d {
+        None => na("no Deployment"),
+        Some(_) if at.rolling => na("RollingUpdate overlaps by design"),
+        Some(_) if at.deleting => na("the Deployment is being deleted"),
+        Some(_) => holds(new_pods == 0 || at.old_pods == 0),
+    };
+    check(Kind::NoOverlap, state, numbers)
+}
+
+fn revisions_grow(at: &At, m: &mut Memory) -> Check {
+    let (state, numbers) = match (at.newest, m.last_revision) {
+        (Some(n), Some(l)) => (holds(n >= l), format!("revision {n} (was {l})")),
+        (Some(n), None) => (State::Holds, format!("revision {n}")),
+        (None, _) => (na("no ReplicaSet"), String::new()),
+    };
+    if at.newest.is_some() {
+        m.last_revision = at.newest;
+    }
+    check(Kind::RevisionsGrow, state, numbers)
+}
+
+/// Once complete, from the sync after completion (the one that cleans up).
+fn history_limit(at: &At, m: &mut Memory) -> Check {
+    let complete = at.d.is_some_and(summary::complete);
+    match (complete, m.complete_since) {
+        (false, _) => m.complete_since = None,
+        (true, None) => m.complete_since = Some(at.i),
+        _ => {}
+    }
+    let limit = at
+        .spec
+        .map_or(10, |o| o.spec.revision_history_limit.unwrap_or(10));
+    let old = at
+        .st
+        .replica_sets
+        .iter()
+        .filter(|r| Some(r.revision) != at.newest && !r.deleting)
+        .count();
+    let numbers = format!("old ReplicaSets {old} ≤ revisionHistoryLimit {limit}");
+    let cleaned = m
+        .complete_since
+        .is_some_and(|c| m.last_focus_sync.is_some_and(|l| l > c));
+    let state = if !complete {
+        na("the rollout is not complete")
+    } else if !cleaned {
+        na("old ReplicaSets are cleaned up at the first sync after completion")
+    } else {
+        holds(old as i32 <= limit)
+    };
+    check(Kind::HistoryLimit, state, numbers)
+}
+
+/// At the last step of a run that settled.
+fn settled(s: &Session, at: &At) -> Check {
+    if at.i + 1 < s.trace.len() {
+        return check(
+            Kind::Settled,
+            na("checked when the run settles"),
+            String::new(),
+        );
+    }
+    let new = at
+        .st
+        .replica_sets
+        .iter()
+        .find(|r| Some(r.revision) == at.newest);
+    let images: Vec<String> = at.spec.map_or(vec![], |o| {
+        o.spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .map(|c| c.image.to_string())
+            .collect()
+    });
+    let numbers = match (at.d, new) {
+        (Some(d), Some(n)) => format!(
+            "newest ReplicaSet {} of {} replicas, {} available, image {} (spec: {}), old pods {}",
+            n.replicas,
+            d.replicas,
+            at.available,
+            n.images.join(", "),
+            images.join(", "),
+            at.old_pods
+        ),
+        _ => String::new(),
+    };
+    let state = if !s.settled {
+        na("the run ends before the world settles")
+    } else {
+        match (at.d, new) {
+            (Some(d), _) if d.deleting => na("the Deployment is being deleted"),
+            (Some(d), Some(n)) => holds(
+                n.replicas == d.replicas
+                    && at.available as i32 == d.replicas
+                    && n.images == images
+                    && at.old_pods == 0,
+            ),
+            (Some(d), None) => holds(d.replicas == 0),
+            (None, _) => na("no Deployment"),
+        }
+    };
+    check(Kind::Settled, state, numbers)
+}
+
 /// Checks every guarantee at every step of a recorded run.
 pub fn evaluate(s: &Session) -> Report {
+    let mut m = Memory::default();
     let mut checks = Vec::with_capacity(s.trace.len());
-    // The floor is promised once the Deployment has been available at its current size.
-    let mut armed: Option<(i32, i32)> = None;
-    let mut complete_since: Option<usize> = None;
-    let mut last_focus_sync: Option<usize> = None;
-    let mut last_revision: Option<i64> = None;
     for (i, st) in s.trace.iter().enumerate() {
         if s.is_focus_sync(i) {
-            last_focus_sync = Some(i);
+            m.last_focus_sync = Some(i);
         }
         let d = st.deployment.as_ref();
-        let spec = s.focus_objects.get(i).and_then(|o| o.as_deref());
-        let mut row = Vec::with_capacity(Kind::ALL.len());
-        let rolling = d.is_some_and(|d| d.strategy == "RollingUpdate");
-        let deleting = d.is_some_and(|d| d.deleting);
-        let desired: i32 = st.replica_sets.iter().map(|r| r.replicas).sum();
-        let available: u32 = st.replica_sets.iter().map(|r| r.pods.available).sum();
-        // Ceiling.
-        row.push(match d {
-            None => Check {
-                kind: Kind::Ceiling,
-                state: na("no Deployment"),
-                numbers: String::new(),
-            },
-            Some(d) => {
-                let ceiling = d.replicas + d.max_surge;
-                let numbers = format!(
-                    "Σ desired {desired} {} replicas + maxSurge = {} + {} = {ceiling}",
-                    if desired <= ceiling { "≤" } else { ">" },
-                    d.replicas,
-                    d.max_surge
-                );
-                let state = if !rolling {
-                    na("Recreate has no surge")
-                } else if deleting {
-                    na("the Deployment is being deleted")
-                } else if d.observed_generation < d.generation {
-                    na("the controller has not synced this spec yet")
-                } else {
-                    holds(desired <= ceiling)
-                };
-                Check {
-                    kind: Kind::Ceiling,
-                    state,
-                    numbers,
-                }
-            }
-        });
-        // Floor.
-        row.push(match d {
-            None => Check { kind: Kind::Floor, state: na("no Deployment"), numbers: String::new() },
-            Some(d) => {
-                let floor = (d.replicas - d.max_unavailable).max(0);
-                let key = (d.replicas, d.max_unavailable);
-                if armed.is_some_and(|a| a != key) {
-                    armed = None;
-                }
-                if armed.is_none() && available as i32 >= floor && d.observed_generation >= d.generation {
-                    armed = Some(key);
-                }
-                let numbers = format!(
-                    "available {available} {} replicas − maxUnavailable = {} − {} = {floor}",
-                    if available as i32 >= floor { "≥" } else { "<" },
-                    d.replicas,
-                    d.max_unavailable
-                );
-                let state = if !rolling {
-                    na("Recreate takes every pod down first")
-                } else if deleting {
-                    na("the Deployment is being deleted")
-                } else if armed.is_none() {
-                    na("not yet available at this size (new pods count as unavailable until they are)")
-                } else if failing(s, i) {
-                    na("a pod is failing (the floor holds while pods are healthy)")
-                } else {
-                    holds(available as i32 >= floor)
-                };
-                Check { kind: Kind::Floor, state, numbers }
-            }
-        });
-        // Recreate: no overlap.
         let newest = st.replica_sets.iter().map(|r| r.revision).max();
-        row.push({
-            let (mut new_pods, mut old_pods) = (0, 0);
-            for r in &st.replica_sets {
-                if Some(r.revision) == newest {
-                    new_pods += r.pods.pending + r.pods.running;
-                } else {
-                    old_pods += r.pods.pending + r.pods.running + r.pods.terminating;
-                }
-            }
-            let numbers =
-                format!("new pods {new_pods} while old pods (terminating too) {old_pods}");
-            let state = match d {
-                None => na("no Deployment"),
-                Some(_) if rolling => na("RollingUpdate overlaps by design"),
-                Some(_) if deleting => na("the Deployment is being deleted"),
-                Some(_) => holds(new_pods == 0 || old_pods == 0),
-            };
-            Check {
-                kind: Kind::NoOverlap,
-                state,
-                numbers,
-            }
-        });
-        // Revisions only grow.
-        row.push({
-            let (state, numbers) = match (newest, last_revision) {
-                (Some(n), Some(l)) => (holds(n >= l), format!("revision {n} (was {l})")),
-                (Some(n), None) => (State::Holds, format!("revision {n}")),
-                (None, _) => (na("no ReplicaSet"), String::new()),
-            };
-            if newest.is_some() {
-                last_revision = newest;
-            }
-            Check {
-                kind: Kind::RevisionsGrow,
-                state,
-                numbers,
-            }
-        });
-        // History limit, once complete and after the sync that cleans up.
-        row.push({
-            let complete = d.is_some_and(summary::complete);
-            match (complete, complete_since) {
-                (false, _) => complete_since = None,
-                (true, None) => complete_since = Some(i),
-                _ => {}
-            }
-            let limit = spec.map_or(10, |o| o.spec.revision_history_limit.unwrap_or(10));
-            let old = st
-                .replica_sets
-                .iter()
-                .filter(|r| Some(r.revision) != newest && !r.deleting)
-                .count();
-            let numbers = format!("old ReplicaSets {old} ≤ revisionHistoryLimit {limit}");
-            let cleaned = complete_since.is_some_and(|c| last_focus_sync.is_some_and(|l| l > c));
-            let state = if !complete {
-                na("the rollout is not complete")
-            } else if !cleaned {
-                na("old ReplicaSets are cleaned up at the first sync after completion")
-            } else {
-                holds(old as i32 <= limit)
-            };
-            Check {
-                kind: Kind::HistoryLimit,
-                state,
-                numbers,
-            }
-        });
-        // A settled world matches the spec.
-        row.push({
-            let last = i + 1 == s.trace.len();
-            let new = st.replica_sets.iter().find(|r| Some(r.revision) == newest);
-            let images: Vec<String> = spec.map_or(vec![], |o| {
-                o.spec.template.spec.containers.iter().map(|c| c.image.to_string()).collect()
-            });
-            let old_pods: u32 = st
+        let at = At {
+            i,
+            st,
+            d,
+            spec: s.focus_objects.get(i).and_then(|o| o.as_deref()),
+            rolling: d.is_some_and(|d| d.strategy == "RollingUpdate"),
+            deleting: d.is_some_and(|d| d.deleting),
+            available: st.replica_sets.iter().map(|r| r.pods.available).sum(),
+            newest,
+            old_pods: st
                 .replica_sets
                 .iter()
                 .filter(|r| Some(r.revision) != newest)
                 .map(|r| r.pods.pending + r.pods.running + r.pods.terminating)
-                .sum();
-            let numbers = match (d, new) {
-                (Some(d), Some(n)) => format!(
-                    "newest ReplicaSet {} of {} replicas, {} available, image {} (spec: {}), old pods {old_pods}",
-                    n.replicas,
-                    d.replicas,
-                    available,
-                    n.images.join(", "),
-                    images.join(", ")
-                ),
-                _ => String::new(),
-            };
-            let state = if !last {
-                na("checked when the run settles")
-            } else if !s.settled {
-                na("the run ends before the world settles")
-            } else {
-                match (d, new) {
-                    (Some(d), _) if d.deleting => na("the Deployment is being deleted"),
-                    (Some(d), Some(n)) => holds(
-                        n.replicas == d.replicas
-                            && available as i32 == d.replicas
-                            && n.images == images
-                            && old_pods == 0,
-                    ),
-                    (Some(d), None) => holds(d.replicas == 0),
-                    (None, _) => na("no Deployment"),
-                }
-            };
-            Check { kind: Kind::Settled, state, numbers }
-        });
-        checks.push(row);
+                .sum(),
+        };
+        // In Kind::ALL's order.
+        checks.push(vec![
+            ceiling(&at),
+            floor(&at, &mut m, failing(s, i)),
+            no_overlap(&at),
+            revisions_grow(&at, &mut m),
+            history_limit(&at, &mut m),
+            settled(s, &at),
+        ]);
     }
     let breaches = breaches(s, &checks);
     Report { checks, breaches }
