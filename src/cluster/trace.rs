@@ -88,6 +88,11 @@ pub struct TraceStep {
 }
 
 impl TraceStep {
+    /// The ReplicaSet with the highest revision: the Deployment's new one.
+    pub fn newest(&self) -> Option<&ReplicaSetView> {
+        self.replica_sets.iter().max_by_key(|r| r.revision)
+    }
+
     pub fn new(t: u64, kind: StepKind) -> TraceStep {
         TraceStep {
             t,

@@ -371,7 +371,7 @@ pub fn evaluate(s: &Session) -> Report {
             m.last_focus_sync = Some(i);
         }
         let d = st.deployment.as_ref();
-        let newest = st.replica_sets.iter().map(|r| r.revision).max();
+        let newest = st.newest().map(|r| r.revision);
         let at = At {
             i,
             st,

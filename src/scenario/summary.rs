@@ -150,11 +150,6 @@ pub(crate) fn complete(d: &DeploymentView) -> bool {
         && d.status.available_replicas == d.replicas
 }
 
-/// The ReplicaSet with the highest revision (the Deployment's new one).
-fn newest(s: &TraceStep) -> Option<&ReplicaSetView> {
-    s.replica_sets.iter().max_by_key(|r| r.revision)
-}
-
 /// Every rollout of the run: each time the Deployment's newest ReplicaSet becomes another one
 /// (a new template, or a rollback that renumbers an old one). A Deployment's first
 /// ReplicaSet is not a rollout: it moves from nothing.
@@ -166,7 +161,7 @@ pub fn rollouts(trace: &[TraceStep]) -> Vec<Rollout> {
         if s.kind == StepKind::Action && s.command.is_some() {
             last_action = Some(i);
         }
-        let Some(rs) = newest(s) else { continue };
+        let Some(rs) = s.newest() else { continue };
         match last {
             Some(prev) if prev != rs.name => starts.push((last_action.unwrap_or(i), i)),
             _ => {}
@@ -234,7 +229,9 @@ fn measure(trace: &[TraceStep], change: usize, seen: usize, next: Option<usize>)
                 && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus
         })
         .count() as u32;
-    let new = newest(&trace[seen]).expect("a rollout has a new ReplicaSet");
+    let new = trace[seen]
+        .newest()
+        .expect("a rollout has a new ReplicaSet");
     Rollout {
         change_step: change,
         change: trace[change]

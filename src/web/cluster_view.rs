@@ -89,12 +89,7 @@ pub fn cluster_view(props: &Props) -> Html {
         },
         None => html! { <div class="deploy-head"><h2>{"no Deployment"}</h2></div> },
     };
-    let newest = step
-        .replica_sets
-        .iter()
-        .map(|r| r.revision)
-        .max()
-        .unwrap_or(0);
+    let newest = step.newest().map_or(0, |r| r.revision);
     // Past a few hundred pods, each ReplicaSet's are one canvas (the frame's list for it, in
     // the same order as the step's ReplicaSets).
     let canvas =

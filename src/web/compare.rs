@@ -190,12 +190,7 @@ fn compact(step: Option<&TraceStep>) -> Html {
             d.replicas, d.status.available_replicas
         )
     });
-    let newest = step
-        .replica_sets
-        .iter()
-        .map(|r| r.revision)
-        .max()
-        .unwrap_or(0);
+    let newest = step.newest().map_or(0, |r| r.revision);
     html! {
         <div class="compact">
             if let Some(h) = head { <p class="compact-head">{ h }</p> }
