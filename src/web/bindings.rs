@@ -15,21 +15,22 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("a browser window")
 }
 
-pub fn prefers_dark() -> bool {
+/// Whether a CSS media query matches now.
+fn media(query: &str) -> bool {
     window()
-        .match_media("(prefers-color-scheme: dark)")
+        .match_media(query)
         .ok()
         .flatten()
         .is_some_and(|m| m.matches())
 }
 
+pub fn prefers_dark() -> bool {
+    media("(prefers-color-scheme: dark)")
+}
+
 /// A phone-sized screen (the layout's one-column breakpoint).
 pub fn narrow() -> bool {
-    window()
-        .match_media("(max-width: 720px)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
+    media("(max-width: 720px)")
 }
 
 /// Where a pointer is across an element, from 0 (its left edge) to 1.

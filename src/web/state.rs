@@ -807,7 +807,7 @@ impl Model {
                         m.held = true;
                     }
                 }
-                let last_t = m.session.trace.get(last).map_or(0, |s| s.t) as f64;
+                let last_t = m.end_ms() as f64;
                 if m.pos >= last && m.vt_ms >= last_t {
                     m.pos = last;
                     m.vt_ms = last_t;
