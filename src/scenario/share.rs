@@ -364,6 +364,11 @@ impl Default for ViewOptions {
     }
 }
 
+/// A step as the URL counts it (from 1), as an index.
+fn step_index(v: &str) -> Option<usize> {
+    v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1)
+}
+
 impl ViewOptions {
     /// Reads a query string (with or without `?`). A flag may be bare or `=1|true|0|false`.
     pub fn from_query(query: &str) -> ViewOptions {
@@ -442,18 +447,8 @@ impl ViewOptions {
                     _ => false,
                 },
                 // Steps count from 1, as the page shows them.
-                "step" => v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| *n >= 1)
-                    .map(|n| o.step = Some(n - 1))
-                    .is_some(),
-                "until" => v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| *n >= 1)
-                    .map(|n| o.until = Some(n - 1))
-                    .is_some(),
+                "step" => step_index(v).map(|i| o.step = Some(i)).is_some(),
+                "until" => step_index(v).map(|i| o.until = Some(i)).is_some(),
                 _ => false,
             };
             if !ok {
