@@ -70,11 +70,19 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
         })
     };
-    let fragment = share::encode(&props.session.0.scenario, props.pos);
-    let base = bindings::base_url();
     let o = (*options).clone();
-    let snippet = share::iframe_snippet(&base, &fragment, &o, &props.session.0.scenario.name);
-    let preview = format!("{base}?{}#{fragment}", o.to_query());
+    // The link is encoded only while the Embed dialog is open (these buttons re-render at
+    // every step).
+    let (snippet, preview) = if *mode == Some("embed") {
+        let fragment = share::encode(&props.session.0.scenario, props.pos);
+        let base = bindings::base_url();
+        (
+            share::iframe_snippet(&base, &fragment, &o, &props.session.0.scenario.name),
+            format!("{base}?{}#{fragment}", o.to_query()),
+        )
+    } else {
+        Default::default()
+    };
     let set = |f: fn(&mut ViewOptions, String)| {
         let options = options.clone();
         Callback::from(move |e: Event| {
@@ -150,11 +158,15 @@ pub fn share_buttons(props: &ShareProps) -> Html {
     }
 }
 
-/// The embed layout.
-pub fn embed_view(model: &Model, dispatch: &Dispatch, caption: Option<String>) -> Html {
+/// The embed layout; `fragment` is the share link of the state shown ("Open in playground").
+pub fn embed_view(
+    model: &Model,
+    dispatch: &Dispatch,
+    caption: Option<String>,
+    fragment: &str,
+) -> Html {
     let run = Run(model.session.clone());
     let view = &model.view;
-    let fragment = share::encode(&model.session.scenario, model.pos);
     let full = format!("{}#{}", bindings::base_url(), fragment);
     let timeline = match view.controls {
         Controls::None => html! {},

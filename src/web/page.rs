@@ -59,8 +59,19 @@ pub fn app() -> Html {
             .unwrap_or_default();
         (step.map(console::names_of).unwrap_or_default(), pods)
     });
+    // An embed's "Open in playground" link, encoded once per step rather than per frame.
+    let link = use_memo(
+        (run.clone(), model.pos, model.view.embed),
+        |(run, pos, embed)| {
+            if *embed {
+                crate::scenario::share::encode(&run.0.scenario, *pos)
+            } else {
+                String::new()
+            }
+        },
+    );
     if model.view.embed {
-        return embed::embed_view(&model, &dispatch, (*caption).clone());
+        return embed::embed_view(&model, &dispatch, (*caption).clone(), &link);
     }
     let readonly = model.view.readonly;
     html! {
