@@ -14,6 +14,8 @@ pub struct Comparison {
     pub runs: Vec<Result<Rc<Session>, String>>,
     /// The latest end of any run: the shared clock's range.
     pub end_ms: u64,
+    /// Every instant (ms) at which some run has a step, in order.
+    instants: Vec<u64>,
 }
 
 impl Comparison {
@@ -33,10 +35,18 @@ impl Comparison {
             })
             .collect();
         let end_ms = runs.iter().flatten().map(|s| s.end_ms()).max().unwrap_or(0);
+        let mut instants: Vec<u64> = runs
+            .iter()
+            .flatten()
+            .flat_map(|s| s.trace.iter().map(|st| st.t))
+            .collect();
+        instants.sort_unstable();
+        instants.dedup();
         Some(Comparison {
             variants: base.variants.clone(),
             runs,
             end_ms,
+            instants,
         })
     }
 
@@ -48,29 +58,16 @@ impl Comparison {
             .collect()
     }
 
-    /// Every instant (ms) at which some run has a step, in order.
-    fn instants(&self) -> Vec<u64> {
-        let mut ts: Vec<u64> = self
-            .runs
-            .iter()
-            .flatten()
-            .flat_map(|s| s.trace.iter().map(|st| st.t))
-            .collect();
-        ts.sort_unstable();
-        ts.dedup();
-        ts
-    }
-
     /// The next instant after `t` at which some run has a step.
     pub fn next_instant(&self, t: u64) -> u64 {
-        let ts = self.instants();
-        ts.iter().copied().find(|&x| x > t).unwrap_or(self.end_ms)
+        let k = self.instants.partition_point(|&x| x <= t);
+        self.instants.get(k).copied().unwrap_or(self.end_ms)
     }
 
     /// The last instant before `t` at which some run has a step (else 0).
     pub fn previous_instant(&self, t: u64) -> u64 {
-        let ts = self.instants();
-        ts.iter().rev().copied().find(|&x| x < t).unwrap_or(0)
+        let k = self.instants.partition_point(|&x| x < t);
+        k.checked_sub(1).map_or(0, |k| self.instants[k])
     }
 
     /// Each variant's rollouts (none for a variant that could not run).
