@@ -816,9 +816,14 @@ impl ReplicaSet {
 
     /// The images of the pod template's containers, in order.
     pub fn images(&self) -> Vec<String> {
+        self.spec.template.images()
+    }
+}
+
+impl PodTemplateSpec {
+    /// The images of the template's containers, in order.
+    pub fn images(&self) -> Vec<String> {
         self.spec
-            .template
-            .spec
             .containers
             .iter()
             .map(|c| c.image.to_string())

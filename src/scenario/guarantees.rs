@@ -323,15 +323,7 @@ fn settled(s: &Session, at: &At) -> Check {
         .replica_sets
         .iter()
         .find(|r| Some(r.revision) == at.newest);
-    let images: Vec<String> = at.spec.map_or(vec![], |o| {
-        o.spec
-            .template
-            .spec
-            .containers
-            .iter()
-            .map(|c| c.image.to_string())
-            .collect()
-    });
+    let images = at.spec.map_or(vec![], |o| o.spec.template.images());
     let numbers = match (at.d, new) {
         (Some(d), Some(n)) => format!(
             "newest ReplicaSet {} of {} replicas, {} available, image {} (spec: {}), old pods {}",
