@@ -166,6 +166,15 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     )
 }
 
+/// Go's `time.Duration` text of whole seconds: `40s`, `1m20s`, `5m0s`, `24h0m0s`.
+pub fn go_duration(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{}s", secs / 60, secs % 60),
+        _ => format!("{}h{}m{}s", secs / 3600, secs / 60 % 60, secs % 60),
+    }
+}
+
 /// Formats a duration the way kubectl prints ages (apimachinery's `duration.HumanDuration`):
 /// `45s`, `3m2s`, `12m`, `3h30m`, `20h`, `3d4h`, `30d`, `2y5d`.
 pub fn human_duration(ms: i64) -> String {

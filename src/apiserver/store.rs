@@ -560,6 +560,10 @@ impl Store {
     pub fn len(&self) -> usize {
         self.objects.iter().map(|t| t.by_key.len()).sum()
     }
+    /// How many objects of a kind the store holds.
+    pub fn count(&self, kind: Kind) -> usize {
+        self.objects[slot(kind)].by_key.len()
+    }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -10,14 +10,18 @@
 //!   `--set` (or as its own `variants:`) and prints the rollouts' numbers side by side.
 //! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
 
+use rollout_playground::cluster::budget::Budget;
 use rollout_playground::cluster::trace;
 use rollout_playground::conformance;
+use rollout_playground::scenario::locate::locate;
 use rollout_playground::scenario::session::Session;
 use rollout_playground::scenario::variant::{MAX_VARIANTS, Variant};
-use rollout_playground::scenario::{Scenario, guarantees, summary, table};
+use rollout_playground::scenario::{
+    Scenario, ScenarioError, guarantees, parse_duration, share, summary, table,
+};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,8 +49,17 @@ fn run(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut format = "table".to_string();
     let mut check = false;
+    let mut budget = Budget::CLI;
     let mut i = 0;
     while i < args.len() {
+        if let Some(set) = limit_flag(args, &mut i, &mut budget) {
+            if let Err(e) = set {
+                eprintln!("rollout run: {}\n{USAGE}", safe(&e));
+                return ExitCode::from(2);
+            }
+            i += 1;
+            continue;
+        }
         match args[i].as_str() {
             "--check" => check = true,
             "--format" => {
@@ -55,7 +68,10 @@ fn run(args: &[String]) -> ExitCode {
             }
             f if f.starts_with("--format=") => format = f["--format=".len()..].to_string(),
             f if f.starts_with('-') => {
-                eprintln!("rollout run: unknown flag {f:?}\n{USAGE}");
+                eprintln!(
+                    "rollout run: unknown flag {}\n{USAGE}",
+                    safe(&format!("{f:?}"))
+                );
                 return ExitCode::from(2);
             }
             f => file = Some(f.to_string()),
@@ -63,64 +79,148 @@ fn run(args: &[String]) -> ExitCode {
         i += 1;
     }
     if !["table", "jsonl", "summary"].contains(&format.as_str()) {
-        eprintln!("rollout run: --format must be table, jsonl or summary, got {format:?}");
+        eprintln!(
+            "rollout run: --format must be table, jsonl or summary, got {}",
+            safe(&format!("{format:?}"))
+        );
         return ExitCode::from(2);
     }
     let Some(file) = file else {
         eprintln!("rollout run: which scenario?\n{USAGE}");
         return ExitCode::from(2);
     };
-    let text = match read(&file) {
-        Ok(t) => t,
+    let (text, scenario) = match read_scenario(&file, budget) {
+        Ok(r) => r,
         Err(code) => return code,
     };
     // The checks read the run as the page records it (pods and the Deployment per step).
-    let run = match Scenario::parse(&text).and_then(|s| {
-        if check {
-            Session::new(s).map(|s| (s.trace.clone(), Some(s)))
-        } else {
-            s.run().map(|t| (t, None))
-        }
-    }) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{file}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let (steps, session) = run;
-    if format == "jsonl" {
-        print!("{}", trace::to_jsonl(&steps));
-    } else if format == "summary" {
-        print!("{}", summary::render(&summary::rollouts(&steps)));
+    let run = if check {
+        Session::new(scenario).map(|s| (s.trace.clone(), Some(s)))
     } else {
-        print!("{}", table::render(&steps));
+        scenario.run().map(|t| (t, None))
+    };
+    let (steps, session) = match run {
+        Ok(r) => r,
+        Err(e) => return refuse(&file, &text, &e),
+    };
+    if format == "jsonl" {
+        print!("{}", safe(&trace::to_jsonl(&steps)));
+    } else if format == "summary" {
+        print!("{}", safe(&summary::render(&summary::rollouts(&steps))));
+    } else {
+        print!("{}", safe(&table::render(&steps)));
     }
     let Some(session) = session else {
         return ExitCode::SUCCESS;
     };
     let report = guarantees::evaluate(&session);
     // JSON Lines stay JSON Lines: the report goes to stderr then.
-    let text = report.render();
+    let text = safe(&report.render()).into_owned();
     if format == "jsonl" {
         eprint!("{text}");
     } else {
         print!("\n{text}");
     }
     if let Some(why) = &session.stopped {
-        eprintln!("{file}: {why}");
+        eprintln!("{file}: {}", safe(why));
     }
-    if report.breaches.is_empty() {
+    if report.breaches.is_empty() && session.over.is_none() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
 }
 
-/// A scenario file's text, or the exit code after saying why it could not be read.
+/// A limit flag at `args[*i]` (`--max-pods N`, `--max-pods=N`, …) set on `budget`; `None` when
+/// the argument is not one. A flag that takes its value from the next argument moves `i` to it.
+fn limit_flag(args: &[String], i: &mut usize, budget: &mut Budget) -> Option<Result<(), String>> {
+    let (name, inline) = match args[*i].split_once('=') {
+        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+        None => (args[*i].clone(), None),
+    };
+    if !["--max-pods", "--max-objects", "--max-steps", "--max-time"].contains(&name.as_str()) {
+        return None;
+    }
+    let value = match inline {
+        Some(v) => v,
+        None => {
+            *i += 1;
+            match args.get(*i) {
+                Some(v) => v.clone(),
+                None => return Some(Err(format!("{name} needs a value"))),
+            }
+        }
+    };
+    let count = || {
+        value
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| format!("{name} {value:?}: expected a whole number above 0"))
+    };
+    let set = match name.as_str() {
+        "--max-pods" => count().map(|n| budget.pods = n),
+        "--max-objects" => count().map(|n| budget.objects = n),
+        "--max-steps" => count().map(|n| budget.steps = n),
+        _ => parse_duration(&serde_json::Value::String(value.clone()))
+            .map(|ms| budget.time_ms = ms)
+            .map_err(|e| format!("{name}: {e}")),
+    };
+    Some(set)
+}
+
+/// A scenario file's text and the scenario it holds, to run within `budget`; or the exit code
+/// after saying why not, at the line and column it refers to.
+fn read_scenario(file: &str, budget: Budget) -> Result<(String, Scenario), ExitCode> {
+    let text = read(file)?;
+    match Scenario::parse(&text) {
+        Ok(mut s) => {
+            s.budget = budget;
+            Ok((text, s))
+        }
+        Err(e) => Err(refuse(file, &text, &e)),
+    }
+}
+
+/// Says why a scenario was refused (`file:line:column: message`, or `file: message` for what
+/// happened in the run) and returns the failing exit code.
+fn refuse(file: &str, text: &str, e: &ScenarioError) -> ExitCode {
+    let place = match locate(text, e) {
+        Some((line, col)) => format!("{file}:{line}:{col}"),
+        None => file.to_string(),
+    };
+    eprintln!("{}", safe(&format!("{place}: {e}")));
+    ExitCode::FAILURE
+}
+
+/// Text from a scenario, printed to a terminal: control characters (escape sequences that
+/// could clear the screen or set its title, a carriage return that overwrites a line) and
+/// the marks that reorder text (bidirectional overrides) print as `\u001b`, line breaks and
+/// tabs as they are. JSON Lines stay JSON: the characters it does not escape itself can only
+/// stand inside its strings, where `\u…` means the same.
+fn safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(unsafe_char) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// A file's text, or the exit code after saying why it could not be read.
 fn read(file: &str) -> Result<String, ExitCode> {
     std::fs::read_to_string(file).map_err(|e| {
-        eprintln!("{file}: {e}");
+        eprintln!("{}", safe(&format!("{file}: {e}")));
         ExitCode::FAILURE
     })
 }
@@ -128,8 +228,17 @@ fn read(file: &str) -> Result<String, ExitCode> {
 fn compare(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut sets = vec![];
+    let mut budget = Budget::CLI;
     let mut i = 0;
     while i < args.len() {
+        if let Some(set) = limit_flag(args, &mut i, &mut budget) {
+            if let Err(e) = set {
+                eprintln!("rollout compare: {}\n{USAGE}", safe(&e));
+                return ExitCode::from(2);
+            }
+            i += 1;
+            continue;
+        }
         let a = args[i].as_str();
         let value = if a == "--set" {
             i += 1;
@@ -150,12 +259,15 @@ fn compare(args: &[String]) -> ExitCode {
                     set,
                 }),
                 Err(e) => {
-                    eprintln!("rollout compare: --set {v:?}: {e}");
+                    eprintln!("rollout compare: {}", safe(&format!("--set {v:?}: {e}")));
                     return ExitCode::from(2);
                 }
             },
             None if a.starts_with('-') => {
-                eprintln!("rollout compare: unknown flag {a:?}\n{USAGE}");
+                eprintln!(
+                    "rollout compare: unknown flag {}\n{USAGE}",
+                    safe(&format!("{a:?}"))
+                );
                 return ExitCode::from(2);
             }
             None => file = Some(a.to_string()),
@@ -173,21 +285,15 @@ fn compare(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let text = match read(&file) {
-        Ok(t) => t,
+    let (text, base) = match read_scenario(&file, budget) {
+        Ok(r) => r,
         Err(code) => return code,
-    };
-    let base = match Scenario::parse(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}: {e}");
-            return ExitCode::FAILURE;
-        }
     };
     let variants = if sets.is_empty() {
         if base.variants.is_empty() {
             eprintln!(
-                "rollout compare: {file} lists no variants: give one or more --set path=value"
+                "rollout compare: {} lists no variants: give one or more --set path=value",
+                safe(&file)
             );
             return ExitCode::from(2);
         }
@@ -204,14 +310,11 @@ fn compare(args: &[String]) -> ExitCode {
     for v in &variants {
         match base.with_variant(v).and_then(|s| s.run()) {
             Ok(steps) => columns.push(summary::rollouts(&steps)),
-            Err(e) => {
-                eprintln!("{file}: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return refuse(&file, &text, &e),
         }
     }
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
-    print!("{}", summary::render_compare(&names, &columns));
+    print!("{}", safe(&summary::render_compare(&names, &columns)));
     ExitCode::SUCCESS
 }
 
@@ -226,7 +329,7 @@ fn check(files: &[String]) -> ExitCode {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("{f}: {e}");
+                eprintln!("{}", safe(&format!("{f}: {e}")));
                 malformed = true;
                 continue;
             }
@@ -237,17 +340,17 @@ fn check(files: &[String]) -> ExitCode {
                     match r.outcome {
                         Ok(()) => {
                             passed += 1;
-                            println!("ok {}: {}", r.id, r.name);
+                            println!("{}", safe(&format!("ok {}: {}", r.id, r.name)));
                         }
                         Err(why) => {
                             failed += 1;
-                            println!("FAIL {}: {}: {why}", r.id, r.name);
+                            println!("{}", safe(&format!("FAIL {}: {}: {why}", r.id, r.name)));
                         }
                     }
                 }
             }
             Err(e) => {
-                eprintln!("{f}: malformed vector file: {e}");
+                eprintln!("{}", safe(&format!("{f}: malformed vector file: {e}")));
                 malformed = true;
             }
         }
@@ -261,7 +364,8 @@ fn check(files: &[String]) -> ExitCode {
 }
 
 /// Prints the share-link fragment (`#v1.…`) of each scenario: append it to the playground's URL
-/// (add `?embed` for an embed).
+/// (add `?embed` for an embed). A link the page would refuse (too long, past the page's budget)
+/// or stop short (its run crosses the budget) is printed with a warning, and the exit code is 1.
 fn share(files: &[String]) -> ExitCode {
     if files.is_empty() {
         eprintln!("rollout share: which scenario?\n{USAGE}");
@@ -269,18 +373,30 @@ fn share(files: &[String]) -> ExitCode {
     }
     let mut code = ExitCode::SUCCESS;
     for f in files {
-        let parsed = std::fs::read_to_string(f)
-            .map_err(|e| e.to_string())
-            .and_then(|t| Scenario::parse(&t).map_err(|e| e.to_string()));
-        match parsed {
-            Ok(s) => {
-                let link = rollout_playground::scenario::share::encode(&s, 0);
-                println!("{f}\t{} chars\t#{link}", link.len() + 1);
-            }
-            Err(e) => {
-                eprintln!("{f}: {e}");
-                code = ExitCode::from(1);
-            }
+        let Ok((text, s)) = read_scenario(f, Budget::PAGE) else {
+            code = ExitCode::FAILURE;
+            continue;
+        };
+        let link = share::encode(&s, 0);
+        println!("{f}\t{} chars\t#{link}", link.len() + 1);
+        // (where in the file, when the text is the reason; why)
+        let refusal = match share::decode(&link) {
+            Err(e) => Some((None, format!("the page will refuse this link: {e}"))),
+            Ok(_) => match s.run() {
+                Err(e @ ScenarioError::OverBudget(_)) => {
+                    Some((None, format!("the page will stop this run early: {e}")))
+                }
+                Err(e) => Some((
+                    locate(&text, &e),
+                    format!("the page will refuse this link: {e}"),
+                )),
+                Ok(_) => None,
+            },
+        };
+        if let Some((place, why)) = refusal {
+            let place = place.map_or(String::new(), |(l, c)| format!(":{l}:{c}"));
+            eprintln!("{}", safe(&format!("{f}{place}: warning: {why}")));
+            code = ExitCode::FAILURE;
         }
     }
     code

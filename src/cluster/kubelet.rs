@@ -429,7 +429,7 @@ impl Kubelet<'_> {
                     reason: "CrashLoopBackOff".into(),
                     message: format!(
                         "back-off {} restarting failed container={} pod={pod_ref}",
-                        go_duration(backoff_ms / 1000),
+                        crate::api::time::go_duration(backoff_ms / 1000),
                         c.name
                     )
                     .into(),
@@ -478,16 +478,6 @@ impl Kubelet<'_> {
             }
         }
         (self.say(|| format!("{name} is Ready")), None)
-    }
-}
-
-/// Go's `time.Duration` text of whole seconds under an hour (a back-off is at most 5 minutes):
-/// `40s`, `1m20s`, `5m0s`.
-fn go_duration(secs: u64) -> String {
-    if secs < 60 {
-        format!("{secs}s")
-    } else {
-        format!("{}m{}s", secs / 60, secs % 60)
     }
 }
 
@@ -540,12 +530,17 @@ pub fn display_status(p: &Pod) -> String {
 
 #[cfg(test)]
 mod duration_tests {
-    use super::go_duration;
+    use crate::api::time::go_duration;
 
     /// The crash-loop back-off as the kubelet prints it (`time.Duration.String`).
     #[test]
     fn back_offs_read_as_go_durations() {
-        let got: Vec<String> = [10, 40, 80, 160, 300].map(go_duration).to_vec();
-        assert_eq!(got, ["10s", "40s", "1m20s", "2m40s", "5m0s"]);
+        let got: Vec<String> = [10, 40, 80, 160, 300, 86_400, 3_723]
+            .map(go_duration)
+            .to_vec();
+        assert_eq!(
+            got,
+            ["10s", "40s", "1m20s", "2m40s", "5m0s", "24h0m0s", "1h2m3s"]
+        );
     }
 }

@@ -9,6 +9,7 @@
 //! queues round-robin (Deployment, ReplicaSet, garbage collector; FIFO within each) until all
 //! are empty, before the clock may move to the next scheduled event.
 
+pub mod budget;
 pub mod kubelet;
 pub mod podbook;
 pub mod trace;
@@ -24,6 +25,7 @@ use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::garbagecollector::GarbageCollector;
 use crate::controller::replicaset::ReplicaSetController;
+use budget::{Budget, Exceeded, OverBudget};
 use kubelet::{Kubelet, PodStep, World};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -77,6 +79,10 @@ pub struct Cluster {
     next_queue: usize,
     /// Stop once the trace holds this many steps (replaying the run up to a chosen step).
     pub step_limit: Option<usize>,
+    /// What the run may simulate; crossing it stops the run (`over`).
+    pub budget: Budget,
+    /// Why the run stopped at its budget, once it did.
+    pub over: Option<OverBudget>,
     /// When set, each recorded step also records the focus Deployment's pods (shared with
     /// the previous step's when nothing changed), for views that animate pods.
     pub frames: Option<Vec<Rc<podbook::Frame>>>,
@@ -137,6 +143,8 @@ impl Cluster {
             spare_watch: vec![],
             next_queue: 0,
             step_limit: None,
+            budget: Budget::PAGE,
+            over: None,
             frames: None,
             focus_objects: vec![],
             book: podbook::PodBook::default(),
@@ -164,10 +172,41 @@ impl Cluster {
         self.store.clock().set(Time::from_virtual(t_ms));
     }
 
-    /// True once the trace reached `step_limit`: every further drain, advance and user step
-    /// is a no-op, so the world stands exactly as it was right after that step.
+    /// True once the trace reached `step_limit` or the run crossed its budget: every further
+    /// drain, advance and user step is a no-op, so the world stands exactly as it was right
+    /// after that step.
     pub fn halted(&self) -> bool {
-        self.step_limit.is_some_and(|n| self.steps() >= n)
+        self.over.is_some() || self.step_limit.is_some_and(|n| self.steps() >= n)
+    }
+
+    /// Stops the run when the store holds more than the budget allows.
+    fn check_budget(&mut self) {
+        let pods = self.store.count(crate::api::Kind::Pod);
+        if let Some(exceeded) = self.budget.check_store(pods, self.store.len()) {
+            self.stop_over(exceeded);
+        }
+    }
+
+    fn stop_over(&mut self, exceeded: Exceeded) {
+        let deployments = self.store.deployments().map(|d| {
+            let key = format!("deployment {}", d.metadata.key());
+            (d.spec.replicas.unwrap_or(1), key)
+        });
+        let replica_sets = self.store.replicasets().map(|r| {
+            let key = format!("replicaset {}", r.metadata.key());
+            (r.spec.replicas.unwrap_or(1), key)
+        });
+        // The first of the largest: a Deployment before the ReplicaSet it sized.
+        let largest = deployments
+            .chain(replica_sets)
+            .min_by_key(|(n, _)| std::cmp::Reverse(*n))
+            .map(|(n, key)| (key, n));
+        self.over = Some(OverBudget {
+            t_ms: self.now_ms(),
+            exceeded,
+            host: self.budget.host,
+            largest,
+        });
     }
 
     /// A copy of a cluster shares its original's clock (a handle): this gives it its own.
@@ -347,6 +386,7 @@ impl Cluster {
                 self.events.forget_new();
             }
             self.dispatch();
+            self.check_budget();
             if self.halted() {
                 return Ok(());
             }
@@ -536,6 +576,10 @@ impl Cluster {
         s.deployment = d;
         s.replica_sets = rss;
         self.trace.push(s);
+        if self.steps() >= self.budget.steps && self.over.is_none() {
+            let limit = self.budget.steps;
+            self.stop_over(Exceeded::Steps { limit });
+        }
         if self.frames.is_some() {
             let d = self.focus.as_deref().and_then(|k| self.store.deployment(k));
             let same = match (self.focus_objects.last(), d) {

@@ -172,7 +172,7 @@ pub struct Height {
 
 /// A host page's command as it arrives: `{"type": "play"}`, `{"type": "pause"}`,
 /// `{"type": "step"}`, `{"type": "seek", "step": N}`, `{"type": "load", "scenario": YAML}` or
-/// `{"type": "load", "link": "v1.…"}`. Anything that does not read as one is ignored.
+/// `{"type": "load", "link": "v1.…"}`.
 #[derive(Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum HostCommand {
@@ -199,22 +199,54 @@ pub enum Remote {
     Load(String),
 }
 
-impl HostCommand {
-    /// The command, when its values make sense: a step that is a whole number or more, a
-    /// scenario no larger than a link may decode to.
-    pub fn remote(self) -> Option<Remote> {
-        match self {
-            HostCommand::Play => Some(Remote::Play),
-            HostCommand::Pause => Some(Remote::Pause),
-            HostCommand::Step => Some(Remote::Step),
-            HostCommand::Seek { step } => {
-                (step.is_finite() && step >= 1.0).then(|| Remote::Seek(step as usize - 1))
-            }
-            HostCommand::Load { scenario, link } => scenario
-                .or(link)
-                .filter(|s| s.len() <= super::share::MAX_DECODED_BYTES)
-                .map(Remote::Load),
+/// What a message from the embedding page is to the playground.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Heard {
+    /// Not one of the commands the API documents (another script's message): ignored.
+    NotOurs,
+    /// One of them, with values that do not make sense: answered with an `error` message.
+    Refused(String),
+    Command(Remote),
+}
+
+/// The `type`s the API documents.
+const TYPES: [&str; 5] = ["play", "pause", "step", "seek", "load"];
+
+/// Reads a message's data (as JSON): a command when its values make sense (a step that is a
+/// whole number from 1, a scenario no larger than a link may decode to), a refusal naming
+/// what is wrong when they do not, and nothing when it is not a command at all.
+pub fn hear(data: &serde_json::Value) -> Heard {
+    let Some(kind) = data.get("type").and_then(|t| t.as_str()) else {
+        return Heard::NotOurs;
+    };
+    if !TYPES.contains(&kind) {
+        return Heard::NotOurs;
+    }
+    let command = match HostCommand::deserialize(data) {
+        Ok(c) => c,
+        Err(e) => return Heard::Refused(format!("{kind}: {e}")),
+    };
+    match command {
+        HostCommand::Play => Heard::Command(Remote::Play),
+        HostCommand::Pause => Heard::Command(Remote::Pause),
+        HostCommand::Step => Heard::Command(Remote::Step),
+        HostCommand::Seek { step } if step.is_finite() && step >= 1.0 && step.fract() == 0.0 => {
+            Heard::Command(Remote::Seek(step as usize - 1))
         }
+        HostCommand::Seek { step } => Heard::Refused(format!(
+            "seek: step must be a whole number from 1 (steps count from 1), got {step}"
+        )),
+        HostCommand::Load { scenario, link } => match scenario.or(link) {
+            None => Heard::Refused(
+                "load: give scenario (a scenario file's text) or link (a share link)".into(),
+            ),
+            Some(s) if s.len() > super::share::MAX_DECODED_BYTES => Heard::Refused(format!(
+                "load: the scenario is {} bytes, more than the {} a scenario may have",
+                s.len(),
+                super::share::MAX_DECODED_BYTES
+            )),
+            Some(s) => Heard::Command(Remote::Load(s)),
+        },
     }
 }
 
@@ -225,37 +257,54 @@ mod tests {
     use crate::scenario::gallery::GALLERY;
     use serde_json::json;
 
-    fn command(v: serde_json::Value) -> Option<Remote> {
-        serde_json::from_value::<HostCommand>(v)
-            .ok()
-            .and_then(HostCommand::remote)
-    }
-
     #[test]
-    fn host_commands_of_the_wrong_shape_are_ignored() {
-        for bad in [
+    fn host_messages_are_commands_refusals_or_not_ours() {
+        for other in [
             json!(null),
             json!("play"),
             json!(42),
             json!({"type": 42}),
-            json!({"type": "seek", "step": -1}),
-            json!({"type": "seek", "step": 0}),
-            json!({"type": "seek", "step": "x"}),
-            json!({"type": "load", "scenario": 7}),
-            json!({"type": "load"}),
             json!({"type": "nope"}),
+            json!({"source": "rollout-playground", "type": "ready"}),
         ] {
-            assert_eq!(command(bad.clone()), None, "{bad}");
+            assert_eq!(hear(&other), Heard::NotOurs, "{other}");
         }
-        assert_eq!(command(json!({"type": "play"})), Some(Remote::Play));
+        for (bad, why) in [
+            (
+                json!({"type": "seek", "step": -1}),
+                "seek: step must be a whole number from 1",
+            ),
+            (json!({"type": "seek", "step": 0}), "seek: step must be"),
+            (json!({"type": "seek", "step": 1.5}), "seek: step must be"),
+            (
+                json!({"type": "seek", "step": "x"}),
+                "seek: invalid type: string \"x\"",
+            ),
+            (json!({"type": "seek"}), "seek: missing field `step`"),
+            (
+                json!({"type": "load", "scenario": 7}),
+                "load: invalid type: integer `7`",
+            ),
+            (json!({"type": "load"}), "load: give scenario"),
+            (
+                json!({"type": "load", "scenario": "a".repeat(crate::scenario::share::MAX_DECODED_BYTES + 1)}),
+                "load: the scenario is 262145 bytes, more than the 262144",
+            ),
+        ] {
+            match hear(&bad) {
+                Heard::Refused(m) => assert!(m.starts_with(why), "{bad}: {m}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        assert_eq!(hear(&json!({"type": "play"})), Heard::Command(Remote::Play));
         assert_eq!(
-            command(json!({"type": "seek", "step": 5})),
-            Some(Remote::Seek(4)),
+            hear(&json!({"type": "seek", "step": 5})),
+            Heard::Command(Remote::Seek(4)),
             "steps count from 1"
         );
         assert_eq!(
-            command(json!({"type": "load", "link": "v1.x"})),
-            Some(Remote::Load("v1.x".into()))
+            hear(&json!({"type": "load", "link": "v1.x"})),
+            Heard::Command(Remote::Load("v1.x".into()))
         );
     }
 

@@ -8,6 +8,7 @@ pub mod gallery;
 pub mod guarantees;
 pub mod kubectl;
 pub mod learn;
+pub mod locate;
 pub mod quick;
 pub mod session;
 pub mod share;
@@ -18,6 +19,7 @@ pub mod variant;
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_manifests};
+use crate::cluster::budget::{Budget, OverBudget};
 use crate::cluster::kubelet::{World, WorldPatch};
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
@@ -70,6 +72,9 @@ pub struct Scenario {
     pub focus: Option<String>,
     /// What-ifs to compare side by side (none, or 2 to 4): see [`variant`].
     pub variants: Vec<variant::Variant>,
+    /// What a run of it may simulate (not part of the file: the page's unless the CLI says
+    /// otherwise).
+    pub budget: Budget,
 }
 
 /// Why a scenario cannot be read or run, with where: the field's path, or the object's place
@@ -94,6 +99,9 @@ pub enum ScenarioError {
     /// The run did not settle at one instant.
     #[error(transparent)]
     Livelock(#[from] Livelock),
+    /// The run crossed its budget while it ran.
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
 }
 
 /// `path: message`, or the message alone at the top.
@@ -286,6 +294,7 @@ impl Scenario {
             until,
             focus,
             variants,
+            budget: Budget::PAGE,
         })
     }
 
@@ -301,6 +310,7 @@ impl Scenario {
             until: Until::Settled,
             focus: None,
             variants: vec![],
+            budget: Budget::PAGE,
         }
     }
 
@@ -332,7 +342,9 @@ impl Scenario {
     /// Builds the cluster with the scenario's objects created at t = 0 (validated as the
     /// apiserver would; an invalid object is an error naming it and the field).
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
+        self.check_time()?;
         let mut c = Cluster::new(self.world.clone());
+        c.budget = self.budget;
         c.focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {
             let objs = parse_manifests(text).map_err(|e| ScenarioError::Object {
@@ -350,6 +362,20 @@ impl Scenario {
                         message: crate::api::schema::strict_decoding_error(o.kind(), &m.unknown),
                     });
                 }
+                let replicas = match &o {
+                    crate::api::Object::Deployment(d) => d.spec.replicas,
+                    crate::api::Object::ReplicaSet(r) => r.spec.replicas,
+                    _ => None,
+                };
+                if let Some(n) = replicas {
+                    self.budget
+                        .check_replicas(n.into())
+                        .map_err(|e| ScenarioError::Object {
+                            index: i,
+                            label: Some(label.clone()),
+                            message: format!("spec.replicas: {e}"),
+                        })?;
+                }
                 c.create(o).map_err(|e| ScenarioError::Object {
                     index: i,
                     label: Some(label),
@@ -360,11 +386,31 @@ impl Scenario {
         Ok(c)
     }
 
-    /// Runs the whole scenario and returns the trace.
+    /// The virtual time the scenario asks for, within its budget: `until` and every step's
+    /// `at` (refused before anything runs).
+    fn check_time(&self) -> Result<(), ScenarioError> {
+        if let Until::At(t) = self.until {
+            self.budget
+                .check_time(t)
+                .map_err(|e| ScenarioError::field("until", e))?;
+        }
+        for (i, s) in self.steps.iter().enumerate() {
+            self.budget
+                .check_time(s.at_ms)
+                .map_err(|e| ScenarioError::field(format!("steps[{i}].at"), e))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the whole scenario and returns the trace; a run that crossed its budget is an
+    /// error saying where.
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
         let mut c = self.start()?;
         self.run_on(&mut c)?;
-        Ok(c.trace)
+        match c.over {
+            Some(over) => Err(over.into()),
+            None => Ok(c.trace),
+        }
     }
 
     /// Plays the steps and the tail (`until`) on a started cluster.

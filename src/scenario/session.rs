@@ -7,15 +7,13 @@
 use super::kubectl::{self, KubectlError};
 use super::{Scenario, ScenarioError, Step, Until};
 use crate::api::Deployment;
+use crate::cluster::budget::OverBudget;
 use crate::cluster::podbook::Frame;
 use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::cluster::watch::{WatchEnd, WatchLine};
 use crate::cluster::{Checkpoint, Cluster, Livelock};
 use crate::controller::deployment::Branch;
 use std::rc::Rc;
-
-/// The most steps one recorded run may hold (a guard on memory in the page).
-pub const MAX_RECORDED_STEPS: usize = 50_000;
 
 /// Store writes between two checkpoints of a recorded run (three per object in a bigger
 /// world: `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint before
@@ -29,8 +27,10 @@ pub struct Session {
     /// The focus Deployment's pods after each step (shared between steps that did not change
     /// them).
     pub frames: Vec<Rc<Frame>>,
-    /// Why the run stopped early (a livelock, or the recording cap), if it did.
+    /// Why the run stopped early (a livelock, or the budget), if it did.
     pub stopped: Option<String>,
+    /// The budget the run crossed, if it did (then `stopped` says so).
+    pub over: Option<OverBudget>,
     /// The run ended with nothing left to happen (every pod where its spec puts it).
     pub settled: bool,
     /// The Deployment the run follows (`namespace/name`), if there is one.
@@ -112,6 +112,7 @@ impl Session {
             trace: vec![],
             frames: vec![],
             stopped: None,
+            over: None,
             settled: false,
             focus: None,
             focus_objects: vec![],
@@ -182,13 +183,12 @@ impl Session {
     /// Appends what a run recorded (after whatever the session already holds).
     fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
         self.settled = result.is_ok() && !c.halted() && c.is_settled();
-        self.stopped = match result {
-            Err(e) => Some(e.to_string()),
-            Ok(()) if c.halted() => Some(format!(
-                "the run was cut at {MAX_RECORDED_STEPS} steps (the page's recording limit)"
-            )),
-            Ok(()) => None,
+        self.stopped = match (result, &c.over) {
+            (Err(e), _) => Some(e.to_string()),
+            (Ok(()), Some(over)) => Some(over.to_string()),
+            (Ok(()), None) => None,
         };
+        self.over = c.over.take();
         self.focus = c.focus.clone();
         self.focus_objects.append(&mut c.focus_objects);
         self.frames.extend(c.frames.take().unwrap_or_default());
@@ -365,7 +365,6 @@ impl Session {
     /// steps, checkpoints.
     fn record_on(&self, c: &mut Cluster) {
         c.frames = Some(vec![]);
-        c.step_limit = Some(MAX_RECORDED_STEPS);
         c.checkpoint_every = Some(self.checkpoint_writes);
     }
 
@@ -404,6 +403,10 @@ impl Session {
         if let Err(e) = result {
             return Err(SessionError::from(ScenarioError::from(e)));
         }
+        // A change that takes the run past its budget is refused, the run left as it was.
+        if let Some(over) = c.over.take().filter(|_| self.over.is_none()) {
+            return Err(SessionError::from(ScenarioError::from(over)));
+        }
         self.scenario = scenario;
         self.typed.insert(k.min(self.typed.len()), true);
         self.resumed_from(j, c, Ok(()));
@@ -441,7 +444,6 @@ impl Session {
             Some(cp) => Cluster::resume(cp),
             None => copy.start()?,
         };
-        c.step_limit = Some(MAX_RECORDED_STEPS);
         c.checkpoint_every = None;
         let before = match cp {
             Some(cp) => {
@@ -542,10 +544,16 @@ impl Session {
         }
         let k = self.scenario.insert_step(step);
         self.typed.insert(k.min(self.typed.len()), true);
+        let was_over = self.over.is_some();
         let run = if refocus {
             self.recompute()
         } else {
             self.recompute_from(k, at)
+        };
+        // A change that takes the run past its budget is refused, the run left as it was.
+        let run = match (&run, &self.over) {
+            (Ok(()), Some(over)) if !was_over => Err(ScenarioError::from(over.clone())),
+            _ => run,
         };
         if let Err(e) = run {
             self.scenario = old;

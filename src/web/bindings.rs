@@ -3,7 +3,7 @@
 
 use super::Dispatch;
 use super::state::Action;
-use crate::scenario::embed::{HostCommand, Remote};
+use crate::scenario::embed::{ErrorMessage, Heard, hear};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
@@ -256,11 +256,38 @@ pub fn base_url() -> String {
     )
 }
 
-/// Puts a share fragment in the address bar without reloading or firing `hashchange`.
+/// Puts a share fragment in the address bar without reloading or firing `hashchange`, and
+/// remembers it for this tab as the last state that worked (`www/guard.js` offers it if the
+/// wasm ever stops).
 pub fn set_fragment(fragment: &str) {
     if let Ok(h) = window().history() {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
     }
+    if let Ok(Some(s)) = window().session_storage() {
+        let _ = s.set_item("rollout-last-good", fragment);
+    }
+}
+
+/// A panic stops the wasm (the page's build aborts on panic): its message is left where
+/// `www/guard.js`, which shows the way back, reads it.
+pub fn report_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = match info.payload().downcast_ref::<&str>() {
+            Some(s) => s.to_string(),
+            None => info
+                .payload()
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_else(|| "an internal error".into()),
+        };
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        let text = JsValue::from_str(&format!("{message}{at}"));
+        let _ = js_sys::Reflect::set(&window(), &JsValue::from_str("__rolloutPanic"), &text);
+        web_sys::console::error_1(&text);
+    }));
 }
 
 pub fn copy_to_clipboard(text: &str) {
@@ -305,14 +332,19 @@ pub fn post_to_parent<T: serde::Serialize>(msg: &T) {
     }
 }
 
-/// Reads a host page's command; anything malformed is `None` and is ignored.
-pub fn parse_remote(data: JsValue) -> Option<Remote> {
-    serde_wasm_bindgen::from_value::<HostCommand>(data)
-        .ok()?
-        .remote()
+/// Whether a message came from the page that embeds this one: not from a window that opened
+/// the playground, a sibling frame, a child, or any page when the playground is not framed.
+fn from_parent(e: &web_sys::MessageEvent) -> bool {
+    let Ok(Some(parent)) = window().parent() else {
+        return false;
+    };
+    let framed = !js_sys::Object::is(&parent, &window());
+    framed && e.source().is_some_and(|s| js_sys::Object::is(&s, &parent))
 }
 
-/// Accepts `play`, `pause`, `step`, `seek` and `load` from the embedding page.
+/// Takes `play`, `pause`, `step`, `seek` and `load` from the embedding page, and from nobody
+/// else. A command the API documents whose values do not make sense gets an `error` reply;
+/// other messages are not commands and are ignored.
 #[hook]
 pub fn use_remote_commands(dispatch: Dispatch) {
     use_effect_with((), move |_| {
@@ -320,8 +352,16 @@ pub fn use_remote_commands(dispatch: Dispatch) {
             let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
                 return;
             };
-            if let Some(cmd) = parse_remote(e.data()) {
-                dispatch.dispatch(Action::Remote(cmd));
+            if !from_parent(e) {
+                return;
+            }
+            let Ok(data) = serde_wasm_bindgen::from_value::<serde_json::Value>(e.data()) else {
+                return;
+            };
+            match hear(&data) {
+                Heard::NotOurs => {}
+                Heard::Refused(why) => post_to_parent(&ErrorMessage::of(&why)),
+                Heard::Command(cmd) => dispatch.dispatch(Action::Remote(cmd)),
             }
         });
         move || drop(listener)

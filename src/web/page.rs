@@ -25,6 +25,7 @@ impl PartialEq for Run {
 pub type Dispatch = UseReducerDispatcher<Model>;
 
 pub fn start() {
+    bindings::report_panics();
     yew::Renderer::<App>::new().render();
 }
 
@@ -42,7 +43,7 @@ pub fn app() -> Html {
     bindings::use_remote_commands(dispatch.clone());
     use_embed_messages(&model);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
-    use_embed_errors(model.notice.clone());
+    use_embed_errors(model.notice.clone(), model.host_refusals);
     use_url_follows_work(&model);
     let run = Run(model.session.clone());
     // Derived from the run and the step only: recomputed when those change, not on every frame.
@@ -134,10 +135,11 @@ pub fn chart_panel(model: &Model, dispatch: &Dispatch) -> Html {
 }
 
 /// An embed reports what it could not do to its host page (a bad URL parameter, a `load`
-/// that failed), and its content height whenever that changes.
+/// that failed: each of them, the same one twice too), and its content height whenever that
+/// changes.
 #[hook]
-fn use_embed_errors(notice: Option<String>) {
-    use_effect_with(notice, |n| {
+fn use_embed_errors(notice: Option<String>, host_refusals: u32) {
+    use_effect_with((notice, host_refusals), |(n, _)| {
         if let Some(n) = n
             && bindings::in_frame()
         {
@@ -175,15 +177,21 @@ fn use_url_follows_work(model: &Model) {
 }
 
 /// Tells an embedding page where the page is: once when a run is ready, then on every step
-/// (in a comparison, whenever a variant reaches another step).
+/// (in a comparison, whenever a variant reaches another step). `ready` comes first: effects
+/// run in the order they are declared.
 #[hook]
 fn use_embed_messages(model: &Model) {
     let run = Run(model.session.clone());
+    use_effect_with(run.clone(), |run| {
+        if bindings::in_frame() {
+            bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
+        }
+    });
     let compare = model.compare.clone().map(compare::Compared);
     let t = model.vt_ms.max(0.0) as u64;
     let steps = compare.as_ref().map(|c| c.0.steps_at(t));
     use_effect_with(
-        (run.clone(), model.pos, compare, steps),
+        (run, model.pos, compare, steps),
         move |(run, pos, compare, _)| {
             if bindings::in_frame() {
                 let step = embed_messages::Step::of(&run.0, *pos);
@@ -194,11 +202,6 @@ fn use_embed_messages(model: &Model) {
             }
         },
     );
-    use_effect_with(run, |run| {
-        if bindings::in_frame() {
-            bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
-        }
-    });
 }
 
 /// The caption, in a space of its own so that nothing moves when it changes; on the first

@@ -70,6 +70,9 @@ pub struct Model {
     pub selected: Option<Selected>,
     /// A message about the last thing that went wrong outside the editor and the console.
     pub notice: Option<String>,
+    /// How many `load`s from a host page were refused: each is answered, the same one twice
+    /// too (the notice alone would not change).
+    pub host_refusals: u32,
     pub dark: bool,
     /// URL parameters: embed mode, read-only, which controls and panel, the step range.
     pub view: Rc<ViewOptions>,
@@ -219,6 +222,8 @@ impl Model {
         m
     }
 
+    /// The page opening on a scenario; one that cannot start shows the default scenario with
+    /// why (the page is never blank).
     fn with_view(
         scenario: Scenario,
         gallery: Option<usize>,
@@ -226,17 +231,26 @@ impl Model {
         view: Rc<ViewOptions>,
         pos: usize,
     ) -> Model {
+        Model::try_with_view(scenario, gallery, dark, view.clone(), pos).unwrap_or_else(|e| {
+            let mut m = Model::try_with_view(default_scenario(), Some(0), dark, view, 0)
+                .expect("the gallery runs");
+            m.notice = Some(format!(
+                "The scenario could not start ({e}); the default one is shown."
+            ));
+            m
+        })
+    }
+
+    fn try_with_view(
+        scenario: Scenario,
+        gallery: Option<usize>,
+        dark: bool,
+        view: Rc<ViewOptions>,
+        pos: usize,
+    ) -> Result<Model, crate::scenario::ScenarioError> {
         let editor = editor_text(&scenario);
-        let (session, notice) = match Session::new(scenario) {
-            Ok(s) => (s, None),
-            Err(e) => (
-                Session::new(default_scenario()).expect("the gallery runs"),
-                Some(format!(
-                    "The scenario could not start ({e}); the default one is shown."
-                )),
-            ),
-        };
-        let notice = notice.or_else(|| session.stopped.clone());
+        let session = Session::new(scenario)?;
+        let notice = session.stopped.clone();
         let mut m = Model {
             pos: 0,
             vt_ms: 0.0,
@@ -254,6 +268,7 @@ impl Model {
             history: Rc::new(vec![]),
             selected: None,
             notice,
+            host_refusals: 0,
             dark,
             view,
             shared: None,
@@ -273,17 +288,23 @@ impl Model {
         m.refresh_learn();
         m.seek(pos);
         m.follow();
-        m
+        Ok(m)
     }
 
-    /// Another scenario in this page: its theme, view options and predict mode stay.
-    fn reopen(&self, scenario: Scenario, gallery: Option<usize>, pos: usize) -> Model {
-        let mut n = Model::with_view(scenario, gallery, self.dark, self.view.clone(), pos);
+    /// Another scenario in this page: its theme, view options and predict mode stay. One that
+    /// cannot start is an error, and the page stays as it is.
+    fn reopen(
+        &self,
+        scenario: Scenario,
+        gallery: Option<usize>,
+        pos: usize,
+    ) -> Result<Model, crate::scenario::ScenarioError> {
+        let mut n = Model::try_with_view(scenario, gallery, self.dark, self.view.clone(), pos)?;
         if n.predict != self.predict {
             n.predict = self.predict;
             n.refresh_learn();
         }
-        n
+        Ok(n)
     }
 
     /// The last step the timeline may reach (`until=N` caps it).
@@ -695,16 +716,19 @@ impl Model {
             m.revealed = None;
         }
         match action {
-            Action::LoadGallery(i, text) => match Scenario::parse(&text) {
-                Ok(s) => {
-                    return Rc::new(m.reopen(s, Some(i), 0));
+            Action::LoadGallery(i, text) => {
+                match Scenario::parse(&text).and_then(|s| m.reopen(s, Some(i), 0)) {
+                    Ok(n) => return Rc::new(n),
+                    Err(e) => m.notice = Some(e.to_string()),
                 }
-                Err(e) => m.notice = Some(e.to_string()),
-            },
-            Action::OpenLink(fragment) => match share::decode(&fragment) {
-                Ok(s) => {
-                    return Rc::new(m.reopen(s.scenario, None, s.step));
-                }
+            }
+            Action::OpenLink(fragment) => match share::decode(&fragment)
+                .map_err(|e| e.to_string())
+                .and_then(|s| {
+                    m.reopen(s.scenario, None, s.step)
+                        .map_err(|e| e.to_string())
+                }) {
+                Ok(n) => return Rc::new(n),
                 Err(e) => {
                     m.notice = Some(format!(
                         "This link could not be opened: {e}. Your work is as you left it."
@@ -720,16 +744,19 @@ impl Model {
                     m.playing = false;
                     m.seek(i);
                 }
-                Remote::Load(text) => match share::open(&text) {
-                    Ok((s, step)) => {
-                        let mut n = m.reopen(s, None, step);
+                Remote::Load(text) => match share::open(&text)
+                    .and_then(|(s, step)| m.reopen(s, None, step).map_err(|e| e.to_string()))
+                {
+                    Ok(mut n) => {
                         n.playing = m.view.autoplay;
                         return Rc::new(n);
                     }
                     Err(e) => {
                         m.notice = Some(format!(
                             "The host page sent a scenario that does not load: {e}"
-                        ))
+                        ));
+                        // Each refused load is answered, the same one twice too.
+                        m.host_refusals += 1;
                     }
                 },
             },
@@ -883,16 +910,17 @@ impl Model {
                 if problems.is_empty() {
                     let text = m.editor.clone();
                     let scenario = Scenario::from_manifest(&text);
-                    let mut n = m.reopen(scenario, None, 0);
-                    if n.notice.is_none() {
-                        n.editor = text;
-                        n.editor_dirty = true;
-                        n.problems = Rc::new(vec![]);
-                        n.console = m.console.clone();
-                        n.history = m.history.clone();
-                        return Rc::new(n);
+                    match m.reopen(scenario, None, 0) {
+                        Ok(mut n) => {
+                            n.editor = text;
+                            n.editor_dirty = true;
+                            n.problems = Rc::new(vec![]);
+                            n.console = m.console.clone();
+                            n.history = m.history.clone();
+                            return Rc::new(n);
+                        }
+                        Err(e) => m.notice = Some(e.to_string()),
                     }
-                    m.notice = n.notice;
                 }
                 m.problems = Rc::new(problems);
             }

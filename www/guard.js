@@ -1,0 +1,54 @@
+// The page's last resort: if the WebAssembly stops (a panic, which this build turns into a trap,
+// or memory that cannot grow), the page says so and offers a way back instead of going blank.
+// A plain script, loaded before the wasm, so that it works whatever state the wasm is in.
+(function () {
+  'use strict';
+  var shown = false;
+  function wasmFailure(error) {
+    if (!error) return false;
+    var name = error.name || '';
+    var text = String(error.message || error);
+    return name === 'RuntimeError' || /unreachable|out of memory|memory access out of bounds|wasm/i.test(text);
+  }
+  function link(href, label) {
+    var a = document.createElement('a');
+    a.href = href;
+    a.textContent = label;
+    return a;
+  }
+  function show(error) {
+    if (shown) return;
+    shown = true;
+    var here = location.href.split('#')[0];
+    var last = '';
+    try { last = sessionStorage.getItem('rollout-last-good') || ''; } catch (e) { /* storage off */ }
+    var panic = window.__rolloutPanic || String((error && error.message) || error);
+    var box = document.createElement('div');
+    box.className = 'crash';
+    box.setAttribute('role', 'alert');
+    var p = document.createElement('p');
+    p.textContent = 'The playground stopped: ' + panic + '. Nothing was sent anywhere; your work up to the last step that worked is kept in the link below.';
+    box.appendChild(p);
+    var actions = document.createElement('p');
+    if (last && ('#' + last) !== location.hash) {
+      actions.appendChild(link(here + '#' + last, 'Reopen the last state that worked'));
+      actions.appendChild(document.createTextNode(' · '));
+    }
+    actions.appendChild(link(here.split('?')[0], 'Start over with the default example'));
+    box.appendChild(actions);
+    document.body.insertBefore(box, document.body.firstChild);
+    // A link in the address bar that stopped the page would stop it again on reload.
+    history.replaceState(null, '', here);
+  }
+  addEventListener('error', function (e) { if (wasmFailure(e.error)) show(e.error); });
+  addEventListener('unhandledrejection', function (e) { if (wasmFailure(e.reason)) show(e.reason); });
+  // The way back is a fresh load: following a link that differs only in its fragment would
+  // hand it to the stopped wasm.
+  addEventListener('click', function (e) {
+    var a = e.target.closest && e.target.closest('.crash a');
+    if (!a) return;
+    e.preventDefault();
+    history.replaceState(null, '', a.href);
+    location.reload();
+  });
+})();
