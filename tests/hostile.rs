@@ -280,3 +280,48 @@ fn seeded_fuzz_of_scenario_files_links_and_host_messages() {
         let _ = hear(&data);
     }
 }
+
+/// The scenario that once drove ~200 syncs a second (issue 29): a Recreate Deployment undone to
+/// a crashing revision keeps the Progressing condition of its last completion, so it never
+/// times out, and once the progress deadline is past requeueStuckDeployment requeues it
+/// rate-limited after every sync. Upstream loops the same way; client-go's token bucket (10 a
+/// second after a burst of 100) sets the pace, as it does here.
+const UNDO_TO_A_CRASHING_REVISION: &str = r#"name: recreate-undo-hot-loop
+world: {crashingImages: ["app:2"]}
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 1
+      selector: {matchLabels: {app: web}}
+      strategy: {type: Recreate}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:2"}]}
+steps:
+  - {at: 5s, run: kubectl set image deployment/web app=app:1}
+  - {at: 10s, run: kubectl rollout undo deployment/web}
+until: 700s
+"#;
+
+#[test]
+fn a_stuck_deployment_is_requeued_at_client_gos_pace() {
+    use rollout_playground::cluster::trace::Controller;
+    let trace = Scenario::parse(UNDO_TO_A_CRASHING_REVISION)
+        .unwrap()
+        .run()
+        .unwrap();
+    let syncs = |from: u64, to: u64| {
+        trace
+            .iter()
+            .filter(|s| s.controller == Some(Controller::Deployment) && (from..to).contains(&s.t))
+            .count()
+    };
+    // Before the deadline (600 s after the last progress), nothing requeues it.
+    assert!(syncs(30_000, 600_000) < 5, "{}", syncs(30_000, 600_000));
+    // Well past the burst: one sync every 100 ms, not every 5 ms.
+    assert_eq!(syncs(650_000, 700_000), 500);
+    assert!(trace.len() < 1_500, "{} steps", trace.len());
+}

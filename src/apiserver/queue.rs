@@ -1,7 +1,8 @@
 //! client-go's rate-limited work queue on the virtual clock: a key is queued at most once, a
 //! key being processed that is added again is re-queued when processing ends, `add_after` waits
-//! on the clock, and `add_rate_limited` backs off exponentially per key (5 ms × 2^failures,
-//! capped at 1000 s, as `DefaultControllerRateLimiter`'s per-item limiter does).
+//! on the clock, and `add_rate_limited` waits as `DefaultControllerRateLimiter` decides: the
+//! longer of the per-key exponential back-off (5 ms × 2^failures, capped at 1000 s) and the
+//! queue-wide token bucket (10 per second, burst 100), which `forget` does not refill.
 
 use super::agenda::Agenda;
 use crate::api::Str;
@@ -16,7 +17,17 @@ pub struct WorkQueue {
     /// Keys waiting on the clock.
     delayed: Agenda<Str>,
     failures: BTreeMap<String, u32>,
+    /// The token bucket, as the milliseconds it needs to be full again (one token per
+    /// [`BUCKET_TOKEN_MS`], at most [`BUCKET_BURST`] tokens): 0 = full, the default.
+    bucket_deficit_ms: u64,
+    /// When `bucket_deficit_ms` was last brought up to date.
+    bucket_at_ms: u64,
 }
+
+/// `rate.NewLimiter(rate.Limit(10), 100)` in `DefaultTypedControllerRateLimiter`: 10 tokens a
+/// second, so one every 100 ms, and a burst of 100.
+pub const BUCKET_TOKEN_MS: u64 = 100;
+pub const BUCKET_BURST: u64 = 100;
 
 impl WorkQueue {
     pub fn add(&mut self, key: &str) {
@@ -54,8 +65,20 @@ impl WorkQueue {
         delay.min(1_000_000)
     }
 
+    /// `BucketRateLimiter.When` (`Limiter.Reserve().Delay()`): takes a token, possibly one not
+    /// there yet, and returns how long until it is. Shared by every key; `forget` leaves it be.
+    pub fn bucket_when(&mut self, now_ms: u64) -> u64 {
+        let elapsed = now_ms.saturating_sub(self.bucket_at_ms);
+        self.bucket_at_ms = self.bucket_at_ms.max(now_ms);
+        self.bucket_deficit_ms = self.bucket_deficit_ms.saturating_sub(elapsed) + BUCKET_TOKEN_MS;
+        self.bucket_deficit_ms
+            .saturating_sub(BUCKET_BURST * BUCKET_TOKEN_MS)
+    }
+
+    /// `AddRateLimited` with `MaxOfRateLimiter(per-item, bucket)`: both limiters are asked
+    /// (each counts the call), the longer delay wins.
     pub fn add_rate_limited(&mut self, key: &str, now_ms: u64) {
-        let d = self.when(key);
+        let d = self.when(key).max(self.bucket_when(now_ms));
         self.add_after(key, now_ms, d);
     }
 
@@ -146,5 +169,68 @@ mod tests {
         assert_eq!(q.when("b"), 10);
         q.forget("b");
         assert_eq!(q.when("b"), 5);
+    }
+
+    /// client-go's TestItemExponentialFailureRateLimiter and its OverFlow case
+    /// (util/workqueue/default_rate_limiters_test.go), at DefaultControllerRateLimiter's base
+    /// of 5 ms and cap of 1000 s.
+    #[test]
+    fn item_exponential_failure_rate_limiter() {
+        let mut q = WorkQueue::default();
+        let got: Vec<u64> = (0..5).map(|_| q.when("one")).collect();
+        assert_eq!(got, [5, 10, 20, 40, 80]);
+        assert_eq!(q.num_requeues("one"), 5);
+        assert_eq!((q.when("two"), q.when("two")), (5, 10));
+        assert_eq!(q.num_requeues("two"), 2);
+        q.forget("one");
+        assert_eq!(q.num_requeues("one"), 0);
+        assert_eq!(q.when("one"), 5);
+        for _ in 0..1000 {
+            q.when("overflow1");
+        }
+        assert_eq!(q.when("overflow1"), 1_000_000);
+    }
+
+    /// `BucketRateLimiter{rate.NewLimiter(10, 100)}.When`: a full bucket of 100 tokens at
+    /// first, then each call reserves the next token, 100 ms after the one before
+    /// (`Reserve().Delay()`); idle time refills it.
+    #[test]
+    fn bucket_rate_limiter_reserves_tokens_ten_a_second_after_a_burst_of_100() {
+        let mut q = WorkQueue::default();
+        let burst: Vec<u64> = (0..100).map(|_| q.bucket_when(1_000)).collect();
+        assert!(burst.iter().all(|&d| d == 0), "{burst:?}");
+        assert_eq!(q.bucket_when(1_000), 100);
+        assert_eq!(q.bucket_when(1_000), 200);
+        assert_eq!(
+            q.bucket_when(1_050),
+            250,
+            "a token every 100 ms, reserved in turn"
+        );
+        assert_eq!(q.bucket_when(60_000), 0, "a minute idle: full again");
+    }
+
+    #[test]
+    fn token_bucket_limits_rate_limited_requeues_of_forgotten_keys() {
+        // A key requeued rate-limited and forgotten after every successful sync (as
+        // requeueStuckDeployment + handleErr do) gets 5 ms from the per-item limiter each time;
+        // after the burst of 100 the bucket spaces the requeues 100 ms apart.
+        let mut q = WorkQueue::default();
+        let mut now = 0;
+        let mut delays = vec![];
+        for _ in 0..200 {
+            q.add_rate_limited("a", now);
+            q.forget("a");
+            now = q.next_due().unwrap();
+            q.promote(now);
+            let k = q.get().unwrap();
+            q.done(&k);
+            delays.push(now);
+        }
+        let gaps: Vec<u64> = delays.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps[..90].iter().all(|&g| g == 5), "{gaps:?}");
+        assert!(gaps[150..].iter().all(|&g| g == 100), "{gaps:?}");
+        // Idle time refills the bucket: after 10 s the next requeue is at the item delay again.
+        q.add_rate_limited("a", now + 10_000);
+        assert_eq!(q.next_due(), Some(now + 10_005));
     }
 }
