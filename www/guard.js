@@ -24,13 +24,15 @@
     try { last = sessionStorage.getItem('rollout-last-good') || ''; } catch (e) { /* storage off */ }
     var panic = window.__rolloutPanic || String((error && error.message) || error);
     var box = document.createElement('div');
-    box.className = 'crash';
+    box.className = 'wasm-stopped';
     box.setAttribute('role', 'alert');
+    var back = last && ('#' + last) !== location.hash;
     var p = document.createElement('p');
-    p.textContent = 'The playground stopped: ' + panic + '. Nothing was sent anywhere; your work up to the last step that worked is kept in the link below.';
+    p.textContent = 'The playground stopped: ' + panic + '.' +
+      (back ? ' Your work, as it stood at the last state that worked, is kept in the first link below.' : '');
     box.appendChild(p);
     var actions = document.createElement('p');
-    if (last && ('#' + last) !== location.hash) {
+    if (back) {
       actions.appendChild(link(here + '#' + last, 'Reopen the last state that worked'));
       actions.appendChild(document.createTextNode(' · '));
     }
@@ -45,7 +47,7 @@
   // The way back is a fresh load: following a link that differs only in its fragment would
   // hand it to the stopped wasm.
   addEventListener('click', function (e) {
-    var a = e.target.closest && e.target.closest('.crash a');
+    var a = e.target.closest && e.target.closest('.wasm-stopped a');
     if (!a) return;
     e.preventDefault();
     history.replaceState(null, '', a.href);

@@ -43,7 +43,7 @@ pub fn app() -> Html {
     bindings::use_remote_commands(dispatch.clone());
     use_embed_messages(&model);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
-    use_embed_errors(model.notice.clone(), model.host_refusals);
+    use_embed_errors(model.notice.clone(), model.refusals);
     use_url_follows_work(&model);
     let run = Run(model.session.clone());
     // Derived from the run and the step only: recomputed when those change, not on every frame.
@@ -138,8 +138,8 @@ pub fn chart_panel(model: &Model, dispatch: &Dispatch) -> Html {
 /// that failed: each of them, the same one twice too), and its content height whenever that
 /// changes.
 #[hook]
-fn use_embed_errors(notice: Option<String>, host_refusals: u32) {
-    use_effect_with((notice, host_refusals), |(n, _)| {
+fn use_embed_errors(notice: Option<String>, refusals: u32) {
+    use_effect_with((notice, refusals), |(n, _)| {
         if let Some(n) = n
             && bindings::in_frame()
         {
@@ -163,13 +163,14 @@ fn use_embed_errors(notice: Option<String>, host_refusals: u32) {
 }
 
 /// The address bar holds the work (the share fragment), so that a reload restores it: kept
-/// up to date whenever the run changes or playback stops, replacing the history entry rather
-/// than adding one. An embed leaves its host's URL alone.
+/// up to date whenever the run changes or playback stops, and put back after a link the page
+/// refused, replacing the history entry rather than adding one. An embed leaves its host's
+/// URL alone.
 #[hook]
 fn use_url_follows_work(model: &Model) {
     let run = Run(model.session.clone());
-    let key = (run, model.pos, model.playing, model.view.embed);
-    use_effect_with(key, |(run, pos, playing, embed)| {
+    let key = (run, model.pos, model.playing, model.view.embed, model.refusals);
+    use_effect_with(key, |(run, pos, playing, embed, _)| {
         if !*playing && !*embed {
             bindings::set_fragment(&crate::scenario::share::encode(&run.0.scenario, *pos));
         }

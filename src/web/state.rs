@@ -70,9 +70,10 @@ pub struct Model {
     pub selected: Option<Selected>,
     /// A message about the last thing that went wrong outside the editor and the console.
     pub notice: Option<String>,
-    /// How many `load`s from a host page were refused: each is answered, the same one twice
-    /// too (the notice alone would not change).
-    pub host_refusals: u32,
+    /// How many links or host-page `load`s were refused: each is answered (an embed tells its
+    /// host, the same refusal twice too, which the notice alone would not) and the address bar
+    /// goes back to the work, which stays as it was.
+    pub refusals: u32,
     pub dark: bool,
     /// URL parameters: embed mode, read-only, which controls and panel, the step range.
     pub view: Rc<ViewOptions>,
@@ -268,7 +269,7 @@ impl Model {
             history: Rc::new(vec![]),
             selected: None,
             notice,
-            host_refusals: 0,
+            refusals: 0,
             dark,
             view,
             shared: None,
@@ -732,7 +733,8 @@ impl Model {
                 Err(e) => {
                     m.notice = Some(format!(
                         "This link could not be opened: {e}. Your work is as you left it."
-                    ))
+                    ));
+                    m.refusals += 1;
                 }
             },
             Action::Shared(link) => m.shared = Some(link),
@@ -755,8 +757,7 @@ impl Model {
                         m.notice = Some(format!(
                             "The host page sent a scenario that does not load: {e}"
                         ));
-                        // Each refused load is answered, the same one twice too.
-                        m.host_refusals += 1;
+                        m.refusals += 1;
                     }
                 },
             },

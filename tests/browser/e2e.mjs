@@ -13,11 +13,21 @@ const { base, otherBase, browser, stop } = await start(process.argv[2]);
 
 let failed = 0;
 const results = [];
+// Every Content-Security-Policy violation in any page or frame of the whole suite (the pages
+// forbid inline script and anything from elsewhere): the suite ends by checking there were none.
+const cspViolations = [];
+async function newPage(options = { viewport: { width: 1400, height: 1000 } }) {
+  const page = await browser.newPage(options);
+  await page.addInitScript(() => addEventListener('securitypolicyviolation', e =>
+    console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} at ${location.href}`)));
+  page.on('console', m => { if (m.text().startsWith('CSP violation')) cspViolations.push(m.text()); });
+  return page;
+}
 // `expected`: console errors the test causes on purpose (substrings), not counted as failures.
 // ONLY=text runs only the tests whose names contain it (while working on one).
 async function test(name, fn, start = base, expected = []) {
   if (process.env.ONLY && !name.includes(process.env.ONLY)) return;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await newPage();
   const errors = [];
   page.on('console', m => {
     if (m.type() === 'error' && !expected.some(x => m.text().includes(x))) errors.push(m.text());
@@ -283,7 +293,7 @@ await test('rollout status watches in virtual time and the timeline follows to w
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
-  await page.addScriptTag({ path: path.resolve('node_modules/axe-core/axe.min.js') });
+  await page.addScriptTag({ url: new URL('__axe.js', base).href });
   return page.evaluate(async () => {
     const r = await axe.run(document, { resultTypes: ['violations'], iframes: false });
     return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -546,7 +556,7 @@ await test('a share link opens the same state', async page => {
   await page.click('button[aria-label="Share a link to this state"]');
   const link = await page.locator('#share-text').inputValue();
   assert(link.includes('#v1.'), 'a v1 link: ' + link.slice(0, 60));
-  const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const other = await newPage();
   await other.goto(link);
   await other.waitForSelector('.cluster');
   assert((await clock(other)) === at, `same position: ${await clock(other)} vs ${at}`);
@@ -717,7 +727,7 @@ await test('Compare: three variants, three charts on one clock, the table; a ref
   // The address bar holds the comparison: a new page opens the same view.
   await page.waitForFunction(() => location.hash.length > 10);
   const url = await page.evaluate(() => location.href);
-  const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const other = await newPage();
   await other.goto(url);
   await other.waitForSelector('.compare-table');
   const again = await other.locator('.compare-table thead th').allInnerTexts();
@@ -828,6 +838,167 @@ await test('the guarantees panel shows a breach after Delete pod at the floor, a
   const note = await text(page, '.branch-panel .routine');
   assert(note.includes('Upstream does this too') && note.includes('getNewReplicaSet'), 'the conflict in plain words: ' + note);
 });
+
+// Safe by construction (issue 29): what a shared link, a host page or another window can do.
+const webYaml = replicas => `name: web
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: ${replicas}
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: 'app:1'}]}
+`;
+const hotLoop = fs.readFileSync('tests/browser/undo-to-a-crashing-revision.yaml', 'utf8');
+
+await test('a javascript: or foreign playground address on the docs page does nothing and says why', async page => {
+  let dialogs = 0;
+  page.on('dialog', d => { dialogs++; d.dismiss(); });
+  for (const [param, why] of [
+    ['javascript:alert(document.domain)//', 'is not an http(s) URL'],
+    ['data:text/html,<script>alert(1)</script>', 'is not an http(s) URL'],
+    ['https://evil.example/', 'is on https://evil.example, which this page does not list'],
+  ]) {
+    await page.goto(base + 'docs-example.html?playground=' + encodeURIComponent(param));
+    const note = await page.locator('#playground-refused').innerText();
+    assert(note.includes(why), `${param}: ${note}`);
+    const srcs = await page.$$eval('iframe', fs => fs.map(f => f.src));
+    assert(srcs.every(s => s.startsWith(base + '?')), 'the embeds use the playground beside the page: ' + srcs);
+    await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready, null, { timeout: 30000 });
+  }
+  assert(dialogs === 0, 'no script ran');
+}, 'about:blank');
+
+await test('the full page takes no command from a window that opened it', async page => {
+  await page.goto(otherBase + 'boot.js');
+  const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate(b => { window.__w = window.open(b); }, base)]);
+  await popup.waitForSelector('.cluster', { timeout: 30000 });
+  const before = await popup.evaluate(() => location.hash);
+  await page.evaluate(y => {
+    window.__w.postMessage({ type: 'load', scenario: y }, '*');
+    window.__w.postMessage({ type: 'seek', step: 3 }, '*');
+  }, webYaml(2).replace('name: web', 'name: hijacked\ndescription: HIJACKED'));
+  await popup.waitForTimeout(1000);
+  assert(!(await popup.locator('body').innerText()).includes('HIJACKED'), 'the work was not replaced');
+  assert((await popup.evaluate(() => location.hash)) === before, 'the address is unchanged');
+  assert((await popup.locator('.clock').innerText()).includes('step 1/'), 'no seek either');
+  await popup.close();
+}, 'about:blank');
+
+// A host page on another origin with an embed, recording what the embed posts.
+async function hostWithEmbed(page, fragment = '') {
+  await page.goto(otherBase + 'boot.js');
+  await page.evaluate(src => {
+    window.__msgs = [];
+    addEventListener('message', e => { if (e.data && e.data.source === 'rollout-playground') window.__msgs.push(e.data); });
+    const f = document.createElement('iframe');
+    f.id = 'embed'; f.src = src; f.title = 'embed'; f.style.width = '1000px'; f.style.height = '700px';
+    document.body.append(f);
+  }, base + '?embed&controls=full' + fragment);
+  await page.waitForFunction(() => window.__msgs.some(m => m.type === 'ready'), null, { timeout: 30000 });
+}
+const errorsPosted = page => page.evaluate(() => window.__msgs.filter(m => m.type === 'error').map(m => m.message));
+
+await test('an embed obeys its parent only; ready comes before any step', async page => {
+  await hostWithEmbed(page);
+  const first = await page.evaluate(() => window.__msgs.find(m => m.type === 'ready' || m.type === 'step').type);
+  assert(first === 'ready', 'the first message is ready, not ' + first);
+  // A sibling frame (another origin) tries to drive the embed.
+  await page.evaluate(b => {
+    const s = document.createElement('iframe');
+    s.id = 'sibling'; s.src = b + 'guard.js'; s.title = 'sibling';
+    document.body.append(s);
+  }, otherBase);
+  const sibling = await (async () => { for (let i = 0; i < 50; i++) { const f = page.frames().find(f => f.url().endsWith('guard.js')); if (f) return f; await page.waitForTimeout(100); } })();
+  await sibling.waitForLoadState();
+  await sibling.evaluate(() => parent.frames[0].postMessage({ type: 'seek', step: 7 }, '*'));
+  await page.waitForTimeout(500);
+  assert(!(await page.evaluate(() => window.__msgs.some(m => m.type === 'step' && m.step === 7))), 'the sibling was not obeyed');
+  await page.evaluate(() => document.getElementById('embed').contentWindow.postMessage({ type: 'seek', step: 7 }, '*'));
+  await page.waitForFunction(() => window.__msgs.some(m => m.type === 'step' && m.step === 7));
+}, 'about:blank');
+
+await test('every refused host message is answered with error, the same one twice too', async page => {
+  await hostWithEmbed(page);
+  const post = m => page.evaluate(m => document.getElementById('embed').contentWindow.postMessage(m, '*'), m);
+  await post({ type: 'seek', step: -1 });
+  await post({ type: 'load' });
+  await post({ type: 'load', scenario: 'x'.repeat(300 * 1024) });
+  await post({ type: 'load', scenario: 'name: x\nsteps: 3' });
+  await post({ type: 'load', scenario: 'name: x\nsteps: 3' });
+  await post({ type: 'nope' });
+  await page.waitForFunction(() => window.__msgs.filter(m => m.type === 'error').length >= 5, null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const errors = await errorsPosted(page);
+  assert(errors.length === 5, 'one answer each, none for a message that is not a command: ' + JSON.stringify(errors));
+  assert(errors[0].startsWith('seek: step must be a whole number from 1'), errors[0]);
+  assert(errors[1].startsWith('load: give scenario'), errors[1]);
+  assert(errors[2].includes('307200 bytes, more than the 262144'), errors[2]);
+  assert(errors[3].includes('does not load') && errors[4] === errors[3], 'the same refusal twice: ' + errors.slice(3));
+}, 'about:blank');
+
+await test('hostile links answer within 1 s with a message, and the page is never blank', async page => {
+  const links = await page.evaluate(([a, b, c]) => [a, b, c].map(y => window.wasmBindings.shareLink(y, 0)),
+    [webYaml(1000000), webYaml(100000), webYaml(3) + 'until: 99999999h\n']);
+  const whys = ['1000000 is more pods than the playground simulates (at most 20000): lower replicas or use the CLI with --max-pods',
+    '100000 is more pods than the playground simulates', 'until: 99999999h0m0s is more virtual time than the playground simulates'];
+  for (let i = 0; i < links.length; i++) {
+    // Typed or pasted into the address bar of an open page.
+    const ms = await page.evaluate(async link => {
+      const t0 = performance.now();
+      location.hash = link;
+      while (!document.querySelector('.notice')) await new Promise(r => setTimeout(r, 5));
+      return performance.now() - t0;
+    }, links[i]);
+    const note = await text(page, '.notice');
+    assert(note.includes(whys[i]), `link ${i}: ${note}`);
+    assert(ms < 1000, `link ${i} answered in ${ms.toFixed(0)} ms`);
+    assert(!(await page.evaluate(() => location.hash)).includes(links[i]), 'the address bar holds the work again');
+    await page.click('.notice button[aria-label="Dismiss"]');
+    // Opened fresh: the default scenario, with the message.
+    const fresh = await newPage();
+    await fresh.goto(base + '#' + links[i]);
+    await fresh.waitForSelector('.cluster', { timeout: 30000 });
+    assert((await fresh.locator('.notice').innerText()).includes(whys[i]), 'fresh: the message');
+    assert(!(await fresh.evaluate(() => location.hash)).includes(links[i]), 'the refused link left the address bar');
+    await fresh.close();
+  }
+  // The scenario that once drove 200 syncs a second runs at upstream's pace, and is recorded at once.
+  const t0 = Date.now();
+  await page.evaluate(link => { location.hash = link; }, await page.evaluate(y => window.wasmBindings.shareLink(y, 0), hotLoop));
+  await page.waitForFunction(() => document.querySelector('.description').innerText.includes('undone to a crashing revision'));
+  assert(Date.now() - t0 < 3000, `recorded in ${Date.now() - t0} ms`);
+  const steps = Number((await clock(page)).match(/step \d+\/(\d+)/)[1]);
+  assert(steps < 1500, steps + ' steps');
+});
+
+await test('if the wasm stops, the page says so and offers the last state that worked', async page => {
+  await seekEnd(page);
+  await page.waitForFunction(() => sessionStorage.getItem('rollout-last-good'));
+  await page.evaluate(() => {
+    window.__rolloutPanic = 'index out of bounds (src/web/state.rs:1:1)';
+    dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') }));
+  });
+  const box = await text(page, '.wasm-stopped');
+  assert(box.includes('The playground stopped: index out of bounds'), box);
+  assert((await page.locator('.wasm-stopped a').count()) >= 1, 'a way back');
+  await page.locator('.wasm-stopped a').last().click();
+  // The page reloads: wait (across the navigation) for a fresh one.
+  let fresh = false;
+  for (let i = 0; i < 300 && !fresh; i++) {
+    fresh = await page.evaluate(() => !document.querySelector('.wasm-stopped') && !!document.querySelector('.cluster')).catch(() => false);
+    if (!fresh) await page.waitForTimeout(100);
+  }
+  assert(fresh, 'a fresh page');
+}, base, ['index out of bounds', 'unreachable']);
+
+results.push(cspViolations.length === 0 ? 'ok   no Content-Security-Policy violation in the whole suite'
+  : `FAIL Content-Security-Policy violations: ${cspViolations.slice(0, 5).join(' | ')}`);
+if (cspViolations.length) failed++;
 
 await stop();
 console.log(results.join('\n'));

@@ -1,6 +1,10 @@
 // What the browser tests and the browser benchmark share: dist/ served under /play/ (as a
 // docs site would host it: the build must use relative URLs) and at the root of a second
-// origin (the embed, as a docs site would use it), and Debian's Chromium, headless.
+// origin (the embed, as a docs site would use it), and Debian's Chromium, headless. The docs
+// page is served as its author would configure it for these two origins: each listed as a
+// playground it may embed (and allowed in its frame-src). axe-core is served beside the page
+// (/play/__axe.js), so that the accessibility checks load it as a same-origin script, which
+// the pages' Content-Security-Policy allows.
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
@@ -12,11 +16,22 @@ export async function start(distDir) {
   const server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
     if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
+    if (url === '/play/__axe.js') {
+      res.writeHead(200, { 'content-type': types['.js'] });
+      return fs.createReadStream(path.resolve('node_modules/axe-core/axe.min.js')).pipe(res);
+    }
     let f = path.join(dist, url.slice('/play/'.length) || 'index.html');
     if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
     res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
+    if (path.basename(f) === 'docs-example.html') {
+      const origins = `${new URL(base).origin} ${new URL(otherBase).origin}`;
+      return res.end(fs.readFileSync(f, 'utf8')
+        .replace('<meta name="playground-origins" content="">', `<meta name="playground-origins" content="${origins}">`)
+        .replace("frame-src 'self'", `frame-src 'self' ${origins}`));
+    }
     fs.createReadStream(f).pipe(res);
   });
+  let otherBase = '';
   await new Promise(r => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}/play/`;
   const other = http.createServer((req, res) => {
@@ -24,7 +39,7 @@ export async function start(distDir) {
     server.emit('request', req, res);
   });
   await new Promise(r => other.listen(0, '127.0.0.1', r));
-  const otherBase = `http://127.0.0.1:${other.address().port}/`;
+  otherBase = `http://127.0.0.1:${other.address().port}/`;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
