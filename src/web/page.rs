@@ -169,7 +169,13 @@ fn use_embed_errors(notice: Option<String>, refusals: u32) {
 #[hook]
 fn use_url_follows_work(model: &Model) {
     let run = Run(model.session.clone());
-    let key = (run, model.pos, model.playing, model.view.embed, model.refusals);
+    let key = (
+        run,
+        model.pos,
+        model.playing,
+        model.view.embed,
+        model.refusals,
+    );
     use_effect_with(key, |(run, pos, playing, embed, _)| {
         if !*playing && !*embed {
             bindings::set_fragment(&crate::scenario::share::encode(&run.0.scenario, *pos));
