@@ -55,6 +55,15 @@ impl std::error::Error for Livelock {}
 /// A pod's scheduled kubelet step: (pod key, pod uid, step).
 type Timer = (Str, Str, PodStep);
 
+/// An instant's pod timers, part-way through (a run taken in slices paused there): the ones
+/// of the batch not handled yet, and what the handled ones changed (one world step at the
+/// end, as without the pause).
+#[derive(Clone, Default)]
+struct InstantUnderWay {
+    due: std::collections::VecDeque<Timer>,
+    changes: Vec<String>,
+}
+
 #[derive(Clone)]
 pub struct Cluster {
     pub store: Store,
@@ -74,6 +83,18 @@ pub struct Cluster {
     focus_uid: Option<String>,
     focus_owned: BTreeSet<Str>,
     pub total_syncs: u64,
+    /// Instants of virtual time the run has stepped through.
+    instants: u64,
+    /// Stop between two syncs once [`Cluster::work`] reaches this (a run taken in slices).
+    pub pause_at: Option<u64>,
+    /// A drain a pause stopped, to go on with ([`Cluster::go_on_paused`]).
+    pub draining: bool,
+    /// An instant whose pod timers a pause stopped, to go on with ([`Cluster::go_on_paused`]).
+    instant: Option<InstantUnderWay>,
+    /// Syncs in the drain under way (a livelock past [`MAX_SYNCS_PER_INSTANT`]).
+    drain_syncs: u32,
+    /// The drain under way is an instant's (a checkpoint may follow it).
+    instant_drain: bool,
     /// The empty half of `dispatch`'s pair of event buffers.
     spare_watch: Vec<WatchEvent>,
     next_queue: usize,
@@ -140,6 +161,12 @@ impl Cluster {
             focus_uid: None,
             focus_owned: BTreeSet::new(),
             total_syncs: 0,
+            instants: 0,
+            pause_at: None,
+            draining: false,
+            drain_syncs: 0,
+            instant_drain: false,
+            instant: None,
             spare_watch: vec![],
             next_queue: 0,
             step_limit: None,
@@ -378,9 +405,35 @@ impl Cluster {
         self.record
     }
 
-    /// Runs controller syncs until every queue is empty. Each sync is one trace step.
+    /// Runs controller syncs until every queue is empty. Each sync is one trace step. In a run
+    /// taken in slices ([`Cluster::pause_at`]) it may stop between two syncs: `draining` says
+    /// so, and [`Cluster::go_on_paused`] goes on with it.
     pub fn drain(&mut self) -> Result<(), Livelock> {
-        let mut syncs = 0u32;
+        self.drain_syncs = 0;
+        self.draining = true;
+        self.resume_drain().map(drop)
+    }
+
+    /// Goes on with a drain that a pause stopped (nothing to do when none did): true once it
+    /// is done, false when paused again. An instant's drain, once done, is where a checkpoint
+    /// may be taken.
+    fn resume_drain(&mut self) -> Result<bool, Livelock> {
+        if !self.draining {
+            return Ok(true);
+        }
+        let done = self.drain_syncs_until_done();
+        if !matches!(done, Ok(false)) {
+            self.draining = false;
+            if std::mem::take(&mut self.instant_drain) && done.is_ok() {
+                self.maybe_checkpoint();
+            }
+        }
+        done
+    }
+
+    /// The loop of [`Cluster::resume_drain`]: syncs until the queues are empty (true), the run
+    /// is halted (true) or paused (false).
+    fn drain_syncs_until_done(&mut self) -> Result<bool, Livelock> {
         loop {
             if !self.recording() {
                 self.events.forget_new();
@@ -388,7 +441,7 @@ impl Cluster {
             self.dispatch();
             self.check_budget();
             if self.halted() {
-                return Ok(());
+                return Ok(true);
             }
             let order = [0usize, 1, 2];
             let mut picked = None;
@@ -404,14 +457,19 @@ impl Cluster {
                     break;
                 }
             }
-            let Some(q) = picked else { return Ok(()) };
+            let Some(q) = picked else {
+                return Ok(true);
+            };
+            if self.paused() {
+                return Ok(false);
+            }
             self.next_queue = (q + 1) % 3;
-            syncs += 1;
+            self.drain_syncs += 1;
             self.total_syncs += 1;
-            if syncs > MAX_SYNCS_PER_INSTANT {
+            if self.drain_syncs > MAX_SYNCS_PER_INSTANT {
                 return Err(Livelock {
                     t_ms: self.now_ms(),
-                    syncs,
+                    syncs: self.drain_syncs,
                 });
             }
             match q {
@@ -526,47 +584,98 @@ impl Cluster {
     /// Moves the clock to `t_ms`, firing every pod timer and delayed queue key due by then (one
     /// world step per instant that had pod changes), draining the queues at each instant.
     pub fn advance(&mut self, t_ms: u64) -> Result<(), Livelock> {
+        self.advance_until(t_ms).map(drop)
+    }
+
+    /// [`Cluster::advance`] that stops between two instants once the run has done `pause_at`
+    /// [`Cluster::work`]: false when it did, and a later call goes on from there.
+    pub fn advance_until(&mut self, t_ms: u64) -> Result<bool, Livelock> {
+        // An instant a pause stopped is finished first.
+        if !self.go_on_paused()? {
+            return Ok(false);
+        }
         while let Some(next) = self.next_event_ms() {
             if next > t_ms || self.halted() {
                 break;
             }
+            if self.paused() {
+                return Ok(false);
+            }
+            self.instants += 1;
             self.set_clock(next.max(self.now_ms()));
             self.dc.queue.promote(self.now_ms());
             self.rsc.queue.promote(self.now_ms());
             self.gc.queue.promote(self.now_ms());
-            let mut changes = vec![];
-            let recording = self.recording();
-            while let Some(due) = self.timers.take_due(self.now_ms()) {
-                for (key, uid, step) in due {
-                    let mut kubelet = Kubelet {
-                        store: &mut self.store,
-                        rec: &mut self.events,
-                        world: &self.world,
-                        node_rr: &mut self.node_rr,
-                        describe: recording,
-                    };
-                    if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
-                        if recording {
-                            changes.push(what);
-                        }
-                        if let Some((delay, s)) = next {
-                            self.timers.add(self.now_ms() + delay, (key, uid, s));
-                        }
-                    }
-                }
+            self.instant = Some(InstantUnderWay::default());
+            if !self.go_on_paused()? {
+                return Ok(false);
             }
-            if !changes.is_empty() && recording {
-                let mut s = TraceStep::new(self.now_ms(), StepKind::World);
-                s.changes = changes;
-                self.push_step(s);
-            }
-            self.drain()?;
-            self.maybe_checkpoint();
         }
         if t_ms > self.now_ms() && !self.halted() {
             self.set_clock(t_ms);
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Goes on with what a pause stopped: an instant's pod timers and its drain, or a drain.
+    /// True once nothing is left of it, false when paused again.
+    pub fn go_on_paused(&mut self) -> Result<bool, Livelock> {
+        let Some(mut instant) = self.instant.take() else {
+            return self.resume_drain();
+        };
+        let recording = self.recording();
+        // The pods due now, a batch at a time: timers added for this instant while a batch
+        // is handled come out in the next one.
+        loop {
+            if instant.due.is_empty() {
+                match self.timers.take_due(self.now_ms()) {
+                    Some(batch) => instant.due = batch.into(),
+                    None => break,
+                }
+            }
+            while let Some((key, uid, step)) = instant.due.pop_front() {
+                let mut kubelet = Kubelet {
+                    store: &mut self.store,
+                    rec: &mut self.events,
+                    world: &self.world,
+                    node_rr: &mut self.node_rr,
+                    describe: recording,
+                };
+                if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
+                    if recording {
+                        instant.changes.push(what);
+                    }
+                    if let Some((delay, s)) = next {
+                        self.timers.add(self.now_ms() + delay, (key, uid, s));
+                    }
+                }
+                if self.paused() {
+                    self.instant = Some(instant);
+                    return Ok(false);
+                }
+            }
+        }
+        if !instant.changes.is_empty() && recording {
+            let mut s = TraceStep::new(self.now_ms(), StepKind::World);
+            s.changes = instant.changes;
+            self.push_step(s);
+        }
+        // A checkpoint may follow an instant's drain (`resume_drain` takes it).
+        self.instant_drain = true;
+        self.drain()?;
+        Ok(!self.draining)
+    }
+
+    /// Whether a run taken in slices has done its slice's work.
+    fn paused(&self) -> bool {
+        self.pause_at.is_some_and(|p| self.work() >= p)
+    }
+
+    /// The work the run has done so far: store writes (which grow with the world's size),
+    /// controller syncs and instants of virtual time. A run taken in slices is paused by it
+    /// ([`Cluster::pause_at`]), since the core does not read a clock.
+    pub fn work(&self) -> u64 {
+        self.store.resource_version() + self.total_syncs + self.instants
     }
 
     /// Records a step, attaching the events it caused and the focus Deployment's state.

@@ -415,44 +415,97 @@ impl Scenario {
 
     /// Plays the steps and the tail (`until`) on a started cluster.
     pub fn run_on(&self, c: &mut Cluster) -> Result<(), Livelock> {
-        c.drain()?;
-        self.run_from(c, 0)
+        self.go_on(c, &mut Cursor::from_start(), None)
+    }
+
+    /// Runs from scenario step `from` up to step `k` (not applied): the world stands at step
+    /// `k`'s instant, everything due before it done, and `run_from(c, k)` goes on from there.
+    /// False when the run was cut (`Cluster::halted`) on the way.
+    pub fn run_until(&self, c: &mut Cluster, from: usize, k: usize) -> Result<bool, Livelock> {
+        let mut cursor = Cursor::until(from, k);
+        self.go_on(c, &mut cursor, None)?;
+        Ok(!cursor.cut)
     }
 
     /// Plays the run on from scenario step `from` (a cluster resumed from a checkpoint).
-    /// Runs from scenario step `from` up to step `k` (not applied): the world stands at step
-    /// `k`'s instant, everything due before it done, and `run_from(c, k)` goes on from there.
-    /// False when the run was cut (`Cluster::step_limit`) on the way.
-    pub fn run_until(&self, c: &mut Cluster, from: usize, k: usize) -> Result<bool, Livelock> {
-        for (i, step) in self.steps.iter().enumerate().take(k).skip(from) {
-            c.scenario_pos = i;
-            c.advance(step.at_ms)?;
-            if c.halted() {
-                return Ok(false);
-            }
-            apply_step(c, step);
-            c.scenario_pos = i + 1;
-            c.drain()?;
-        }
-        c.scenario_pos = k;
-        if let Some(step) = self.steps.get(k) {
-            c.advance(step.at_ms)?;
-        }
-        Ok(true)
+    pub fn run_from(&self, c: &mut Cluster, from: usize) -> Result<(), Livelock> {
+        self.go_on(c, &mut Cursor::from_step(from), None)
     }
 
-    pub fn run_from(&self, c: &mut Cluster, from: usize) -> Result<(), Livelock> {
-        if !self.run_until(c, from, self.steps.len())? {
+    /// Plays the run on from where `cursor` stands, doing at most about `work` more
+    /// [`Cluster::work`] (all of it with `None`), and moves the cursor; `cursor.done` once the
+    /// run has ended. The page records a long run this way, a slice between two frames; a run
+    /// taken in slices records exactly what a run in one go records.
+    pub fn go_on(
+        &self,
+        c: &mut Cluster,
+        cursor: &mut Cursor,
+        work: Option<u64>,
+    ) -> Result<(), Livelock> {
+        c.pause_at = work.and_then(|w| c.work().checked_add(w));
+        let result = self.slice(c, cursor);
+        c.pause_at = None;
+        result
+    }
+
+    fn slice(&self, c: &mut Cluster, cur: &mut Cursor) -> Result<(), Livelock> {
+        if cur.done {
+            return Ok(());
+        }
+        if cur.drain_first {
+            cur.drain_first = false;
+            c.drain()?;
+        }
+        // What the last slice's pause stopped (an instant, a drain after a step) goes on first.
+        if !c.go_on_paused()? {
+            return Ok(());
+        }
+        let stop = cur.stop_before.unwrap_or(self.steps.len());
+        while cur.next < stop {
+            let step = &self.steps[cur.next];
+            c.scenario_pos = cur.next;
+            if !c.advance_until(step.at_ms)? {
+                return Ok(());
+            }
+            if c.halted() {
+                cur.cut = true;
+                cur.done = true;
+                return Ok(());
+            }
+            apply_step(c, step);
+            c.scenario_pos = cur.next + 1;
+            cur.next += 1;
+            c.drain()?;
+            if c.draining {
+                return Ok(());
+            }
+        }
+        if let Some(k) = cur.stop_before {
+            c.scenario_pos = k;
+            if let Some(step) = self.steps.get(k)
+                && !c.advance_until(step.at_ms)?
+            {
+                return Ok(());
+            }
+            cur.done = true;
             return Ok(());
         }
         let last = self.steps.last().map(|s| s.at_ms).unwrap_or(0);
         match self.until {
-            Until::At(t) => c.advance(t.max(c.now_ms()))?,
+            Until::At(t) => {
+                if !c.advance_until(t.max(c.now_ms()))? {
+                    return Ok(());
+                }
+            }
             Until::Settled => {
                 let limit = last + MAX_SETTLE_MS;
                 while !c.is_settled() && !c.halted() {
                     match c.next_event_ms() {
-                        Some(t) if t <= limit => c.advance(t)?,
+                        Some(t) if t <= limit => {
+                            if !c.advance_until(t)? {
+                                return Ok(());
+                            }
+                        }
                         _ => break,
                     }
                 }
@@ -461,7 +514,52 @@ impl Scenario {
         if !c.halted() {
             c.expire_watches();
         }
+        cur.done = true;
         Ok(())
+    }
+}
+
+/// Where a run taken in slices stands between two of them ([`Scenario::go_on`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cursor {
+    /// The scenario step applied next.
+    next: usize,
+    /// Stop before applying this step, at its instant ([`Scenario::run_until`]); else every
+    /// step, then the tail (`until`).
+    stop_before: Option<usize>,
+    /// A run from t = 0 first drains what creating the objects queued.
+    drain_first: bool,
+    /// The run has ended.
+    pub done: bool,
+    /// It was cut ([`Cluster::halted`]) before every step was applied.
+    pub cut: bool,
+}
+
+impl Cursor {
+    /// A run of a started cluster from t = 0.
+    pub fn from_start() -> Cursor {
+        Cursor {
+            drain_first: true,
+            ..Cursor::from_step(0)
+        }
+    }
+
+    /// A run resumed before scenario step `from`.
+    pub fn from_step(from: usize) -> Cursor {
+        Cursor {
+            next: from,
+            stop_before: None,
+            drain_first: false,
+            done: false,
+            cut: false,
+        }
+    }
+
+    fn until(from: usize, k: usize) -> Cursor {
+        Cursor {
+            stop_before: Some(k),
+            ..Cursor::from_step(from)
+        }
     }
 }
 

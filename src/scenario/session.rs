@@ -5,7 +5,7 @@
 //! deterministic, so re-running the scenario up to step `i` gives exactly the world of step `i`.
 
 use super::kubectl::{self, KubectlError};
-use super::{Scenario, ScenarioError, Step, Until};
+use super::{Cursor, Scenario, ScenarioError, Step, Until};
 use crate::api::Deployment;
 use crate::cluster::budget::OverBudget;
 use crate::cluster::podbook::Frame;
@@ -98,11 +98,62 @@ fn watches_replica_sets(cmd: &str) -> bool {
         })
 }
 
+/// A session's first recording under way, taken in slices ([`Scenario::go_on`]): the page
+/// records a long run a slice between two frames, shows how far it has come, and can drop it.
+pub struct Recording {
+    session: Session,
+    cluster: Cluster,
+    cursor: Cursor,
+    result: Result<(), Livelock>,
+}
+
+impl Recording {
+    /// Records on for about `work` more of [`Cluster::work`] (to the end with `None`); true
+    /// once the run has ended.
+    pub fn go_on(&mut self, work: Option<u64>) -> bool {
+        if !self.done() {
+            let (scenario, c) = (&self.session.scenario, &mut self.cluster);
+            self.result = scenario.go_on(c, &mut self.cursor, work);
+        }
+        self.done()
+    }
+
+    fn done(&self) -> bool {
+        self.cursor.done || self.result.is_err()
+    }
+
+    /// How far it has come: the virtual instant and the steps recorded.
+    pub fn progress(&self) -> (u64, usize) {
+        (self.cluster.now_ms(), self.cluster.steps())
+    }
+
+    /// The session, with what was recorded (all of it once [`Recording::go_on`] said so).
+    pub fn finish(self) -> Session {
+        let mut session = self.session;
+        session.take_recording(self.cluster, self.result);
+        session
+    }
+}
+
 impl Session {
     pub fn new(scenario: Scenario) -> Result<Session, ScenarioError> {
-        let mut s = Session::blank(scenario);
-        s.recompute()?;
-        Ok(s)
+        let mut r = Session::recording(scenario)?;
+        r.go_on(None);
+        Ok(r.finish())
+    }
+
+    /// A recording of `scenario` from its start, to take in slices; an error when it cannot
+    /// start (an object the apiserver refuses, a scenario past the budget).
+    pub fn recording(scenario: Scenario) -> Result<Recording, ScenarioError> {
+        let session = Session::blank(scenario);
+        let mut cluster = session.scenario.start()?;
+        session.record_on(&mut cluster);
+        Ok(Recording {
+            session,
+            cluster,
+            cursor: Cursor::from_start(),
+            result: Ok(()),
+        })
     }
 
     /// A session of `scenario` with nothing recorded yet.
@@ -626,6 +677,48 @@ objects:
 
     fn session() -> Session {
         Session::new(Scenario::parse(SCENARIO).unwrap()).unwrap()
+    }
+
+    /// A recording taken in small slices (paused between syncs, mid-instant) records exactly
+    /// what one in a single go records: every gallery scenario, and a 1 000-replica rollout
+    /// with its checkpoints, to the byte.
+    #[test]
+    fn a_recording_in_slices_is_the_recording_in_one_go() {
+        use crate::cluster::trace::to_jsonl;
+        let big = SCENARIO.replace("replicas: 4", "replicas: 1000")
+            + "steps:\n  - at: 10s\n    run: kubectl set image deployment/web app=app:2\n";
+        let mut all = crate::scenario::gallery::GALLERY.to_vec();
+        all.push(("1000 replicas", big.as_str()));
+        for (name, text) in all {
+            let whole = Session::new(Scenario::parse(text).unwrap()).unwrap();
+            let mut r = Session::recording(Scenario::parse(text).unwrap()).unwrap();
+            let mut slices = 1;
+            let mut last = r.progress();
+            while !r.go_on(Some(7)) {
+                slices += 1;
+                assert!(r.progress() >= last, "{name}: progress only grows");
+                last = r.progress();
+            }
+            let sliced = r.finish();
+            assert!(slices > 1, "{name}: {slices} slices");
+            assert_eq!(to_jsonl(&sliced.trace), to_jsonl(&whole.trace), "{name}");
+            assert_eq!(sliced.frames.len(), whole.frames.len(), "{name}");
+            let at = |s: &Session| -> Vec<(usize, usize, u64)> {
+                s.checkpoints
+                    .iter()
+                    .map(|c| (c.steps, c.scenario_pos, c.now_ms))
+                    .collect()
+            };
+            assert_eq!(at(&sliced), at(&whole), "{name}: the same checkpoints");
+            if name == "1000 replicas" {
+                assert!(whole.checkpoints.len() > 1, "{name}: checkpoints compared");
+            }
+            assert_eq!(
+                (sliced.settled, &sliced.stopped),
+                (whole.settled, &whole.stopped),
+                "{name}"
+            );
+        }
     }
 
     #[test]

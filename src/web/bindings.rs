@@ -4,6 +4,7 @@
 use super::Dispatch;
 use super::state::Action;
 use crate::scenario::embed::{ErrorMessage, Heard, hear};
+use crate::scenario::session::Recording;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
@@ -154,6 +155,64 @@ pub fn scroll_to_end(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {
         el.set_scroll_top(el.scroll_height());
     }
+}
+
+/// Real time a slice of a recording may take: the page paints and answers between two.
+const SLICE_MS: f64 = 40.0;
+/// Work ([`crate::cluster::Cluster::work`]) between two looks at the clock within a slice.
+const SLICE_WORK: u64 = 300;
+
+/// Takes a recording under way (`(id, recording)`) in slices of about [`SLICE_MS`], one per
+/// task, so that the page keeps painting and answering; reports how far it has come after
+/// each slice (`Recorded`) and when it is done (`RecordingDone`). A newer recording, or none
+/// (cancelled), stops the slices of the one before.
+#[hook]
+pub fn use_recording(pending: Option<(u32, Rc<RefCell<Option<Recording>>>)>, dispatch: Dispatch) {
+    let id = pending.as_ref().map(|p| p.0);
+    use_effect_with(id, move |_| {
+        let stop = Rc::new(std::cell::Cell::new(false));
+        fn slice(
+            id: u32,
+            rec: Rc<RefCell<Option<Recording>>>,
+            stop: Rc<std::cell::Cell<bool>>,
+            dispatch: Dispatch,
+        ) {
+            gloo::timers::callback::Timeout::new(0, move || {
+                if stop.get() {
+                    return;
+                }
+                let Some(clock) = window().performance() else {
+                    return;
+                };
+                let t0 = clock.now();
+                let done = loop {
+                    let mut r = rec.borrow_mut();
+                    let Some(r) = r.as_mut() else {
+                        return;
+                    };
+                    if r.go_on(Some(SLICE_WORK)) {
+                        break true;
+                    }
+                    if clock.now() - t0 > SLICE_MS {
+                        break false;
+                    }
+                };
+                if done {
+                    dispatch.dispatch(Action::RecordingDone(id));
+                    return;
+                }
+                if let Some(p) = rec.borrow().as_ref().map(Recording::progress) {
+                    dispatch.dispatch(Action::Recorded(id, p));
+                }
+                slice(id, rec, stop, dispatch);
+            })
+            .forget();
+        }
+        if let Some((id, rec)) = pending {
+            slice(id, rec, stop.clone(), dispatch);
+        }
+        move || stop.set(true)
+    });
 }
 
 /// While `playing`, dispatches `Tick(real ms since the previous frame)` on every animation frame.

@@ -210,6 +210,7 @@ pub fn embed_view(
             if let Some(n) = model.notice.clone() {
                 <div class="notice" role="alert"><span>{ n }</span></div>
             }
+            { super::page::recording_bar(model, dispatch) }
             if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
                 { super::page::caption_bar(model, dispatch, caption) }
             }

@@ -41,6 +41,10 @@ pub fn app() -> Html {
     bindings::use_shortcuts(dispatch.clone());
     bindings::use_hash_links(dispatch.clone());
     bindings::use_remote_commands(dispatch.clone());
+    bindings::use_recording(
+        model.pending.as_ref().map(|p| (p.id, p.recording.clone())),
+        dispatch.clone(),
+    );
     use_embed_messages(&model);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
     use_embed_errors(model.notice.clone(), model.refusals);
@@ -84,6 +88,7 @@ pub fn app() -> Html {
                     <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissNotice) }>{"×"}</button>
                 </div>
             }
+            { recording_bar(&model, &dispatch) }
             if let Some(c) = model.compare.clone() {
                 <main class="compare-main">
                     <compare::CompareView compare={compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}
@@ -117,6 +122,24 @@ pub fn app() -> Html {
                 </section>
             </main>
             }
+        </div>
+    }
+}
+
+/// While a scenario is recorded in slices: how far it has come, and Cancel.
+pub fn recording_bar(model: &Model, dispatch: &Dispatch) -> Html {
+    let Some(p) = &model.pending else {
+        return Html::default();
+    };
+    let (t_ms, steps) = p.progress;
+    let d = dispatch.clone();
+    html! {
+        <div class="notice recording" role="status">
+            <span>{ format!(
+                "Recording the scenario: t = {}, {steps} steps so far. The page opens it when it is done.",
+                crate::api::time::go_duration(t_ms / 1000)
+            ) }</span>
+            <button onclick={move |_| d.dispatch(Action::CancelRecording)}>{"Cancel"}</button>
         </div>
     }
 }

@@ -6,19 +6,66 @@ use crate::api::Deployment;
 use crate::cluster::kubelet::World;
 use crate::cluster::watch::WatchEnd;
 use crate::controller::deployment::Branch;
-use crate::scenario::Scenario;
 use crate::scenario::compare::{self, Comparison};
 pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
 use crate::scenario::learn::{self, Prediction, Verdict};
 use crate::scenario::quick;
+use crate::scenario::session::Recording;
 use crate::scenario::session::{Outcome, Session};
 use crate::scenario::share::{self, ViewOptions};
 use crate::scenario::variant::{MAX_VARIANTS, MIN_VARIANTS, Variant};
+use crate::scenario::{Scenario, ScenarioError};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// The work ([`crate::cluster::Cluster::work`]) a scenario may take to open at once, inside
+/// the reducer: about 55 ms of wasm (a unit costs ~11 µs there: a 1 000-replica rollout is
+/// 12 134 units and ~136 ms). Every gallery scenario opens at once (the largest,
+/// revision-history-limit, is 746); a 1 000-replica rollout is recorded in slices between
+/// frames instead.
+pub const FIRST_SLICE: u64 = 5_000;
+
+/// A scenario being recorded in slices between frames (the page's driver,
+/// `bindings::use_recording`, takes them), and what opens once it is done. Cancelling drops it.
+#[derive(Clone)]
+pub struct Pending {
+    pub recording: Rc<RefCell<Option<Recording>>>,
+    pub opening: Opening,
+    /// The virtual instant reached and the steps recorded, for the progress line.
+    pub progress: (u64, usize),
+    /// Which recording this is (a newer one replaces it).
+    pub id: u32,
+}
+
+impl Pending {
+    fn new(r: Recording, opening: Opening, id: u32) -> Pending {
+        Pending {
+            progress: r.progress(),
+            recording: Rc::new(RefCell::new(Some(r))),
+            opening,
+            id,
+        }
+    }
+}
+
+/// How a scenario opens once it is recorded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Opening {
+    /// The gallery entry it is, if it is one.
+    pub gallery: Option<usize>,
+    /// The step to show.
+    pub pos: usize,
+    /// Play at once (an autoplaying embed).
+    pub autoplay: bool,
+    /// "Start from my manifest": the editor keeps this text, and the console its lines.
+    pub manifest: Option<String>,
+    /// A host page's `load`: a refusal is answered.
+    pub from_host: bool,
+}
 /// Console lines kept (older ones scroll away).
 pub const CONSOLE_LINES: usize = 400;
 
@@ -74,6 +121,8 @@ pub struct Model {
     /// host, the same refusal twice too, which the notice alone would not) and the address bar
     /// goes back to the work, which stays as it was.
     pub refusals: u32,
+    /// A scenario being recorded in slices, which opens when it is done.
+    pub pending: Option<Pending>,
     pub dark: bool,
     /// URL parameters: embed mode, read-only, which controls and panel, the step range.
     pub view: Rc<ViewOptions>,
@@ -176,6 +225,12 @@ pub enum Action {
     GuessNewReplicaSet(String),
     /// Check the answer and show the sync.
     Reveal,
+    /// Recording `id` came this far (virtual ms, steps) in its last slice.
+    Recorded(u32, (u64, usize)),
+    /// Recording `id` is done: open it.
+    RecordingDone(u32),
+    /// Drop the recording under way; the page stays as it is.
+    CancelRecording,
 }
 
 /// The manifest the editor starts with: the scenario's first Deployment.
@@ -190,19 +245,40 @@ pub fn editor_text(s: &Scenario) -> String {
 
 impl Model {
     /// The page as a URL opens it: a share link (or the default scenario, with a message when
-    /// the link is bad) under the URL's view options.
+    /// the link is bad) under the URL's view options. A link whose run takes long shows the
+    /// default scenario while it is recorded in slices (the default is recorded first either
+    /// way: it is small, and the page is never blank).
     pub fn from_url(query: &str, fragment: &str, prefers_dark: bool) -> Model {
         let view = ViewOptions::from_query(query);
         let dark = view.dark.unwrap_or(prefers_dark);
         let view = Rc::new(view);
+        let default = || Model::default_page(dark, view.clone());
+        let at = |step: usize| Opening {
+            pos: view.step.unwrap_or(step),
+            autoplay: view.autoplay,
+            ..Opening::default()
+        };
         let mut m = if fragment.trim_start_matches('#').is_empty() {
-            Model::with_view(default_scenario(), Some(0), dark, view.clone(), 0)
+            let mut m = default();
+            m.landed(&at(0));
+            m
         } else {
             match share::decode(fragment) {
-                Ok(s) => Model::with_view(s.scenario, None, dark, view.clone(), s.step),
+                Ok(s) => {
+                    let page = default();
+                    match page.open(s.scenario, at(s.step)) {
+                        Ok(m) => m,
+                        Err(e) => {
+                            let mut m = page;
+                            m.notice = Some(format!(
+                                "The scenario could not start ({e}); the default one is shown."
+                            ));
+                            m
+                        }
+                    }
+                }
                 Err(e) => {
-                    let mut m =
-                        Model::with_view(default_scenario(), Some(0), dark, view.clone(), 0);
+                    let mut m = default();
                     m.notice = Some(format!(
                         "This link could not be opened: {e}. The default scenario is shown."
                     ));
@@ -210,47 +286,29 @@ impl Model {
                 }
             }
         };
-        if let Some(n) = view.step {
-            m.seek(n);
-        }
         if !view.ignored.is_empty() && m.notice.is_none() {
             m.notice = Some(format!(
                 "Ignored URL parameters: {}",
                 view.ignored.join(", ")
             ));
         }
-        m.playing = view.autoplay && m.pos < m.last();
         m
     }
 
-    /// The page opening on a scenario; one that cannot start shows the default scenario with
-    /// why (the page is never blank).
-    fn with_view(
-        scenario: Scenario,
-        gallery: Option<usize>,
-        dark: bool,
-        view: Rc<ViewOptions>,
-        pos: usize,
-    ) -> Model {
-        Model::try_with_view(scenario, gallery, dark, view.clone(), pos).unwrap_or_else(|e| {
-            let mut m = Model::try_with_view(default_scenario(), Some(0), dark, view, 0)
-                .expect("the gallery runs");
-            m.notice = Some(format!(
-                "The scenario could not start ({e}); the default one is shown."
-            ));
-            m
-        })
+    /// The page on the default scenario.
+    fn default_page(dark: bool, view: Rc<ViewOptions>) -> Model {
+        let session = Session::new(default_scenario()).expect("the gallery runs");
+        Model::with_session(session, Some(0), dark, view)
     }
 
-    fn try_with_view(
-        scenario: Scenario,
+    /// The page on a recorded run, at its first step.
+    fn with_session(
+        session: Session,
         gallery: Option<usize>,
         dark: bool,
         view: Rc<ViewOptions>,
-        pos: usize,
-    ) -> Result<Model, crate::scenario::ScenarioError> {
-        let editor = editor_text(&scenario);
-        let session = Session::new(scenario)?;
+    ) -> Model {
+        let editor = editor_text(&session.scenario);
         let notice = session.stopped.clone();
         let mut m = Model {
             pos: 0,
@@ -270,6 +328,7 @@ impl Model {
             selected: None,
             notice,
             refusals: 0,
+            pending: None,
             dark,
             view,
             shared: None,
@@ -287,25 +346,49 @@ impl Model {
         m.predict = m.view.predict;
         m.refresh_compare();
         m.refresh_learn();
-        m.seek(pos);
+        m.seek(0);
         m.follow();
+        m
+    }
+
+    /// Another scenario in this page (its theme, view options and predict mode stay): opened
+    /// at once when it records within [`FIRST_SLICE`], else recorded in slices between frames
+    /// ([`Model::pending`]) while the page stays as it is. One that cannot start is an error,
+    /// and the page stays as it is.
+    fn open(&self, scenario: Scenario, opening: Opening) -> Result<Model, ScenarioError> {
+        let mut r = Session::recording(scenario)?;
+        if r.go_on(Some(FIRST_SLICE)) {
+            return Ok(self.opened(r.finish(), &opening));
+        }
+        let mut m = self.clone();
+        let id = self.pending.as_ref().map_or(1, |p| p.id + 1);
+        m.pending = Some(Pending::new(r, opening, id));
         Ok(m)
     }
 
-    /// Another scenario in this page: its theme, view options and predict mode stay. One that
-    /// cannot start is an error, and the page stays as it is.
-    fn reopen(
-        &self,
-        scenario: Scenario,
-        gallery: Option<usize>,
-        pos: usize,
-    ) -> Result<Model, crate::scenario::ScenarioError> {
-        let mut n = Model::try_with_view(scenario, gallery, self.dark, self.view.clone(), pos)?;
+    /// The page on a newly recorded run, as `opening` says.
+    fn opened(&self, session: Session, opening: &Opening) -> Model {
+        let mut n = Model::with_session(session, opening.gallery, self.dark, self.view.clone());
         if n.predict != self.predict {
             n.predict = self.predict;
             n.refresh_learn();
         }
-        Ok(n)
+        if let Some(text) = &opening.manifest {
+            n.editor = text.clone();
+            n.editor_dirty = true;
+            n.problems = Rc::new(vec![]);
+            n.console = self.console.clone();
+            n.history = self.history.clone();
+        }
+        n.landed(opening);
+        n
+    }
+
+    /// Goes to the step an opening asks for, playing if it asks to.
+    fn landed(&mut self, opening: &Opening) {
+        self.seek(opening.pos);
+        self.follow();
+        self.playing = opening.autoplay && self.pos < self.last();
     }
 
     /// The last step the timeline may reach (`until=N` caps it).
@@ -718,7 +801,11 @@ impl Model {
         }
         match action {
             Action::LoadGallery(i, text) => {
-                match Scenario::parse(&text).and_then(|s| m.reopen(s, Some(i), 0)) {
+                let opening = Opening {
+                    gallery: Some(i),
+                    ..Opening::default()
+                };
+                match Scenario::parse(&text).and_then(|s| m.open(s, opening)) {
                     Ok(n) => return Rc::new(n),
                     Err(e) => m.notice = Some(e.to_string()),
                 }
@@ -726,8 +813,11 @@ impl Model {
             Action::OpenLink(fragment) => match share::decode(&fragment)
                 .map_err(|e| e.to_string())
                 .and_then(|s| {
-                    m.reopen(s.scenario, None, s.step)
-                        .map_err(|e| e.to_string())
+                    let opening = Opening {
+                        pos: s.step,
+                        ..Opening::default()
+                    };
+                    m.open(s.scenario, opening).map_err(|e| e.to_string())
                 }) {
                 Ok(n) => return Rc::new(n),
                 Err(e) => {
@@ -738,6 +828,24 @@ impl Model {
                 }
             },
             Action::Shared(link) => m.shared = Some(link),
+            Action::Recorded(id, progress) => match &mut m.pending {
+                Some(p) if p.id == id => p.progress = progress,
+                _ => return self,
+            },
+            Action::RecordingDone(id) => {
+                let Some(p) = m.pending.take().filter(|p| p.id == id) else {
+                    return self;
+                };
+                let Some(r) = p.recording.borrow_mut().take() else {
+                    return self;
+                };
+                return Rc::new(m.opened(r.finish(), &p.opening));
+            }
+            Action::CancelRecording => {
+                if m.pending.take().is_some() {
+                    m.notice = Some("Recording cancelled: the page is as it was.".into());
+                }
+            }
             Action::Remote(r) => match r {
                 Remote::Play => return self.apply(Action::Play),
                 Remote::Pause => return self.apply(Action::Pause),
@@ -746,13 +854,16 @@ impl Model {
                     m.playing = false;
                     m.seek(i);
                 }
-                Remote::Load(text) => match share::open(&text)
-                    .and_then(|(s, step)| m.reopen(s, None, step).map_err(|e| e.to_string()))
-                {
-                    Ok(mut n) => {
-                        n.playing = m.view.autoplay;
-                        return Rc::new(n);
-                    }
+                Remote::Load(text) => match share::open(&text).and_then(|(s, step)| {
+                    let opening = Opening {
+                        pos: step,
+                        autoplay: m.view.autoplay,
+                        from_host: true,
+                        ..Opening::default()
+                    };
+                    m.open(s, opening).map_err(|e| e.to_string())
+                }) {
+                    Ok(n) => return Rc::new(n),
                     Err(e) => {
                         m.notice = Some(format!(
                             "The host page sent a scenario that does not load: {e}"
@@ -911,15 +1022,12 @@ impl Model {
                 if problems.is_empty() {
                     let text = m.editor.clone();
                     let scenario = Scenario::from_manifest(&text);
-                    match m.reopen(scenario, None, 0) {
-                        Ok(mut n) => {
-                            n.editor = text;
-                            n.editor_dirty = true;
-                            n.problems = Rc::new(vec![]);
-                            n.console = m.console.clone();
-                            n.history = m.history.clone();
-                            return Rc::new(n);
-                        }
+                    let opening = Opening {
+                        manifest: Some(text),
+                        ..Opening::default()
+                    };
+                    match m.open(scenario, opening) {
+                        Ok(n) => return Rc::new(n),
                         Err(e) => m.notice = Some(e.to_string()),
                     }
                 }
@@ -1239,6 +1347,78 @@ mod tests {
             assert_eq!(after.editor, "kind: Deployment # mine");
             assert!(after.notice.is_some());
         }
+    }
+
+    /// A Deployment of `replicas` pods whose first rollout records past [`FIRST_SLICE`] when
+    /// large.
+    fn big(replicas: u32) -> String {
+        format!(
+            "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: big}}\n    spec:\n      replicas: {replicas}\n      selector: {{matchLabels: {{app: big}}}}\n      template:\n        metadata: {{labels: {{app: big}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
+        )
+    }
+
+    /// Takes the pending recording's slices as the page's driver does, until it is done.
+    fn record_pending(mut m: Rc<Model>) -> Rc<Model> {
+        let id = m.pending.as_ref().expect("a recording under way").id;
+        loop {
+            let p = m.pending.clone().unwrap();
+            let done = p.recording.borrow_mut().as_mut().unwrap().go_on(Some(500));
+            if done {
+                return m.apply(Action::RecordingDone(id));
+            }
+            let progress = p.recording.borrow().as_ref().unwrap().progress();
+            m = m.apply(Action::Recorded(id, progress));
+            assert_eq!(m.pending.as_ref().unwrap().progress, progress);
+        }
+    }
+
+    #[test]
+    fn a_long_run_is_recorded_in_slices_while_the_page_stays_as_it_was() {
+        let m = page("").apply(Action::EditorChanged("kind: Deployment # mine".into()));
+        let session = m.session.clone();
+        let link = share::encode(&Scenario::parse(&big(2000)).unwrap(), 3);
+        let m = m.apply(Action::OpenLink(link.clone()));
+        assert!(
+            m.pending.is_some(),
+            "2 000 pods take more than the first slice"
+        );
+        assert!(
+            Rc::ptr_eq(&m.session, &session),
+            "the page is as it was meanwhile"
+        );
+        // Cancelled: nothing changes but the note.
+        let cancelled = m.clone().apply(Action::CancelRecording);
+        assert!(cancelled.pending.is_none() && Rc::ptr_eq(&cancelled.session, &session));
+        assert_eq!(cancelled.editor, "kind: Deployment # mine");
+        // A stale driver's report changes nothing.
+        let stale = cancelled
+            .clone()
+            .apply(Action::RecordingDone(m.pending.as_ref().unwrap().id));
+        assert!(Rc::ptr_eq(&stale, &cancelled));
+        // Done: the run opens at the link's step, and is the run recorded in one go.
+        let opened = record_pending(m);
+        assert!(opened.pending.is_none());
+        assert_eq!(opened.session.scenario.name, "big");
+        assert_eq!(opened.pos, 3);
+        let whole = Session::new(Scenario::parse(&big(2000)).unwrap()).unwrap();
+        assert_eq!(
+            crate::cluster::trace::to_jsonl(&opened.session.trace),
+            crate::cluster::trace::to_jsonl(&whole.trace)
+        );
+        // A link opened at the page's start shows the default scenario meanwhile.
+        let start = Rc::new(Model::from_url("?step=2", &link, false));
+        assert_eq!(start.session.scenario.name, "rolling-update");
+        let opened = record_pending(start);
+        assert_eq!(
+            (opened.session.scenario.name.as_str(), opened.pos),
+            ("big", 1)
+        );
+        // A small scenario opens at once.
+        let small = page("").apply(Action::OpenLink(share::encode(
+            &Scenario::parse(&big(10)).unwrap(),
+            0,
+        )));
+        assert!(small.pending.is_none() && small.session.scenario.name == "big");
     }
 
     #[test]

@@ -976,6 +976,45 @@ await test('hostile links answer within 1 s with a message, and the page is neve
   assert(steps < 1500, steps + ' steps');
 });
 
+await test('a long recording is taken in slices: frames keep coming, Cancel leaves the page as it was', async page => {
+  const [link, endless] = await page.evaluate(([a, b]) => [a, b].map(y => window.wasmBindings.shareLink(y, 0)),
+    [webYaml(10000).replace('name: web', 'name: big-10000'), hotLoop.replace('until: 700s', 'until: 6h')]);
+  // The longest wait between two frames from the moment the link is opened to the one the
+  // recording is done, and how many frames came meanwhile.
+  const watchFrames = () => page.evaluate(() => {
+    window.__frames = { worst: 0, n: 0, seen: false, done: false };
+    let last = 0;
+    const frame = t => {
+      const f = window.__frames;
+      const recording = !!document.querySelector('.recording');
+      f.seen ||= recording;
+      if (last && (recording || !f.seen)) { f.worst = Math.max(f.worst, t - last); f.n++; }
+      last = t;
+      if (f.seen && !recording) f.done = true; else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  // Six hours of a stuck Deployment: more steps than the page records, so it takes a while.
+  await page.evaluate(l => { location.hash = l; }, endless);
+  await page.waitForSelector('.recording');
+  assert((await text(page, '.recording')).includes('Recording the scenario'), 'says what it does');
+  await page.click('.recording button');
+  await page.waitForFunction(() => !document.querySelector('.recording'));
+  assert((await text(page, '.notice')).includes('Recording cancelled'), 'says it was cancelled');
+  const example = await page.$eval('#gallery', s => s.options[s.selectedIndex].textContent);
+  assert(example.startsWith('Rolling update'), 'the page is as it was: ' + example);
+  await page.click('.notice button[aria-label="Dismiss"]');
+  // 10 000 replicas, recorded to the end while frames keep coming.
+  await watchFrames();
+  await page.evaluate(l => { location.hash = l; }, link);
+  await page.waitForFunction(() => { const s = document.querySelector('#gallery'); return s.options[s.selectedIndex].textContent === 'big-10000'; }, null, { timeout: 60000 });
+  const f = await page.evaluate(() => window.__frames);
+  results.push(`     a 10 000-replica run recorded in slices: ${f.n} frames meanwhile, the longest ${f.worst.toFixed(0)} ms`);
+  assert(f.seen && f.n >= 3, 'recorded over several frames: ' + JSON.stringify(f));
+  assert(f.worst < 150, `a frame waited ${f.worst.toFixed(0)} ms`);
+  assert((await text(page, '.deploy-head')).includes('replicas 10000'), 'the run opened');
+});
+
 await test('if the wasm stops, the page says so and offers the last state that worked', async page => {
   await seekEnd(page);
   await page.waitForFunction(() => sessionStorage.getItem('rollout-last-good'));
