@@ -555,7 +555,9 @@ impl Cursor {
         }
     }
 
-    fn until(from: usize, k: usize) -> Cursor {
+    /// A run resumed before scenario step `from` that stops before applying step `k`, at
+    /// its instant.
+    pub fn until(from: usize, k: usize) -> Cursor {
         Cursor {
             stop_before: Some(k),
             ..Cursor::from_step(from)

@@ -98,6 +98,101 @@ fn watches_replica_sets(cmd: &str) -> bool {
         })
 }
 
+/// The Deployment a command wrote on `c` (see [`Session::new_focus`]) when it is not `focus`.
+fn new_focus(c: &Cluster, before: u64, focus: Option<&String>) -> Option<String> {
+    c.store
+        .deployments()
+        .filter_map(|d| {
+            let rv = d.metadata.resource_version.parse::<u64>().ok()?;
+            (rv > before).then(|| (rv, d.metadata.key().to_string()))
+        })
+        .min()
+        .map(|(_, key)| key)
+        .filter(|key| Some(key) != focus)
+}
+
+/// What a console command did, or its change still recording ([`Session::command_in_slices`]).
+pub enum Commanded {
+    Done(Outcome),
+    Underway(Box<Change>),
+}
+
+/// A typed change under way, in one replay taken in slices: the run resumes from the
+/// checkpoint the change does not reach and goes to where the change lands (after every step
+/// at or before its instant); there the command is tried on a copy of that world and, when it
+/// is taken, the same run goes on with it recorded.
+pub struct Change {
+    scenario: Scenario,
+    /// The checkpoint the run resumed from.
+    checkpoint: usize,
+    /// The change's scenario step, the trace step it was typed at, and its instant.
+    step: usize,
+    at: usize,
+    at_ms: u64,
+    cmd: String,
+    /// The Deployment the session follows (a command that writes another one is replayed
+    /// anew, which makes that one the focus).
+    focus: Option<String>,
+    /// What kubectl printed, once the run reached the change and the command was taken.
+    output: Option<String>,
+    cluster: Cluster,
+    cursor: Cursor,
+    result: Result<(), Livelock>,
+    /// kubectl refused the command.
+    refused: Option<KubectlError>,
+    /// One replay cannot serve (the command makes another Deployment the focus, or the run
+    /// was cut before its instant): it is replayed anew when committed.
+    anew: bool,
+}
+
+impl Change {
+    /// Records on for about `work` more (to the end with `None`); true once done.
+    pub fn go_on(&mut self, work: Option<u64>) -> bool {
+        while !self.done() {
+            self.result = self
+                .scenario
+                .go_on(&mut self.cluster, &mut self.cursor, work);
+            if self.result.is_err() || !self.cursor.done || self.output.is_some() {
+                break;
+            }
+            // The run stands at the change's instant: try the command there.
+            if self.cursor.cut {
+                self.anew = true;
+                break;
+            }
+            let mut probe = self.cluster.world_copy();
+            let before = probe.store.resource_version();
+            match kubectl::run(&mut probe, &self.cmd) {
+                Err(e) => self.refused = Some(e),
+                Ok(_) if new_focus(&probe, before, self.focus.as_ref()).is_some() => {
+                    self.anew = true
+                }
+                Ok(out) => {
+                    self.output = Some(out);
+                    self.cursor = Cursor::from_step(self.step);
+                    // A slice ends here; without a limit the run goes on.
+                    if work.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        self.done()
+    }
+
+    fn done(&self) -> bool {
+        self.result.is_err()
+            || self.refused.is_some()
+            || self.anew
+            || (self.output.is_some() && self.cursor.done)
+    }
+
+    /// How far it has come: the virtual instant and the steps recorded (from the start).
+    pub fn progress(&self) -> (u64, usize) {
+        (self.cluster.now_ms(), self.cluster.steps())
+    }
+}
+
 /// A session's first recording under way, taken in slices ([`Scenario::go_on`]): the page
 /// records a long run a slice between two frames, shows how far it has come, and can drop it.
 pub struct Recording {
@@ -367,6 +462,22 @@ impl Session {
     /// printed then; a change is first tried on that world (an error leaves everything as it
     /// was) and then added as a scenario step at that instant, and the run recomputed.
     pub fn command(&mut self, i: usize, cmd: &str) -> Result<Outcome, SessionError> {
+        match self.command_in_slices(i, cmd, None)? {
+            Commanded::Done(outcome) => Ok(outcome),
+            Commanded::Underway(change) => self.commit_change(*change),
+        }
+    }
+
+    /// [`Session::command`], whose change, when it records past `work` (and resumes from a
+    /// checkpoint, as most do), is handed back under way: [`Change::go_on`] takes the rest in
+    /// slices and [`Session::commit_change`] makes it the session's. The session is unchanged
+    /// until then.
+    pub fn command_in_slices(
+        &mut self,
+        i: usize,
+        cmd: &str,
+        work: Option<u64>,
+    ) -> Result<Commanded, SessionError> {
         let cmd = cmd.trim();
         if cmd.is_empty() {
             return Err(SessionError::Refused(
@@ -376,40 +487,32 @@ impl Session {
         let i = i.min(self.len().saturating_sub(1));
         if kubectl::is_read_only(cmd) {
             if watches_replica_sets(cmd) {
-                return self.read(i, cmd).map(Outcome::Printed);
+                return self
+                    .read(i, cmd)
+                    .map(|out| Commanded::Done(Outcome::Printed(out)));
             }
             let mut c = self.cluster_at(i)?;
             let out = kubectl::run(&mut c, cmd)?;
             if c.watches.is_empty() {
-                return Ok(Outcome::Printed(out));
+                return Ok(Commanded::Done(Outcome::Printed(out)));
             }
-            return self.watch(i, cmd);
+            return self.watch(i, cmd).map(Commanded::Done);
         }
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
-        if let Some(outcome) = self.change_in_one_pass(at_ms, cmd)? {
-            return Ok(outcome);
+        let Some(mut change) = self.begin_change(i, at_ms, cmd) else {
+            return self.replay_change(i, at_ms, cmd).map(Commanded::Done);
+        };
+        if change.go_on(work) {
+            return self.commit_change(change).map(Commanded::Done);
         }
-        let mut c = self.cluster_at(i)?;
-        let before = c.store.resource_version();
-        let output = kubectl::run(&mut c, cmd)?;
-        let written = self.new_focus(&c, before);
-        let step = self.insert_step(Step::command(at_ms, cmd), written)?;
-        Ok(Outcome::Applied { step, output })
+        Ok(Commanded::Underway(Box::new(change)))
     }
 
     /// The Deployment a command wrote (the first, for a manifest with several; writes after
     /// resourceVersion `before`), when it is not the one the run follows: the reader works on
     /// it now, and the run follows it.
     fn new_focus(&self, c: &Cluster, before: u64) -> Option<String> {
-        c.store
-            .deployments()
-            .filter_map(|d| {
-                let rv = d.metadata.resource_version.parse::<u64>().ok()?;
-                (rv > before).then(|| (rv, d.metadata.key().to_string()))
-            })
-            .min()
-            .map(|(_, key)| key)
-            .filter(|key| Some(key) != self.focus.as_ref())
+        new_focus(c, before, self.focus.as_ref())
     }
 
     /// Sets a resumed or new cluster to record as the session records: frames, the cap on
@@ -419,50 +522,66 @@ impl Session {
         c.checkpoint_every = Some(self.checkpoint_writes);
     }
 
-    /// A change at `at_ms` in one replay: the run resumes from the checkpoint the change does
-    /// not reach and goes to where the change lands (after every step at or before its
-    /// instant), the command is tried on a copy of that world, and, when it is taken, the
-    /// same run goes on with it recorded. `None` when this cannot serve (no checkpoint, the
-    /// change makes another Deployment the focus, the run was cut before the instant): the
-    /// caller then tries it on the world at the step and records anew.
-    fn change_in_one_pass(
-        &mut self,
-        at_ms: u64,
-        cmd: &str,
-    ) -> Result<Option<Outcome>, SessionError> {
+    /// The change `cmd` typed at step `i` (instant `at_ms`), in one replay from the last
+    /// checkpoint it does not reach ([`Change`]); `None` when there is no such checkpoint.
+    fn begin_change(&self, i: usize, at_ms: u64, cmd: &str) -> Option<Change> {
         let mut scenario = self.scenario.clone();
         let k = scenario.insert_step(Step::command(at_ms, cmd));
-        let Some(j) = self.checkpoint_before(k, at_ms) else {
-            return Ok(None);
-        };
-        let cp = self.checkpoints[j].clone();
-        let mut c = Cluster::resume(&cp);
-        self.record_on(&mut c);
-        if !scenario
-            .run_until(&mut c, cp.scenario_pos, k)
-            .map_err(ScenarioError::from)?
-        {
-            return Ok(None);
+        let j = self.checkpoint_before(k, at_ms)?;
+        let cp = &self.checkpoints[j];
+        let mut cluster = Cluster::resume(cp);
+        self.record_on(&mut cluster);
+        Some(Change {
+            cursor: Cursor::until(cp.scenario_pos, k),
+            scenario,
+            checkpoint: j,
+            step: k,
+            at: i,
+            at_ms,
+            cmd: cmd.to_string(),
+            focus: self.focus.clone(),
+            output: None,
+            cluster,
+            result: Ok(()),
+            refused: None,
+            anew: false,
+        })
+    }
+
+    /// Makes a change recorded to its end the session's. A change kubectl refused, or that
+    /// took the run past its budget (or into a livelock), is refused, the session left as it
+    /// was; one that one replay could not serve is replayed anew.
+    pub fn commit_change(&mut self, mut change: Change) -> Result<Outcome, SessionError> {
+        if let Some(e) = change.refused {
+            return Err(e.into());
         }
-        let mut probe = c.world_copy();
-        let before = probe.store.resource_version();
-        let output = kubectl::run(&mut probe, cmd)?;
-        if self.new_focus(&probe, before).is_some() {
-            return Ok(None);
+        change.result.map_err(ScenarioError::from)?;
+        if change.anew {
+            return self.replay_change(change.at, change.at_ms, &change.cmd);
         }
-        let result = scenario.run_from(&mut c, k);
-        if let Err(e) = result {
-            return Err(SessionError::from(ScenarioError::from(e)));
-        }
-        // A change that takes the run past its budget is refused, the run left as it was.
-        if let Some(over) = c.over.take().filter(|_| self.over.is_none()) {
+        if let Some(over) = change.cluster.over.take().filter(|_| self.over.is_none()) {
             return Err(SessionError::from(ScenarioError::from(over)));
         }
-        self.scenario = scenario;
+        let k = change.step;
+        self.scenario = change.scenario;
         self.typed.insert(k.min(self.typed.len()), true);
-        self.resumed_from(j, c, Ok(()));
+        self.resumed_from(change.checkpoint, change.cluster, Ok(()));
         let step = self.action_step(k)?;
-        Ok(Some(Outcome::Applied { step, output }))
+        Ok(Outcome::Applied {
+            step,
+            output: change.output.unwrap_or_default(),
+        })
+    }
+
+    /// The change tried on the world at step `i` and the run recorded anew from the last
+    /// checkpoint it does not reach (or from the start, for a new focus).
+    fn replay_change(&mut self, i: usize, at_ms: u64, cmd: &str) -> Result<Outcome, SessionError> {
+        let mut c = self.cluster_at(i)?;
+        let before = c.store.resource_version();
+        let output = kubectl::run(&mut c, cmd)?;
+        let written = self.new_focus(&c, before);
+        let step = self.insert_step(Step::command(at_ms, cmd), written)?;
+        Ok(Outcome::Applied { step, output })
     }
 
     /// The trace index of scenario step `k`'s action step.

@@ -3,8 +3,8 @@
 
 use super::Dispatch;
 use super::state::Action;
+use super::state::Underway;
 use crate::scenario::embed::{ErrorMessage, Heard, hear};
-use crate::scenario::session::Recording;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
@@ -167,13 +167,13 @@ const SLICE_WORK: u64 = 300;
 /// each slice (`Recorded`) and when it is done (`RecordingDone`). A newer recording, or none
 /// (cancelled), stops the slices of the one before.
 #[hook]
-pub fn use_recording(pending: Option<(u32, Rc<RefCell<Option<Recording>>>)>, dispatch: Dispatch) {
+pub fn use_recording(pending: Option<(u32, Rc<RefCell<Option<Underway>>>)>, dispatch: Dispatch) {
     let id = pending.as_ref().map(|p| p.0);
     use_effect_with(id, move |_| {
         let stop = Rc::new(std::cell::Cell::new(false));
         fn slice(
             id: u32,
-            rec: Rc<RefCell<Option<Recording>>>,
+            rec: Rc<RefCell<Option<Underway>>>,
             stop: Rc<std::cell::Cell<bool>>,
             dispatch: Dispatch,
         ) {
@@ -201,7 +201,7 @@ pub fn use_recording(pending: Option<(u32, Rc<RefCell<Option<Recording>>>)>, dis
                     dispatch.dispatch(Action::RecordingDone(id));
                     return;
                 }
-                if let Some(p) = rec.borrow().as_ref().map(Recording::progress) {
+                if let Some(p) = rec.borrow().as_ref().map(Underway::progress) {
                     dispatch.dispatch(Action::Recorded(id, p));
                 }
                 slice(id, rec, stop, dispatch);

@@ -136,7 +136,8 @@ pub fn recording_bar(model: &Model, dispatch: &Dispatch) -> Html {
     html! {
         <div class="notice recording" role="status">
             <span>{ format!(
-                "Recording the scenario: t = {}, {steps} steps so far. The page opens it when it is done.",
+                "Recording {}: t = {}, {steps} steps so far. The page shows it when it is done.",
+                p.what,
                 crate::api::time::go_duration(t_ms / 1000)
             ) }</span>
             <button onclick={move |_| d.dispatch(Action::CancelRecording)}>{"Cancel"}</button>

@@ -11,8 +11,8 @@ pub use crate::scenario::embed::Remote;
 use crate::scenario::gallery::DEFAULT;
 use crate::scenario::learn::{self, Prediction, Verdict};
 use crate::scenario::quick;
-use crate::scenario::session::Recording;
-use crate::scenario::session::{Outcome, Session};
+use crate::scenario::session::{Change, Commanded, Recording};
+use crate::scenario::session::{Outcome, Session, SessionError};
 use crate::scenario::share::{self, ViewOptions};
 use crate::scenario::variant::{MAX_VARIANTS, MIN_VARIANTS, Variant};
 use crate::scenario::{Scenario, ScenarioError};
@@ -29,25 +29,41 @@ pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 /// frames instead.
 pub const FIRST_SLICE: u64 = 5_000;
 
-/// A scenario being recorded in slices between frames (the page's driver,
-/// `bindings::use_recording`, takes them), and what opens once it is done. Cancelling drops it.
+/// A run being recorded in slices between frames (the page's driver,
+/// `bindings::use_recording`, takes them), and what happens once it is done. Cancelling drops
+/// it.
 #[derive(Clone)]
 pub struct Pending {
-    pub recording: Rc<RefCell<Option<Recording>>>,
-    pub opening: Opening,
+    pub recording: Rc<RefCell<Option<Underway>>>,
     /// The virtual instant reached and the steps recorded, for the progress line.
     pub progress: (u64, usize),
     /// Which recording this is (a newer one replaces it).
     pub id: u32,
+    /// "the scenario" or "the change", for the progress line.
+    pub what: &'static str,
 }
 
-impl Pending {
-    fn new(r: Recording, opening: Opening, id: u32) -> Pending {
-        Pending {
-            progress: r.progress(),
-            recording: Rc::new(RefCell::new(Some(r))),
-            opening,
-            id,
+/// What is being recorded: a scenario to open, or a typed change to the run (with the session
+/// it was begun on, and whether it is the editor's Apply).
+pub enum Underway {
+    Open(Box<Recording>, Opening),
+    Change(Box<Change>, Rc<Session>, bool),
+}
+
+impl Underway {
+    /// Records on for about `work` more; true once done.
+    pub fn go_on(&mut self, work: Option<u64>) -> bool {
+        match self {
+            Underway::Open(r, _) => r.go_on(work),
+            Underway::Change(c, ..) => c.go_on(work),
+        }
+    }
+
+    /// The virtual instant reached and the steps recorded.
+    pub fn progress(&self) -> (u64, usize) {
+        match self {
+            Underway::Open(r, _) => r.progress(),
+            Underway::Change(c, ..) => c.progress(),
         }
     }
 }
@@ -361,9 +377,21 @@ impl Model {
             return Ok(self.opened(r.finish(), &opening));
         }
         let mut m = self.clone();
-        let id = self.pending.as_ref().map_or(1, |p| p.id + 1);
-        m.pending = Some(Pending::new(r, opening, id));
+        m.start_pending(Underway::Open(Box::new(r), opening));
         Ok(m)
+    }
+
+    /// Hands a recording to the driver, in place of any before it.
+    fn start_pending(&mut self, underway: Underway) {
+        self.pending = Some(Pending {
+            what: match underway {
+                Underway::Open(..) => "the scenario",
+                Underway::Change(..) => "the change",
+            },
+            progress: underway.progress(),
+            recording: Rc::new(RefCell::new(Some(underway))),
+            id: self.pending.as_ref().map_or(1, |p| p.id + 1),
+        });
     }
 
     /// The page on a newly recorded run, as `opening` says.
@@ -486,10 +514,7 @@ impl Model {
         self.pending_revert = None;
         let cmd = format!("kubectl apply -f -\n{}", self.editor);
         self.print(Line::Command("kubectl apply -f deployment.yaml".into()));
-        if self.command(&cmd) {
-            self.editor_dirty = true;
-            self.editor_base = self.session.focus_at(self.pos).cloned();
-        }
+        self.command(&cmd, true);
     }
 
     fn replace_session(&mut self, s: Session) {
@@ -676,9 +701,22 @@ impl Model {
     }
 
     /// Runs a console command at the current step; true when it changed the run.
-    fn command(&mut self, cmd: &str) -> bool {
+    /// A console command at the current step (the editor's Apply when `from_editor`). A
+    /// change that records long goes on in slices ([`Model::pending`]).
+    fn command(&mut self, cmd: &str, from_editor: bool) {
         let mut s = (*self.session).clone();
-        match s.command(self.pos, cmd) {
+        match s.command_in_slices(self.pos, cmd, Some(FIRST_SLICE)) {
+            Ok(Commanded::Underway(change)) => {
+                self.start_pending(Underway::Change(change, Rc::new(s), from_editor))
+            }
+            Ok(Commanded::Done(outcome)) => self.commanded(s, Ok(outcome), from_editor),
+            Err(e) => self.print(Line::Error(e.to_string())),
+        }
+    }
+
+    /// What a command did, on the session `s` it was run on.
+    fn commanded(&mut self, s: Session, outcome: Result<Outcome, SessionError>, from_editor: bool) {
+        match outcome {
             Ok(Outcome::Printed(out)) => self.print(Line::Output(out)),
             Ok(Outcome::Applied { step, output }) => {
                 self.replace_session(s);
@@ -689,7 +727,10 @@ impl Model {
                 if let Some(later) = self.later_scenario_change(step) {
                     self.print(Line::Note(later));
                 }
-                return true;
+                if from_editor {
+                    self.editor_dirty = true;
+                    self.editor_base = self.session.focus_at(self.pos).cloned();
+                }
             }
             Ok(Outcome::Watched { lines, end, step }) => {
                 // The session may have grown (the run extended to where kubectl returns).
@@ -714,7 +755,6 @@ impl Model {
             }
             Err(e) => self.print(Line::Error(e.to_string())),
         }
-        false
     }
 }
 
@@ -787,6 +827,19 @@ impl Model {
             m.notice = Some("This playground is read-only.".into());
             return Rc::new(m);
         }
+        // A change to the run waits for the recording under way, which would replace it.
+        if m.pending.is_some()
+            && matches!(
+                action,
+                Action::Command(_) | Action::Apply | Action::ApplyAnyway | Action::SetWorld(_)
+            )
+        {
+            m.notice = Some(
+                "A run is still being recorded: wait for it, or Cancel it, before changing the run."
+                    .into(),
+            );
+            return Rc::new(m);
+        }
         // Going back or jumping closes a question (it is asked again when played up to).
         if matches!(
             action,
@@ -836,10 +889,17 @@ impl Model {
                 let Some(p) = m.pending.take().filter(|p| p.id == id) else {
                     return self;
                 };
-                let Some(r) = p.recording.borrow_mut().take() else {
+                let Some(underway) = p.recording.borrow_mut().take() else {
                     return self;
                 };
-                return Rc::new(m.opened(r.finish(), &p.opening));
+                match underway {
+                    Underway::Open(r, opening) => return Rc::new(m.opened(r.finish(), &opening)),
+                    Underway::Change(change, session, from_editor) => {
+                        let mut s = Rc::unwrap_or_clone(session);
+                        let outcome = s.commit_change(*change);
+                        m.commanded(s, outcome, from_editor);
+                    }
+                }
             }
             Action::CancelRecording => {
                 if m.pending.take().is_some() {
@@ -1081,7 +1141,7 @@ impl Model {
                 if cmd == "clear" {
                     m.console = Rc::new(vec![]);
                 } else {
-                    m.command(&cmd);
+                    m.command(&cmd, false);
                 }
             }
             Action::SetWorld(w) => {
@@ -1419,6 +1479,43 @@ mod tests {
             0,
         )));
         assert!(small.pending.is_none() && small.session.scenario.name == "big");
+    }
+
+    #[test]
+    fn a_long_change_is_recorded_in_slices_and_nothing_else_changes_the_run_meanwhile() {
+        let link = share::encode(&Scenario::parse(&big(2000)).unwrap(), 0);
+        let m = record_pending(Rc::new(Model::from_url("", &link, false)));
+        let m = m.apply(Action::Seek(usize::MAX));
+        let before = m.session.clone();
+        let cmd = "kubectl set image deployment/big app=app:2";
+        let m = m.apply(Action::Command(cmd.into()));
+        assert_eq!(m.pending.as_ref().map(|p| p.what), Some("the change"));
+        assert!(
+            Rc::ptr_eq(&m.session, &before),
+            "the run is as it was meanwhile"
+        );
+        let refused = m.clone().apply(Action::Command(
+            "kubectl scale deployment/big --replicas=1".into(),
+        ));
+        assert!(
+            refused
+                .notice
+                .as_deref()
+                .unwrap()
+                .contains("still being recorded")
+        );
+        assert!(Rc::ptr_eq(&refused.session, &before));
+        let done = record_pending(m);
+        assert!(done.pending.is_none());
+        let mut direct = (*before).clone();
+        direct.command(before.len() - 1, cmd).unwrap();
+        assert_eq!(
+            crate::cluster::trace::to_jsonl(&done.session.trace),
+            crate::cluster::trace::to_jsonl(&direct.trace)
+        );
+        assert!(
+            matches!(done.console.last(), Some(Line::Output(o)) if o.contains("image updated"))
+        );
     }
 
     #[test]

@@ -1013,6 +1013,15 @@ await test('a long recording is taken in slices: frames keep coming, Cancel leav
   assert(f.seen && f.n >= 3, 'recorded over several frames: ' + JSON.stringify(f));
   assert(f.worst < 150, `a frame waited ${f.worst.toFixed(0)} ms`);
   assert((await text(page, '.deploy-head')).includes('replicas 10000'), 'the run opened');
+  // A change typed at the end of it is recorded in slices too.
+  await seekEnd(page);
+  await watchFrames();
+  await command(page, 'kubectl set image deployment/web app=app:2');
+  await page.waitForFunction(() => document.getElementById('console-out').textContent.includes('image updated'), null, { timeout: 60000 });
+  const c = await page.evaluate(() => window.__frames);
+  results.push(`     a change to it recorded in slices: ${c.n} frames meanwhile, the longest ${c.worst.toFixed(0)} ms`);
+  assert(c.seen, 'the change was recorded in slices: ' + JSON.stringify(c));
+  assert(c.worst < 150, `a frame waited ${c.worst.toFixed(0)} ms`);
 });
 
 await test('if the wasm stops, the page says so and offers the last state that worked', async page => {
