@@ -257,6 +257,27 @@ fn seeded_fuzz_of_scenario_files_links_and_host_messages() {
                 }
             }
         }
+        // Through the CLI itself, now and then: it answers (0, 1) and never panics; a refusal
+        // of the text names its place.
+        if round % 6 == 0 {
+            let out = rollout_on(&text, &["run", "--format", "summary"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name} round {round}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{name} round {round}: {err}");
+            if out.status.code() == Some(1)
+                && !err.contains("livelock")
+                && !err.contains("was stopped")
+            {
+                let place = err.split(": ").next().unwrap_or("");
+                assert!(
+                    place.split(':').count() == 3,
+                    "{name} round {round}: no place in {err}"
+                );
+            }
+        }
         // Its share link, cut or changed: decoded or refused, never a panic.
         if let Ok(s) = Scenario::parse(&text) {
             let link = share::encode(&s, 0);
