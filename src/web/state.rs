@@ -22,12 +22,12 @@ use std::rc::Rc;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 
-/// The work ([`crate::cluster::Cluster::work`]) a scenario may take to open at once, inside
-/// the reducer: about 55 ms of wasm (a unit costs ~11 µs there: a 1 000-replica rollout is
-/// 12 134 units and ~136 ms). Every gallery scenario opens at once (the largest,
-/// revision-history-limit, is 746); a 1 000-replica rollout is recorded in slices between
-/// frames instead.
-pub const FIRST_SLICE: u64 = 5_000;
+/// The work ([`crate::cluster::Cluster::work`]) a recording may take in the reducer, at once:
+/// about 90 ms of wasm (a unit costs ~6 µs there: a change typed at the end of a 1 000-replica
+/// rollout is ~15 000 units and answered in ~88 ms, which stays within one slice). Every gallery
+/// scenario (the largest, revision-history-limit, is 746 units) and every change to one is done
+/// at once; a 10 000-replica run, or a change to it, is recorded in slices between frames.
+pub const FIRST_SLICE: u64 = 15_000;
 
 /// A run being recorded in slices between frames (the page's driver,
 /// `bindings::use_recording`, takes them), and what happens once it is done. Cancelling drops
@@ -1436,11 +1436,11 @@ mod tests {
     fn a_long_run_is_recorded_in_slices_while_the_page_stays_as_it_was() {
         let m = page("").apply(Action::EditorChanged("kind: Deployment # mine".into()));
         let session = m.session.clone();
-        let link = share::encode(&Scenario::parse(&big(2000)).unwrap(), 3);
+        let link = share::encode(&Scenario::parse(&big(4000)).unwrap(), 3);
         let m = m.apply(Action::OpenLink(link.clone()));
         assert!(
             m.pending.is_some(),
-            "2 000 pods take more than the first slice"
+            "4 000 pods take more than the first slice"
         );
         assert!(
             Rc::ptr_eq(&m.session, &session),
@@ -1460,7 +1460,7 @@ mod tests {
         assert!(opened.pending.is_none());
         assert_eq!(opened.session.scenario.name, "big");
         assert_eq!(opened.pos, 3);
-        let whole = Session::new(Scenario::parse(&big(2000)).unwrap()).unwrap();
+        let whole = Session::new(Scenario::parse(&big(4000)).unwrap()).unwrap();
         assert_eq!(
             crate::cluster::trace::to_jsonl(&opened.session.trace),
             crate::cluster::trace::to_jsonl(&whole.trace)
@@ -1483,7 +1483,7 @@ mod tests {
 
     #[test]
     fn a_long_change_is_recorded_in_slices_and_nothing_else_changes_the_run_meanwhile() {
-        let link = share::encode(&Scenario::parse(&big(2000)).unwrap(), 0);
+        let link = share::encode(&Scenario::parse(&big(4000)).unwrap(), 0);
         let m = record_pending(Rc::new(Model::from_url("", &link, false)));
         let m = m.apply(Action::Seek(usize::MAX));
         let before = m.session.clone();
