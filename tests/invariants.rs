@@ -1,0 +1,162 @@
+//! The invariants ARCHITECTURE.md states, as tests (beside `tests/layers.rs`, which keeps the
+//! layers pointing one way): each names the file and line that breaks it.
+//!
+//! - The page and native builds run the same core: no `target_arch` outside the page, its entry
+//!   point, the store's x86-64 prefetch and the gallery (compiled in natively).
+//! - Data is parsed by the crates the design names: every entry into a JSON or YAML parser is
+//!   serde_json's, serde_norway's or serde-wasm-bindgen's, in the modules listed here.
+//! - The page never computes controller behaviour: `web/` names, from the layers below the
+//!   scenario, only the data a run records, never the cluster, the apiserver or a controller.
+
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `src/`, with its path relative to `src/` (with `/`) and its text.
+fn sources() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![];
+    walk(&src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// The lines (1-based, with their text) of the code before its tests module, where `needle`
+/// stands outside a comment.
+fn code_lines<'a>(text: &'a str, needle: &str) -> Vec<(usize, &'a str)> {
+    text.lines()
+        .take_while(|l| !l.starts_with("mod tests") && !l.starts_with("#[cfg(test)]"))
+        .enumerate()
+        .filter(|(_, l)| {
+            let code = l.split("//").next().unwrap_or("");
+            code.contains(needle)
+        })
+        .map(|(i, l)| (i + 1, l.trim()))
+        .collect()
+}
+
+#[test]
+fn no_target_arch_outside_the_page() {
+    let allowed = |f: &str| {
+        f.starts_with("web/")
+            || f == "bin/playground.rs"
+            // The x86-64 prefetch in the store's pod walk: speed only, same results.
+            || f == "apiserver/store.rs"
+            // Natively the gallery is compiled in; the page fetches all but the first.
+            || f == "scenario/gallery.rs"
+    };
+    let wrong: Vec<String> = sources()
+        .iter()
+        .filter(|(f, _)| !allowed(f))
+        .flat_map(|(f, text)| {
+            code_lines(text, "target_arch")
+                .into_iter()
+                .map(move |(n, l)| format!("src/{f}:{n}: {l}"))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "target_arch outside the page:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn json_and_yaml_are_parsed_by_the_named_crates_only() {
+    // The entries into a parser, and the modules that may call them.
+    let entries = [
+        "serde_json::from_",
+        "serde_norway::from_",
+        "serde_norway::Deserializer",
+        "serde_json::Deserializer",
+        "serde_wasm_bindgen::from_",
+    ];
+    let allowed = [
+        "api/yaml.rs",         // manifests and scenario files
+        "api/print.rs",        // kubectl's YAML round-trip of a value it prints
+        "scenario/share.rs",   // share links
+        "scenario/kubectl.rs", // kubectl patch's JSON patch
+        "conformance.rs",      // the shared vectors
+        "conformance/vectors.rs",
+        "web/bindings.rs", // postMessage data, through serde-wasm-bindgen
+    ];
+    // A parser of our own would show as a tokenizer of JSON or YAML.
+    let hand_written = [
+        "fn parse_json",
+        "fn parse_yaml",
+        "JsonToken",
+        "YamlToken",
+        "fn tokenize_json",
+    ];
+    let mut wrong = vec![];
+    for (f, text) in sources() {
+        for e in entries {
+            if allowed.contains(&f.as_str()) {
+                continue;
+            }
+            for (n, l) in code_lines(&text, e) {
+                wrong.push(format!(
+                    "src/{f}:{n}: {l} (a parser called outside the listed modules)"
+                ));
+            }
+        }
+        for h in hand_written {
+            for (n, l) in code_lines(&text, h) {
+                wrong.push(format!("src/{f}:{n}: {l} (a parser of our own)"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_page_never_computes_controller_behaviour() {
+    // What the page may name below the scenario layer: the data a run records.
+    let data = [
+        "crate::cluster::trace",
+        "crate::cluster::kubelet::World",
+        "crate::cluster::watch::WatchEnd",
+        "crate::controller::deployment::Branch",
+        // The recorded events, and when two are one (the count the Events panel shows).
+        "crate::apiserver::events::{Event, EventRecorder}",
+    ];
+    let mut wrong = vec![];
+    for (f, text) in sources().iter().filter(|(f, _)| f.starts_with("web/")) {
+        for layer in ["crate::cluster", "crate::controller", "crate::apiserver"] {
+            for (n, l) in code_lines(text, layer) {
+                let mut rest = l;
+                while let Some(i) = rest.find(layer) {
+                    let at = &rest[i..];
+                    if !data.iter().any(|d| at.starts_with(d)) {
+                        wrong.push(format!("src/{f}:{n}: {l}"));
+                        break;
+                    }
+                    rest = &at[layer.len()..];
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the page names the simulation itself (it renders what Session recorded):\n{}",
+        wrong.join("\n")
+    );
+}
