@@ -148,10 +148,16 @@ pub struct Change {
 impl Change {
     /// Records on for about `work` more (to the end with `None`); true once done.
     pub fn go_on(&mut self, work: Option<u64>) -> bool {
+        let start = self.cluster.work();
         while !self.done() {
+            // What is left of this slice's work (the trial below may leave some).
+            let left = work.map(|w| w.saturating_sub(self.cluster.work() - start));
+            if left == Some(0) {
+                break;
+            }
             self.result = self
                 .scenario
-                .go_on(&mut self.cluster, &mut self.cursor, work);
+                .go_on(&mut self.cluster, &mut self.cursor, left);
             if self.result.is_err() || !self.cursor.done || self.output.is_some() {
                 break;
             }
@@ -170,10 +176,6 @@ impl Change {
                 Ok(out) => {
                     self.output = Some(out);
                     self.cursor = Cursor::from_step(self.step);
-                    // A slice ends here; without a limit the run goes on.
-                    if work.is_some() {
-                        break;
-                    }
                 }
             }
         }
