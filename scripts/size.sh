@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reports the release .wasm raw, gzipped and brotli-compressed, and fails when the gzipped size
-# passes the page's budget: 650 000 bytes gzipped (see ARCHITECTURE.md, "Size").
+# passes the page's budget: 650 000 bytes gzipped (see docs/performance.md, "Size").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET_GZ=650000
