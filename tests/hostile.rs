@@ -307,25 +307,7 @@ fn seeded_fuzz_of_scenario_files_links_and_host_messages() {
 /// times out, and once the progress deadline is past requeueStuckDeployment requeues it
 /// rate-limited after every sync. Upstream loops the same way; client-go's token bucket (10 a
 /// second after a burst of 100) sets the pace, as it does here.
-const UNDO_TO_A_CRASHING_REVISION: &str = r#"name: recreate-undo-hot-loop
-world: {crashingImages: ["app:2"]}
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 1
-      selector: {matchLabels: {app: web}}
-      strategy: {type: Recreate}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: app, image: "app:2"}]}
-steps:
-  - {at: 5s, run: kubectl set image deployment/web app=app:1}
-  - {at: 10s, run: kubectl rollout undo deployment/web}
-until: 700s
-"#;
+const UNDO_TO_A_CRASHING_REVISION: &str = include_str!("fixtures/undo-to-a-crashing-revision.yaml");
 
 #[test]
 fn a_stuck_deployment_is_requeued_at_client_gos_pace() {

@@ -52,13 +52,13 @@ fn run(args: &[String]) -> ExitCode {
     let mut budget = Budget::CLI;
     let mut i = 0;
     while i < args.len() {
-        if let Some(set) = limit_flag(args, &mut i, &mut budget) {
-            if let Err(e) = set {
-                eprintln!("rollout run: {}\n{USAGE}", safe(&e));
-                return ExitCode::from(2);
+        match limit_flag("rollout run", args, &mut i, &mut budget) {
+            Ok(true) => {
+                i += 1;
+                continue;
             }
-            i += 1;
-            continue;
+            Ok(false) => {}
+            Err(code) => return code,
         }
         match args[i].as_str() {
             "--check" => check = true,
@@ -131,9 +131,27 @@ fn run(args: &[String]) -> ExitCode {
     }
 }
 
-/// A limit flag at `args[*i]` (`--max-pods N`, `--max-pods=N`, …) set on `budget`; `None` when
-/// the argument is not one. A flag that takes its value from the next argument moves `i` to it.
-fn limit_flag(args: &[String], i: &mut usize, budget: &mut Budget) -> Option<Result<(), String>> {
+/// A limit flag at `args[*i]` (`--max-pods N`, `--max-pods=N`, …) set on `budget`: true when
+/// the argument is one, and the exit code after saying why (as `cmd`) when its value is not
+/// one. A flag that takes its value from the next argument moves `i` to it.
+fn limit_flag(
+    cmd: &str,
+    args: &[String],
+    i: &mut usize,
+    budget: &mut Budget,
+) -> Result<bool, ExitCode> {
+    match read_limit(args, i, budget) {
+        None => Ok(false),
+        Some(Ok(())) => Ok(true),
+        Some(Err(e)) => {
+            eprintln!("{cmd}: {}\n{USAGE}", safe(&e));
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// [`limit_flag`]'s reading: `None` when the argument is not a limit flag.
+fn read_limit(args: &[String], i: &mut usize, budget: &mut Budget) -> Option<Result<(), String>> {
     let (name, inline) = match args[*i].split_once('=') {
         Some((n, v)) => (n.to_string(), Some(v.to_string())),
         None => (args[*i].clone(), None),
@@ -231,13 +249,13 @@ fn compare(args: &[String]) -> ExitCode {
     let mut budget = Budget::CLI;
     let mut i = 0;
     while i < args.len() {
-        if let Some(set) = limit_flag(args, &mut i, &mut budget) {
-            if let Err(e) = set {
-                eprintln!("rollout compare: {}\n{USAGE}", safe(&e));
-                return ExitCode::from(2);
+        match limit_flag("rollout compare", args, &mut i, &mut budget) {
+            Ok(true) => {
+                i += 1;
+                continue;
             }
-            i += 1;
-            continue;
+            Ok(false) => {}
+            Err(code) => return code,
         }
         let a = args[i].as_str();
         let value = if a == "--set" {

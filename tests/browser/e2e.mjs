@@ -853,7 +853,7 @@ objects:
         metadata: {labels: {app: web}}
         spec: {containers: [{name: app, image: 'app:1'}]}
 `;
-const hotLoop = fs.readFileSync('tests/browser/undo-to-a-crashing-revision.yaml', 'utf8');
+const hotLoop = fs.readFileSync('tests/fixtures/undo-to-a-crashing-revision.yaml', 'utf8');
 
 await test('a javascript: or foreign playground address on the docs page does nothing and says why', async page => {
   let dialogs = 0;
