@@ -29,6 +29,10 @@ pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 /// at once; a 10 000-replica run, or a change to it, is recorded in slices between frames.
 pub const FIRST_SLICE: u64 = 15_000;
 
+/// The same for opening a scenario, which has no earlier answer to keep: about 30 ms of wasm.
+/// Every gallery scenario opens at once; a 1 000-replica rollout (12 000 units) in slices.
+pub const FIRST_OPEN_SLICE: u64 = 5_000;
+
 /// A run being recorded in slices between frames (the page's driver,
 /// `bindings::use_recording`, takes them), and what happens once it is done. Cancelling drops
 /// it.
@@ -368,12 +372,12 @@ impl Model {
     }
 
     /// Another scenario in this page (its theme, view options and predict mode stay): opened
-    /// at once when it records within [`FIRST_SLICE`], else recorded in slices between frames
+    /// at once when it records within [`FIRST_OPEN_SLICE`], else recorded in slices between frames
     /// ([`Model::pending`]) while the page stays as it is. One that cannot start is an error,
     /// and the page stays as it is.
     fn open(&self, scenario: Scenario, opening: Opening) -> Result<Model, ScenarioError> {
         let mut r = Session::recording(scenario)?;
-        if r.go_on(Some(FIRST_SLICE)) {
+        if r.go_on(Some(FIRST_OPEN_SLICE)) {
             return Ok(self.opened(r.finish(), &opening));
         }
         let mut m = self.clone();

@@ -1012,7 +1012,9 @@ await test('a long recording is taken in slices: frames keep coming, Cancel leav
   const f = await page.evaluate(() => window.__frames);
   results.push(`     a 10 000-replica run recorded in slices: ${f.n} frames meanwhile, the longest ${f.worst.toFixed(0)} ms`);
   assert(f.seen && f.n >= 3, 'recorded over several frames: ' + JSON.stringify(f));
-  assert(f.worst < 150, `a frame waited ${f.worst.toFixed(0)} ms`);
+  // In one block it takes ~1.5 s; in slices the longest wait is one sync or copy over 10 000
+  // pods (~100-150 ms on this machine, which drifts): the bound says it was sliced.
+  assert(f.worst < 250, `a frame waited ${f.worst.toFixed(0)} ms`);
   assert((await text(page, '.deploy-head')).includes('replicas 10000'), 'the run opened');
   // A change typed at the end of it is recorded in slices too.
   await seekEnd(page);
@@ -1022,7 +1024,7 @@ await test('a long recording is taken in slices: frames keep coming, Cancel leav
   const c = await page.evaluate(() => window.__frames);
   results.push(`     a change to it recorded in slices: ${c.n} frames meanwhile, the longest ${c.worst.toFixed(0)} ms`);
   assert(c.seen, 'the change was recorded in slices: ' + JSON.stringify(c));
-  assert(c.worst < 150, `a frame waited ${c.worst.toFixed(0)} ms`);
+  assert(c.worst < 250, `a frame waited ${c.worst.toFixed(0)} ms`);
 });
 
 await test('a seeded fuzz of links and host messages: the page answers every one and is never blank', async page => {
