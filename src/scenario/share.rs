@@ -515,7 +515,10 @@ impl ViewOptions {
 /// script that keep it as tall as its content (the embed posts its height); without the
 /// script the frame still works at that height.
 pub fn iframe_snippet(base: &str, fragment: &str, view: &ViewOptions, title: &str) -> String {
-    let title = title.replace('"', "&quot;").replace('<', "&lt;");
+    let title = title
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
     format!(
         "<iframe src=\"{base}?{}#{fragment}\" title=\"Rollout Playground: {title}\" style=\"width:100%;height:640px;border:1px solid #d9dee6;border-radius:8px\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.source!==\"rollout-playground\"||d.type!==\"height\")return;document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
         view.to_query()
@@ -537,8 +540,8 @@ mod view_tests {
         o.dark = None;
         o.step = None;
         assert_eq!(ViewOptions::from_query(&o.to_query()), o);
-        let snippet = iframe_snippet("https://x.example/", "v1.abc", &o, "web \"1\"");
-        assert!(snippet.starts_with("<iframe src=\"https://x.example/?embed&autoplay&readonly&controls=minimal&panel=events&until=30#v1.abc\" title=\"Rollout Playground: web &quot;1&quot;\""), "{snippet}");
+        let snippet = iframe_snippet("https://x.example/", "v1.abc", &o, "web \"1\" &quot;<");
+        assert!(snippet.starts_with("<iframe src=\"https://x.example/?embed&autoplay&readonly&controls=minimal&panel=events&until=30#v1.abc\" title=\"Rollout Playground: web &quot;1&quot; &amp;quot;&lt;\""), "{snippet}");
         assert!(snippet.contains("d.type!==\"height\""));
     }
 
