@@ -217,22 +217,45 @@ fn refuse(file: &str, text: &str, e: &ScenarioError) -> ExitCode {
 /// tabs as they are. JSON Lines stay JSON: the characters it does not escape itself can only
 /// stand inside its strings, where `\u…` means the same.
 fn safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.contains(unsafe_char) {
+    if !needs_escape(text) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if unsafe_char(c) {
+        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n' && c != '\t') || bidi {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
         }
     }
     out.into()
+}
+
+/// Whether `text` holds a character [`safe`] escapes, read as bytes: C0 controls but line
+/// break and tab, DEL, C1 controls (`C2 80`–`C2 9F`) and the bidi marks (`E2 80 AA`–`AE`,
+/// `E2 81 A6`–`A9`). A run's whole output is read, so blocks of 64 bytes are first looked at
+/// for a byte that may start one (a loop without an early exit, which the compiler vectorises),
+/// and only those blocks read closely.
+fn needs_escape(text: &str) -> bool {
+    let b = text.as_bytes();
+    let may_start = |c: u8| {
+        ((c < 0x20) & (c != b'\n') & (c != b'\t')) | (c == 0x7f) | (c == 0xc2) | (c == 0xe2)
+    };
+    let starts_one = |i: usize| match b[i] {
+        b'\n' | b'\t' => false,
+        0..=0x1f | 0x7f => true,
+        0xc2 => matches!(b.get(i + 1), Some(0x80..=0x9f)),
+        0xe2 => matches!(
+            (b.get(i + 1), b.get(i + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => false,
+    };
+    b.chunks(64).enumerate().any(|(k, chunk)| {
+        chunk.iter().fold(false, |any, &c| any | may_start(c))
+            && (k * 64..k * 64 + chunk.len()).any(starts_one)
+    })
 }
 
 /// A file's text, or the exit code after saying why it could not be read.
