@@ -83,8 +83,6 @@ pub struct Opening {
     pub autoplay: bool,
     /// "Start from my manifest": the editor keeps this text, and the console its lines.
     pub manifest: Option<String>,
-    /// A host page's `load`: a refusal is answered.
-    pub from_host: bool,
 }
 /// Console lines kept (older ones scroll away).
 pub const CONSOLE_LINES: usize = 400;
@@ -922,7 +920,6 @@ impl Model {
                     let opening = Opening {
                         pos: step,
                         autoplay: m.view.autoplay,
-                        from_host: true,
                         ..Opening::default()
                     };
                     m.open(s, opening).map_err(|e| e.to_string())
