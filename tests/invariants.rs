@@ -8,25 +8,14 @@
 //! - The page never computes controller behaviour: `web/` names, from the layers below the
 //!   scenario, only the data a run records, never the cluster, the apiserver or a controller.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 /// Every `.rs` file under `src/`, with its path relative to `src/` (with `/`) and its text.
 fn sources() -> Vec<(String, String)> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![];
-    walk(&src, &mut files);
-    files.sort();
-    files
+    common::rust_files(&src)
         .into_iter()
         .map(|p| {
             let rel = p

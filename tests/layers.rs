@@ -3,6 +3,8 @@
 //! binaries. A module that names a module of a higher layer (`crate::…` or, from a binary,
 //! `rollout_playground::…`) fails this test, naming the file, the line and both layers.
 
+mod common;
+
 use std::path::Path;
 
 /// Top-level modules, lowest layer first; modules on one line are one layer.
@@ -17,17 +19,6 @@ const LAYERS: &[&[&str]] = &[
 
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
-}
-
-fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// The top-level modules a line names through `crate::` (or the crate's own name).
@@ -50,8 +41,7 @@ fn named(line: &str) -> Vec<&str> {
 #[test]
 fn dependencies_point_one_way() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = vec![];
-    files(&src, &mut all);
+    let all = common::rust_files(&src);
     let mut wrong = vec![];
     for file in &all {
         let rel = file.strip_prefix(&src).unwrap();
@@ -89,8 +79,7 @@ fn dependencies_point_one_way() {
 #[test]
 fn the_replica_set_controller_takes_nothing_from_the_deployment_controller() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/controller");
-    let mut all = vec![];
-    files(&dir, &mut all);
+    let all = common::rust_files(&dir);
     for file in all
         .iter()
         .filter(|f| !f.starts_with(dir.join("deployment")))
