@@ -21,6 +21,7 @@ use crate::api::{
 use crate::apiserver::agenda::Agenda;
 use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
+use crate::controller::FeatureGates;
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::garbagecollector::GarbageCollector;
@@ -145,13 +146,22 @@ pub struct Checkpoint {
 
 impl Cluster {
     pub fn new(world: World) -> Cluster {
+        Cluster::with_gates(world, FeatureGates::default())
+    }
+
+    /// A cluster whose controllers run with `gates` (kube-controller-manager's
+    /// `--feature-gates`).
+    pub fn with_gates(world: World, gates: FeatureGates) -> Cluster {
         let store = Store::new();
         Cluster {
             events: EventRecorder::with_clock(store.clock().clone()),
             store,
             world,
             dc: DeploymentController::default(),
-            rsc: ReplicaSetController::default(),
+            rsc: ReplicaSetController {
+                gates,
+                ..ReplicaSetController::default()
+            },
             gc: GarbageCollector::default(),
             timers: Agenda::default(),
             node_rr: 0,

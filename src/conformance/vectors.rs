@@ -5,10 +5,11 @@ use super::fixtures::*;
 use crate::api::*;
 use crate::apiserver::events::EventRecorder;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
+use crate::controller::FeatureGates;
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::expectations::{ControllerExpectations, UidTrackingExpectations};
-use crate::controller::ranking::{RankingGates, active_pods_less, ranked_less, sort_by_less};
+use crate::controller::ranking::{active_pods_less, ranked_less, sort_by_less};
 use crate::controller::replicaset::{self as rsc, ReplicaSetController};
 use crate::controller::{compute_hash, filter_active_pods, slow_start_batch};
 use serde_json::Value;
@@ -912,7 +913,7 @@ fn controller_sorting_active_pods_with_ranks(k: &Case) -> R {
         .map(|x| x.as_i64().unwrap_or(0) as i32)
         .collect();
     let g = &c["featureGates"];
-    let gates = RankingGates {
+    let gates = FeatureGates {
         pod_deletion_cost: g
             .get("PodDeletionCost")
             .and_then(Value::as_bool)
@@ -921,6 +922,7 @@ fn controller_sorting_active_pods_with_ranks(k: &Case) -> R {
             .get("LogarithmicScaleDown")
             .and_then(Value::as_bool)
             .unwrap_or(true),
+        ..FeatureGates::default()
     };
     let now = Some(epoch());
     same(
@@ -1096,7 +1098,7 @@ fn replicaset_get_pods_to_delete(k: &Case) -> R {
         &related.iter().collect::<Vec<_>>(),
         i["diff"].as_u64().unwrap_or(0) as usize,
         Some(epoch()),
-        RankingGates::default(),
+        FeatureGates::default(),
     );
     same(
         "podsToDelete",

@@ -13,6 +13,30 @@ use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
 use serde::Serialize;
 use std::cmp::Ordering;
 
+/// The feature gates the controllers read (kube-controller-manager's `--feature-gates`), at
+/// today's defaults: one value, given to the controllers when the cluster is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureGates {
+    /// `PodDeletionCost`: the `controller.kubernetes.io/pod-deletion-cost` annotation ranks pods
+    /// for deletion.
+    pub pod_deletion_cost: bool,
+    /// `LogarithmicScaleDown`: pods of similar age, on a logarithmic scale, are ranked alike.
+    pub logarithmic_scale_down: bool,
+    /// `DeploymentReplicaSetTerminatingReplicas` (on by default since v1.35): a ReplicaSet's
+    /// status counts its terminating pods.
+    pub deployment_replica_set_terminating_replicas: bool,
+}
+
+impl Default for FeatureGates {
+    fn default() -> Self {
+        FeatureGates {
+            pod_deletion_cost: true,
+            logarithmic_scale_down: true,
+            deployment_replica_set_terminating_replicas: true,
+        }
+    }
+}
+
 /// One line of a sync's explanation: which upstream function decided, and its arithmetic.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Explain {

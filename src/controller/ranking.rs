@@ -2,6 +2,7 @@
 //! (unassigned < Pending < Unknown < Running; not ready < ready; lower deletion cost; more
 //! co-located; ready for less time, in log2 buckets of nanoseconds; more restarts; newer).
 
+use super::FeatureGates;
 use crate::api::{
     PHASE_PENDING, PHASE_RUNNING, PHASE_UNKNOWN, POD_DELETION_COST_ANNOTATION, Pod, PodStatus,
     Shared, Time,
@@ -47,22 +48,6 @@ fn deletion_cost(p: &Pod) -> i32 {
         .filter(|v| *v == "0" || matches!(v.as_bytes().first(), Some(b'-' | b'1'..=b'9')))
         .and_then(|v| v.parse::<i32>().ok())
         .unwrap_or(0)
-}
-
-/// Feature gates that change the ordering.
-#[derive(Clone, Copy, Debug)]
-pub struct RankingGates {
-    pub pod_deletion_cost: bool,
-    pub logarithmic_scale_down: bool,
-}
-
-impl Default for RankingGates {
-    fn default() -> Self {
-        RankingGates {
-            pod_deletion_cost: true,
-            logarithmic_scale_down: true,
-        }
-    }
 }
 
 /// `ActivePods.Less`: true when `a` should be deleted before `b`.
@@ -131,7 +116,7 @@ impl Head {
 }
 
 impl<'a> RankKey<'a> {
-    pub fn of(p: &'a Pod, rank: i32, now: Option<Time>, gates: RankingGates) -> RankKey<'a> {
+    pub fn of(p: &'a Pod, rank: i32, now: Option<Time>, gates: FeatureGates) -> RankKey<'a> {
         let created = bucket(p.metadata.creation_timestamp, now);
         let mut k = RankKey::of_pod(p, rank, created, gates);
         k.read_status(p, now);
@@ -144,7 +129,7 @@ impl<'a> RankKey<'a> {
         p: &'a Pod,
         rank: i32,
         created: Option<(Time, i64)>,
-        gates: RankingGates,
+        gates: FeatureGates,
     ) -> RankKey<'a> {
         let mut head = Head::rank(rank);
         if !p.spec.node_name.is_empty() {
@@ -182,7 +167,7 @@ impl<'a> RankKey<'a> {
         pods: &[&'a Pod],
         rank: impl Fn(&Pod) -> i32,
         now: Option<Time>,
-        gates: RankingGates,
+        gates: FeatureGates,
     ) -> Vec<RankKey<'a>> {
         let mut keys = RankKeys::new(now, gates, pods.len());
         for p in pods {
@@ -202,11 +187,11 @@ pub struct RankKeys<'a> {
     last: Option<(&'a Shared<PodStatus>, usize)>,
     last_created: Option<(Time, i64)>,
     now: Option<Time>,
-    gates: RankingGates,
+    gates: FeatureGates,
 }
 
 impl<'a> RankKeys<'a> {
-    pub fn new(now: Option<Time>, gates: RankingGates, capacity: usize) -> RankKeys<'a> {
+    pub fn new(now: Option<Time>, gates: FeatureGates, capacity: usize) -> RankKeys<'a> {
         RankKeys {
             keys: Vec::with_capacity(capacity),
             last: None,
@@ -253,7 +238,7 @@ pub fn ranked_less(
     b: &Pod,
     rank_b: i32,
     now: Option<Time>,
-    gates: RankingGates,
+    gates: FeatureGates,
 ) -> bool {
     ranked_key_less(
         &RankKey::of(a, rank_a, now, gates),
@@ -265,7 +250,7 @@ pub fn ranked_less(
 
 /// `ActivePodsWithRanks.Less` over keys read by [`RankKey::of`] (`has_now`: whether a
 /// current time was given, which the logarithmic comparison needs).
-pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: RankingGates) -> bool {
+pub fn ranked_key_less(a: &RankKey, b: &RankKey, has_now: bool, gates: FeatureGates) -> bool {
     // Unassigned, phase, ready, deletion cost, co-located pods: one comparison (see `Head`).
     // (Upstream's first step is "nodes differ and one is unassigned": an unassigned pod's node
     // is the empty name, so that is exactly "one is unassigned and the other is not".)
@@ -354,7 +339,7 @@ pub fn first_by_less<T>(
 /// one, comparing them with each other exactly as it would with the others present, and a run
 /// cut at `k` loses the higher heads first.) With pods spread over nodes, that leaves the
 /// pods of the most crowded node or two, a third of them or less on three nodes.
-pub fn first_ranked(keys: &[RankKey], k: usize, has_now: bool, gates: RankingGates) -> Vec<usize> {
+pub fn first_ranked(keys: &[RankKey], k: usize, has_now: bool, gates: FeatureGates) -> Vec<usize> {
     let kept: Option<Vec<bool>> = (k > 0 && k < keys.len()).then(|| {
         let mut heads: Vec<u128> = keys.iter().map(|key| key.head).collect();
         let kth = *heads.select_nth_unstable(k - 1).1;
@@ -452,8 +437,9 @@ mod sort_tests {
     /// at the ends of every range (costs and ranks of i32::MIN and MAX included). (A table.)
     #[test]
     fn the_packed_head_orders_as_the_steps_do() {
-        use super::{RankingGates, ranked_less};
+        use super::ranked_less;
         use crate::api::{POD_DELETION_COST_ANNOTATION, Pod, PodCondition};
+        use crate::controller::FeatureGates;
         #[derive(Clone, Copy, Debug)]
         struct Facts {
             assigned: bool,
@@ -522,9 +508,9 @@ mod sort_tests {
             },
         );
         proptest!(|(a in facts.clone(), b in facts, cost_gate in any::<bool>())| {
-            let gates = RankingGates {
+            let gates = FeatureGates {
                 pod_deletion_cost: cost_gate,
-                logarithmic_scale_down: true,
+                ..FeatureGates::default()
             };
             let (pa, pb) = (pod(a), pod(b));
             prop_assert_eq!(
@@ -566,8 +552,9 @@ mod sort_tests {
     /// Pods ranked with the keys past the k-th head left out are the pods ranked with all.
     #[test]
     fn first_ranked_pods_are_the_first_of_all_ranked() {
-        use super::{RankKey, RankingGates, first_ranked, ranked_key_less};
+        use super::{RankKey, first_ranked, ranked_key_less};
         use crate::api::{Pod, PodCondition, Time};
+        use crate::controller::FeatureGates;
         let pods: Vec<Pod> = (0..90u64)
             .map(|i| {
                 let mut p = Pod::default();
@@ -585,7 +572,7 @@ mod sort_tests {
             })
             .collect();
         let now = Some(Time::from_virtual(60_000));
-        let gates = RankingGates::default();
+        let gates = FeatureGates::default();
         let keys: Vec<RankKey> = pods
             .iter()
             .enumerate()
@@ -631,7 +618,7 @@ mod sort_tests {
         let pods = [&a, &b, &c, &d, &a];
         let now = Some(Time::from_virtual(90_000));
         let rank = |p: &Pod| p.metadata.uid.len() as i32;
-        let gates = super::RankingGates::default();
+        let gates = crate::controller::FeatureGates::default();
         let each: Vec<RankKey> = pods
             .iter()
             .map(|p| RankKey::of(p, rank(p), now, gates))

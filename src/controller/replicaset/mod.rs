@@ -8,8 +8,9 @@ use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
+use crate::controller::FeatureGates;
 use crate::controller::expectations::UidTrackingExpectations;
-use crate::controller::ranking::{self, RankKey, RankKeys, RankingGates};
+use crate::controller::ranking::{self, RankKey, RankKeys};
 use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -26,9 +27,7 @@ pub struct ReplicaSetController {
     pub queue: WorkQueue,
     pub expectations: UidTrackingExpectations,
     pub burst_replicas: usize,
-    pub gates: RankingGates,
-    /// `DeploymentReplicaSetTerminatingReplicas` (on by default since v1.35).
-    pub terminating_replicas: bool,
+    pub gates: FeatureGates,
 }
 
 impl Default for ReplicaSetController {
@@ -37,8 +36,7 @@ impl Default for ReplicaSetController {
             queue: WorkQueue::default(),
             expectations: UidTrackingExpectations::default(),
             burst_replicas: BURST_REPLICAS,
-            gates: RankingGates::default(),
-            terminating_replicas: true,
+            gates: FeatureGates::default(),
         }
     }
 }
@@ -278,7 +276,7 @@ impl ReplicaSetController {
                 store
                     .pods_controlled_by(uid)
                     .filter(|p| rs.spec.selector.matches(&p.metadata.labels)),
-                self.terminating_replicas,
+                self.gates.deployment_replica_set_terminating_replicas,
                 now,
             )
         };
@@ -291,7 +289,7 @@ impl ReplicaSetController {
                 counter.add_group(t);
             }
         }
-        let counted = counter.finish(self.terminating_replicas);
+        let counted = counter.finish(self.gates.deployment_replica_set_terminating_replicas);
         debug_assert_eq!(counted, walk(), "tallies of {key} disagree with its pods");
         counted
     }
@@ -698,7 +696,7 @@ pub fn get_pods_to_delete<'a>(
     related: &[&Pod],
     diff: usize,
     now: Option<Time>,
-    gates: RankingGates,
+    gates: FeatureGates,
 ) -> Vec<&'a Pod> {
     if diff >= pods.len() {
         return pods.to_vec();
@@ -732,7 +730,7 @@ fn first_ranked_pods<'a>(
     keys: &[RankKey],
     diff: usize,
     now: Option<Time>,
-    gates: RankingGates,
+    gates: FeatureGates,
 ) -> Vec<&'a Pod> {
     if diff >= pods.len() {
         return pods.to_vec();
