@@ -66,19 +66,20 @@ fn yaml_place(text: &str, message: &str) -> (usize, usize) {
 }
 
 fn libyaml_place(message: &str) -> Option<(usize, usize)> {
-    let rest = &message[message.find("line ")? + 5..];
-    let line: usize = rest
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    let rest = &rest[rest.find("column ")? + 7..];
-    let col: usize = rest
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
+    let (line, rest) = number_after(message, "line ")?;
+    let (col, _) = number_after(rest, "column ")?;
     Some((line, col))
+}
+
+/// The number that follows the first `label` in `text`, and the text after the label.
+fn number_after<'a>(text: &'a str, label: &str) -> Option<(usize, &'a str)> {
+    let rest = &text[text.find(label)? + label.len()..];
+    let n = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    Some((n, rest))
 }
 
 /// An object under `objects:`: the field its message names, inside the manifest block, else

@@ -9,25 +9,13 @@
 // half-way (bench-10000.png).
 import fs from 'node:fs';
 import path from 'node:path';
-import { start } from './harness.mjs';
+import { deploymentScenario, start } from './harness.mjs';
 
 const out = path.resolve('tests/browser/out');
 fs.mkdirSync(out, { recursive: true });
 const { base, browser, stop } = await start(process.argv[2]);
 
-const scenario = n => `name: big-${n}
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: ${n}
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: app, image: "app:1"}]}
-steps:
+const scenario = n => deploymentScenario(`big-${n}`, n) + `steps:
   - {at: 60s, run: kubectl set image deployment/web app=app:2}
 until: settled
 `;

@@ -4,7 +4,7 @@
 // Screenshots and the frame-timing report go to tests/browser/out/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { start } from './harness.mjs';
+import { deploymentScenario, start } from './harness.mjs';
 
 const out = path.resolve('tests/browser/out');
 fs.rmSync(out, { recursive: true, force: true });
@@ -840,19 +840,7 @@ await test('the guarantees panel shows a breach after Delete pod at the floor, a
 });
 
 // Safe by construction (issue 29): what a shared link, a host page or another window can do.
-const webYaml = replicas => `name: web
-objects:
-  - |
-    apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: ${replicas}
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: app, image: 'app:1'}]}
-`;
+const webYaml = replicas => deploymentScenario('web', replicas);
 const hotLoop = fs.readFileSync('tests/fixtures/undo-to-a-crashing-revision.yaml', 'utf8');
 
 await test('a javascript: or foreign playground address on the docs page does nothing and says why', async page => {

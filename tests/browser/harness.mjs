@@ -10,6 +10,22 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 
+// A scenario of one Deployment, web, of `replicas` pods on app:1 (the tests and the benchmark
+// add steps to it).
+export const deploymentScenario = (name, replicas) => `name: ${name}
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: ${replicas}
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: app, image: "app:1"}]}
+`;
+
 export async function start(distDir) {
   const dist = path.resolve(distDir || 'dist');
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
