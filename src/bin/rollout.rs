@@ -95,7 +95,10 @@ fn run(args: &[String]) -> ExitCode {
     };
     // The checks read the run as the page records it (pods and the Deployment per step).
     let run = if check {
-        Session::new(scenario).map(|s| (s.trace.clone(), Some(s)))
+        Session::new(scenario).map(|s| {
+            let steps = s.trace.iter().map(|s| (**s).clone()).collect();
+            (steps, Some(s))
+        })
     } else {
         scenario.run().map(|t| (t, None))
     };

@@ -127,8 +127,10 @@ pub struct Cluster {
     /// The scenario step the run applies next (kept by `Scenario::run_from`, so that a
     /// checkpoint knows where the run resumes).
     pub scenario_pos: usize,
-    /// The store's resourceVersion at the last checkpoint.
-    last_checkpoint: u64,
+    /// The store's resourceVersion at the last checkpoint (`None` before the first, which
+    /// is taken at the end of the first instant: a change typed anywhere then resumes from
+    /// a checkpoint instead of replaying the run from its start).
+    last_checkpoint: Option<u64>,
 }
 
 /// The world between two instants of a recorded run, to resume the run from instead of
@@ -190,7 +192,7 @@ impl Cluster {
             checkpoint_every: None,
             checkpoints: vec![],
             scenario_pos: 0,
-            last_checkpoint: 0,
+            last_checkpoint: None,
         }
     }
 
@@ -263,7 +265,7 @@ impl Cluster {
         let mut c = (*cp.cluster).clone();
         c.detach_clock();
         c.trace_base = cp.steps;
-        c.last_checkpoint = c.store.resource_version();
+        c.last_checkpoint = Some(c.store.resource_version());
         c
     }
 
@@ -285,18 +287,27 @@ impl Cluster {
         copy
     }
 
+    /// Whether this world is due a checkpoint after the last one, taken at resourceVersion
+    /// `last` (`None`: there is none yet): `every` store writes later, and at least three per
+    /// object the world holds.
+    pub fn checkpoint_due(&self, every: u64, last: Option<u64>) -> bool {
+        let every = every.max(3 * self.store.len() as u64);
+        last.is_none_or(|last| self.store.resource_version() >= last + every)
+    }
+
     /// Takes a checkpoint when one is due: between instants, with no `rollout status`
     /// watching (its lines go on a step the resumed run would not hold).
     fn maybe_checkpoint(&mut self) {
         let Some(every) = self.checkpoint_every else {
             return;
         };
-        let rv = self.store.resource_version();
-        let every = every.max(3 * self.store.len() as u64);
-        if rv < self.last_checkpoint + every || !self.watches.is_empty() || self.halted() {
+        if !self.checkpoint_due(every, self.last_checkpoint)
+            || !self.watches.is_empty()
+            || self.halted()
+        {
             return;
         }
-        self.last_checkpoint = rv;
+        self.last_checkpoint = Some(self.store.resource_version());
         let copy = self.world_copy();
         self.checkpoints.push(Checkpoint {
             steps: self.steps(),

@@ -253,10 +253,10 @@ pub struct PodView {
     pub node: String,
 }
 
-pub fn to_jsonl(steps: &[TraceStep]) -> String {
+pub fn to_jsonl<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
     let mut out = String::new();
     for s in steps {
-        out.push_str(&serde_json::to_string(s).expect("a trace step is JSON"));
+        out.push_str(&serde_json::to_string(s.borrow()).expect("a trace step is JSON"));
         out.push('\n');
     }
     out

@@ -16,14 +16,18 @@ use crate::controller::deployment::Branch;
 use std::rc::Rc;
 
 /// Store writes between two checkpoints of a recorded run (three per object in a bigger
-/// world: `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint before
-/// it, and the run after a change resumes from there.
-pub const CHECKPOINT_WRITES: u64 = 2_000;
+/// world: `Cluster::checkpoint_every`): a command at step i replays only from the checkpoint
+/// before it, and the run after a change resumes from there. A small world's copy costs little,
+/// so its checkpoints are close (250 writes: a change in the middle of the default example's
+/// long session replays ~300 steps, ~1 ms); a big world's spacing is set by its size.
+pub const CHECKPOINT_WRITES: u64 = 250;
 
 #[derive(Clone)]
 pub struct Session {
     pub scenario: Scenario,
-    pub trace: Vec<TraceStep>,
+    /// The recorded steps, each shared: a session is copied before every change the page
+    /// tries (and after it, kept), and a copy should cost the steps' count, not their size.
+    pub trace: Vec<Rc<TraceStep>>,
     /// The focus Deployment's pods after each step (shared between steps that did not change
     /// them).
     pub frames: Vec<Rc<Frame>>,
@@ -47,6 +51,11 @@ pub struct Session {
     pub changes: Vec<usize>,
     /// The world every `checkpoint_steps` steps, to resume from instead of replaying.
     pub checkpoints: Vec<Checkpoint>,
+    /// The world where the run ended (when it ended with nothing cut short and no `rollout
+    /// status` still watching): a change typed at the last step, as a long session's are,
+    /// resumes from here and replays nothing. It is the recording's own cluster, kept rather
+    /// than copied.
+    pub end: Option<Checkpoint>,
     pub checkpoint_writes: u64,
 }
 
@@ -275,6 +284,7 @@ impl Session {
             actions: vec![],
             changes: vec![],
             checkpoints: vec![],
+            end: None,
             checkpoint_writes: CHECKPOINT_WRITES,
         };
         s.typed = vec![false; s.scenario.steps.len()];
@@ -298,16 +308,31 @@ impl Session {
         self.frames.clear();
         self.focus_objects.clear();
         self.checkpoints.clear();
+        self.end = None;
         self.take_recording(c, result);
         Ok(())
+    }
+
+    /// Checkpoint `j`: those taken on the way, then ([`Session::end`]) the world where the
+    /// run ended, at `j == checkpoints.len()`.
+    fn checkpoint(&self, j: usize) -> Option<&Checkpoint> {
+        match self.checkpoints.get(j) {
+            Some(cp) => Some(cp),
+            None => self.end.as_ref().filter(|_| j == self.checkpoints.len()),
+        }
+    }
+
+    /// The last checkpoint that satisfies `fits`, by index (see [`Session::checkpoint`]).
+    fn last_checkpoint(&self, fits: impl Fn(&Checkpoint) -> bool) -> Option<usize> {
+        (0..=self.checkpoints.len())
+            .rev()
+            .find(|&j| self.checkpoint(j).is_some_and(&fits))
     }
 
     /// The last checkpoint a new scenario step `k` at `at_ms` does not reach: taken before
     /// that step would run (step `k` not yet applied) and at or before its instant.
     fn checkpoint_before(&self, k: usize, at_ms: u64) -> Option<usize> {
-        self.checkpoints
-            .iter()
-            .rposition(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms)
+        self.last_checkpoint(|cp| cp.scenario_pos <= k && cp.now_ms <= at_ms)
     }
 
     /// Re-runs from the last checkpoint the change does not reach (new scenario step `k` at
@@ -316,7 +341,7 @@ impl Session {
         let Some(j) = self.checkpoint_before(k, at_ms) else {
             return self.recompute();
         };
-        let cp = self.checkpoints[j].clone();
+        let cp = self.checkpoint(j).expect("found above").clone();
         let mut c = Cluster::resume(&cp);
         self.record_on(&mut c);
         let result = self.scenario.run_from(&mut c, cp.scenario_pos);
@@ -327,7 +352,19 @@ impl Session {
     /// Keeps what was recorded up to checkpoint `j` and appends what the run resumed from it
     /// recorded.
     fn resumed_from(&mut self, j: usize, c: Cluster, result: Result<(), Livelock>) {
-        let steps = self.checkpoints[j].steps;
+        let steps = self.checkpoint(j).expect("resumed from it").steps;
+        // Resumed from where the run ended: that world stays, as a checkpoint on the way, when
+        // the run would have taken one there (else a long session typed at its end would keep
+        // only the first, and a change in its middle would replay all of it).
+        if j == self.checkpoints.len()
+            && let Some(end) = self.end.take()
+        {
+            let last = self.checkpoints.last();
+            let last = last.map(|cp| cp.cluster.store.resource_version());
+            if end.cluster.checkpoint_due(self.checkpoint_writes, last) {
+                self.checkpoints.push(end);
+            }
+        }
         self.trace.truncate(steps);
         self.frames.truncate(steps);
         self.focus_objects.truncate(steps);
@@ -337,6 +374,7 @@ impl Session {
 
     /// Appends what a run recorded (after whatever the session already holds).
     fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
+        let ended = result.is_ok() && !c.halted() && c.watches.is_empty();
         self.settled = result.is_ok() && !c.halted() && c.is_settled();
         self.stopped = match (result, &c.over) {
             (Err(e), _) => Some(e.to_string()),
@@ -347,34 +385,53 @@ impl Session {
         self.focus = c.focus.clone();
         self.focus_objects.append(&mut c.focus_objects);
         self.frames.extend(c.frames.take().unwrap_or_default());
-        self.trace.append(&mut c.trace);
+        let from = self.trace.len();
+        self.trace.extend(c.trace.drain(..).map(Rc::new));
         self.checkpoints.append(&mut c.checkpoints);
-        self.index_steps();
+        self.end = ended.then(|| Checkpoint {
+            steps: self.trace.len(),
+            scenario_pos: c.scenario_pos,
+            now_ms: c.now_ms(),
+            cluster: Rc::new(c),
+        });
+        self.index_steps(from);
     }
 
-    /// Finds the action steps and the steps that change something.
-    fn index_steps(&mut self) {
-        self.actions.clear();
-        self.changes.clear();
-        let mut branch = None;
-        let sizes = |s: &TraceStep| -> Vec<(String, i32, i32)> {
-            s.replica_sets
-                .iter()
-                .map(|r| (r.name.clone(), r.replicas, r.status.replicas))
-                .collect()
+    /// Finds the action steps and the steps that change something among the steps from
+    /// `from` on (those before it are indexed already: a change resumed from a checkpoint
+    /// indexes only what it recorded, so a long session's command does not grow with it).
+    fn index_steps(&mut self, from: usize) {
+        self.actions
+            .truncate(self.actions.partition_point(|&a| a < from));
+        self.changes
+            .truncate(self.changes.partition_point(|&c| c < from));
+        let focus_sync = |s: &TraceStep, focus: &Option<String>| {
+            s.controller == Some(Controller::Deployment) && s.key.is_some() && s.key == *focus
         };
-        let mut last_sizes = vec![];
-        for (i, s) in self.trace.iter().enumerate() {
-            let now = sizes(s);
-            let mut change = now != last_sizes;
-            last_sizes = now;
+        // The branch of the last focus sync before `from`.
+        let mut branch = self.trace[..from]
+            .iter()
+            .rev()
+            .find(|s| focus_sync(s, &self.focus))
+            .and_then(|s| s.branch);
+        let sizes_differ = |a: &TraceStep, b: &TraceStep| {
+            a.replica_sets.len() != b.replica_sets.len()
+                || a.replica_sets.iter().zip(&b.replica_sets).any(|(x, y)| {
+                    x.name != y.name
+                        || x.replicas != y.replicas
+                        || x.status.replicas != y.status.replicas
+                })
+        };
+        for i in from..self.trace.len() {
+            let s = &self.trace[i];
+            let mut change = match i.checked_sub(1) {
+                Some(p) => sizes_differ(&self.trace[p], s),
+                None => !s.replica_sets.is_empty(),
+            };
             if s.kind == StepKind::Action {
                 self.actions.push(i);
                 change = true;
-            } else if s.controller == Some(Controller::Deployment)
-                && s.key.is_some()
-                && s.key == self.focus
-            {
+            } else if focus_sync(s, &self.focus) {
                 change |= s.branch != branch;
                 branch = s.branch;
             }
@@ -443,7 +500,9 @@ impl Session {
     /// The world exactly as it stood right after step `i`, rebuilt by replaying the scenario
     /// from the last checkpoint before it.
     pub fn cluster_at(&self, i: usize) -> Result<Cluster, ScenarioError> {
-        let cp = self.checkpoints.iter().rev().find(|cp| cp.steps <= i + 1);
+        let cp = self
+            .last_checkpoint(|cp| cp.steps <= i + 1)
+            .and_then(|j| self.checkpoint(j));
         let mut c = match cp {
             Some(cp) => Cluster::resume(cp),
             None => self.scenario.start()?,
@@ -537,7 +596,7 @@ impl Session {
         let mut scenario = self.scenario.clone();
         let k = scenario.insert_step(Step::command(at_ms, cmd));
         let j = self.checkpoint_before(k, at_ms)?;
-        let cp = &self.checkpoints[j];
+        let cp = self.checkpoint(j)?;
         let mut cluster = Cluster::resume(cp);
         self.record_on(&mut cluster);
         let debt = 2 * cluster.store.len() as u64;
@@ -620,7 +679,7 @@ impl Session {
         // From the last checkpoint the command does not reach, as after a change.
         let cp = self
             .checkpoint_before(k, at_ms)
-            .map(|j| &self.checkpoints[j]);
+            .and_then(|j| self.checkpoint(j));
         let mut c = match cp {
             Some(cp) => Cluster::resume(cp),
             None => copy.start()?,
@@ -659,13 +718,7 @@ impl Session {
         let returned = log.end.as_ref().map(|e| e.t);
         let reach = returned.unwrap_or(c.now_ms());
         if reach > self.end_ms() && self.scenario.until != Until::Settled {
-            let old = self.scenario.until.clone();
-            self.scenario.until = Until::Settled;
-            if let Err(e) = self.recompute() {
-                self.scenario.until = old;
-                self.recompute()?;
-                return Err(e.into());
-            }
+            self.rerun(|s| s.until = Until::Settled)?;
         }
         Ok(Outcome::Watched {
             lines,
@@ -676,13 +729,19 @@ impl Session {
 
     /// Follows another Deployment (`namespace/name`) through the whole run.
     pub fn set_focus(&mut self, key: &str) -> Result<(), SessionError> {
-        let old = self.scenario.clone();
-        self.scenario.focus = Some(focus_name(key));
-        if let Err(e) = self.recompute() {
-            self.scenario = old;
-            self.recompute()?;
-            return Err(e.into());
-        }
+        self.rerun(|s| s.focus = Some(focus_name(key)))
+    }
+
+    /// The run of the scenario as `edit` changes it, recorded anew, in place of this one;
+    /// when it cannot run, this session stays as it was (it is not touched until then).
+    fn rerun(&mut self, edit: impl FnOnce(&mut Scenario)) -> Result<(), SessionError> {
+        let mut scenario = self.scenario.clone();
+        edit(&mut scenario);
+        let mut next = Session::blank(scenario);
+        next.checkpoint_writes = self.checkpoint_writes;
+        next.typed = self.typed.clone();
+        next.recompute()?;
+        *self = next;
         Ok(())
     }
 
@@ -717,43 +776,33 @@ impl Session {
     /// action step in the new trace.
     fn insert_step(&mut self, step: Step, focus: Option<String>) -> Result<usize, SessionError> {
         let at = step.at_ms;
-        let old = self.scenario.clone();
+        // Tried on a copy (which shares the recorded steps): a refused change leaves this
+        // session as it was, with nothing to record again.
+        let mut next = self.clone();
         // A new focus changes what every step records: the run is recorded anew.
         let refocus = focus.is_some();
         if let Some(key) = focus {
-            self.scenario.focus = Some(focus_name(&key));
+            next.scenario.focus = Some(focus_name(&key));
         }
-        let k = self.scenario.insert_step(step);
-        self.typed.insert(k.min(self.typed.len()), true);
-        let was_over = self.over.is_some();
-        let run = if refocus {
-            self.recompute()
+        let k = next.scenario.insert_step(step);
+        next.typed.insert(k.min(next.typed.len()), true);
+        if refocus {
+            next.recompute()?;
         } else {
-            self.recompute_from(k, at)
-        };
-        // A change that takes the run past its budget is refused, the run left as it was.
-        let run = match (&run, &self.over) {
-            (Ok(()), Some(over)) if !was_over => Err(ScenarioError::from(over.clone())),
-            _ => run,
-        };
-        if let Err(e) = run {
-            self.scenario = old;
-            self.typed.remove(k.min(self.typed.len() - 1));
-            self.recompute()?;
-            return Err(e.into());
+            next.recompute_from(k, at)?;
         }
-        self.action_step(k)
+        // A change that takes the run past its budget is refused, the run left as it was.
+        if let Some(over) = next.over.as_ref().filter(|_| self.over.is_none()) {
+            return Err(ScenarioError::from(over.clone()).into());
+        }
+        let step = next.action_step(k)?;
+        *self = next;
+        Ok(step)
     }
 
     /// Replaces the world settings (pod delays, failing images, nodes) and recomputes.
     pub fn set_world(&mut self, world: crate::cluster::kubelet::World) -> Result<(), SessionError> {
-        let old = std::mem::replace(&mut self.scenario.world, world);
-        if let Err(e) = self.recompute() {
-            self.scenario.world = old;
-            self.recompute()?;
-            return Err(e.into());
-        }
-        Ok(())
+        self.rerun(|s| s.world = world)
     }
 
     /// Indices of the steps a timeline marks: user actions and syncs of the focus Deployment
@@ -859,13 +908,44 @@ objects:
         assert!(s.stopped.is_none());
     }
 
+    /// A long session typed at its end (issue 30: the page once took 270 ms for the 20th
+    /// command and 930 ms for the 160th): each change resumes from where the run ended and
+    /// records only what comes after it, however long the session; the world every few
+    /// thousand writes stays a checkpoint, so that a change in the middle replays little too.
+    #[test]
+    fn a_long_session_typed_at_its_end_records_only_each_commands_own_steps() {
+        let mut s =
+            Session::new(Scenario::parse(crate::scenario::gallery::DEFAULT).unwrap()).unwrap();
+        for n in 1..=200 {
+            let (at, before) = (s.len() - 1, s.len());
+            let cmd = format!("kubectl scale deployment/web --replicas={}", 3 + n % 3);
+            let Ok(Commanded::Underway(mut change)) = s.command_in_slices(at, &cmd, Some(0)) else {
+                panic!("command {n} is a change taken in slices");
+            };
+            assert!(change.go_on(None));
+            let recorded = change.cluster.trace.len();
+            s.commit_change(*change).unwrap();
+            assert_eq!(
+                recorded,
+                s.len() - before,
+                "command {n} replayed nothing before it"
+            );
+        }
+        let writes = s.end.as_ref().unwrap().cluster.store.resource_version();
+        assert!(
+            s.checkpoints.len() as u64 >= writes / s.checkpoint_writes,
+            "{} checkpoints over {writes} writes",
+            s.checkpoints.len()
+        );
+    }
+
     #[test]
     fn replay_to_a_step_matches_the_recorded_pods() {
         let s = session();
         for i in [0, s.len() / 2, s.len() - 1] {
             let c = s.cluster_at(i).unwrap();
-            assert_eq!(c.trace.len(), i + 1, "replay stops right after step {i}");
-            assert_eq!(c.trace[i].t, s.trace[i].t);
+            assert_eq!(c.steps(), i + 1, "replay stops right after step {i}");
+            assert_eq!(c.now_ms(), s.trace[i].t, "the clock of step {i}");
             let recorded: Vec<_> = s.frames[i].iter().cloned().collect();
             assert_eq!(c.pod_views(), recorded, "pods at step {i}");
         }

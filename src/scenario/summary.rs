@@ -58,11 +58,12 @@ fn set_point(rs: &ReplicaSetView) -> SetPoint {
 }
 
 /// The chart's series: one point per trace step.
-pub fn series(trace: &[TraceStep]) -> Vec<Point> {
+pub fn series<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Point> {
     trace
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            let s = s.borrow();
             let sets: Vec<SetPoint> = s.replica_sets.iter().map(set_point).collect();
             let (ceiling, floor) = s.deployment.as_ref().map_or((None, None), guard_rails);
             Point {
@@ -153,7 +154,8 @@ pub(crate) fn complete(d: &DeploymentView) -> bool {
 /// Every rollout of the run: each time the Deployment's newest ReplicaSet becomes another one
 /// (a new template, or a rollback that renumbers an old one). A Deployment's first
 /// ReplicaSet is not a rollout: it moves from nothing.
-pub fn rollouts(trace: &[TraceStep]) -> Vec<Rollout> {
+pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> {
+    let trace: Vec<&TraceStep> = trace.iter().map(|s| s.borrow()).collect();
     let mut starts = vec![];
     let mut last: Option<&str> = None;
     let mut last_action = None;
@@ -171,14 +173,14 @@ pub fn rollouts(trace: &[TraceStep]) -> Vec<Rollout> {
     let mut out = vec![];
     for (n, &(change, seen)) in starts.iter().enumerate() {
         let next = starts.get(n + 1).map(|&(c, _)| c);
-        out.push(measure(trace, change, seen, next));
+        out.push(measure(&trace, change, seen, next));
     }
     out
 }
 
 /// Measures one rollout: it starts at step `change`, its new ReplicaSet appears at `seen`, and
 /// the next rollout's change (if any) is at `next`.
-fn measure(trace: &[TraceStep], change: usize, seen: usize, next: Option<usize>) -> Rollout {
+fn measure(trace: &[&TraceStep], change: usize, seen: usize, next: Option<usize>) -> Rollout {
     let limit = next.unwrap_or(trace.len());
     let mut end = (limit.saturating_sub(1).max(seen), Ending::Unfinished);
     if next.is_some() {

@@ -6,7 +6,8 @@ use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::controller::deployment::Branch;
 use std::collections::BTreeMap;
 
-pub fn render(steps: &[TraceStep]) -> String {
+/// `steps` are owned or shared ([`crate::scenario::session::Session::trace`] shares them).
+pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "{:>8}  {:<28} {:>7} {:>7} {:>5}  {}\n",
@@ -14,6 +15,7 @@ pub fn render(steps: &[TraceStep]) -> String {
     ));
     let mut last: BTreeMap<String, (i32, i32, i32)> = BTreeMap::new();
     for s in steps {
+        let s = s.borrow();
         let t = format!("{:.1}s", s.t as f64 / 1000.0);
         let why = match s.kind {
             StepKind::Action => match (&s.command, s.errors.first()) {

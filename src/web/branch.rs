@@ -24,6 +24,7 @@ fn syncs_upto(s: &crate::scenario::session::Session, pos: usize) -> Vec<(usize, 
         .iter()
         .enumerate()
         .filter(|(i, _)| s.is_focus_sync(*i))
+        .map(|(i, step)| (i, &**step))
         .collect()
 }
 

@@ -5,6 +5,7 @@
 use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::controller::deployment::Branch;
 use crate::scenario::summary::{Point, series};
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -13,10 +14,10 @@ pub const PALETTE: i64 = 6;
 
 /// Each ReplicaSet's colour for the whole run: its revision when it first appears, so that a
 /// rollback that renumbers it does not repaint it. The cluster view uses the same.
-pub fn colours(trace: &[TraceStep]) -> HashMap<String, usize> {
+pub fn colours<S: Borrow<TraceStep>>(trace: &[S]) -> HashMap<String, usize> {
     let mut out = HashMap::new();
     for s in trace {
-        for rs in &s.replica_sets {
+        for rs in &s.borrow().replica_sets {
             out.entry(rs.name.clone())
                 .or_insert(rs.revision.rem_euclid(PALETTE) as usize);
         }
@@ -125,7 +126,13 @@ fn step_path(f: &Frame, pts: &[(u64, Option<f64>)]) -> String {
 
 /// The chart of the run's first `steps` steps over `[0, t_end]` on a `w` × `h` canvas (a
 /// comparison passes the same `t_end` and `y_max` to every variant).
-pub fn chart(trace: &[TraceStep], w: f64, h: f64, t_end: u64, y_max: Option<u32>) -> Chart {
+pub fn chart<S: Borrow<TraceStep>>(
+    trace: &[S],
+    w: f64,
+    h: f64,
+    t_end: u64,
+    y_max: Option<u32>,
+) -> Chart {
     let all = series(trace);
     // The last step at each instant stands for it.
     let mut points: Vec<Point> = vec![];
@@ -225,11 +232,12 @@ pub fn chart(trace: &[TraceStep], w: f64, h: f64, t_end: u64, y_max: Option<u32>
     let focus = trace
         .iter()
         .rev()
-        .find_map(|s| s.deployment.as_ref())
+        .find_map(|s| s.borrow().deployment.as_ref())
         .map(|d| d.name.clone());
     let mut actions = vec![];
     let mut syncs = vec![];
     for (i, s) in trace.iter().enumerate() {
+        let s = s.borrow();
         if s.t > frame.t_end {
             break;
         }
@@ -286,7 +294,7 @@ pub fn y_max_for(top: u32) -> u32 {
 }
 
 /// The highest value a run's chart shows (for a comparison's shared axis).
-pub fn y_top(trace: &[TraceStep]) -> u32 {
+pub fn y_top<S: Borrow<TraceStep>>(trace: &[S]) -> u32 {
     top_of(&series(trace))
 }
 

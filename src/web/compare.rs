@@ -85,7 +85,7 @@ pub fn compare_view(props: &Props) -> Html {
                         Ok(s) => html! {
                             <section class="variant" aria-label={format!("Variant {}: {name}", i + 1)}>
                                 <RolloutChart run={Run(s.clone())} vt_ms={props.vt_ms} on_seek={on_seek.clone()} axes={Some(*axes)} title={title} />
-                                { compact(s.trace.get(s.step_at_time(t))) }
+                                { compact(s.trace.get(s.step_at_time(t)).map(|s| &**s)) }
                             </section>
                         },
                         Err(e) => html! {

@@ -62,7 +62,7 @@ pub fn app() -> Html {
             .get(*pos)
             .map(|f| f.iter().map(|p| p.name.clone()).collect())
             .unwrap_or_default();
-        (step.map(console::names_of).unwrap_or_default(), pods)
+        (step.map(|s| console::names_of(s)).unwrap_or_default(), pods)
     });
     // An embed's "Open in playground" link, encoded once per step rather than per frame.
     let link = use_memo(

@@ -428,7 +428,7 @@ impl Model {
     }
 
     pub fn step(&self) -> Option<&crate::cluster::trace::TraceStep> {
-        self.session.trace.get(self.pos)
+        self.session.trace.get(self.pos).map(|s| &**s)
     }
 
     fn seek(&mut self, i: usize) {

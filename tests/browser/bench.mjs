@@ -6,7 +6,8 @@
 // recording (`runScenario`), a seek to the end, a `kubectl set image` typed at the last step (timed
 // in the page from the Enter key to the frame after its output shows), frame intervals while the rollout plays at 4x, and the memory the
 // page holds (wasm linear memory and the JS heap); and a screenshot of the 10 000-pod rollout
-// half-way (bench-10000.png).
+// half-way (bench-10000.png). Then a long session: 200 commands typed one after another at the
+// end of the default example, the 20th against the 200th.
 import fs from 'node:fs';
 import path from 'node:path';
 import { deploymentScenario, start } from './harness.mjs';
@@ -117,6 +118,58 @@ for (const n of [1000, 10000]) {
     await seekTo(page, 63000);
     await page.screenshot({ path: path.join(out, 'bench-10000.png') });
   }
+  await page.close();
+}
+
+// A long session, as a person types one (issue 30): 200 `kubectl scale` commands one after
+// another at the end of the default example, each timed in the page from the Enter key to the
+// frame after its answer shows. The 20th and the 200th should cost the same.
+{
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.addInitScript(() => {
+    addEventListener('TrunkApplicationStarted', e => { window.__wasm = e.detail.wasm; });
+  });
+  await page.goto(base);
+  await page.waitForSelector('.deploy-head');
+  await seekTo(page, 'end');
+  const before = await page.evaluate(() => window.__wasm?.memory?.buffer.byteLength ?? 0);
+  const times = await page.evaluate(async count => {
+    const input = document.getElementById('console-input');
+    const out = document.getElementById('console-out');
+    const one = cmd => new Promise(resolve => {
+      // Done once the console ends with this command's echo and then its answer (the
+      // replica counts alternate, so two commands in a row never echo alike).
+      const done = () => {
+        const [echo, answer] = [...out.children].slice(-2).map(e => e.textContent);
+        return echo === `$ ${cmd}` && answer.includes('scaled');
+      };
+      const observer = new MutationObserver(() => {
+        if (!done()) return;
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - t0));
+      });
+      observer.observe(out, { childList: true, subtree: true, characterData: true });
+      input.value = cmd;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      const t0 = performance.now();
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    });
+    const times = [];
+    for (let i = 1; i <= count; i++) {
+      times.push(await one(`kubectl scale deployment/web --replicas=${3 + (i % 3)}`));
+      // The reader's pace: the page paints between two commands.
+      await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+    return times;
+  }, 200);
+  const after = await page.evaluate(() => window.__wasm?.memory?.buffer.byteLength ?? 0);
+  const steps = await page.evaluate(() => document.querySelector('input[aria-label="Virtual time"]')?.max);
+  const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const around = k => median(times.slice(k - 10, k + 10));
+  say(`long session: 200 commands typed at the end of the default example: the 20th ${ms(times[19])}, ` +
+    `the 200th ${ms(times[199])}; medians of ten either side: ${ms(around(20))} at the 20th, ` +
+    `${ms(around(100))} at the 100th, ${ms(around(190))} at the 190th; ` +
+    `wasm memory ${(before / 1048576).toFixed(0)} MB before, ${(after / 1048576).toFixed(0)} MB after (the run ends at ${(steps / 1000).toFixed(0)} s)`);
   await page.close();
 }
 
