@@ -100,7 +100,7 @@ fn finish(
 /// and a `kubectl set image` typed at the last step (`Session::command`), wall time as medians.
 fn session_figures(sizes: &[u32], rounds: usize) {
     use rollout_playground::scenario::{Scenario, session::Session, share};
-    use rollout_playground::web::state::{Action, Model};
+    use rollout_playground::web::state::{Action, Model, PlaybackAction};
     for &n in sizes {
         let text = format!(
             "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {n}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\nsteps:\n  - {{at: 60s, run: kubectl set image deployment/web app=app:2}}\nuntil: settled\n"
@@ -130,7 +130,7 @@ fn session_figures(sizes: &[u32], rounds: usize) {
             // command, the seek that follows): what a typed command costs before rendering.
             // (A big run is recorded in slices: `finish` takes them all at once.)
             let m = std::rc::Rc::new(Model::from_url("", &share::encode(&scenario, 0), false));
-            let m = finish(m).apply(Action::SeekTime(u64::MAX));
+            let m = finish(m).apply(Action::Playback(PlaybackAction::SeekTime(u64::MAX)));
             let start = Instant::now();
             let m = finish(m.apply(Action::Command(
                 "kubectl set image deployment/web app=app:3".into(),

@@ -4,6 +4,7 @@
 use super::Dispatch;
 use super::state::Action;
 use super::state::Underway;
+use super::state::{Answer, PlaybackAction};
 use crate::scenario::embed::{ErrorMessage, Heard, hear};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
@@ -239,7 +240,7 @@ pub fn use_animation_loop(playing: bool, dispatch: Dispatch) {
                 let h = handle.clone();
                 let frame = request_animation_frame(move |ts| {
                     if let Some(prev) = last {
-                        dispatch.dispatch(Action::Tick(ts - prev));
+                        dispatch.dispatch(Action::Playback(PlaybackAction::Tick(ts - prev)));
                     }
                     schedule(h, dispatch, Some(ts));
                 });
@@ -284,14 +285,18 @@ pub fn use_shortcuts(dispatch: Dispatch) {
                 return;
             }
             let action = match e.key().as_str() {
-                " " => Some(Action::TogglePlay),
-                "ArrowRight" if e.shift_key() => Some(Action::NextChange),
-                "ArrowLeft" if e.shift_key() => Some(Action::PreviousChange),
-                "ArrowRight" => Some(Action::StepForward),
-                "ArrowLeft" => Some(Action::StepBack),
+                " " => Some(Action::Playback(PlaybackAction::TogglePlay)),
+                "ArrowRight" if e.shift_key() => Some(Action::Playback(PlaybackAction::NextChange)),
+                "ArrowLeft" if e.shift_key() => {
+                    Some(Action::Playback(PlaybackAction::PreviousChange))
+                }
+                "ArrowRight" => Some(Action::Playback(PlaybackAction::StepForward)),
+                "ArrowLeft" => Some(Action::Playback(PlaybackAction::StepBack)),
                 // Predict mode: a digit picks a branch, Enter reveals (the reducer ignores
                 // both when no question is open).
-                k @ ("1" | "2" | "3" | "4" | "5") => k.parse().ok().map(Action::Digit),
+                k @ ("1" | "2" | "3" | "4" | "5") => {
+                    k.parse().ok().map(|n| Action::Answer(Answer::Digit(n)))
+                }
                 "Enter" if !pressable => Some(Action::Reveal),
                 "/" => {
                     focus("console-input");

@@ -4,6 +4,7 @@
 //! why they were passed over, and the sync's explain lines give the formulas with their numbers.
 
 use super::state::Action;
+use super::state::PlaybackAction;
 use super::{Dispatch, Run};
 use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;
@@ -113,7 +114,7 @@ pub fn branch_panel(props: &Props) -> Html {
         let i = *i;
         html! {
             <li>
-                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Seek(i))}
+                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(i)))}
                     title={format!("Go to step {}", i + 1)} aria-current={(i == idx).then_some("step")}>
                     { format!("{:>6.1}s  {}", t.t as f64 / 1000.0, branch_words(t)) }
                 </button>

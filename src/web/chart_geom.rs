@@ -153,10 +153,42 @@ pub fn chart<S: Borrow<TraceStep>>(
         t_end: t_end.max(1),
         y_max,
     };
-    let colours = colours(trace);
+    let bands = bands(&frame, &points, &colours(trace));
+    let line = |v: &dyn Fn(&Point) -> Option<f64>| {
+        step_path(
+            &frame,
+            &points.iter().map(|p| (p.t, v(p))).collect::<Vec<_>>(),
+        )
+    };
+    let available = line(&|p| Some(p.available as f64));
+    let ready = line(&|p| Some(p.ready as f64));
+    let ceiling = line(&|p| p.ceiling.map(|c| c as f64));
+    let floor = line(&|p| p.floor.map(|c| c as f64));
+    let (actions, syncs) = ticks(trace, &frame);
+    let ys = nice_step(y_max as f64, 4.0) as u32;
+    let ts = nice_step(frame.t_end as f64, 6.0) as u64;
+    Chart {
+        frame,
+        y_ticks: (0..=y_max).step_by(ys.max(1) as usize).collect(),
+        t_ticks: (0..=frame.t_end).step_by(ts.max(1) as usize).collect(),
+        points,
+        bands,
+        available,
+        ready,
+        ceiling,
+        floor,
+        actions,
+        syncs,
+    }
+}
+
+/// Each ReplicaSet's band of pods, stacked: the pods that count (what maxSurge bounds)
+/// first, so that the top of their stack meets the rails; the terminating ones, fainter,
+/// above them all.
+fn bands(frame: &Frame, points: &[Point], colours: &HashMap<String, usize>) -> Vec<Band> {
     // Bands in the order the ReplicaSets first appear (the oldest at the bottom).
     let mut order: Vec<String> = vec![];
-    for p in &points {
+    for p in points {
         for s in &p.sets {
             if !order.contains(&s.name) {
                 order.push(s.name.clone());
@@ -172,8 +204,6 @@ pub fn chart<S: Borrow<TraceStep>>(
             }
         })
     };
-    // The pods that count (what maxSurge bounds) first, so that the top of their stack meets
-    // the rails; the terminating ones, fainter, above them all.
     let mut below: Vec<f64> = vec![0.0; points.len()];
     let mut bands = vec![];
     for terminating in [false, true] {
@@ -187,7 +217,7 @@ pub fn chart<S: Borrow<TraceStep>>(
                 .map(|(p, b)| b + count_of(p, name, terminating))
                 .collect();
             let mut d = step_path(
-                &frame,
+                frame,
                 &points
                     .iter()
                     .zip(&above)
@@ -219,16 +249,12 @@ pub fn chart<S: Borrow<TraceStep>>(
             below = above;
         }
     }
-    let line = |v: &dyn Fn(&Point) -> Option<f64>| {
-        step_path(
-            &frame,
-            &points.iter().map(|p| (p.t, v(p))).collect::<Vec<_>>(),
-        )
-    };
-    let available = line(&|p| Some(p.available as f64));
-    let ready = line(&|p| Some(p.ready as f64));
-    let ceiling = line(&|p| p.ceiling.map(|c| c as f64));
-    let floor = line(&|p| p.floor.map(|c| c as f64));
+    bands
+}
+
+/// The marks under the chart: each action (a command or a caption) and each sync of the
+/// Deployment the chart follows, up to the frame's end.
+fn ticks<S: Borrow<TraceStep>>(trace: &[S], frame: &Frame) -> (Vec<Tick>, Vec<Tick>) {
     let focus = trace
         .iter()
         .rev()
@@ -270,21 +296,7 @@ pub fn chart<S: Borrow<TraceStep>>(
             });
         }
     }
-    let ys = nice_step(y_max as f64, 4.0) as u32;
-    let ts = nice_step(frame.t_end as f64, 6.0) as u64;
-    Chart {
-        frame,
-        y_ticks: (0..=y_max).step_by(ys.max(1) as usize).collect(),
-        t_ticks: (0..=frame.t_end).step_by(ts.max(1) as usize).collect(),
-        points,
-        bands,
-        available,
-        ready,
-        ceiling,
-        floor,
-        actions,
-        syncs,
-    }
+    (actions, syncs)
 }
 
 /// A y axis a little above the highest value, at a round number.

@@ -4,8 +4,8 @@
 
 use super::chart::RolloutChart;
 use super::chart_geom;
-use super::state::{Action, Draft};
-use super::{Dispatch, Run, bindings};
+use super::state::{Draft, PlaybackAction, VariantAction};
+use super::{Run, bindings};
 use crate::cluster::trace::TraceStep;
 use crate::scenario::compare::Comparison;
 use crate::scenario::summary;
@@ -35,7 +35,10 @@ pub struct Props {
     /// Without the clock's controls (an embed with `controls=none`).
     #[prop_or(true)]
     pub controls: bool,
-    pub dispatch: Dispatch,
+    /// Playback on the shared clock.
+    pub on_play: Callback<PlaybackAction>,
+    /// The variants changed.
+    pub on_variant: Callback<VariantAction>,
 }
 
 #[function_component(CompareView)]
@@ -60,8 +63,8 @@ pub fn compare_view(props: &Props) -> Html {
         let cmp = props.compare.clone();
         use_memo(cmp, |cmp| summary::compare_rows(&cmp.0.rollouts()))
     };
-    let d = props.dispatch.clone();
-    let on_seek = Callback::from(move |t: u64| d.dispatch(Action::SeekTime(t)));
+    let d = props.on_play.clone();
+    let on_seek = Callback::from(move |t: u64| d.emit(PlaybackAction::SeekTime(t)));
     let t = props.vt_ms.max(0.0) as u64;
     let names = c.names();
     html! {
@@ -69,7 +72,7 @@ pub fn compare_view(props: &Props) -> Html {
             <div class="compare-head">
                 <h2>{ format!("Compare: {} variants", c.variants.len()) }</h2>
                 if !props.readonly {
-                    <button onclick={ let d = props.dispatch.clone(); move |_| d.dispatch(Action::CloseCompare) }>{"Back to one run"}</button>
+                    <button onclick={ let d = props.on_variant.clone(); move |_| d.emit(VariantAction::Close) }>{"Back to one run"}</button>
                 }
             </div>
             if !props.readonly {
@@ -110,9 +113,9 @@ fn settings(props: &Props) -> Html {
         <div class="variant-settings">
             <p class="muted">{"Each variant changes the Deployment (spec.replicas, spec.minReadySeconds, spec.progressDeadlineSeconds, spec.strategy.type, spec.strategy.rollingUpdate.maxSurge / maxUnavailable, …) or the world (world.startMs, world.readyMs, world.failingImages, …). Comma-separated path=value; empty is the scenario as written."}</p>
             { for props.drafts.iter().enumerate().map(|(i, dr)| {
-                let d = props.dispatch.clone();
-                let onchange = Callback::from(move |e: Event| d.dispatch(Action::SetVariant(i, bindings::select_value(&e))));
-                let d = props.dispatch.clone();
+                let d = props.on_variant.clone();
+                let onchange = Callback::from(move |e: Event| d.emit(VariantAction::Set(i, bindings::select_value(&e))));
+                let d = props.on_variant.clone();
                 let id = format!("variant-{}", i + 1);
                 html! {
                     <div class="variant-field">
@@ -121,7 +124,7 @@ fn settings(props: &Props) -> Html {
                             placeholder="as written" aria-invalid={dr.error.is_some().to_string()}
                             aria-describedby={dr.error.as_ref().map(|_| format!("{id}-error"))} />
                         if n > MIN_VARIANTS {
-                            <button aria-label={format!("Remove variant {}", i + 1)} onclick={move |_| d.dispatch(Action::RemoveVariant(i))}>{"×"}</button>
+                            <button aria-label={format!("Remove variant {}", i + 1)} onclick={move |_| d.emit(VariantAction::Remove(i))}>{"×"}</button>
                         }
                         if let Some(e) = &dr.error {
                             <p class="error" id={format!("{id}-error")} role="alert">{ e.clone() }</p>
@@ -130,7 +133,7 @@ fn settings(props: &Props) -> Html {
                 }
             }) }
             if n < MAX_VARIANTS {
-                <button onclick={ let d = props.dispatch.clone(); move |_| d.dispatch(Action::AddVariant) }>{"Add a variant"}</button>
+                <button onclick={ let d = props.on_variant.clone(); move |_| d.emit(VariantAction::Add) }>{"Add a variant"}</button>
             }
         </div>
     }
@@ -138,28 +141,28 @@ fn settings(props: &Props) -> Html {
 
 /// The shared clock: play, step between instants, speed, and a scrubber over virtual time.
 fn clock(props: &Props, end: u64) -> Html {
-    let btn = |label: &'static str, name: &'static str, a: fn() -> Action| {
-        let d = props.dispatch.clone();
-        html! { <button aria-label={name} title={name} onclick={move |_| d.dispatch(a())}>{ label }</button> }
+    let btn = |label: &'static str, name: &'static str, a: fn() -> PlaybackAction| {
+        let d = props.on_play.clone();
+        html! { <button aria-label={name} title={name} onclick={move |_| d.emit(a())}>{ label }</button> }
     };
-    let d = props.dispatch.clone();
+    let d = props.on_play.clone();
     let on_scrub = Callback::from(move |e: InputEvent| {
         if let Ok(t) = bindings::select_value(&e).parse::<f64>() {
-            d.dispatch(Action::SeekTime(t as u64));
+            d.emit(PlaybackAction::SeekTime(t as u64));
         }
     });
     let t = props.vt_ms.clamp(0.0, end as f64);
     html! {
         <section class="timeline compare-clock" aria-label="Shared clock">
             <div class="controls">
-                { btn("«", "Step back", || Action::StepBack) }
+                { btn("«", "Step back", || PlaybackAction::StepBack) }
                 if props.playing {
-                    { btn("❚❚", "Pause", || Action::Pause) }
+                    { btn("❚❚", "Pause", || PlaybackAction::Pause) }
                 } else {
-                    { btn("▶", "Play", || Action::Play) }
+                    { btn("▶", "Play", || PlaybackAction::Play) }
                 }
-                { btn("»", "Step forward", || Action::StepForward) }
-                { super::timeline::speed_select(props.speed, &props.dispatch) }
+                { btn("»", "Step forward", || PlaybackAction::StepForward) }
+                { super::timeline::speed_select(props.speed, &props.on_play) }
                 <span class="clock">{ format!("t = {:.1}s of {:.1}s", t / 1000.0, end as f64 / 1000.0) }</span>
             </div>
             <div class="scrub">

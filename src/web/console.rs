@@ -2,8 +2,8 @@
 //! verbs, resources and names, and outputs as kubectl prints them. Commands that change the
 //! world land at the current step; read-only ones print the world as it stood then.
 
-use super::state::{Action, Line};
-use super::{Dispatch, bindings};
+use super::bindings;
+use super::state::Line;
 use crate::cluster::trace::TraceStep;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -14,7 +14,8 @@ pub struct Props {
     pub history: Rc<Vec<String>>,
     /// (Deployment and ReplicaSet names, pod names) at the current step, for completion.
     pub names: Rc<(Vec<String>, Vec<String>)>,
-    pub dispatch: Dispatch,
+    /// A command typed (Enter).
+    pub on_command: Callback<String>,
 }
 
 pub fn names_of(step: &TraceStep) -> Vec<String> {
@@ -39,12 +40,12 @@ pub fn console(props: &Props) -> Html {
     let onkeydown = {
         let (input, back, hint) = (input.clone(), back.clone(), hint.clone());
         let history = props.history.clone();
-        let d = props.dispatch.clone();
+        let d = props.on_command.clone();
         let names = props.names.clone();
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
             "Enter" => {
                 e.prevent_default();
-                d.dispatch(Action::Command((*input).clone()));
+                d.emit((*input).clone());
                 input.set(String::new());
                 back.set(0);
                 hint.set(vec![]);

@@ -2,8 +2,8 @@
 //! error at its line, and quick controls that read from and write into the text. Applying runs
 //! `kubectl apply` at the current step; an invalid manifest is never applied and never lost.
 
-use super::state::Action;
-use super::{Dispatch, bindings};
+use super::bindings;
+use super::state::EditorAction;
 use crate::scenario::quick::{self, Field, Problem};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -18,7 +18,8 @@ pub struct Props {
     pub following: bool,
     /// What an Apply held back would revert.
     pub pending: Option<Rc<Vec<String>>>,
-    pub dispatch: Dispatch,
+    /// Everything the panel asks for.
+    pub on: Callback<EditorAction>,
 }
 
 /// One line of YAML as coloured spans.
@@ -81,15 +82,15 @@ pub fn editor_panel(props: &Props) -> Html {
         let text = props.text.clone();
         use_memo(text, |t| quick::read(t).ok())
     };
-    let d = props.dispatch.clone();
+    let d = props.on.clone();
     let oninput = Callback::from(move |e: InputEvent| {
-        d.dispatch(Action::EditorChanged(bindings::select_value(&e)));
+        d.emit(EditorAction::Changed(bindings::select_value(&e)));
     });
-    let d = props.dispatch.clone();
+    let d = props.on.clone();
     let onkeydown = Callback::from(move |e: KeyboardEvent| {
         if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
             e.prevent_default();
-            d.dispatch(Action::Apply);
+            d.emit(EditorAction::Apply);
         }
     });
     let quick_controls = values.as_ref().as_ref().map(|vals| {
@@ -97,12 +98,12 @@ pub fn editor_panel(props: &Props) -> Html {
             <div class="quick" aria-label="quick controls">
                 { for vals.iter().map(|(f, v)| {
                     let f = *f;
-                    let d = props.dispatch.clone();
+                    let d = props.on.clone();
                     let current = v.clone().unwrap_or_default();
                     let placeholder = f.default_value();
                     match f {
                         Field::Strategy => {
-                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            let onchange = Callback::from(move |e: Event| d.emit(EditorAction::Quick(f, bindings::select_value(&e))));
                             let cur = if current.is_empty() { "RollingUpdate".to_string() } else { current };
                             html! { <label><span>{ f.label() }</span>
                                 <select aria-label={f.label()} {onchange}>
@@ -110,11 +111,11 @@ pub fn editor_panel(props: &Props) -> Html {
                                 </select></label> }
                         }
                         Field::Paused => {
-                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            let onchange = Callback::from(move |e: Event| d.emit(EditorAction::Quick(f, bindings::select_value(&e))));
                             html! { <label class="check"><input type="checkbox" aria-label="paused" checked={current == "true"} {onchange} /><span>{"paused"}</span></label> }
                         }
                         _ => {
-                            let onchange = Callback::from(move |e: Event| d.dispatch(Action::Quick(f, bindings::select_value(&e))));
+                            let onchange = Callback::from(move |e: Event| d.emit(EditorAction::Quick(f, bindings::select_value(&e))));
                             html! { <label class={classes!((f == Field::Image).then_some("wide"))}><span>{ f.label() }</span>
                                 <input type="text" aria-label={f.label()} value={current} placeholder={placeholder} {onchange} /></label> }
                         }
@@ -123,29 +124,29 @@ pub fn editor_panel(props: &Props) -> Html {
             </div>
         }
     });
-    let d = props.dispatch.clone();
+    let d = props.on.clone();
     let load = {
-        let d = props.dispatch.clone();
-        move |_| d.dispatch(Action::LoadCurrentSpec)
+        let d = props.on.clone();
+        move |_| d.emit(EditorAction::LoadCurrentSpec)
     };
     let full = {
-        let d = props.dispatch.clone();
-        Callback::from(move |_: Event| d.dispatch(Action::ToggleFullSpec))
+        let d = props.on.clone();
+        Callback::from(move |_: Event| d.emit(EditorAction::ToggleFullSpec))
     };
     let start = {
-        let d = props.dispatch.clone();
-        move |_| d.dispatch(Action::StartFromManifest)
+        let d = props.on.clone();
+        move |_| d.emit(EditorAction::StartFromManifest)
     };
     let revert = props.pending.as_ref().map(|list| {
-        let (yes, no, load) = (props.dispatch.clone(), props.dispatch.clone(), props.dispatch.clone());
+        let (yes, no, load) = (props.on.clone(), props.on.clone(), props.on.clone());
         html! {
             <div class="revert" role="alertdialog" aria-labelledby="revert-title">
                 <p id="revert-title">{"Applying this text would undo changes made since you loaded it:"}</p>
                 <ul>{ for list.iter().map(|r| html! { <li><code>{ r.clone() }</code></li> }) }</ul>
                 <div class="revert-actions">
-                    <button class="primary" onclick={move |_| yes.dispatch(Action::ApplyAnyway)}>{"Apply anyway"}</button>
-                    <button onclick={move |_| no.dispatch(Action::CancelApply)}>{"Keep editing"}</button>
-                    <button onclick={move |_| load.dispatch(Action::LoadCurrentSpec)}>{"Load the current spec"}</button>
+                    <button class="primary" onclick={move |_| yes.emit(EditorAction::ApplyAnyway)}>{"Apply anyway"}</button>
+                    <button onclick={move |_| no.emit(EditorAction::CancelApply)}>{"Keep editing"}</button>
+                    <button onclick={move |_| load.emit(EditorAction::LoadCurrentSpec)}>{"Load the current spec"}</button>
                 </div>
             </div>
         }
@@ -155,7 +156,7 @@ pub fn editor_panel(props: &Props) -> Html {
             <div class="editor-head">
                 <h2>{"deployment.yaml"}</h2>
                 <button aria-label="Current spec: load the Deployment as it stands at this step" title="Load the Deployment as it stands at this step" onclick={load}>{"Current spec"}</button>
-                <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.dispatch(Action::Apply)}>{"Apply"}</button>
+                <button class="primary" aria-label="Apply manifest" title="kubectl apply (Ctrl+Enter)" onclick={move |_| d.emit(EditorAction::Apply)}>{"Apply"}</button>
             </div>
             <div class="editor-tools">
                 <span class="muted">{ if props.following { "Follows the timeline" } else { "Your text: kept as you left it" } }</span>

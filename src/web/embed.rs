@@ -2,8 +2,9 @@
 //! view, branch panel and timeline without the editor chrome), and the messages an embed posts
 //! to its host page (see README, "Embedding").
 
+use super::state::PlaybackAction;
 use super::state::{Action, Model, Selected};
-use super::{Dispatch, Run, bindings, branch, cluster_view, status, timeline};
+use super::{Dispatch, Run, bindings, branch, cluster_view, sends, status, timeline};
 use crate::scenario::share::{self, Controls, Panel, ViewOptions};
 use yew::prelude::*;
 
@@ -83,23 +84,6 @@ pub fn share_buttons(props: &ShareProps) -> Html {
     } else {
         Default::default()
     };
-    let set = |f: fn(&mut ViewOptions, String)| {
-        let options = options.clone();
-        Callback::from(move |e: Event| {
-            let mut o = (*options).clone();
-            f(&mut o, bindings::select_value(&e));
-            options.set(o);
-        })
-    };
-    let check = |f: fn(&mut ViewOptions, bool)| {
-        let options = options.clone();
-        Callback::from(move |e: Event| {
-            let mut o = (*options).clone();
-            f(&mut o, bindings::select_value(&e) == "true");
-            options.set(o);
-        })
-    };
-    let steps = props.session.0.len();
     let copy = {
         let snippet = snippet.clone();
         Callback::from(move |_| bindings::copy_to_clipboard(&snippet))
@@ -117,35 +101,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
             if *mode == Some("embed") {
                 <div class="share-box embed-dialog" role="dialog" aria-label="Embed this scenario" onkeydown={on_key("embed-button")}>
-                    <fieldset class="embed-options">
-                        <legend>{"Embed options"}</legend>
-                        <label><input type="checkbox" id="embed-autoplay" checked={o.autoplay} onchange={check(|o, v| o.autoplay = v)} />{" autoplay"}</label>
-                        <label><input type="checkbox" checked={o.readonly} onchange={check(|o, v| o.readonly = v)} />{" read-only"}</label>
-                        <label><input type="checkbox" checked={o.chart} onchange={check(|o, v| o.chart = v)} />{" chart under the pods"}</label>
-                        <label><input type="checkbox" checked={o.predict} onchange={check(|o, v| o.predict = v)} />{" predict mode"}</label>
-                        <label>{"theme "}<select onchange={set(|o, v| o.dark = match v.as_str() { "dark" => Some(true), "light" => Some(false), _ => None })}>
-                            <option value="auto" selected={o.dark.is_none()}>{"reader's"}</option>
-                            <option value="light" selected={o.dark == Some(false)}>{"light"}</option>
-                            <option value="dark" selected={o.dark == Some(true)}>{"dark"}</option>
-                        </select></label>
-                        <label>{"controls "}<select onchange={set(|o, v| o.controls = match v.as_str() { "none" => Controls::None, "minimal" => Controls::Minimal, _ => Controls::Full })}>
-                            <option value="full" selected={o.controls == Controls::Full}>{"full"}</option>
-                            <option value="minimal" selected={o.controls == Controls::Minimal}>{"minimal"}</option>
-                            <option value="none" selected={o.controls == Controls::None}>{"none"}</option>
-                        </select></label>
-                        <label>{"panel "}<select onchange={set(|o, v| o.panel = match v.as_str() { "events" => Panel::Events, "chart" => Panel::Chart, "none" => Panel::None, _ => Panel::Branch })}>
-                            <option value="branch" selected={o.panel == Panel::Branch}>{"branch"}</option>
-                            <option value="events" selected={o.panel == Panel::Events}>{"events"}</option>
-                            <option value="chart" selected={o.panel == Panel::Chart}>{"chart"}</option>
-                            <option value="none" selected={o.panel == Panel::None}>{"none"}</option>
-                        </select></label>
-                        <label>{"from step "}<input type="number" min="1" max={steps.to_string()} placeholder="1" size="5"
-                            value={o.step.map(|s| (s + 1).to_string()).unwrap_or_default()}
-                            onchange={set(|o, v| o.step = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
-                        <label>{"until step "}<input type="number" min="1" max={steps.to_string()} placeholder={steps.to_string()} size="5"
-                            value={o.until.map(|s| (s + 1).to_string()).unwrap_or_default()}
-                            onchange={set(|o, v| o.until = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
-                    </fieldset>
+                    { embed_options(&o, &options, props.session.0.len()) }
                     <iframe class="embed-preview" src={preview} title="Preview of the embed" loading="lazy"></iframe>
                     <textarea readonly=true id="embed-snippet" aria-label="Snippet to copy" value={snippet} />
                     <div class="embed-actions">
@@ -155,6 +111,57 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// The Embed dialog's options: what the embedded page shows and does, kept in `options`.
+fn embed_options(o: &ViewOptions, options: &UseStateHandle<ViewOptions>, steps: usize) -> Html {
+    let set = |f: fn(&mut ViewOptions, String)| {
+        let options = options.clone();
+        Callback::from(move |e: Event| {
+            let mut o = (*options).clone();
+            f(&mut o, bindings::select_value(&e));
+            options.set(o);
+        })
+    };
+    let check = |f: fn(&mut ViewOptions, bool)| {
+        let options = options.clone();
+        Callback::from(move |e: Event| {
+            let mut o = (*options).clone();
+            f(&mut o, bindings::select_value(&e) == "true");
+            options.set(o);
+        })
+    };
+    html! {
+        <fieldset class="embed-options">
+            <legend>{"Embed options"}</legend>
+            <label><input type="checkbox" id="embed-autoplay" checked={o.autoplay} onchange={check(|o, v| o.autoplay = v)} />{" autoplay"}</label>
+            <label><input type="checkbox" checked={o.readonly} onchange={check(|o, v| o.readonly = v)} />{" read-only"}</label>
+            <label><input type="checkbox" checked={o.chart} onchange={check(|o, v| o.chart = v)} />{" chart under the pods"}</label>
+            <label><input type="checkbox" checked={o.predict} onchange={check(|o, v| o.predict = v)} />{" predict mode"}</label>
+            <label>{"theme "}<select onchange={set(|o, v| o.dark = match v.as_str() { "dark" => Some(true), "light" => Some(false), _ => None })}>
+                <option value="auto" selected={o.dark.is_none()}>{"reader's"}</option>
+                <option value="light" selected={o.dark == Some(false)}>{"light"}</option>
+                <option value="dark" selected={o.dark == Some(true)}>{"dark"}</option>
+            </select></label>
+            <label>{"controls "}<select onchange={set(|o, v| o.controls = match v.as_str() { "none" => Controls::None, "minimal" => Controls::Minimal, _ => Controls::Full })}>
+                <option value="full" selected={o.controls == Controls::Full}>{"full"}</option>
+                <option value="minimal" selected={o.controls == Controls::Minimal}>{"minimal"}</option>
+                <option value="none" selected={o.controls == Controls::None}>{"none"}</option>
+            </select></label>
+            <label>{"panel "}<select onchange={set(|o, v| o.panel = match v.as_str() { "events" => Panel::Events, "chart" => Panel::Chart, "none" => Panel::None, _ => Panel::Branch })}>
+                <option value="branch" selected={o.panel == Panel::Branch}>{"branch"}</option>
+                <option value="events" selected={o.panel == Panel::Events}>{"events"}</option>
+                <option value="chart" selected={o.panel == Panel::Chart}>{"chart"}</option>
+                <option value="none" selected={o.panel == Panel::None}>{"none"}</option>
+            </select></label>
+            <label>{"from step "}<input type="number" min="1" max={steps.to_string()} placeholder="1" size="5"
+                value={o.step.map(|s| (s + 1).to_string()).unwrap_or_default()}
+                onchange={set(|o, v| o.step = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
+            <label>{"until step "}<input type="number" min="1" max={steps.to_string()} placeholder={steps.to_string()} size="5"
+                value={o.until.map(|s| (s + 1).to_string()).unwrap_or_default()}
+                onchange={set(|o, v| o.until = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
+        </fieldset>
     }
 }
 
@@ -175,27 +182,27 @@ pub fn embed_view(
             html! {
                 <section class="timeline minimal" aria-label="timeline">
                     <div class="controls">
-                        if model.playing {
-                            <button aria-label="Pause" onclick={move |_| d1.dispatch(Action::Pause)}>{"❚❚"}</button>
+                        if model.play.playing {
+                            <button aria-label="Pause" onclick={move |_| d1.dispatch(Action::Playback(PlaybackAction::Pause))}>{"❚❚"}</button>
                         } else {
-                            <button aria-label="Play" onclick={move |_| d1.dispatch(Action::Play)}>{"▶"}</button>
+                            <button aria-label="Play" onclick={move |_| d1.dispatch(Action::Playback(PlaybackAction::Play))}>{"▶"}</button>
                         }
-                        <button aria-label="Step forward" onclick={move |_| d2.dispatch(Action::StepForward)}>{"»"}</button>
-                        <span class="clock">{ timeline::clock(model.vt_ms, model.pos, model.last() + 1) }</span>
+                        <button aria-label="Step forward" onclick={move |_| d2.dispatch(Action::Playback(PlaybackAction::StepForward))}>{"»"}</button>
+                        <span class="clock">{ timeline::clock(model.play.vt_ms, model.play.pos, model.last() + 1) }</span>
                     </div>
                 </section>
             }
         }
         Controls::Full => html! {
-            <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} last={model.last()} dispatch={dispatch.clone()} />
+            <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(dispatch, Action::Playback)} />
         },
     };
     let panel = match view.panel {
         Panel::Branch => {
-            html! { <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} /> }
+            html! { <branch::BranchPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} /> }
         }
         Panel::Events => {
-            html! { <status::StatusPanel run={run.clone()} pos={model.pos} events=true /> }
+            html! { <status::StatusPanel run={run.clone()} pos={model.play.pos} events=true /> }
         }
         Panel::Chart => super::page::chart_panel(model, dispatch),
         Panel::None => html! {},
@@ -217,13 +224,13 @@ pub fn embed_view(
             { super::learn::predict_card(model, dispatch) }
             if let Some(c) = model.compare.clone() {
                 <main class="compare-main">
-                    <super::compare::CompareView compare={super::compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}
-                        playing={model.playing} speed={model.speed} readonly=true controls={view.controls != Controls::None} dispatch={dispatch.clone()} />
+                    <super::compare::CompareView compare={super::compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
+                        playing={model.play.playing} speed={model.play.speed} readonly=true controls={view.controls != Controls::None} on_play={sends(dispatch, Action::Playback)} on_variant={sends(dispatch, Action::Variant)} />
                 </main>
             } else {
             <main class="embed-grid">
                 <section class="center">
-                    <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={selected} dispatch={dispatch.clone()} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} dispatch={dispatch.clone()} />
                     { timeline }
                     if view.chart && view.panel != Panel::Chart {
                         { super::page::chart_panel(model, dispatch) }

@@ -3,6 +3,7 @@
 //! the guarantees panel, which checks the Deployment's guarantees at the current step.
 
 use super::state::{Action, Guess, Model};
+use super::state::{Answer, PlaybackAction};
 use super::{Dispatch, Run, bindings};
 use crate::controller::deployment::Branch;
 use crate::scenario::guarantees::{self, Kind, State};
@@ -12,21 +13,25 @@ use yew::prelude::*;
 
 /// The question, the answer revealed, or the score at the end (nothing outside predict mode).
 pub fn predict_card(model: &Model, dispatch: &Dispatch) -> Html {
-    if !model.predict {
+    if !model.predict.on {
         return html! {};
     }
-    if let Some(q) = model.asking {
-        return question(model, dispatch, q, &model.guess);
+    if let Some(q) = model.predict.asking {
+        return question(model, dispatch, q, &model.predict.guess);
     }
-    if let Some(v) = model.revealed.and_then(|q| model.verdicts.get(&q)) {
+    if let Some(v) = model
+        .predict
+        .revealed
+        .and_then(|q| model.predict.verdicts.get(&q))
+    {
         return revealed(model, dispatch, v);
     }
-    if model.pos >= model.last() {
+    if model.play.pos >= model.last() {
         return score(model, dispatch);
     }
     html! {
         <section class="predict idle" aria-label="Predict mode">
-            <p>{ format!("Predict mode: playback stops before each of the {} Deployment syncs that change something. Press ▶ to start.", model.questions.len()) }</p>
+            <p>{ format!("Predict mode: playback stops before each of the {} Deployment syncs that change something. Press ▶ to start.", model.predict.questions.len()) }</p>
         </section>
     }
 }
@@ -45,8 +50,8 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
         let oninput = Callback::from(move |e: InputEvent| {
             let v = bindings::select_value(&e);
             d.dispatch(match k {
-                Some(k) => Action::GuessSize(k, v),
-                None => Action::GuessNewReplicaSet(v),
+                Some(k) => Action::Answer(Answer::Size(k, v)),
+                None => Action::Answer(Answer::NewReplicaSet(v)),
             })
         });
         html! {
@@ -66,7 +71,7 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
                         let (d, b) = (dispatch.clone(), *b);
                         html! {
                             <label class={classes!("choice", (g.branch == Some(b)).then_some("on"))}>
-                                <input type="radio" name="branch" checked={g.branch == Some(b)} onchange={move |_| d.dispatch(Action::PickBranch(b))} />
+                                <input type="radio" name="branch" checked={g.branch == Some(b)} onchange={move |_| d.dispatch(Action::Answer(Answer::Branch(b)))} />
                                 { format!("{} {}", k + 1, b.as_str()) }
                             </label>
                         }
@@ -80,7 +85,7 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
                             let on = g.strategy.as_deref() == Some(*st);
                             html! {
                                 <label class={classes!("choice", on.then_some("on"))}>
-                                    <input type="radio" name="strategy" checked={on} onchange={move |_| d.dispatch(Action::PickStrategy(st.to_string()))} />
+                                    <input type="radio" name="strategy" checked={on} onchange={move |_| d.dispatch(Action::Answer(Answer::Strategy(st.to_string())))} />
                                     { *st }
                                 </label>
                             }
@@ -132,16 +137,22 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
             <ul class="explain">
                 { for st.explain.iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
             </ul>
-            <button class="primary" onclick={move |_| d.dispatch(Action::Play)}>{"Continue ▶"}</button>
+            <button class="primary" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
         </section>
     }
 }
 
 fn score(model: &Model, dispatch: &Dispatch) -> Html {
-    let right = model.verdicts.values().filter(|v| v.right()).count();
-    let answered = model.verdicts.len();
-    let total = model.questions.len();
+    let right = model
+        .predict
+        .verdicts
+        .values()
+        .filter(|v| v.right())
+        .count();
+    let answered = model.predict.verdicts.len();
+    let total = model.predict.questions.len();
     let missed: Vec<usize> = model
+        .predict
         .verdicts
         .values()
         .filter(|v| !v.right())
@@ -157,7 +168,7 @@ fn score(model: &Model, dispatch: &Dispatch) -> Html {
                     { for missed.iter().map(|&q| {
                         let d = dispatch.clone();
                         let st = &model.session.trace[q];
-                        html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Seek(q - 1))}>
+                        html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(q - 1)))}>
                             { format!("t = {}: {}", secs(st.t), st.branch.map_or("", Branch::as_str)) }
                         </button></li> }
                     }) }
@@ -222,7 +233,7 @@ pub fn guarantees_panel(props: &GuaranteesProps) -> Html {
                         let (d, from) = (props.dispatch.clone(), b.from_step);
                         html! {
                             <li class={classes!(if b.expected.is_some() { "expected" } else { "unexpected" })}>
-                                <button class="link" onclick={move |_| d.dispatch(Action::Seek(from))}>
+                                <button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(from)))}>
                                     { format!("{} from t = {} (step {})", short(b.kind), secs(b.from_ms), b.from_step + 1) }
                                 </button>
                                 <span>{ format!(": {}. ", b.numbers) }</span>

@@ -9,6 +9,7 @@ use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
 use crate::scenario::session::Session;
 use state::{Action, Model};
+use state::{PlaybackAction, VariantAction};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -24,6 +25,13 @@ impl PartialEq for Run {
 
 pub type Dispatch = UseReducerDispatcher<Model>;
 
+/// The callback a component is given for what it asks: each part's actions reach the page as
+/// the action `to` makes of them (a component never holds the whole dispatcher).
+pub fn sends<T: 'static>(dispatch: &Dispatch, to: fn(T) -> Action) -> Callback<T> {
+    let d = dispatch.clone();
+    Callback::from(move |x| d.dispatch(to(x)))
+}
+
 pub fn start() {
     bindings::report_panics();
     yew::Renderer::<App>::new().render();
@@ -37,7 +45,7 @@ pub fn app() -> Html {
         Model::from_url(&query, &fragment, dark)
     });
     let dispatch = model.dispatcher();
-    bindings::use_animation_loop(model.playing, dispatch.clone());
+    bindings::use_animation_loop(model.play.playing, dispatch.clone());
     bindings::use_shortcuts(dispatch.clone());
     bindings::use_hash_links(dispatch.clone());
     bindings::use_remote_commands(dispatch.clone());
@@ -51,10 +59,10 @@ pub fn app() -> Html {
     use_url_follows_work(&model);
     let run = Run(model.session.clone());
     // Derived from the run and the step only: recomputed when those change, not on every frame.
-    let caption = use_memo((run.clone(), model.pos), |(run, pos)| {
+    let caption = use_memo((run.clone(), model.play.pos), |(run, pos)| {
         run.0.caption_at(*pos).map(str::to_string)
     });
-    let names = use_memo((run.clone(), model.pos), |(run, pos)| {
+    let names = use_memo((run.clone(), model.play.pos), |(run, pos)| {
         let step = run.0.trace.get(*pos);
         let pods: Vec<String> = run
             .0
@@ -66,7 +74,7 @@ pub fn app() -> Html {
     });
     // An embed's "Open in playground" link, encoded once per step rather than per frame.
     let link = use_memo(
-        (run.clone(), model.pos, model.view.embed),
+        (run.clone(), model.play.pos, model.view.embed),
         |(run, pos, embed)| {
             if *embed {
                 crate::scenario::share::encode(&run.0.scenario, *pos)
@@ -91,34 +99,34 @@ pub fn app() -> Html {
             { recording_bar(&model, &dispatch) }
             if let Some(c) = model.compare.clone() {
                 <main class="compare-main">
-                    <compare::CompareView compare={compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.vt_ms}
-                        playing={model.playing} speed={model.speed} {readonly} dispatch={dispatch.clone()} />
+                    <compare::CompareView compare={compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
+                        playing={model.play.playing} speed={model.play.speed} {readonly} on_play={sends(&dispatch, Action::Playback)} on_variant={sends(&dispatch, Action::Variant)} />
                 </main>
             } else {
             <main class="grid">
                 if !readonly {
                     <section class="left">
-                        <editor::EditorPanel text={model.editor.clone()} problems={model.problems.clone()} full={model.editor_full} following={!model.editor_dirty} pending={model.pending_revert.clone()} dispatch={dispatch.clone()} />
-                        <world::WorldPanel world={model.session.scenario.world.clone()} dispatch={dispatch.clone()} />
+                        <editor::EditorPanel text={model.editor.text.clone()} problems={model.editor.problems.clone()} full={model.editor.full} following={!model.editor.dirty} pending={model.editor.pending_revert.clone()} on={sends(&dispatch, Action::Editor)} />
+                        <world::WorldPanel world={model.session.scenario.world.clone()} on_world={sends(&dispatch, Action::SetWorld)} />
                     </section>
                 }
                 <section class="center">
                     { focus_switcher(&model, &dispatch) }
                     { caption_bar(&model, &dispatch, (*caption).clone()) }
                     { learn::predict_card(&model, &dispatch) }
-                    <cluster_view::ClusterView run={run.clone()} pos={model.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
-                    <timeline::Timeline run={run.clone()} pos={model.pos} vt_ms={model.vt_ms} playing={model.playing} speed={model.speed} last={model.last()} dispatch={dispatch.clone()} />
-                    <branch::BranchDrawer run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
-                    <inspector::Inspector run={run.clone()} pos={model.pos} selected={model.selected.clone()} playing={model.playing} readonly={readonly} dispatch={dispatch.clone()} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
+                    <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(&dispatch, Action::Playback)} />
+                    <branch::BranchDrawer run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
+                    <inspector::Inspector run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} playing={model.play.playing} readonly={readonly} dispatch={dispatch.clone()} />
                     if !readonly {
-                        <console::Console lines={model.console.clone()} history={model.history.clone()} names={names.clone()} dispatch={dispatch.clone()} />
+                        <console::Console lines={model.console.lines.clone()} history={model.console.history.clone()} names={names.clone()} on_command={sends(&dispatch, Action::Command)} />
                     }
                     { chart_panel(&model, &dispatch) }
                 </section>
                 <section class="right">
-                    <branch::BranchPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
-                    <learn::GuaranteesPanel run={run.clone()} pos={model.pos} dispatch={dispatch.clone()} />
-                    <status::StatusPanel run={run} pos={model.pos} />
+                    <branch::BranchPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
+                    <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
+                    <status::StatusPanel run={run} pos={model.play.pos} />
                 </section>
             </main>
             }
@@ -148,11 +156,12 @@ pub fn recording_bar(model: &Model, dispatch: &Dispatch) -> Html {
 /// The rollout chart with the run's summary beside it; both seek.
 pub fn chart_panel(model: &Model, dispatch: &Dispatch) -> Html {
     let d = dispatch.clone();
-    let on_seek = Callback::from(move |t: u64| d.dispatch(Action::SeekTime(t)));
+    let on_seek =
+        Callback::from(move |t: u64| d.dispatch(Action::Playback(PlaybackAction::SeekTime(t))));
     let run = Run(model.session.clone());
     html! {
         <section class="chart-panel" aria-label="Rollout chart and summary">
-            <chart::RolloutChart run={run.clone()} vt_ms={model.vt_ms} on_seek={on_seek.clone()} />
+            <chart::RolloutChart run={run.clone()} vt_ms={model.play.vt_ms} on_seek={on_seek.clone()} />
             <chart::RolloutSummary {run} {on_seek} />
         </section>
     }
@@ -195,8 +204,8 @@ fn use_url_follows_work(model: &Model) {
     let run = Run(model.session.clone());
     let key = (
         run,
-        model.pos,
-        model.playing,
+        model.play.pos,
+        model.play.playing,
         model.view.embed,
         model.refusals,
     );
@@ -219,10 +228,10 @@ fn use_embed_messages(model: &Model) {
         }
     });
     let compare = model.compare.clone().map(compare::Compared);
-    let t = model.vt_ms.max(0.0) as u64;
+    let t = model.play.vt_ms.max(0.0) as u64;
     let steps = compare.as_ref().map(|c| c.0.steps_at(t));
     use_effect_with(
-        (run, model.pos, compare, steps),
+        (run, model.play.pos, compare, steps),
         move |(run, pos, compare, _)| {
             if bindings::in_frame() {
                 let step = embed_messages::Step::of(&run.0, *pos);
@@ -239,11 +248,11 @@ fn use_embed_messages(model: &Model) {
 /// view, how to start; when playback holds at a caption, the button that plays on.
 pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) -> Html {
     // A caption often tells what the next sync does: not while the reader predicts it.
-    let caption = match model.asking {
+    let caption = match model.predict.asking {
         Some(_) => Some("(The caption shows once you have answered.)".to_string()),
         None => caption,
     };
-    let first = model.pos == 0 && !model.playing;
+    let first = model.play.pos == 0 && !model.play.playing;
     let d = dispatch.clone();
     html! {
         <div class="caption" role="status" aria-live="polite">
@@ -253,8 +262,8 @@ pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) 
             if first {
                 <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>
             }
-            if model.held && !model.playing {
-                <button class="continue" onclick={move |_| d.dispatch(Action::Play)}>{"Continue ▶"}</button>
+            if model.play.held && !model.play.playing {
+                <button class="continue" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
             }
         </div>
     }
@@ -303,14 +312,14 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
             <p class="description">{ model.session.scenario.description.clone() }</p>
             if model.compare.is_none() && !model.view.readonly {
                 <button class="compare-button" title="Run this scenario with other strategies side by side"
-                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::OpenCompare) }>{"Compare"}</button>
+                    onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::Variant(VariantAction::Open)) }>{"Compare"}</button>
             }
             if model.compare.is_none() {
-                <button class={classes!("predict-button", model.predict.then_some("on"))} aria-pressed={model.predict.to_string()}
+                <button class={classes!("predict-button", model.predict.on.then_some("on"))} aria-pressed={model.predict.on.to_string()}
                     title="Predict mode: answer before each Deployment sync that changes something"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::TogglePredict) }>{"Predict"}</button>
             }
-            <embed::ShareButtons session={run.clone()} pos={model.pos} predict={model.predict} shared={model.shared.clone()} dispatch={dispatch.clone()} />
+            <embed::ShareButtons session={run.clone()} pos={model.play.pos} predict={model.predict.on} shared={model.shared.clone()} dispatch={dispatch.clone()} />
             <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
                 onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }

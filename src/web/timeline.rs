@@ -1,8 +1,8 @@
 //! The timeline: play/pause, step back and forward, speed, and a scrubber over virtual time with
 //! markers for user actions and branch changes.
 
-use super::state::{Action, SPEEDS};
-use super::{Dispatch, Run, bindings};
+use super::state::{PlaybackAction, SPEEDS};
+use super::{Run, bindings};
 use crate::cluster::trace::StepKind;
 use crate::controller::deployment::Branch;
 use crate::scenario::session::Marker;
@@ -17,7 +17,8 @@ pub struct Props {
     pub speed: f64,
     /// The last step the timeline reaches (an embed's `until` may stop it early).
     pub last: usize,
-    pub dispatch: Dispatch,
+    /// Playback asked for (play, step, seek, speed).
+    pub on: Callback<PlaybackAction>,
 }
 
 /// The clock line: virtual seconds and which step of how many.
@@ -31,11 +32,11 @@ pub fn value_text(vt_ms: f64, pos: usize, steps: usize) -> String {
 }
 
 /// The playback speed picker (the page's timeline and the Compare view's clock).
-pub fn speed_select(speed: f64, dispatch: &Dispatch) -> Html {
-    let d = dispatch.clone();
+pub fn speed_select(speed: f64, on: &Callback<PlaybackAction>) -> Html {
+    let d = on.clone();
     let on_speed = Callback::from(move |e: Event| {
         if let Ok(x) = bindings::select_value(&e).parse::<f64>() {
-            d.dispatch(Action::SetSpeed(x));
+            d.emit(PlaybackAction::SetSpeed(x));
         }
     });
     html! {
@@ -64,11 +65,11 @@ pub fn timeline(props: &Props) -> Html {
         let run = props.run.clone();
         use_memo(run, |run| run.0.markers())
     };
-    let d = props.dispatch.clone();
+    let d = props.on.clone();
     let on_scrub = Callback::from(move |e: InputEvent| {
         let v = bindings::select_value(&e);
         if let Ok(t) = v.parse::<f64>() {
-            d.dispatch(Action::SeekTime(t as u64));
+            d.emit(PlaybackAction::SeekTime(t as u64));
         }
     });
     let step = s.trace.get(props.pos);
@@ -97,24 +98,27 @@ pub fn timeline(props: &Props) -> Html {
             _ => String::new(),
         })
         .unwrap_or_default();
-    let btn = |label: &'static str, name: &'static str, a: fn() -> Action, key: &'static str| {
-        let d = props.dispatch.clone();
-        html! { <button aria-label={name} title={format!("{name} ({key})")} onclick={move |_| d.dispatch(a())}>{ label }</button> }
+    let btn = |label: &'static str,
+               name: &'static str,
+               a: fn() -> PlaybackAction,
+               key: &'static str| {
+        let d = props.on.clone();
+        html! { <button aria-label={name} title={format!("{name} ({key})")} onclick={move |_| d.emit(a())}>{ label }</button> }
     };
     let time = props.vt_ms.min(end as f64);
-    let d = props.dispatch.clone();
+    let d = props.on.clone();
     // The slider steps as the page does: one step per arrow key (its own keys are not the
     // page's shortcuts, which ignore inputs).
     let on_slider_key = Callback::from(move |e: KeyboardEvent| {
         let a = match e.key().as_str() {
-            "ArrowRight" | "ArrowUp" if e.shift_key() => Action::NextChange,
-            "ArrowLeft" | "ArrowDown" if e.shift_key() => Action::PreviousChange,
-            "ArrowRight" | "ArrowUp" => Action::StepForward,
-            "ArrowLeft" | "ArrowDown" => Action::StepBack,
+            "ArrowRight" | "ArrowUp" if e.shift_key() => PlaybackAction::NextChange,
+            "ArrowLeft" | "ArrowDown" if e.shift_key() => PlaybackAction::PreviousChange,
+            "ArrowRight" | "ArrowUp" => PlaybackAction::StepForward,
+            "ArrowLeft" | "ArrowDown" => PlaybackAction::StepBack,
             _ => return,
         };
         e.prevent_default();
-        d.dispatch(a);
+        d.emit(a);
     });
     let mut placed: Vec<f64> = vec![];
     let shown: Vec<(usize, Marker, f64)> = markers
@@ -132,16 +136,16 @@ pub fn timeline(props: &Props) -> Html {
     html! {
         <section class="timeline" aria-label="timeline">
             <div class="controls">
-                { btn("⇤", "Previous change", || Action::PreviousChange, "Shift+←") }
-                { btn("«", "Step back", || Action::StepBack, "←") }
+                { btn("⇤", "Previous change", || PlaybackAction::PreviousChange, "Shift+←") }
+                { btn("«", "Step back", || PlaybackAction::StepBack, "←") }
                 if props.playing {
-                    { btn("❚❚", "Pause", || Action::Pause, "space") }
+                    { btn("❚❚", "Pause", || PlaybackAction::Pause, "space") }
                 } else {
-                    { btn("▶", "Play", || Action::Play, "space") }
+                    { btn("▶", "Play", || PlaybackAction::Play, "space") }
                 }
-                { btn("»", "Step forward", || Action::StepForward, "→") }
-                { btn("⇥", "Next change", || Action::NextChange, "Shift+→") }
-                { speed_select(props.speed, &props.dispatch) }
+                { btn("»", "Step forward", || PlaybackAction::StepForward, "→") }
+                { btn("⇥", "Next change", || PlaybackAction::NextChange, "Shift+→") }
+                { speed_select(props.speed, &props.on) }
                 <span class="clock" aria-live="off">{ clock(time, props.pos, last + 1) }</span>
             </div>
             <div class="scrub">
@@ -156,10 +160,10 @@ pub fn timeline(props: &Props) -> Html {
                             Marker::Branch => ("branch", format!("{} branch", s.trace[*i].branch.map_or("", Branch::as_str))),
                         };
                         let label = format!("Go to t = {t:.1}s: {what}");
-                        let (d, i) = (props.dispatch.clone(), *i);
+                        let (d, i) = (props.on.clone(), *i);
                         html! {
                             <button class={classes!("marker", class)} style={format!("left:{left:.3}%")}
-                                title={label.clone()} aria-label={label} onclick={move |_| d.dispatch(Action::Seek(i))}></button>
+                                title={label.clone()} aria-label={label} onclick={move |_| d.emit(PlaybackAction::Seek(i))}></button>
                         }
                     }) }
                 </div>

@@ -1,15 +1,15 @@
 //! World controls: pod timings, nodes, and images that fail to pull or crash. Changing one
 //! re-runs the scenario in the new world.
 
-use super::state::Action;
-use super::{Dispatch, bindings};
+use super::bindings;
 use crate::cluster::kubelet::World;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub world: World,
-    pub dispatch: Dispatch,
+    /// The world settings as the reader changed them.
+    pub on_world: Callback<World>,
 }
 
 fn list(v: &[String]) -> String {
@@ -27,12 +27,12 @@ fn parse_list(s: &str) -> Vec<String> {
 pub fn world_panel(props: &Props) -> Html {
     let number = |label: &'static str, value: u64, set: fn(&mut World, u64)| {
         let w = props.world.clone();
-        let d = props.dispatch.clone();
+        let d = props.on_world.clone();
         let onchange = Callback::from(move |e: Event| {
             if let Ok(v) = bindings::select_value(&e).trim().parse::<u64>() {
                 let mut w = w.clone();
                 set(&mut w, v);
-                d.dispatch(Action::SetWorld(w));
+                d.emit(w);
             }
         });
         html! {
@@ -41,11 +41,11 @@ pub fn world_panel(props: &Props) -> Html {
     };
     let images = |label: &'static str, value: &[String], set: fn(&mut World, Vec<String>)| {
         let w = props.world.clone();
-        let d = props.dispatch.clone();
+        let d = props.on_world.clone();
         let onchange = Callback::from(move |e: Event| {
             let mut w = w.clone();
             set(&mut w, parse_list(&bindings::select_value(&e)));
-            d.dispatch(Action::SetWorld(w));
+            d.emit(w);
         });
         html! {
             <label class="wide"><span>{ label }</span><input type="text" placeholder="e.g. nginx:bad, *:broken" value={list(value)} aria-label={label} {onchange} /></label>

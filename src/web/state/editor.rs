@@ -1,0 +1,160 @@
+//! The editor's part of the page: the manifest's text, whether it is the reader's own or
+//! follows the timeline, and the problems found in it. Applying it, loading the spec on screen
+//! and starting a run from it need the run ([`super::Model`]); typing is this part's own.
+
+use crate::api::Deployment;
+use crate::scenario::quick;
+use std::rc::Rc;
+
+#[derive(Clone, Default)]
+pub struct Editor {
+    pub text: String,
+    /// The text is the reader's (typed, pasted or applied): it stays as it is. While it is
+    /// not, the editor follows the timeline, showing the focus Deployment at each step.
+    pub dirty: bool,
+    /// The Deployment the text was last loaded from (what an Apply would revert to where the
+    /// reader has not changed it).
+    pub base: Option<Rc<Deployment>>,
+    /// Show every field, the apiserver's defaults too.
+    pub full: bool,
+    /// An Apply held back because it would undo changes made since the text was loaded: what
+    /// it would revert, for the reader to confirm or cancel.
+    pub pending_revert: Option<Rc<Vec<String>>>,
+    pub problems: Rc<Vec<quick::Problem>>,
+}
+
+/// What the editor panel asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditorAction {
+    Changed(String),
+    Quick(quick::Field, String),
+    /// Show or hide the defaulted fields.
+    ToggleFullSpec,
+    Apply,
+    /// Apply although it reverts what `pending_revert` lists.
+    ApplyAnyway,
+    CancelApply,
+    LoadCurrentSpec,
+    /// A new run with only the editor's objects.
+    StartFromManifest,
+}
+
+impl Editor {
+    /// An editor showing `text`, following the timeline.
+    pub fn new(text: String) -> Editor {
+        Editor {
+            problems: Rc::new(quick::check(&text)),
+            text,
+            ..Editor::default()
+        }
+    }
+
+    /// Typing: the actions that need nothing but the text. False for those that need the run
+    /// (applying, loading the spec on screen, starting from the manifest).
+    pub fn apply(&mut self, a: &EditorAction) -> bool {
+        match a {
+            EditorAction::Changed(text) => {
+                self.pending_revert = None;
+                self.problems = Rc::new(quick::check(text));
+                self.text = text.clone();
+                self.dirty = true;
+            }
+            EditorAction::Quick(field, value) => match quick::write(&self.text, *field, value) {
+                Ok(text) => {
+                    self.problems = Rc::new(quick::check(&text));
+                    self.text = text;
+                    self.dirty = true;
+                }
+                Err(e) => {
+                    self.problems = Rc::new(vec![quick::Problem {
+                        line: None,
+                        field: Some(field.label().into()),
+                        message: e,
+                    }])
+                }
+            },
+            EditorAction::ToggleFullSpec => {
+                self.full = !self.full;
+                if !self.dirty {
+                    self.base = None;
+                }
+            }
+            EditorAction::CancelApply => self.pending_revert = None,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Shows `d` (as it stands at the step on screen), following the timeline again.
+    pub fn show(&mut self, d: Rc<Deployment>) {
+        self.text = quick::manifest_of(&d, self.full);
+        self.problems = Rc::new(quick::check(&self.text));
+        self.dirty = false;
+        self.base = Some(d);
+    }
+
+    /// While the text is not the reader's, it shows the focus Deployment `d` at the step on
+    /// screen (written anew only when what it shows changed: a status update changes nothing
+    /// there).
+    pub fn follow(&mut self, d: Option<&Rc<Deployment>>) {
+        let Some(d) = d.filter(|_| !self.dirty).cloned() else {
+            return;
+        };
+        let same = self.base.as_ref().is_some_and(|b| {
+            Rc::ptr_eq(b, &d)
+                || b.metadata.key() == d.metadata.key()
+                    && b.spec == d.spec
+                    && b.metadata.labels == d.metadata.labels
+                    && b.metadata.annotations == d.metadata.annotations
+        });
+        if same {
+            self.base = Some(d);
+        } else {
+            self.show(d);
+        }
+    }
+
+    /// What an Apply of the text would revert of the changes made to the Deployment since the
+    /// text was loaded (`now`: the Deployment at the step on screen).
+    pub fn reverts(&self, now: Option<&Rc<Deployment>>) -> Vec<String> {
+        match (&self.base, now) {
+            (Some(base), Some(now)) if self.dirty && !Rc::ptr_eq(base, now) => {
+                quick::reverts(&self.text, base, now)
+            }
+            _ => vec![],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::scenario::session::Session;
+
+    fn deployment_at_start() -> Rc<Deployment> {
+        let s = Session::new(Scenario::parse(crate::scenario::gallery::DEFAULT).unwrap()).unwrap();
+        s.focus_at(s.len() - 1).cloned().unwrap()
+    }
+
+    #[test]
+    fn typing_makes_the_text_the_readers_and_a_bad_quick_value_names_its_field() {
+        let d = deployment_at_start();
+        let mut e = Editor::default();
+        e.follow(Some(&d));
+        assert!(!e.dirty && e.text.contains("kind: Deployment"));
+        assert!(e.apply(&EditorAction::Quick(quick::Field::Replicas, "seven".into())));
+        assert!(!e.dirty, "a refused value changes nothing");
+        assert_eq!(e.problems.len(), 1);
+        assert_eq!(
+            e.problems[0].field.as_deref(),
+            Some(quick::Field::Replicas.label())
+        );
+        let typed = e.text.replace("replicas: 10", "replicas: 5");
+        assert!(e.apply(&EditorAction::Changed(typed.clone())));
+        assert!(e.dirty && e.problems.is_empty());
+        e.follow(Some(&d));
+        assert_eq!(e.text, typed, "the reader's text stays");
+        assert!(!e.apply(&EditorAction::Apply), "applying needs the run");
+    }
+}
