@@ -3,9 +3,7 @@
 //! at or before the current step, the branch that fired lights up, the checks before it say
 //! why they were passed over, and the sync's explain lines give the formulas with their numbers.
 
-use super::state::Action;
-use super::state::PlaybackAction;
-use super::{Dispatch, Run};
+use super::Run;
 use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;
 use yew::prelude::*;
@@ -14,7 +12,8 @@ use yew::prelude::*;
 pub struct Props {
     pub run: Run,
     pub pos: usize,
-    pub dispatch: Dispatch,
+    /// Go to a step (a sync in the list).
+    pub on_seek: Callback<usize>,
 }
 
 /// The syncs of the Deployment on screen up to step `pos` (other Deployments' syncs are
@@ -110,11 +109,11 @@ pub fn branch_panel(props: &Props) -> Html {
         _ => None,
     };
     let recent = syncs.iter().rev().take(12).map(|(i, t)| {
-        let d = props.dispatch.clone();
+        let d = props.on_seek.clone();
         let i = *i;
         html! {
             <li>
-                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(i)))}
+                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.emit(i)}
                     title={format!("Go to step {}", i + 1)} aria-current={(i == idx).then_some("step")}>
                     { format!("{:>6.1}s  {}", t.t as f64 / 1000.0, branch_words(t)) }
                 </button>

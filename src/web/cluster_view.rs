@@ -2,8 +2,8 @@
 //! shapes whose colour, icon and label say their state. Pods are keyed by name, so the browser
 //! animates a pod appearing, changing state and fading out while it terminates.
 
-use super::state::{Action, Selected};
-use super::{Dispatch, Run};
+use super::Run;
+use super::state::Selected;
 use crate::cluster::trace::{PodState, PodView};
 use yew::prelude::*;
 
@@ -15,7 +15,8 @@ pub struct Props {
     pub run: Run,
     pub pos: usize,
     pub selected: Option<Selected>,
-    pub dispatch: Dispatch,
+    /// A pod or ReplicaSet picked, for its YAML.
+    pub on_select: Callback<Option<Selected>>,
 }
 
 pub fn icon(s: PodState) -> &'static str {
@@ -44,15 +45,15 @@ fn class(s: PodState) -> &'static str {
     }
 }
 
-fn pod(p: &PodView, selected: bool, dispatch: &Dispatch) -> Html {
+fn pod(p: &PodView, selected: bool, on_select: &Callback<Option<Selected>>) -> Html {
     let name = p.name.clone();
-    let d = dispatch.clone();
+    let d = on_select.clone();
     let label = format!("pod {} {}", p.name, p.state.as_str());
     html! {
         <button key={p.name.clone()} class={classes!("pod", class(p.state), selected.then_some("selected"))}
             title={format!("{} — {} ({}) on {}", p.name, p.state.as_str(), p.status, if p.node.is_empty() { "no node yet" } else { p.node.as_str() })}
             aria-label={label}
-            onclick={move |_| d.dispatch(Action::Select(Some(Selected::Pod(name.clone()))))}>
+            onclick={move |_| d.emit(Some(Selected::Pod(name.clone())))}>
             <span class="icon" aria-hidden="true">{ icon(p.state) }</span>
         </button>
     }
@@ -105,7 +106,7 @@ pub fn cluster_view(props: &Props) -> Html {
             pods.iter().filter(|p| p.replica_set == rs.name).collect()
         };
         let sel = props.selected == Some(Selected::ReplicaSet(rs.name.clone()));
-        let d = props.dispatch.clone();
+        let d = props.on_select.clone();
         let name = rs.name.clone();
         // Width grows with the desired count, so a ReplicaSet visibly grows and shrinks.
         let bar = format!("--desired:{};", rs.replicas.max(0));
@@ -113,7 +114,7 @@ pub fn cluster_view(props: &Props) -> Html {
         html! {
             <div key={rs.name.clone()} class={classes!("rs", colour, (rs.revision == newest).then_some("newest"), rs.deleting.then_some("deleting"), sel.then_some("selected"))} style={bar}>
                 <button class="rs-head"
-                    onclick={move |_| d.dispatch(Action::Select(Some(Selected::ReplicaSet(name.clone()))))}>
+                    onclick={move |_| d.emit(Some(Selected::ReplicaSet(name.clone())))}>
                     <span class="rev">{ format!("rev {}", rs.revision) }</span>{ " " }
                     <span class="rs-name">{ rs.name.clone() }</span>{ " " }
                     <span class="image">{ rs.images.join(", ") }</span>{ " " }
@@ -123,10 +124,10 @@ pub fn cluster_view(props: &Props) -> Html {
                     </span>
                 </button>
                 if canvas {
-                    <super::pod_canvas::PodCanvas pods={pods.0[j].clone()} selected={selected_pod.clone()} dispatch={props.dispatch.clone()} />
+                    <super::pod_canvas::PodCanvas pods={pods.0[j].clone()} selected={selected_pod.clone()} on_select={props.on_select.clone()} />
                 } else {
                     <div class="pods" role="group" aria-label={format!("pods of {}", rs.name)}>
-                        { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.dispatch)) }
+                        { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.on_select)) }
                     </div>
                 }
             </div>

@@ -16,7 +16,8 @@ pub struct ShareProps {
     #[prop_or_default]
     pub predict: bool,
     pub shared: Option<String>,
-    pub dispatch: Dispatch,
+    /// The link made, to show and copy.
+    pub on_shared: Callback<String>,
 }
 
 /// The Share button (copies a link to this exact state) and the Embed button (a dialog with
@@ -33,7 +34,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         let (run, pos, d, mode, predict) = (
             props.session.clone(),
             props.pos,
-            props.dispatch.clone(),
+            props.on_shared.clone(),
             mode.clone(),
             props.predict,
         );
@@ -43,7 +44,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             let query = if predict { "?predict" } else { "" };
             let text = format!("{}{query}#{fragment}", bindings::base_url());
             bindings::copy_to_clipboard(&text);
-            d.dispatch(Action::Shared(text));
+            d.emit(text);
             mode.set(Some("link"));
             bindings::focus_later("share-text");
         })
@@ -199,7 +200,7 @@ pub fn embed_view(
     };
     let panel = match view.panel {
         Panel::Branch => {
-            html! { <branch::BranchPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} /> }
+            html! { <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} /> }
         }
         Panel::Events => {
             html! { <status::StatusPanel run={run.clone()} pos={model.play.pos} events=true /> }
@@ -230,7 +231,7 @@ pub fn embed_view(
             } else {
             <main class="embed-grid">
                 <section class="center">
-                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} dispatch={dispatch.clone()} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} on_select={sends(dispatch, Action::Select)} />
                     { timeline }
                     if view.chart && view.panel != Panel::Chart {
                         { super::page::chart_panel(model, dispatch) }

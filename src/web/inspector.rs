@@ -1,8 +1,8 @@
 //! The inspector: the YAML of the pod or ReplicaSet the reader clicked, as it stood at the
 //! current step (rebuilt by replaying the deterministic core to that step), and "delete pod".
 
-use super::state::{Action, Selected};
-use super::{Dispatch, Run};
+use super::Run;
+use super::state::Selected;
 use crate::api::Kind;
 use crate::api::yaml::to_yaml;
 use yew::prelude::*;
@@ -16,7 +16,10 @@ pub struct Props {
     pub playing: bool,
     /// A read-only page shows the YAML but offers no "Delete pod".
     pub readonly: bool,
-    pub dispatch: Dispatch,
+    /// Close the viewer (`None`).
+    pub on_select: Callback<Option<Selected>>,
+    /// "Delete pod": the command it types.
+    pub on_command: Callback<String>,
 }
 
 #[function_component(Inspector)]
@@ -52,14 +55,14 @@ pub fn inspector(props: &Props) -> Html {
         Selected::ReplicaSet(n) => ("replicaset", n.clone()),
     };
     let close = {
-        let d = props.dispatch.clone();
-        move |_| d.dispatch(Action::Select(None))
+        let d = props.on_select.clone();
+        move |_| d.emit(None)
     };
     let delete = (matches!(sel, Selected::Pod(_)) && !props.readonly).then(|| {
-        let d = props.dispatch.clone();
+        let (d, close) = (props.on_command.clone(), props.on_select.clone());
         let n = name.clone();
         html! { <button class="danger" aria-label={format!("Delete pod {n}")}
-            onclick={move |_| { d.dispatch(Action::Command(format!("kubectl delete pod {n}"))); d.dispatch(Action::Select(None)); }}>{"Delete pod"}</button> }
+            onclick={move |_| { d.emit(format!("kubectl delete pod {n}")); close.emit(None); }}>{"Delete pod"}</button> }
     });
     html! {
         <section class="inspector" aria-label={format!("{what} {name}")}>

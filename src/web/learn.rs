@@ -182,7 +182,8 @@ fn score(model: &Model, dispatch: &Dispatch) -> Html {
 pub struct GuaranteesProps {
     pub run: Run,
     pub pos: usize,
-    pub dispatch: Dispatch,
+    /// Go to a step (where a breach begins).
+    pub on_seek: Callback<usize>,
 }
 
 /// The guarantees at the current step, and every breach of the run with its cause.
@@ -230,10 +231,10 @@ pub fn guarantees_panel(props: &GuaranteesProps) -> Html {
                 <h3>{"Breaches in this run"}</h3>
                 <ul class="breaches">
                     { for report.breaches.iter().map(|b| {
-                        let (d, from) = (props.dispatch.clone(), b.from_step);
+                        let (d, from) = (props.on_seek.clone(), b.from_step);
                         html! {
                             <li class={classes!(if b.expected.is_some() { "expected" } else { "unexpected" })}>
-                                <button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(from)))}>
+                                <button class="link" onclick={move |_| d.emit(from)}>
                                     { format!("{} from t = {} (step {})", short(b.kind), secs(b.from_ms), b.from_step + 1) }
                                 </button>
                                 <span>{ format!(": {}. ", b.numbers) }</span>

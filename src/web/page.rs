@@ -32,6 +32,11 @@ pub fn sends<T: 'static>(dispatch: &Dispatch, to: fn(T) -> Action) -> Callback<T
     Callback::from(move |x| d.dispatch(to(x)))
 }
 
+/// The callback of a view that moves to a step.
+pub fn seek(dispatch: &Dispatch) -> Callback<usize> {
+    sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))
+}
+
 pub fn start() {
     bindings::report_panics();
     yew::Renderer::<App>::new().render();
@@ -114,18 +119,18 @@ pub fn app() -> Html {
                     { focus_switcher(&model, &dispatch) }
                     { caption_bar(&model, &dispatch, (*caption).clone()) }
                     { learn::predict_card(&model, &dispatch) }
-                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} dispatch={dispatch.clone()} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} on_select={sends(&dispatch, Action::Select)} />
                     <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(&dispatch, Action::Playback)} />
-                    <branch::BranchDrawer run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
-                    <inspector::Inspector run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} playing={model.play.playing} readonly={readonly} dispatch={dispatch.clone()} />
+                    <branch::BranchDrawer run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                    <inspector::Inspector run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} playing={model.play.playing} readonly={readonly} on_select={sends(&dispatch, Action::Select)} on_command={sends(&dispatch, Action::Command)} />
                     if !readonly {
                         <console::Console lines={model.console.lines.clone()} history={model.console.history.clone()} names={names.clone()} on_command={sends(&dispatch, Action::Command)} />
                     }
                     { chart_panel(&model, &dispatch) }
                 </section>
                 <section class="right">
-                    <branch::BranchPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
-                    <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} dispatch={dispatch.clone()} />
+                    <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                    <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
                     <status::StatusPanel run={run} pos={model.play.pos} />
                 </section>
             </main>
@@ -319,7 +324,7 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                     title="Predict mode: answer before each Deployment sync that changes something"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::TogglePredict) }>{"Predict"}</button>
             }
-            <embed::ShareButtons session={run.clone()} pos={model.play.pos} predict={model.predict.on} shared={model.shared.clone()} dispatch={dispatch.clone()} />
+            <embed::ShareButtons session={run.clone()} pos={model.play.pos} predict={model.predict.on} shared={model.shared.clone()} on_shared={sends(dispatch, Action::Shared)} />
             <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
                 onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }

@@ -5,8 +5,7 @@
 //! variables); a click selects the pod under it; the per-state counts are written out beside
 //! it, for keyboard and screen-reader users too.
 
-use super::Dispatch;
-use super::state::{Action, Selected};
+use super::state::Selected;
 use crate::cluster::trace::{PodState, PodView};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -22,7 +21,8 @@ const MAX_HEIGHT: f64 = 140.0;
 pub struct Props {
     pub pods: Rc<Vec<Rc<PodView>>>,
     pub selected: Option<String>,
-    pub dispatch: Dispatch,
+    /// A pod picked, for its YAML.
+    pub on_select: Callback<Option<Selected>>,
 }
 
 impl PartialEq for Props {
@@ -79,7 +79,7 @@ pub fn pod_canvas(props: &Props) -> Html {
         });
     }
     let onclick = {
-        let (canvas, pods, d) = (canvas.clone(), props.pods.clone(), props.dispatch.clone());
+        let (canvas, pods, d) = (canvas.clone(), props.pods.clone(), props.on_select.clone());
         Callback::from(move |e: MouseEvent| {
             let Some(el) = canvas.cast::<web_sys::HtmlCanvasElement>() else {
                 return;
@@ -90,7 +90,7 @@ pub fn pod_canvas(props: &Props) -> Html {
             if (x / side) < cols as f64
                 && let Some(p) = pods.get(i)
             {
-                d.dispatch(Action::Select(Some(Selected::Pod(p.name.clone()))));
+                d.emit(Some(Selected::Pod(p.name.clone())));
             }
         })
     };
