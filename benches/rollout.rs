@@ -5,7 +5,7 @@
 
 use rollout_playground::api::yaml::parse_objects;
 use rollout_playground::cluster::{Cluster, kubelet::World};
-use rollout_playground::scenario::kubectl;
+use rollout_playground::kubectl;
 use std::time::Instant;
 
 fn rollout(replicas: u32) -> (f64, u64) {

@@ -14,6 +14,7 @@ pub mod apiserver;
 pub mod cluster;
 pub mod conformance;
 pub mod controller;
+pub mod kubectl;
 pub mod scenario;
 
 /// The browser playground (Yew): its state and reducer on every target, the rest wasm32 only.

@@ -2,7 +2,8 @@
 
 use rollout_playground::api::yaml::parse_objects;
 use rollout_playground::cluster::{Cluster, kubelet::World};
-use rollout_playground::scenario::{Scenario, ScenarioError, kubectl};
+use rollout_playground::kubectl;
+use rollout_playground::scenario::{Scenario, ScenarioError};
 
 const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: nginx, image: 'nginx:1.25'}]}\n";
 

@@ -1,5 +1,5 @@
 //! The crate's modules depend on each other one way (ARCHITECTURE.md, "Layers"):
-//! `api` ← `apiserver` ← `controller` ← `cluster` ← `scenario`, `conformance` ← `web`, the
+//! `api` ← `apiserver` ← `controller` ← `cluster` ← `kubectl` ← `scenario`, `conformance` ← `web`, the
 //! binaries. A module that names a module of a higher layer (`crate::…` or, from a binary,
 //! `rollout_playground::…`) fails this test, naming the file, the line and both layers.
 
@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["apiserver"],
     &["controller"],
     &["cluster"],
+    &["kubectl"],
     &["scenario", "conformance"],
     &["web", "bin"],
 ];

@@ -532,7 +532,7 @@ fn deleted_since(c: &rollout_playground::cluster::Cluster, before: &[String]) ->
 #[test]
 fn a_replica_set_without_an_owner_ranks_no_pod_by_its_node() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
-    use rollout_playground::scenario::kubectl;
+    use rollout_playground::kubectl;
     let pod = |name: &str, node: &str| pod_on_node(name, "{app: bare}", node);
     let mut c = Cluster::new(World::default());
     create_all(&mut c, &(pod("b", "node-1") + &pod("c", "node-1")));
@@ -561,7 +561,7 @@ fn a_replica_set_without_an_owner_ranks_no_pod_by_its_node() {
 #[test]
 fn related_pods_are_the_ones_the_selectors_match_whoever_controls_them() {
     use rollout_playground::cluster::{Cluster, kubelet::World};
-    use rollout_playground::scenario::kubectl;
+    use rollout_playground::kubectl;
     let mut c = Cluster::new(World::default());
     create_all(
         &mut c,
@@ -1075,7 +1075,7 @@ until: 30s
         "available at {available:?}"
     );
 
-    use rollout_playground::scenario::kubectl;
+    use rollout_playground::kubectl;
     let mut c = scenario.start().unwrap();
     c.drain().unwrap();
     c.advance(4_000).unwrap();

@@ -175,6 +175,54 @@ pub fn go_duration(secs: u64) -> String {
     }
 }
 
+/// Go's `time.ParseDuration` (`30s`, `1m30s`, `1.5h`, `500ms`, `-2m`, `0`): the duration in
+/// nanoseconds, signed, or Go's error (`time: invalid duration "x"`, `time: missing unit …`,
+/// `time: unknown unit …`). The crate's one reader of Go durations: kubectl's `--timeout`
+/// and a scenario's instants go through it.
+pub fn parse_go_duration(s: &str) -> Result<f64, String> {
+    let invalid = || format!("time: invalid duration {s:?}");
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if body == "0" {
+        return Ok(0.0);
+    }
+    if body.is_empty() {
+        return Err(invalid());
+    }
+    let mut total_ns = 0f64;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number = &rest[..num_len];
+        if number.is_empty() || number == "." {
+            return Err(invalid());
+        }
+        let n: f64 = number.parse().map_err(|_| invalid())?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        rest = &rest[unit_len..];
+        let ns = match unit {
+            "" => return Err(format!("time: missing unit in duration {s:?}")),
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            other => return Err(format!("time: unknown unit {other:?} in duration {s:?}")),
+        };
+        total_ns += n * ns;
+    }
+    Ok(if negative { -total_ns } else { total_ns })
+}
+
 /// Formats a duration the way kubectl prints ages (apimachinery's `duration.HumanDuration`):
 /// `45s`, `3m2s`, `12m`, `3h30m`, `20h`, `3d4h`, `30d`, `2y5d`.
 pub fn human_duration(ms: i64) -> String {

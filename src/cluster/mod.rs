@@ -114,7 +114,7 @@ pub struct Cluster {
     /// step's while it was not written), for the editor that shows it as it stood.
     pub focus_objects: Vec<Option<Rc<Deployment>>>,
     /// `kubectl rollout status` commands still watching.
-    pub watches: Vec<watch::RolloutWatch>,
+    pub watches: Vec<watch::Watch>,
     /// Steps recorded before this cluster's `trace` began (a run resumed from a checkpoint
     /// records only what comes after it).
     pub trace_base: usize,
@@ -831,7 +831,7 @@ impl Cluster {
 }
 
 /// Copies the lines a watch printed from line `before` on (and how it ended) onto its step.
-fn log_watch(trace: &mut [TraceStep], base: usize, w: &watch::RolloutWatch, before: usize) {
+fn log_watch(trace: &mut [TraceStep], base: usize, w: &watch::Watch, before: usize) {
     let Some(s) = w
         .step
         .and_then(|i| i.checked_sub(base))

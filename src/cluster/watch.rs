@@ -1,63 +1,20 @@
-//! A client's watch on one Deployment, kept the way `kubectl rollout status` keeps it: the
-//! command lists the Deployment, prints kubectl's status line for it, and then prints one
-//! more line for every `Added`/`Modified` watch event of that Deployment (repeats included,
-//! as kubectl's do) until the rollout is done, the status viewer returns an error (the
-//! progress deadline, a revision that moved), the Deployment is deleted, or `--timeout`
-//! passes. The cluster feeds the watch from the same event stream its informers read, so the
-//! lines fall at the virtual instants kubectl would have printed them.
+//! A client's watch on one Deployment (the hook `kubectl rollout status` uses): the client
+//! listed the Deployment and printed its first line; the watch then prints what its
+//! [`Viewer`] says of every `Added`/`Modified` watch event of that Deployment (repeats
+//! included, as kubectl's are) until the viewer says it is done or returns an error, the
+//! Deployment is deleted, or the deadline (`--timeout`) passes. The cluster feeds the watch
+//! from the same event stream its informers read, so the lines fall at the virtual instants
+//! the client would have printed them.
 
 use crate::api::Deployment;
 use crate::apiserver::store::WatchRef;
-use crate::controller::deployment::util as du;
 use serde::Serialize;
 
-/// kubectl's `DeploymentStatusViewer.Status`: the line to print and whether the rollout is
-/// done, or the error that ends the watch. `revision` > 0 pins the revision
-/// (`--revision`).
-pub fn status_viewer(d: &Deployment, revision: i64) -> Result<(String, bool), String> {
-    let n = &d.metadata.name;
-    if revision > 0 {
-        let current = du::revision(&d.metadata)
-            .map_err(|e| format!("cannot get the revision of deployment \"{n}\": {e}"))?;
-        if current != revision {
-            return Err(format!(
-                "desired revision ({revision}) is different from the running revision ({current})"
-            ));
-        }
-    }
-    let s = &d.status;
-    if d.metadata.generation > s.observed_generation {
-        return Ok((
-            "Waiting for deployment spec update to be observed...".to_string(),
-            false,
-        ));
-    }
-    if du::get_deployment_condition(s, du::PROGRESSING)
-        .is_some_and(|c| c.reason == du::TIMED_OUT_REASON)
-    {
-        return Err(format!("deployment \"{n}\" exceeded its progress deadline"));
-    }
-    let want = d.replicas();
-    let line = if s.updated_replicas < want {
-        format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} out of {want} new replicas have been updated...",
-            s.updated_replicas
-        )
-    } else if s.replicas > s.updated_replicas {
-        format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} old replicas are pending termination...",
-            s.replicas - s.updated_replicas
-        )
-    } else if s.available_replicas < s.updated_replicas {
-        format!(
-            "Waiting for deployment \"{n}\" rollout to finish: {} of {} updated replicas are available...",
-            s.available_replicas, s.updated_replicas
-        )
-    } else {
-        return Ok((format!("deployment \"{n}\" successfully rolled out"), true));
-    };
-    Ok((line, false))
-}
+/// What a watching client makes of each new version of the Deployment it watches: the line to
+/// print and whether it is done, or the error that ends the watch (kubectl's rollout status
+/// viewer is one: `crate::kubectl::rollout::status_viewer`). It is given the watch's
+/// `revision` (`--revision`; 0 for any).
+pub type Viewer = fn(&Deployment, i64) -> Result<(String, bool), String>;
 
 /// What `wait.ErrWaitTimeout` prints when `--timeout` passes.
 pub const TIMED_OUT: &str = "timed out waiting for the condition";
@@ -86,11 +43,12 @@ pub struct WatchLog {
     pub end: Option<WatchEnd>,
 }
 
-/// A `kubectl rollout status` still running (or ended) on the cluster.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RolloutWatch {
+/// A watching client still running (or ended) on the cluster.
+#[derive(Clone, Debug)]
+pub struct Watch {
     /// The Deployment's `namespace/name`.
     pub key: String,
+    viewer: Viewer,
     revision: i64,
     /// The virtual instant `--timeout` ends the watch, if one was given.
     deadline_ms: Option<u64>,
@@ -103,11 +61,18 @@ pub struct RolloutWatch {
     pub end: Option<WatchEnd>,
 }
 
-impl RolloutWatch {
+impl Watch {
     /// A watch that starts from `d` as the command listed it, at `now_ms`.
-    pub fn new(d: &Deployment, revision: i64, timeout_ms: Option<u64>, now_ms: u64) -> Self {
-        RolloutWatch {
+    pub fn new(
+        d: &Deployment,
+        viewer: Viewer,
+        revision: i64,
+        timeout_ms: Option<u64>,
+        now_ms: u64,
+    ) -> Self {
+        Watch {
             key: d.metadata.key().to_string(),
+            viewer,
             revision,
             deadline_ms: timeout_ms.map(|t| now_ms + t),
             seen_rv: d.metadata.resource_version.parse().unwrap_or(0),
@@ -164,7 +129,7 @@ impl RolloutWatch {
             return false;
         }
         self.seen_rv = rv;
-        match status_viewer(d, self.revision) {
+        match (self.viewer)(d, self.revision) {
             Ok((text, done)) => {
                 self.lines.push(WatchLine { t: now_ms, text });
                 if done {

@@ -435,12 +435,13 @@ fn breaches(s: &Session, checks: &[Vec<Check>]) -> Vec<Breach> {
 
 /// What a command did, as far as the guarantees care.
 fn touches(cmd: &str) -> (bool, bool, bool) {
-    let words: Vec<&str> = cmd
-        .split_whitespace()
-        .filter(|w| !w.starts_with('-'))
-        .collect();
-    let verb = words.get(1).copied().unwrap_or("");
-    let target = words.get(2).copied().unwrap_or("");
+    let Ok(c) = crate::kubectl::parse(cmd) else {
+        return (false, false, false);
+    };
+    let verb = c.verb.name;
+    let words = c.words();
+    // `set image deployment/web`: the target after the subcommand.
+    let target = words.get(c.sub().map_or(0, |_| 1)).copied().unwrap_or("");
     let pods = target.starts_with("pod") || target.starts_with("po/");
     let rs = target.starts_with("replicaset") || target.starts_with("rs");
     let deploy = target.starts_with("deploy")

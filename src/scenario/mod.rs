@@ -2,11 +2,9 @@
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
 pub mod compare;
-pub mod describe;
 pub mod embed;
 pub mod gallery;
 pub mod guarantees;
-pub mod kubectl;
 pub mod learn;
 pub mod locate;
 pub mod quick;
@@ -23,6 +21,7 @@ use crate::cluster::budget::{Budget, OverBudget};
 use crate::cluster::kubelet::{World, WorldPatch};
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::cluster::{Cluster, Livelock};
+use crate::kubectl;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -150,7 +149,8 @@ struct RawStep {
     world: Option<WorldPatch>,
 }
 
-/// Parses `30s`, `1m30s`, `500ms`, `2h`, or a plain number of milliseconds.
+/// Parses a Go duration (`30s`, `1m30s`, `500ms`, `2h`) or a plain number of milliseconds;
+/// an instant of the run, so never negative.
 pub fn parse_duration(v: &Value) -> Result<u64, String> {
     match v {
         Value::Number(n) => n
@@ -161,43 +161,13 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
             if let Ok(n) = s.parse::<u64>() {
                 return Ok(n);
             }
-            let mut total = 0u64;
-            let mut num = String::new();
-            let mut chars = s.chars().peekable();
-            let mut any = false;
-            while let Some(c) = chars.next() {
-                if c.is_ascii_digit() || c == '.' {
-                    num.push(c);
-                    continue;
-                }
-                let unit = if c == 'm' && chars.peek() == Some(&'s') {
-                    chars.next();
-                    1
-                } else {
-                    match c {
-                        'h' => 3_600_000,
-                        'm' => 60_000,
-                        's' => 1000,
-                        _ => {
-                            return Err(format!(
-                                "{s:?} is not a duration: unknown unit {c:?} (use e.g. 30s, 1m30s, 500ms)"
-                            ));
-                        }
-                    }
-                };
-                let n: f64 = num
-                    .parse()
-                    .map_err(|_| format!("{s:?} is not a duration (use e.g. 30s, 1m30s, 500ms)"))?;
-                total += (n * unit as f64).round() as u64;
-                num.clear();
-                any = true;
+            match crate::api::time::parse_go_duration(s) {
+                Ok(ns) if ns < 0.0 => Err(format!("{s:?} is not a duration: it is negative")),
+                Ok(ns) => Ok((ns / 1e6).round() as u64),
+                Err(e) => Err(format!(
+                    "{s:?} is not a duration ({e}; use e.g. 30s, 1m30s, 500ms)"
+                )),
             }
-            if !num.is_empty() || !any {
-                return Err(format!(
-                    "{s:?} is not a duration: a number needs a unit (ms, s, m, h)"
-                ));
-            }
-            Ok(total)
         }
         other => Err(format!("{other} is not a duration (use e.g. 30s)")),
     }

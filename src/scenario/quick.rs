@@ -467,7 +467,8 @@ mod tests {
 
     #[test]
     fn the_current_spec_round_trips_and_applying_it_changes_nothing() {
-        use crate::scenario::{Scenario, kubectl};
+        use crate::kubectl;
+        use crate::scenario::Scenario;
         let text = crate::scenario::gallery::GALLERY[0].1;
         let mut c = Scenario::parse(text).unwrap().start().unwrap();
         c.drain().unwrap();
@@ -492,7 +493,8 @@ mod tests {
 
     #[test]
     fn the_editor_shows_what_was_chosen_and_asks_before_reverting() {
-        use crate::scenario::{Scenario, kubectl};
+        use crate::kubectl;
+        use crate::scenario::Scenario;
         let text = crate::scenario::gallery::GALLERY[0].1;
         let mut c = Scenario::parse(text).unwrap().start().unwrap();
         c.drain().unwrap();

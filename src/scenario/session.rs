@@ -4,7 +4,6 @@
 //! that instant, after which the run is recomputed. Time travel is replay: the core is
 //! deterministic, so re-running the scenario up to step `i` gives exactly the world of step `i`.
 
-use super::kubectl::{self, KubectlError};
 use super::{Cursor, Scenario, ScenarioError, Step, Until};
 use crate::api::Deployment;
 use crate::cluster::budget::OverBudget;
@@ -13,6 +12,7 @@ use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::cluster::watch::{WatchEnd, WatchLine};
 use crate::cluster::{Checkpoint, Cluster, Livelock};
 use crate::controller::deployment::Branch;
+use crate::kubectl::{self, KubectlError};
 use std::rc::Rc;
 
 /// Store writes between two checkpoints of a recorded run (three per object in a bigger
@@ -93,15 +93,12 @@ pub enum Outcome {
 /// `kubectl get rs -w` in any spelling of the resource (`replicasets`, `replicaset.apps`, …):
 /// answered with the trace's table up to the step, which is what the watch would have printed.
 fn watches_replica_sets(cmd: &str) -> bool {
-    let watch = cmd
-        .split_whitespace()
-        .any(|w| w == "-w" || w == "--watch" || w == "--watch=true");
-    let mut words = cmd
-        .split_whitespace()
-        .filter(|w| *w != "kubectl" && *w != "k" && !w.starts_with('-'));
-    watch
-        && words.next() == Some("get")
-        && words.next().is_some_and(|r| {
+    let Ok(c) = kubectl::parse(cmd) else {
+        return false;
+    };
+    c.verb.name == "get"
+        && c.has_flag(&["w", "watch"])
+        && c.words().first().is_some_and(|r| {
             kubectl::Resource::parse(r.split('/').next().unwrap_or(r))
                 == Some(kubectl::Resource::ReplicaSet)
         })

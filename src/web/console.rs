@@ -67,7 +67,7 @@ pub fn console(props: &Props) -> Html {
             }
             // Tab completes; with nothing to complete it moves on, as Tab does.
             "Tab" if !e.shift_key() && !input.trim().is_empty() => {
-                let (line, hits) = crate::scenario::kubectl::complete(&input, &names.0, &names.1);
+                let (line, hits) = crate::kubectl::complete(&input, &names.0, &names.1);
                 if line == *input && hits.len() < 2 {
                     return;
                 }

@@ -515,7 +515,7 @@ impl Model {
         let lo = s.actions.partition_point(|&a| a <= i);
         let (a, cmd) = s.actions[lo..].iter().find_map(|&a| {
             let cmd = s.trace[a].command.as_deref()?;
-            (!s.is_typed(a) && !crate::scenario::kubectl::is_read_only(cmd)).then_some((a, cmd))
+            (!s.is_typed(a) && !crate::kubectl::is_read_only(cmd)).then_some((a, cmd))
         })?;
         Some(format!(
             "Note: the scenario runs `{}` later, at t = {:.1}s, which may undo this.",

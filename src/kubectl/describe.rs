@@ -4,6 +4,10 @@
 //! minimum width, two spaces of padding), so that columns line up exactly where kubectl's do:
 //! a label column is as wide as the longest label of its run of lines.
 
+use super::args::Args;
+use super::resource::Resource;
+use super::rollout::owned_replica_sets;
+use super::{Outcome, get_deployment, not_found};
 use crate::api::time::human_duration;
 use crate::api::*;
 use crate::apiserver::events::Event;
@@ -571,4 +575,35 @@ pub fn pod(c: &Cluster, p: &Pod) -> String {
     w.w(0, "Node-Selectors:\t<none>\nTolerations:\t<none>\n");
     w.events(c, c.events.for_object(Kind::Pod, &p.metadata.name));
     w.finish()
+}
+
+/// `kubectl describe deployment|replicaset|pod NAME`.
+pub(super) fn run(c: &mut Cluster, cmd: &super::Command) -> super::Outcome {
+    describe(c, &cmd.args)
+}
+
+fn describe(c: &Cluster, rest: &[String]) -> Outcome {
+    let a = Args::parse(rest, &[])?;
+    a.only(&[])?;
+    let (res, name, _) = a.target(0, "describe")?;
+    Ok(match res {
+        Resource::Deployment => {
+            let d = get_deployment(c, &a, &name)?;
+            deployment(c, &d, &owned_replica_sets(c, &d))
+        }
+        Resource::ReplicaSet => {
+            let rs = c
+                .store
+                .replicaset(&a.key(&name))
+                .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
+            replica_set(c, rs)
+        }
+        Resource::Pod => {
+            let p = c
+                .store
+                .pod(&a.key(&name))
+                .ok_or_else(|| not_found(Kind::Pod, &name))?;
+            pod(c, p)
+        }
+    })
 }

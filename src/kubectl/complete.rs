@@ -1,0 +1,67 @@
+//! The console's Tab: completes a line's last word as kubectl's shell completion would.
+
+use super::resource::Resource;
+use super::verbs::VERBS;
+
+/// Completes the last word of a console line, as kubectl's shell completion would: verbs,
+/// subcommands, resource names and `RESOURCE/NAME`s. `names` are the Deployment's (first) and
+/// its ReplicaSets', `pods` the pods'. Returns the line with the candidates' common prefix
+/// filled in (and a space after a single candidate), and the candidates.
+pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<String>) {
+    let words: Vec<&str> = input.split(' ').collect();
+    let last = *words.last().unwrap_or(&"");
+    let lead: Vec<&str> = words[..words.len() - 1]
+        .iter()
+        .copied()
+        .filter(|w| *w != "kubectl" && *w != "k" && !w.is_empty())
+        .collect();
+    let sub_of = |verb: &str| VERBS.iter().find(|v| v.name == verb).map(|v| v.subcommands);
+    let mut pool: Vec<String> = match (lead.len(), lead.first().and_then(|v| sub_of(v))) {
+        (0, _) => VERBS.iter().map(|v| v.name.to_string()).collect(),
+        (1, Some(subs)) if !subs.is_empty() => subs.iter().map(|s| s.name.to_string()).collect(),
+        _ => match last.split_once('/') {
+            Some((r, _)) => {
+                let of: Vec<String> = match Resource::parse(r) {
+                    Some(Resource::Pod) => pods.to_vec(),
+                    Some(Resource::Deployment) => names.iter().take(1).cloned().collect(),
+                    Some(Resource::ReplicaSet) => names.iter().skip(1).cloned().collect(),
+                    None => vec![],
+                };
+                of.into_iter().map(|n| format!("{r}/{n}")).collect()
+            }
+            None => {
+                let mut v: Vec<String> = Resource::NAMES
+                    .iter()
+                    .filter(|(n, _)| !n.contains('.'))
+                    .map(|(n, _)| n.to_string())
+                    .collect();
+                v.extend(names.iter().take(1).map(|n| format!("deployment/{n}")));
+                v.extend(names.iter().cloned());
+                v.extend(pods.iter().cloned());
+                v
+            }
+        },
+    };
+    pool.sort();
+    pool.dedup();
+    let hits: Vec<String> = pool.into_iter().filter(|c| c.starts_with(last)).collect();
+    let mut common = hits.first().cloned().unwrap_or_default();
+    for h in &hits {
+        while !h.starts_with(&common) {
+            common.pop();
+        }
+    }
+    let mut line = words[..words.len() - 1].join(" ");
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    if hits.len() == 1 {
+        line.push_str(&hits[0]);
+        line.push(' ');
+    } else if common.len() > last.len() {
+        line.push_str(&common);
+    } else {
+        line.push_str(last);
+    }
+    (line, hits)
+}

@@ -1,0 +1,56 @@
+//! The resources the playground serves, in every spelling kubectl accepts.
+
+use crate::api::Kind;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Deployment,
+    ReplicaSet,
+    Pod,
+}
+
+impl Resource {
+    /// The resource a command names, or kubectl's error for one the server does not have.
+    pub(super) fn named(s: &str) -> Result<Resource, String> {
+        Resource::parse(s)
+            .ok_or_else(|| format!("error: the server doesn't have a resource type \"{s}\""))
+    }
+    /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
+    pub const NAMES: [(&str, Resource); 13] = [
+        ("deployment", Resource::Deployment),
+        ("deployments", Resource::Deployment),
+        ("deploy", Resource::Deployment),
+        ("deployment.apps", Resource::Deployment),
+        ("deployments.apps", Resource::Deployment),
+        ("replicaset", Resource::ReplicaSet),
+        ("replicasets", Resource::ReplicaSet),
+        ("rs", Resource::ReplicaSet),
+        ("replicaset.apps", Resource::ReplicaSet),
+        ("replicasets.apps", Resource::ReplicaSet),
+        ("pod", Resource::Pod),
+        ("pods", Resource::Pod),
+        ("po", Resource::Pod),
+    ];
+
+    pub fn parse(s: &str) -> Option<Resource> {
+        let s = s.to_ascii_lowercase();
+        Resource::NAMES
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|(_, r)| *r)
+    }
+    pub(super) fn kind(self) -> Kind {
+        match self {
+            Resource::Deployment => Kind::Deployment,
+            Resource::ReplicaSet => Kind::ReplicaSet,
+            Resource::Pod => Kind::Pod,
+        }
+    }
+    pub(super) fn prefix(self) -> &'static str {
+        match self {
+            Resource::Deployment => "deployment.apps",
+            Resource::ReplicaSet => "replicaset.apps",
+            Resource::Pod => "pod",
+        }
+    }
+}
