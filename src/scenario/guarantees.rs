@@ -66,7 +66,7 @@ pub enum State {
     Breached,
     /// Not promised at this step, and why.
     NotApplicable {
-        why: String,
+        why: &'static str,
     },
 }
 
@@ -76,7 +76,100 @@ pub struct Check {
     pub kind: Kind,
     #[serde(flatten)]
     pub state: State,
-    pub numbers: String,
+    pub numbers: Numbers,
+}
+
+/// A check's formula with its step's numbers, kept as the numbers and written when shown: a
+/// run checks six guarantees at every step, and the page shows one step's (a long session's
+/// every command would otherwise write tens of thousands of formulas).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Numbers {
+    None,
+    Ceiling {
+        desired: i32,
+        replicas: i32,
+        max_surge: i32,
+    },
+    Floor {
+        available: u32,
+        replicas: i32,
+        max_unavailable: i32,
+    },
+    Overlap {
+        new_pods: u32,
+        old_pods: u32,
+    },
+    Revision {
+        now: i64,
+        was: Option<i64>,
+    },
+    History {
+        old: usize,
+        limit: i32,
+    },
+    /// The last step's, written at once (one step a run).
+    Settled(String),
+}
+
+impl Numbers {
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Numbers::None)
+    }
+}
+
+impl std::fmt::Display for Numbers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Numbers::None => Ok(()),
+            Numbers::Ceiling {
+                desired,
+                replicas,
+                max_surge,
+            } => {
+                let ceiling = replicas + max_surge;
+                let sign = if desired <= &ceiling { "≤" } else { ">" };
+                write!(
+                    f,
+                    "Σ desired {desired} {sign} replicas + maxSurge = {replicas} + {max_surge} = {ceiling}"
+                )
+            }
+            Numbers::Floor {
+                available,
+                replicas,
+                max_unavailable,
+            } => {
+                let floor = (replicas - max_unavailable).max(0);
+                let sign = if *available as i32 >= floor {
+                    "≥"
+                } else {
+                    "<"
+                };
+                write!(
+                    f,
+                    "available {available} {sign} replicas − maxUnavailable = {replicas} − {max_unavailable} = {floor}"
+                )
+            }
+            Numbers::Overlap { new_pods, old_pods } => {
+                write!(
+                    f,
+                    "new pods {new_pods} while old pods (terminating too) {old_pods}"
+                )
+            }
+            Numbers::Revision { now, was: Some(l) } => write!(f, "revision {now} (was {l})"),
+            Numbers::Revision { now, was: None } => write!(f, "revision {now}"),
+            Numbers::History { old, limit } => {
+                write!(f, "old ReplicaSets {old} ≤ revisionHistoryLimit {limit}")
+            }
+            Numbers::Settled(text) => f.write_str(text),
+        }
+    }
+}
+
+/// As the text it shows (`rollout run --check`'s JSON).
+impl Serialize for Numbers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// A run of steps where a guarantee did not hold.
@@ -96,7 +189,7 @@ pub struct Breach {
 
 /// Every guarantee at every step of the run: `checks[i]` holds one `Check` per [`Kind::ALL`].
 pub struct Report {
-    pub checks: Vec<Vec<Check>>,
+    pub checks: Vec<[Check; Kind::ALL.len()]>,
     pub breaches: Vec<Breach>,
 }
 
@@ -130,8 +223,8 @@ impl Report {
     }
 }
 
-fn na(why: &str) -> State {
-    State::NotApplicable { why: why.into() }
+fn na(why: &'static str) -> State {
+    State::NotApplicable { why }
 }
 
 fn holds(ok: bool) -> State {
@@ -175,7 +268,7 @@ struct Memory {
     last_revision: Option<i64>,
 }
 
-fn check(kind: Kind, state: State, numbers: String) -> Check {
+fn check(kind: Kind, state: State, numbers: Numbers) -> Check {
     Check {
         kind,
         state,
@@ -184,7 +277,7 @@ fn check(kind: Kind, state: State, numbers: String) -> Check {
 }
 
 fn no_deployment(kind: Kind) -> Check {
-    check(kind, na("no Deployment"), String::new())
+    check(kind, na("no Deployment"), Numbers::None)
 }
 
 fn ceiling(at: &At) -> Check {
@@ -193,12 +286,11 @@ fn ceiling(at: &At) -> Check {
     };
     let desired: i32 = at.st.replica_sets.iter().map(|r| r.replicas).sum();
     let ceiling = d.replicas + d.max_surge;
-    let numbers = format!(
-        "Σ desired {desired} {} replicas + maxSurge = {} + {} = {ceiling}",
-        if desired <= ceiling { "≤" } else { ">" },
-        d.replicas,
-        d.max_surge
-    );
+    let numbers = Numbers::Ceiling {
+        desired,
+        replicas: d.replicas,
+        max_surge: d.max_surge,
+    };
     let state = if !at.rolling {
         na("Recreate has no surge")
     } else if at.deleting {
@@ -224,13 +316,11 @@ fn floor(at: &At, m: &mut Memory, failing: bool) -> Check {
     if m.armed.is_none() && up && d.observed_generation >= d.generation {
         m.armed = Some(key);
     }
-    let numbers = format!(
-        "available {} {} replicas − maxUnavailable = {} − {} = {floor}",
-        at.available,
-        if up { "≥" } else { "<" },
-        d.replicas,
-        d.max_unavailable
-    );
+    let numbers = Numbers::Floor {
+        available: at.available,
+        replicas: d.replicas,
+        max_unavailable: d.max_unavailable,
+    };
     let state = if !at.rolling {
         na("Recreate takes every pod down first")
     } else if at.deleting {
@@ -253,10 +343,10 @@ fn no_overlap(at: &At) -> Check {
         .filter(|r| Some(r.revision) == at.newest)
         .map(|r| r.pods.pending + r.pods.running)
         .sum();
-    let numbers = format!(
-        "new pods {new_pods} while old pods (terminating too) {}",
-        at.old_pods
-    );
+    let numbers = Numbers::Overlap {
+        new_pods,
+        old_pods: at.old_pods,
+    };
     let state = match at.d {
         None => na("no Deployment"),
         Some(_) if at.rolling => na("RollingUpdate overlaps by design"),
@@ -268,9 +358,15 @@ fn no_overlap(at: &At) -> Check {
 
 fn revisions_grow(at: &At, m: &mut Memory) -> Check {
     let (state, numbers) = match (at.newest, m.last_revision) {
-        (Some(n), Some(l)) => (holds(n >= l), format!("revision {n} (was {l})")),
-        (Some(n), None) => (State::Holds, format!("revision {n}")),
-        (None, _) => (na("no ReplicaSet"), String::new()),
+        (Some(n), Some(l)) => (
+            holds(n >= l),
+            Numbers::Revision {
+                now: n,
+                was: Some(l),
+            },
+        ),
+        (Some(n), None) => (State::Holds, Numbers::Revision { now: n, was: None }),
+        (None, _) => (na("no ReplicaSet"), Numbers::None),
     };
     if at.newest.is_some() {
         m.last_revision = at.newest;
@@ -295,7 +391,7 @@ fn history_limit(at: &At, m: &mut Memory) -> Check {
         .iter()
         .filter(|r| Some(r.revision) != at.newest && !r.deleting)
         .count();
-    let numbers = format!("old ReplicaSets {old} ≤ revisionHistoryLimit {limit}");
+    let numbers = Numbers::History { old, limit };
     let cleaned = m
         .complete_since
         .is_some_and(|c| m.last_focus_sync.is_some_and(|l| l > c));
@@ -315,7 +411,7 @@ fn settled(s: &Session, at: &At) -> Check {
         return check(
             Kind::Settled,
             na("checked when the run settles"),
-            String::new(),
+            Numbers::None,
         );
     }
     let new = at
@@ -325,7 +421,7 @@ fn settled(s: &Session, at: &At) -> Check {
         .find(|r| Some(r.revision) == at.newest);
     let images = at.spec.map_or(vec![], |o| o.spec.template.images());
     let numbers = match (at.d, new) {
-        (Some(d), Some(n)) => format!(
+        (Some(d), Some(n)) => Numbers::Settled(format!(
             "newest ReplicaSet {} of {} replicas, {} available, image {} (spec: {}), old pods {}",
             n.replicas,
             d.replicas,
@@ -333,8 +429,8 @@ fn settled(s: &Session, at: &At) -> Check {
             n.images.join(", "),
             images.join(", "),
             at.old_pods
-        ),
-        _ => String::new(),
+        )),
+        _ => Numbers::None,
     };
     let state = if !s.settled {
         na("the run ends before the world settles")
@@ -381,7 +477,7 @@ pub fn evaluate(s: &Session) -> Report {
                 .sum(),
         };
         // In Kind::ALL's order.
-        checks.push(vec![
+        checks.push([
             ceiling(&at),
             floor(&at, &mut m, failing(s, i)),
             no_overlap(&at),
@@ -395,7 +491,7 @@ pub fn evaluate(s: &Session) -> Report {
 }
 
 /// Runs of breached steps, each with its cause when the run holds one.
-fn breaches(s: &Session, checks: &[Vec<Check>]) -> Vec<Breach> {
+fn breaches(s: &Session, checks: &[[Check; Kind::ALL.len()]]) -> Vec<Breach> {
     let mut out: Vec<Breach> = vec![];
     for (k, kind) in Kind::ALL.iter().enumerate() {
         let mut open: Option<Breach> = None;
@@ -414,7 +510,7 @@ fn breaches(s: &Session, checks: &[Vec<Check>]) -> Vec<Breach> {
                         from_step: i,
                         from_ms: s.trace[i].t,
                         to_step: i,
-                        numbers: c.numbers.clone(),
+                        numbers: c.numbers.to_string(),
                         expected: cause(s, *kind, last_held, i),
                     })
                 }
@@ -555,7 +651,7 @@ mod tests {
         );
         let mid = &r.checks[r.checks.len() / 2];
         assert!(
-            mid[0].numbers.ends_with("= 10 + 3 = 13"),
+            mid[0].numbers.to_string().ends_with("= 10 + 3 = 13"),
             "{}",
             mid[0].numbers
         );
@@ -616,7 +712,15 @@ mod tests {
         let ceilings: std::collections::BTreeSet<String> = r
             .checks
             .iter()
-            .map(|row| row[0].numbers.rsplit("= ").next().unwrap().to_string())
+            .map(|row| {
+                row[0]
+                    .numbers
+                    .to_string()
+                    .rsplit("= ")
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         assert!(
             ceilings.contains("13") && ceilings.contains("5"),
@@ -630,8 +734,13 @@ mod tests {
         let recreate = GALLERY.iter().find(|g| g.0 == "recreate").unwrap().1;
         let r = report(recreate);
         assert!(r.breaches.is_empty(), "{:#?}", r.breaches);
-        assert!(r.checks.iter().any(|row| row[2].state == State::Holds
-            && row[2].numbers.starts_with("new pods 0 while old pods")));
+        assert!(r.checks.iter().any(|row| {
+            row[2].state == State::Holds
+                && row[2]
+                    .numbers
+                    .to_string()
+                    .starts_with("new pods 0 while old pods")
+        }));
         let text = with_steps(
             "  - {at: 10s, run: kubectl rollout pause deployment/web}\n  - {at: 11s, run: kubectl set image deployment/web nginx=nginx:1.16.1}\n",
         );

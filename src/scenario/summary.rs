@@ -62,23 +62,35 @@ pub fn series<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Point> {
     trace
         .iter()
         .enumerate()
-        .map(|(i, s)| {
-            let s = s.borrow();
-            let sets: Vec<SetPoint> = s.replica_sets.iter().map(set_point).collect();
-            let (ceiling, floor) = s.deployment.as_ref().map_or((None, None), guard_rails);
-            Point {
-                step: i,
-                t: s.t,
-                total: sets.iter().map(|p| p.pods).sum(),
-                ready: s.replica_sets.iter().map(|r| r.pods.ready).sum(),
-                available: s.replica_sets.iter().map(|r| r.pods.available).sum(),
-                sets,
-                replicas: s.deployment.as_ref().map(|d| d.replicas),
-                ceiling,
-                floor,
-            }
-        })
+        .map(|(i, s)| point(i, s.borrow()))
         .collect()
+}
+
+/// The chart's series at the end of each instant: the last step of an instant stands for it
+/// (a chart draws instants, and a run holds several steps an instant).
+pub fn instants<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Point> {
+    let t = |i: usize| trace[i].borrow().t;
+    (0..trace.len())
+        .filter(|&i| i + 1 == trace.len() || t(i + 1) != t(i))
+        .map(|i| point(i, trace[i].borrow()))
+        .collect()
+}
+
+/// Step `i`'s point.
+fn point(i: usize, s: &TraceStep) -> Point {
+    let sets: Vec<SetPoint> = s.replica_sets.iter().map(set_point).collect();
+    let (ceiling, floor) = s.deployment.as_ref().map_or((None, None), guard_rails);
+    Point {
+        step: i,
+        t: s.t,
+        total: sets.iter().map(|p| p.pods).sum(),
+        ready: s.replica_sets.iter().map(|r| r.pods.ready).sum(),
+        available: s.replica_sets.iter().map(|r| r.pods.available).sum(),
+        sets,
+        replicas: s.deployment.as_ref().map(|d| d.replicas),
+        ceiling,
+        floor,
+    }
 }
 
 /// How a rollout ended.

@@ -4,7 +4,7 @@
 
 use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::controller::deployment::Branch;
-use crate::scenario::summary::{Point, series};
+use crate::scenario::summary::{Point, instants};
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -18,8 +18,10 @@ pub fn colours<S: Borrow<TraceStep>>(trace: &[S]) -> HashMap<String, usize> {
     let mut out = HashMap::new();
     for s in trace {
         for rs in &s.borrow().replica_sets {
-            out.entry(rs.name.clone())
-                .or_insert(rs.revision.rem_euclid(PALETTE) as usize);
+            // (A name is copied only the first time it is seen.)
+            if !out.contains_key(&rs.name) {
+                out.insert(rs.name.clone(), rs.revision.rem_euclid(PALETTE) as usize);
+            }
         }
     }
     out
@@ -102,6 +104,26 @@ fn nice_step(max: f64, n: f64) -> f64 {
 
 /// A step line through `(t, value)` (each value holds until the next instant), broken where
 /// there is none.
+/// A coordinate with one decimal, as `{:.1}` writes it, but through an integer (itoa): a long
+/// run's chart writes tens of thousands of them, and float formatting was most of its time.
+fn push_d1(out: &mut String, v: f64) {
+    let tenths = (v * 10.0).round() as i64;
+    if tenths < 0 {
+        out.push('-');
+    }
+    let tenths = tenths.unsigned_abs();
+    out.push_str(itoa::Buffer::new().format(tenths / 10));
+    out.push('.');
+    out.push(char::from(b'0' + (tenths % 10) as u8));
+}
+
+/// `x,y` with one decimal each.
+fn push_xy(out: &mut String, x: f64, y: f64) {
+    push_d1(out, x);
+    out.push(',');
+    push_d1(out, y);
+}
+
 fn step_path(f: &Frame, pts: &[(u64, Option<f64>)]) -> String {
     let mut d = String::new();
     let mut pen = false;
@@ -111,11 +133,14 @@ fn step_path(f: &Frame, pts: &[(u64, Option<f64>)]) -> String {
             Some(v) => {
                 let y = f.y(*v);
                 if pen {
-                    let _ = write!(d, "V{y:.1}");
+                    d.push('V');
+                    push_d1(&mut d, y);
                 } else {
-                    let _ = write!(d, "M{:.1},{y:.1}", f.x(*t));
+                    d.push('M');
+                    push_xy(&mut d, f.x(*t), y);
                 }
-                let _ = write!(d, "H{:.1}", f.x(next));
+                d.push('H');
+                push_d1(&mut d, f.x(next));
                 pen = true;
             }
             None => pen = false,
@@ -133,15 +158,7 @@ pub fn chart<S: Borrow<TraceStep>>(
     t_end: u64,
     y_max: Option<u32>,
 ) -> Chart {
-    let all = series(trace);
-    // The last step at each instant stands for it.
-    let mut points: Vec<Point> = vec![];
-    for p in all {
-        match points.last_mut() {
-            Some(last) if last.t == p.t => *last = p,
-            _ => points.push(p),
-        }
-    }
+    let points = instants(trace);
     let y_max = y_max.unwrap_or_else(|| y_max_for(top_of(&points)));
     let frame = Frame {
         w,
@@ -228,12 +245,10 @@ fn bands(frame: &Frame, points: &[Point], colours: &HashMap<String, usize>) -> V
             for i in (0..points.len()).rev() {
                 let next = points.get(i + 1).map_or(frame.t_end, |q| q.t);
                 let y = frame.y(below[i]);
-                let _ = write!(
-                    d,
-                    "L{:.1},{y:.1}L{:.1},{y:.1}",
-                    frame.x(next),
-                    frame.x(points[i].t)
-                );
+                d.push('L');
+                push_xy(&mut d, frame.x(next), y);
+                d.push('L');
+                push_xy(&mut d, frame.x(points[i].t), y);
             }
             d.push('Z');
             bands.push(Band {
@@ -307,7 +322,7 @@ pub fn y_max_for(top: u32) -> u32 {
 
 /// The highest value a run's chart shows (for a comparison's shared axis).
 pub fn y_top<S: Borrow<TraceStep>>(trace: &[S]) -> u32 {
-    top_of(&series(trace))
+    top_of(&instants(trace))
 }
 
 /// The highest of the pods, the ceiling and spec.replicas over the points (at least 1).

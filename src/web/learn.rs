@@ -218,10 +218,10 @@ pub fn guarantees_panel(props: &GuaranteesProps) -> Html {
                             <span class="title">{ c.kind.title() }</span>
                             <span class="sr-only">{ format!(": {state}") }</span>
                             if !c.numbers.is_empty() && !matches!(c.state, State::NotApplicable { .. }) {
-                                <span class="numbers">{ c.numbers.clone() }</span>
+                                <span class="numbers">{ c.numbers.to_string() }</span>
                             }
                             if let State::NotApplicable { why } = &c.state {
-                                <span class="numbers muted">{ why.clone() }</span>
+                                <span class="numbers muted">{ *why }</span>
                             }
                         </li>
                     }
