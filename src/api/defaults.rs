@@ -59,6 +59,7 @@ pub fn default_pod(p: &mut Pod) {
 }
 
 /// The core/v1 pod spec defaults a `kubectl get -o yaml` shows.
+/// (Long as upstream's `SetDefaults_PodSpec` is: one statement per defaulted field, in its order.)
 pub fn default_pod_spec(s: &mut PodSpec) {
     if s.restart_policy.is_empty() {
         s.restart_policy = "Always".into();

@@ -197,6 +197,7 @@ fn is_break(c: char) -> bool {
 
 /// libyaml's `yaml_emitter_analyze_scalar`, which go-yaml's emitter ports: what each character
 /// allows of the plain, single-quoted and literal styles. (Kept whole, to be read against it.)
+/// (Long: one branch per kind of scalar go-yaml tells apart, in its order.)
 fn analyze(s: &str) -> Analysis {
     let mut a = Analysis {
         plain: true,

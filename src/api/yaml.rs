@@ -196,6 +196,7 @@ pub fn kind_name(k: Kind) -> &'static str {
 /// written in block-style YAML (the innermost part of the path that can be found), so that an
 /// apiserver error can be shown at its line in an editor. (One pass down the text, a path
 /// segment at a time.)
+/// (Long: one arm per libyaml event the walk along the path meets.)
 pub fn line_of_field(text: &str, path: &str) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     // (raw indent, column where the key starts after any "- " item markers, the key text)

@@ -45,6 +45,7 @@ fn main() -> ExitCode {
     }
 }
 
+/// (Long: each flag read and refused in turn, then each output format.)
 fn run(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut format = "table".to_string();
@@ -269,6 +270,7 @@ fn read(file: &str) -> Result<String, ExitCode> {
     })
 }
 
+/// (Long: each flag read and refused in turn, then each output format.)
 fn compare(args: &[String]) -> ExitCode {
     let mut file = None;
     let mut sets = vec![];

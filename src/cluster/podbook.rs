@@ -106,6 +106,8 @@ impl PodBook {
     /// Brings the book up to the store: the focus ReplicaSets are `rss`; `views`: frames are
     /// wanted, so each pod's view is kept too. A book keeps views once it has them (a replay
     /// from a recorded checkpoint only reads counts, and may).
+    /// (Long: one pass over the pods a step wrote, an arm per change of state; split, each
+    /// part would need the whole bookkeeping.)
     pub fn refresh(&mut self, store: &Store, rss: &[&ReplicaSet], now: Time, views: bool) {
         if views && !self.views {
             // Entries made without views are read again.

@@ -21,6 +21,7 @@ fn count(store: &Store, verb: &str, resource: &str) -> usize {
 
 /// `TestSyncReplicaSet*` and friends: one sync of an RS against pods in the cache. (One
 /// upstream table's fixture, built and checked in its order.)
+/// (Long: the upstream test's fixture, built field by field as it builds it.)
 pub fn rs_sync_scenario(name: &str, i: &Value, e: &Value) -> R {
     let mut store = Store::fake();
     let mut events = EventRecorder::default();
@@ -398,6 +399,7 @@ fn controlled_by(owner: &ReplicaSet) -> OwnerReference {
 
 /// Whole `syncDeployment` calls and the client actions they make. (One upstream table's
 /// fixture, built and checked in its order.)
+/// (Long: the upstream test's fixture, built field by field as it builds it.)
 pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
     let mut store = Store::fake();
     store.clock().set(epoch());

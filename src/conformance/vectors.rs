@@ -1318,6 +1318,7 @@ fn uid_expectations(i: &Value) -> R {
 
 /// `TestControllerBurstReplicas`: creates and deletes in bursts of 500, checked against the
 /// expectations after each step of upstream's script. (Its fixture and script, in its order.)
+/// (Long as upstream's TestControllerBurstReplicas is: its steps, one after another.)
 fn burst_replicas(i: &Value, e: &Value) -> R {
     let burst = i["burstReplicas"].as_u64().unwrap_or(500) as usize;
     let replicas = i["replicas"].as_i64().unwrap_or(0) as i32;

@@ -18,6 +18,8 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
 
 /// `kubectl apply -f -` and `kubectl create -f -` (the manifest on the lines after the
 /// command), and `kubectl create deployment NAME --image=IMAGE`.
+/// (Long: kubectl's checks in its order, flags, file, namespaces, strict fields, then the
+/// writes, all or none.)
 fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
     let a = Args::parse(
         rest,

@@ -28,6 +28,7 @@ pub(super) fn table(rows: Vec<Vec<String>>) -> String {
     super::describe::aligned(&text.join("\n"), 6, 3)
 }
 
+/// (Long: kubectl get's options and output formats, in the order it reads them.)
 pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["o", "output", "l", "selector", "field-selector"])?;
     a.only(&[

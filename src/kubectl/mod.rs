@@ -112,3 +112,6 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
     let cmd = parse(text)?;
     (cmd.verb.run)(c, &cmd)
 }
+
+#[cfg(test)]
+mod tests;

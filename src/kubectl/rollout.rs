@@ -17,6 +17,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     rollout(c, &cmd.args)
 }
 
+/// (Long: one arm per subcommand, each with its own flags and messages.)
 pub(super) fn rollout(c: &mut Cluster, rest: &[String]) -> Outcome {
     let Some(sub) = rest.first() else {
         return Err(

@@ -175,6 +175,7 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 
 impl Scenario {
     /// Reads a scenario file (YAML or JSON). Errors name the field.
+    /// (Long: each field of a scenario file checked, with the path its error names.)
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         let v = parse_document(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
         let raw: RawScenario = from_value(v).map_err(|e| {

@@ -192,6 +192,7 @@ pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> 
 
 /// Measures one rollout: it starts at step `change`, its new ReplicaSet appears at `seen`, and
 /// the next rollout's change (if any) is at `next`.
+/// (Long: every figure of a rollout, read off one walk of its steps.)
 fn measure(trace: &[&TraceStep], change: usize, seen: usize, next: Option<usize>) -> Rollout {
     let limit = next.unwrap_or(trace.len());
     let mut end = (limit.saturating_sub(1).max(seen), Ending::Unfinished);
@@ -369,6 +370,7 @@ fn best_of<T: Copy + PartialEq>(values: &[Option<T>], better: impl Fn(T, T) -> b
 
 /// The comparison table: for each rollout (by its place in the run), its numbers under each
 /// variant, the best of each row marked.
+/// (Long: one row per figure of the comparison table.)
 pub fn compare_rows(columns: &[Vec<Rollout>]) -> Vec<CompareRow> {
     let most = columns.iter().map(Vec::len).max().unwrap_or(0);
     let mut rows = vec![];

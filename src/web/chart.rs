@@ -44,6 +44,7 @@ fn size() -> (f64, f64) {
     }
 }
 
+/// (Long: a component, whose markup is most of its length.)
 #[function_component(RolloutChart)]
 pub fn rollout_chart(props: &Props) -> Html {
     let drawn = {

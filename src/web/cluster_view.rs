@@ -59,6 +59,7 @@ fn pod(p: &PodView, selected: bool, on_select: &Callback<Option<Selected>>) -> H
     }
 }
 
+/// (Long: a component, whose markup is most of its length.)
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &Props) -> Html {
     let colours = {

@@ -24,6 +24,7 @@ pub fn names_of(step: &TraceStep) -> Vec<String> {
     v
 }
 
+/// (Long: a component, whose markup and key handling are most of its length.)
 #[function_component(Console)]
 pub fn console(props: &Props) -> Html {
     let input = use_state(String::new);

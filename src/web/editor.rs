@@ -73,7 +73,7 @@ fn highlight(line: &str) -> Html {
 }
 
 /// The manifest editor: quick controls, the text with its problems at their lines, Apply.
-/// (A component; its markup is most of its length.)
+/// (Long: a component, whose markup is most of its length.)
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &Props) -> Html {
     let lines: Vec<&str> = props.text.split('\n').collect();

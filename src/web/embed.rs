@@ -23,6 +23,7 @@ pub struct ShareProps {
 /// The Share button (copies a link to this exact state) and the Embed button (a dialog with
 /// the embed's options, a live preview and the snippet). Esc closes either and gives the focus
 /// back to its button.
+/// (Long: a component, whose markup and dialogs are most of its length.)
 #[function_component(ShareButtons)]
 pub fn share_buttons(props: &ShareProps) -> Html {
     let mode = use_state(|| None::<&'static str>);

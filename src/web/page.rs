@@ -42,6 +42,7 @@ pub fn start() {
     yew::Renderer::<App>::new().render();
 }
 
+/// (Long: the root component, whose markup lays out the whole page.)
 #[function_component(App)]
 pub fn app() -> Html {
     let model = use_reducer(|| {

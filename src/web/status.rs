@@ -43,6 +43,7 @@ fn age(now_ms: u64, then_ms: u64) -> String {
     crate::api::time::human_duration(now_ms.saturating_sub(then_ms) as i64)
 }
 
+/// (Long: a component, whose markup is most of its length.)
 #[function_component(StatusPanel)]
 pub fn status_panel(props: &Props) -> Html {
     let tab = use_state(|| {

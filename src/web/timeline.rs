@@ -56,6 +56,7 @@ const MARKER_GAP: f64 = 1.2;
 
 /// The timeline: play, step, speed, the scrubber with its markers. (A component; its markup is
 /// most of its length.)
+/// (Long: a component, whose markup and key handling are most of its length.)
 #[function_component(Timeline)]
 pub fn timeline(props: &Props) -> Html {
     let s = &props.run.0;

@@ -191,6 +191,7 @@ impl DeploymentController {
     /// ([`Self::on_create_collision`]); another failure is a ReplicaCreateFailed condition and
     /// event. A created one is announced ("Scaled up replica set … from 0 to n") and the
     /// Deployment takes its revision and a NewReplicaSetCreated condition.
+    /// (Long as upstream's `getNewReplicaSet` is, mirrored step for step.)
     fn create_new_replica_set(
         &mut self,
         cx: &mut Ctx,
