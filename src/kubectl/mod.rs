@@ -21,8 +21,6 @@ mod resource;
 pub mod rollout;
 mod scale;
 mod set;
-#[cfg(test)]
-mod tests;
 pub mod verbs;
 
 pub use command::{Command, parse, tokenize};
