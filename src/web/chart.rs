@@ -214,12 +214,20 @@ fn chart_body(props: &BodyProps) -> Html {
             <path class="line available" d={c.available.clone()} />
             <line class="axis" x1={x0.to_string()} x2={x1.to_string()} y1={y1.to_string()} y2={y1.to_string()} />
             { for c.syncs.iter().map(|s| html! {
-                <rect class={classes!("sync", s.class)} x={format!("{:.1}", s.x - 1.0)} y={(y1 + 2.0).to_string()} width="2" height="7"><title>{ s.label.clone() }</title></rect>
+                <rect class={classes!("sync", s.class)} x={format!("{:.1}", s.x - 1.0)} y={(y1 + 2.0).to_string()} width="2" height="7"><title>{ titled(s) }</title></rect>
             }) }
             { for c.actions.iter().map(|a| html! {
-                <path class={classes!("mark", a.class)} d={format!("M{:.1},{y0}l-4,-8h8z", a.x)}><title>{ a.label.clone() }</title></path>
+                <path class={classes!("mark", a.class)} d={format!("M{:.1},{y0}l-4,-8h8z", a.x)}><title>{ titled(a) }</title></path>
             }) }
         </g>
+    }
+}
+
+/// A mark's title, with the marks drawn under it counted.
+fn titled(t: &chart_geom::Tick) -> String {
+    match t.more {
+        0 => t.label.clone(),
+        n => format!("{} (and {n} more here)", t.label),
     }
 }
 

@@ -72,6 +72,35 @@ pub struct Tick {
     pub x: f64,
     pub class: &'static str,
     pub label: String,
+    /// Marks of the same kind drawn over this one (closer than half its width): one is
+    /// drawn, its title counts the others.
+    pub more: usize,
+}
+
+/// A command's mark is 8 px wide, a sync's 2 px: marks of one kind closer than half that are
+/// drawn as one.
+const ACTION_MERGE: f64 = 4.0;
+const SYNC_MERGE: f64 = 1.0;
+
+/// Adds step `step`'s mark at `x`, or counts it on the last one when it would be drawn over
+/// it (closer than `within` px): a long session holds thousands of syncs within a few pixels,
+/// which the chart need not draw one by one. The label is written only for a mark drawn.
+fn mark(
+    ticks: &mut Vec<Tick>,
+    (step, x, class): (usize, f64, &'static str),
+    within: f64,
+    label: impl FnOnce() -> String,
+) {
+    match ticks.last_mut() {
+        Some(last) if last.class == class && x - last.x < within => last.more += 1,
+        _ => ticks.push(Tick {
+            step,
+            x,
+            class,
+            label: label(),
+            more: 0,
+        }),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -283,31 +312,22 @@ fn ticks<S: Borrow<TraceStep>>(trace: &[S], frame: &Frame) -> (Vec<Tick>, Vec<Ti
             break;
         }
         if s.kind == StepKind::Action {
-            let label = s
-                .command
-                .as_deref()
-                .and_then(|c| c.lines().next())
-                .map(str::to_string)
-                .unwrap_or_else(|| "caption".into());
-            actions.push(Tick {
-                step: i,
-                x: frame.x(s.t),
-                class: if s.command.is_some() {
-                    "command"
-                } else {
-                    "caption"
-                },
-                label,
+            let class = if s.command.is_some() {
+                "command"
+            } else {
+                "caption"
+            };
+            mark(&mut actions, (i, frame.x(s.t), class), ACTION_MERGE, || {
+                let first = s.command.as_deref().and_then(|c| c.lines().next());
+                first.unwrap_or("caption").to_string()
             });
         } else if s.controller == Some(Controller::Deployment)
             && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus.as_deref()
             && let Some(b) = s.branch
         {
-            syncs.push(Tick {
-                step: i,
-                x: frame.x(s.t),
-                class: branch_class(b),
-                label: format!("Deployment sync: {}", b.as_str()),
+            let at = (i, frame.x(s.t), branch_class(b));
+            mark(&mut syncs, at, SYNC_MERGE, || {
+                format!("Deployment sync: {}", b.as_str())
             });
         }
     }
@@ -425,6 +445,20 @@ mod tests {
         let set = c.actions.iter().find(|a| a.class == "command").unwrap();
         assert!((set.x - c.frame.x(10_000)).abs() < 1e-9);
         assert!(c.syncs.iter().any(|t| t.class == "br-rollout"));
+        // Marks of one kind within a pixel are drawn once and counted: at 600 px the syncs
+        // of one instant fall together.
+        assert!(
+            c.syncs
+                .windows(2)
+                .all(|w| w[0].class != w[1].class || w[1].x - w[0].x >= 1.0)
+        );
+        let all_syncs = trace
+            .iter()
+            .filter(|s| s.controller == Some(Controller::Deployment) && s.branch.is_some())
+            .count();
+        let drawn: usize = c.syncs.iter().map(|t| 1 + t.more).sum();
+        assert_eq!(drawn, all_syncs, "every sync is drawn or counted");
+        assert!(c.syncs.len() < all_syncs);
         // Time and place convert both ways.
         assert_eq!(c.frame.t_at(c.frame.x(12_000)), 12_000);
         assert_eq!(c.frame.t_at(-5.0), 0);

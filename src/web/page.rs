@@ -78,6 +78,8 @@ pub fn app() -> Html {
             .unwrap_or_default();
         (step.map(|s| console::names_of(s)).unwrap_or_default(), pods)
     });
+    // The run's Deployments, found once per run (the whole trace is read).
+    let deployments = use_memo(run.clone(), |run| run.0.deployments());
     // An embed's "Open in playground" link, encoded once per step rather than per frame.
     let link = use_memo(
         (run.clone(), model.play.pos, model.view.embed),
@@ -117,7 +119,7 @@ pub fn app() -> Html {
                     </section>
                 }
                 <section class="center">
-                    { focus_switcher(&model, &dispatch) }
+                    { focus_switcher(&deployments, &model, &dispatch) }
                     { caption_bar(&model, &dispatch, (*caption).clone()) }
                     { learn::predict_card(&model, &dispatch) }
                     <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} on_select={sends(&dispatch, Action::Select)} />
@@ -276,8 +278,7 @@ pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) 
 }
 
 /// Which Deployment the views follow, when the run has several.
-fn focus_switcher(model: &Model, dispatch: &Dispatch) -> Html {
-    let all = model.session.deployments();
+fn focus_switcher(all: &[String], model: &Model, dispatch: &Dispatch) -> Html {
     if all.len() < 2 {
         return Html::default();
     }

@@ -121,10 +121,12 @@ for (const n of [1000, 10000]) {
   await page.close();
 }
 
-// A long session, as a person types one (issue 30): 200 `kubectl scale` commands one after
-// another at the end of the default example, each timed in the page from the Enter key to the
-// frame after its answer shows. The 20th and the 200th should cost the same.
-{
+// A long session, as a person types one (issue 30): 200 commands one after another at the end
+// of the default example, each timed in the page from the Enter key to the frame after its
+// answer shows; the 20th and the 200th should cost the same. Twice: `kubectl scale` up and down
+// (the world grows: the pods scaled away stay terminating, since the commands land within
+// seconds of each other), and `kubectl annotate` (the world stays as it is).
+async function longSession(name, command, answer) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.addInitScript(() => {
     addEventListener('TrunkApplicationStarted', e => { window.__wasm = e.detail.wasm; });
@@ -133,15 +135,17 @@ for (const n of [1000, 10000]) {
   await page.waitForSelector('.deploy-head');
   await seekTo(page, 'end');
   const before = await page.evaluate(() => window.__wasm?.memory?.buffer.byteLength ?? 0);
-  const times = await page.evaluate(async count => {
+  const elements = () => page.evaluate(() => document.querySelectorAll('*').length);
+  const elementsBefore = await elements();
+  const times = await page.evaluate(async ([count, command, answer]) => {
     const input = document.getElementById('console-input');
     const out = document.getElementById('console-out');
     const one = cmd => new Promise(resolve => {
-      // Done once the console ends with this command's echo and then its answer (the
-      // replica counts alternate, so two commands in a row never echo alike).
+      // Done once the console ends with this command's echo and then its answer (two
+      // commands in a row never echo alike).
       const done = () => {
-        const [echo, answer] = [...out.children].slice(-2).map(e => e.textContent);
-        return echo === `$ ${cmd}` && answer.includes('scaled');
+        const [echo, said] = [...out.children].slice(-2).map(e => e.textContent);
+        return echo === `$ ${cmd}` && said.includes(answer);
       };
       const observer = new MutationObserver(() => {
         if (!done()) return;
@@ -154,24 +158,28 @@ for (const n of [1000, 10000]) {
       const t0 = performance.now();
       input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     });
+    // `{i}`: the command's number; `{r}`: 3, 4 or 5 replicas in turn.
+    const make = i => command.replace('{i}', String(i)).replace('{r}', String(3 + (i % 3)));
     const times = [];
     for (let i = 1; i <= count; i++) {
-      times.push(await one(`kubectl scale deployment/web --replicas=${3 + (i % 3)}`));
+      times.push(await one(make(i)));
       // The reader's pace: the page paints between two commands.
       await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
     }
     return times;
-  }, 200);
+  }, [200, command, answer]);
   const after = await page.evaluate(() => window.__wasm?.memory?.buffer.byteLength ?? 0);
-  const steps = await page.evaluate(() => document.querySelector('input[aria-label="Virtual time"]')?.max);
+  const elementsAfter = await elements();
   const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const around = k => median(times.slice(k - 10, k + 10));
-  say(`long session: 200 commands typed at the end of the default example: the 20th ${ms(times[19])}, ` +
-    `the 200th ${ms(times[199])}; medians of ten either side: ${ms(around(20))} at the 20th, ` +
-    `${ms(around(100))} at the 100th, ${ms(around(190))} at the 190th; ` +
-    `wasm memory ${(before / 1048576).toFixed(0)} MB before, ${(after / 1048576).toFixed(0)} MB after (the run ends at ${(steps / 1000).toFixed(0)} s)`);
+  say(`long session (${name}): 200 commands at the end of the default example: medians of the ten either side ` +
+    `${ms(around(20))} at the 20th, ${ms(around(100))} at the 100th, ${ms(around(190))} at the 190th ` +
+    `(the 20th ${ms(times[19])}, the 200th ${ms(times[199])}); wasm memory ${(before / 1048576).toFixed(0)} MB before, ` +
+    `${(after / 1048576).toFixed(0)} MB after; page elements ${elementsBefore} before, ${elementsAfter} after`);
   await page.close();
 }
+await longSession('kubectl scale', 'kubectl scale deployment/web --replicas={r}', 'scaled');
+await longSession('kubectl annotate', 'kubectl annotate deployment/web --overwrite note={i}', 'annotated');
 
 fs.writeFileSync(path.join(out, 'bench.txt'), lines.join('\n') + '\n');
 await stop();
