@@ -270,8 +270,7 @@ fn util_new_rs_new_replicas(k: &Case) -> R {
     let d = deployment(&i["deployment"]);
     let all = rs_list(&i["allRSs"], Some(&d));
     let new_rs = replica_set(&i["newRS"], Some(&d));
-    let refs: Vec<&ReplicaSet> = all.iter().collect();
-    let r = du::new_rs_new_replicas(&d, &refs, &new_rs);
+    let r = du::new_rs_new_replicas(&d, &all, &new_rs);
     same("error", e["error"].as_bool().unwrap_or(false), r.is_err())?;
     same(
         "replicas",
@@ -435,15 +434,14 @@ fn util_find_new_replica_set(k: &Case) -> R {
     let Case { id, i, e, .. } = *k;
     let d = deployment(&json!({"name": "nginx"}));
     let rss = rs_list(&i["rsList"], Some(&d));
-    let refs: Vec<&ReplicaSet> = rss.iter().collect();
     if id == "util.FindNewReplicaSet" {
         return same(
             "newRS",
             e["newRS"].as_str().map(String::from),
-            du::find_new_replica_set(&d, &refs).map(|r| r.metadata.name.to_string()),
+            du::find_new_replica_set(&d, &rss).map(|r| r.metadata.name.to_string()),
         );
     }
-    let (req, all) = du::find_old_replica_sets(&d, &refs);
+    let (req, all) = du::find_old_replica_sets(&d, &rss);
     let mut all: Vec<&ReplicaSet> = all;
     all.sort_by(|a, b| crate::controller::by_creation_timestamp(a, b));
     let names = |v: &[&ReplicaSet]| -> Option<Vec<String>> {
@@ -508,21 +506,20 @@ fn util_remove_deployment_condition(k: &Case) -> R {
 fn util_get_replica_count_for_replica_sets(k: &Case) -> R {
     let Case { i, e, .. } = *k;
     let rss = rs_list(&i["replicaSets"], None);
-    let refs: Vec<&ReplicaSet> = rss.iter().collect();
     same(
         "replicaCount",
         e["replicaCount"].as_i64().unwrap_or(0) as i32,
-        du::replica_count(&refs),
+        du::replica_count(&rss),
     )?;
     same(
         "actualReplicaCount",
         e["actualReplicaCount"].as_i64().unwrap_or(0) as i32,
-        du::actual_replica_count(&refs),
+        du::actual_replica_count(&rss),
     )?;
     same(
         "terminatingReplicaCount",
         e["terminatingReplicaCount"].as_i64().map(|x| x as i32),
-        du::terminating_replica_count(&refs),
+        du::terminating_replica_count(&rss),
     )
 }
 

@@ -101,8 +101,7 @@ pub fn old_pods_running(
     old_rss: &[ReplicaSet],
     pod_map: &BTreeMap<Str, Vec<Pod>>,
 ) -> Option<String> {
-    let refs: Vec<&ReplicaSet> = old_rss.iter().collect();
-    let n = actual_replica_count(&refs);
+    let n = actual_replica_count(old_rss);
     if n > 0 {
         return Some(format!("old ReplicaSets still report {n} replicas"));
     }

@@ -27,10 +27,9 @@ impl DeploymentController {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let all = super::sync::with_new(&old_rss, new_rs.as_ref());
-        let refs: Vec<&ReplicaSet> = all.iter().collect();
         let mut to = get_rollback_to(d).unwrap_or(0);
         if to == 0 {
-            to = last_revision(&refs);
+            to = last_revision(&all);
             cx.explain(
                 "rollback",
                 format!("revision 0 means the previous one: LastRevision = {to}"),

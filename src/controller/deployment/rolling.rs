@@ -68,8 +68,7 @@ impl DeploymentController {
                 .scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?
                 .0);
         }
-        let refs: Vec<&ReplicaSet> = all.iter().collect();
-        let (count, why) = new_rs_new_replicas(d, &refs, new_rs).map_err(SyncError::Controller)?;
+        let (count, why) = new_rs_new_replicas(d, all, new_rs).map_err(SyncError::Controller)?;
         cx.explain("NewRSNewReplicas", why);
         Ok(self
             .scale_replica_set_and_record_event(cx, new_rs, count, d)?
@@ -86,8 +85,7 @@ impl DeploymentController {
         new_rs: &ReplicaSet,
         d: &Deployment,
     ) -> SyncResult<bool> {
-        let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
-        let old_pods = replica_count(&old_refs);
+        let old_pods = replica_count(old_rss);
         if old_pods == 0 {
             cx.explain(
                 "reconcileOldReplicaSets",
@@ -95,8 +93,7 @@ impl DeploymentController {
             );
             return Ok(false);
         }
-        let all_refs: Vec<&ReplicaSet> = all.iter().collect();
-        let all_pods = replica_count(&all_refs);
+        let all_pods = replica_count(all);
         let mu = max_unavailable(d);
         let min_avail = d.replicas() - mu;
         let new_unavailable = new_rs.replicas() - new_rs.status.available_replicas;
@@ -193,8 +190,7 @@ impl DeploymentController {
         d: &Deployment,
     ) -> SyncResult<i32> {
         let min_avail = d.replicas() - max_unavailable(d);
-        let refs: Vec<&ReplicaSet> = all.iter().collect();
-        let available = available_replica_count(&refs);
+        let available = available_replica_count(all);
         if available <= min_avail {
             cx.explain(
                 "scaleDownOldReplicaSetsForRollingUpdate",

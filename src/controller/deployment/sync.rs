@@ -90,8 +90,7 @@ impl DeploymentController {
         rs_list: &[ReplicaSet],
         create: bool,
     ) -> SyncResult<(Option<ReplicaSet>, Vec<ReplicaSet>)> {
-        let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
-        let (_, old) = find_old_replica_sets(d, &refs);
+        let (_, old) = find_old_replica_sets(d, rs_list);
         let old: Vec<ReplicaSet> = old.into_iter().cloned().collect();
         let new_rs = self.get_new_replica_set(cx, d, rs_list, &old, create)?;
         Ok((new_rs, old))
@@ -110,10 +109,8 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         create: bool,
     ) -> SyncResult<Option<ReplicaSet>> {
-        let refs: Vec<&ReplicaSet> = rs_list.iter().collect();
-        let existing = find_new_replica_set(d, &refs).cloned();
-        let old_refs: Vec<&ReplicaSet> = old_rss.iter().collect();
-        let new_revision = (max_revision(&old_refs) + 1).to_string();
+        let existing = find_new_replica_set(d, rs_list).cloned();
+        let new_revision = (max_revision(old_rss) + 1).to_string();
         match existing {
             Some(rs) => self.sync_new_replica_set(cx, d, rs, &new_revision),
             None if create => self
@@ -378,8 +375,7 @@ impl DeploymentController {
         let mut all: Vec<ReplicaSet> = old_rss.to_vec();
         all.extend(new_rs.cloned());
         let mut all = filter_active_replica_sets(&all);
-        let refs: Vec<&ReplicaSet> = all.iter().collect();
-        let current = replica_count(&refs);
+        let current = replica_count(&all);
         let surge = max_surge(d);
         let allowed = if d.replicas() > 0 {
             d.replicas() + surge
@@ -604,17 +600,16 @@ pub fn calculate_status(
     d: &Deployment,
     now: Time,
 ) -> DeploymentStatus {
-    let refs: Vec<&ReplicaSet> = all.iter().collect();
-    let available = available_replica_count(&refs);
-    let total = replica_count(&refs);
+    let available = available_replica_count(all);
+    let total = replica_count(all);
     let mut s = DeploymentStatus {
         observed_generation: d.metadata.generation,
-        replicas: actual_replica_count(&refs),
+        replicas: actual_replica_count(all),
         updated_replicas: new_rs.map(|r| r.status.replicas).unwrap_or(0),
-        ready_replicas: ready_replica_count(&refs),
+        ready_replicas: ready_replica_count(all),
         available_replicas: available,
         unavailable_replicas: (total - available).max(0),
-        terminating_replicas: terminating_replica_count(&refs),
+        terminating_replicas: terminating_replica_count(all),
         conditions: d.status.conditions.clone(),
         collision_count: d.status.collision_count,
     };

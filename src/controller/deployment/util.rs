@@ -4,6 +4,7 @@
 //! annotations, conditions, and the tests for complete / progressing / timed out.
 //! Nothing here writes to the store.
 
+use std::borrow::Borrow;
 use crate::api::*;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
 use std::cmp::Ordering;
@@ -101,26 +102,27 @@ pub fn describe_fencepost(
 }
 
 /// `GetReplicaCountForReplicaSets`: Σ spec.replicas.
-pub fn replica_count(rss: &[&ReplicaSet]) -> i32 {
-    rss.iter().map(|r| r.replicas()).sum()
+pub fn replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
+    rss.iter().map(|r| r.borrow().replicas()).sum()
 }
 /// `GetActualReplicaCountForReplicaSets`: Σ status.replicas.
-pub fn actual_replica_count(rss: &[&ReplicaSet]) -> i32 {
-    rss.iter().map(|r| r.status.replicas).sum()
+pub fn actual_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
+    rss.iter().map(|r| r.borrow().status.replicas).sum()
 }
 /// `GetReadyReplicaCountForReplicaSets`.
-pub fn ready_replica_count(rss: &[&ReplicaSet]) -> i32 {
-    rss.iter().map(|r| r.status.ready_replicas).sum()
+pub fn ready_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
+    rss.iter().map(|r| r.borrow().status.ready_replicas).sum()
 }
 /// `GetAvailableReplicaCountForReplicaSets`.
-pub fn available_replica_count(rss: &[&ReplicaSet]) -> i32 {
-    rss.iter().map(|r| r.status.available_replicas).sum()
+pub fn available_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
+    rss.iter().map(|r| r.borrow().status.available_replicas).sum()
 }
 /// `GetTerminatingReplicaCountForReplicaSets`: unknown (None) as soon as a ReplicaSet that has
 /// been synced (observedGeneration > 0) does not report the field.
-pub fn terminating_replica_count(rss: &[&ReplicaSet]) -> Option<i32> {
+pub fn terminating_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> Option<i32> {
     let mut total = 0;
     for r in rss {
+        let r = r.borrow();
         match r.status.terminating_replicas {
             Some(n) => total += n,
             None if r.status.observed_generation > 0 => return None,
@@ -132,9 +134,9 @@ pub fn terminating_replica_count(rss: &[&ReplicaSet]) -> Option<i32> {
 
 /// `NewRSNewReplicas`: how big the new ReplicaSet may be now. Returns the size and the
 /// explanation of the arithmetic.
-pub fn new_rs_new_replicas(
+pub fn new_rs_new_replicas<R: Borrow<ReplicaSet>>(
     d: &Deployment,
-    all_rss: &[&ReplicaSet],
+    all_rss: &[R],
     new_rs: &ReplicaSet,
 ) -> Result<(i32, String), String> {
     match d.spec.strategy.type_.as_str() {
@@ -337,19 +339,19 @@ pub fn revision(meta: &ObjectMeta) -> Result<i64, String> {
 }
 
 /// `MaxRevision`.
-pub fn max_revision(rss: &[&ReplicaSet]) -> i64 {
+pub fn max_revision<R: Borrow<ReplicaSet>>(rss: &[R]) -> i64 {
     rss.iter()
-        .filter_map(|r| revision(&r.metadata).ok())
+        .filter_map(|r| revision(&r.borrow().metadata).ok())
         .max()
         .unwrap_or(0)
         .max(0)
 }
 
 /// `LastRevision`: the second-highest revision.
-pub fn last_revision(rss: &[&ReplicaSet]) -> i64 {
+pub fn last_revision<R: Borrow<ReplicaSet>>(rss: &[R]) -> i64 {
     let (mut max, mut sec) = (0i64, 0i64);
     for r in rss {
-        if let Ok(v) = revision(&r.metadata) {
+        if let Ok(v) = revision(&r.borrow().metadata) {
             if v >= max {
                 sec = max;
                 max = v;
@@ -486,23 +488,26 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 /// The ReplicaSets oldest first (creation, then name), as upstream's `FindNewReplicaSet` leaves
 /// the caller's list: every later walk over the old ones (Recreate's scale-down, `scale`, the
 /// ReplicaFailure copied from an old one) goes in that order.
-fn oldest_first<'a>(rss: &[&'a ReplicaSet]) -> Vec<&'a ReplicaSet> {
-    let mut sorted: Vec<&ReplicaSet> = rss.to_vec();
+fn oldest_first<R: Borrow<ReplicaSet>>(rss: &[R]) -> Vec<&ReplicaSet> {
+    let mut sorted: Vec<&ReplicaSet> = rss.iter().map(Borrow::borrow).collect();
     sorted.sort_by(|a, b| by_creation_timestamp(a, b));
     sorted
 }
 
 /// `FindNewReplicaSet`: the oldest ReplicaSet whose template equals the Deployment's.
-pub fn find_new_replica_set<'a>(d: &Deployment, rss: &[&'a ReplicaSet]) -> Option<&'a ReplicaSet> {
+pub fn find_new_replica_set<'a, R: Borrow<ReplicaSet>>(
+    d: &Deployment,
+    rss: &'a [R],
+) -> Option<&'a ReplicaSet> {
     oldest_first(rss)
         .into_iter()
         .find(|r| equal_ignore_hash(&r.spec.template, &d.spec.template))
 }
 
 /// `FindOldReplicaSets`: (old ones with replicas, all old ones), oldest first.
-pub fn find_old_replica_sets<'a>(
+pub fn find_old_replica_sets<'a, R: Borrow<ReplicaSet>>(
     d: &Deployment,
-    rss: &[&'a ReplicaSet],
+    rss: &'a [R],
 ) -> (Vec<&'a ReplicaSet>, Vec<&'a ReplicaSet>) {
     let sorted = oldest_first(rss);
     let new = sorted
