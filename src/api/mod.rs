@@ -842,6 +842,50 @@ pub enum Object {
     Pod(Pod),
 }
 
+/// A kind the store serves, typed (kube-rs's `Resource`): an object goes into the store as an
+/// [`Object`] and comes back as what it was (`Store::api`).
+pub trait Typed: Sized {
+    fn into_object(self) -> Object;
+    /// The object, when it is of this kind.
+    fn from_object(o: Object) -> Option<Self>;
+}
+
+impl Typed for Deployment {
+    fn into_object(self) -> Object {
+        Object::Deployment(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::Deployment(d) => Some(*d),
+            _ => None,
+        }
+    }
+}
+
+impl Typed for ReplicaSet {
+    fn into_object(self) -> Object {
+        Object::ReplicaSet(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::ReplicaSet(r) => Some(*r),
+            _ => None,
+        }
+    }
+}
+
+impl Typed for Pod {
+    fn into_object(self) -> Object {
+        Object::Pod(self)
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::Pod(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     Deployment,

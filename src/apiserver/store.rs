@@ -11,7 +11,7 @@ use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
     Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Shared, Str,
-    Time, defaults,
+    Time, Typed, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, btree_map};
@@ -142,6 +142,39 @@ fn resource_of(k: Kind) -> &'static str {
 
 /// The store's maps hash with rustc's FxHash: keys are our own names and uids, so no flooding
 /// defence is needed, and the same program must behave the same on every run and target.
+/// One kind's writes to the store ([`Store::api`]), typed.
+pub struct Api<'a, K> {
+    store: &'a mut Store,
+    kind: std::marker::PhantomData<K>,
+}
+
+impl<K: Typed> Api<'_, K> {
+    /// `POST` ([`Store::create`]).
+    pub fn create(&mut self, obj: K) -> Result<K, ApiError> {
+        typed(self.store.create(obj.into_object()))
+    }
+
+    /// `PUT` ([`Store::update`]).
+    pub fn update(&mut self, obj: K) -> Result<K, ApiError> {
+        typed(self.store.update(obj.into_object()))
+    }
+
+    /// `PUT .../status` ([`Store::update_status`]).
+    pub fn update_status(&mut self, obj: K) -> Result<K, ApiError> {
+        typed(self.store.update_status(obj.into_object()))
+    }
+}
+
+/// A write's answer as the kind written: the store stores (and returns) the object it was
+/// given, of its kind.
+fn typed<K: Typed>(written: Result<Rc<Object>, ApiError>) -> Result<K, ApiError> {
+    written.map(|o| {
+        let kind = o.kind();
+        K::from_object(Rc::unwrap_or_clone(o))
+            .unwrap_or_else(|| panic!("a write returned a {kind:?}, not the kind written"))
+    })
+}
+
 pub use rustc_hash::{FxHashMap, FxHasher as Fx};
 
 /// How many names a create with `generateName` tries before it reports AlreadyExists
@@ -806,6 +839,15 @@ impl Store {
             });
         }
         Ok(())
+    }
+
+    /// The store as one kind's API (kube-rs's `Api<K>`): its writes take a `K` and give back
+    /// the `K` stored, so a controller never wraps an object nor unwraps the answer.
+    pub fn api<K: Typed>(&mut self) -> Api<'_, K> {
+        Api {
+            store: self,
+            kind: std::marker::PhantomData,
+        }
     }
 
     /// `PUT`: metadata and spec; the stored status is kept. Generation moves when the spec does.

@@ -1393,9 +1393,7 @@ fn burst_replicas(i: &Value, e: &Value) -> R {
     )?;
     let mut rs = store.replicaset(key).cloned().unwrap_or_default();
     rs.spec.replicas = Some(0);
-    store
-        .update(Object::ReplicaSet(Box::new(rs)))
-        .map_err(|e| e.to_string())?;
+    store.api().update(rs).map_err(|e| e.to_string())?;
     store.drain_watch();
     let downs = run(&mut store, "scale down")?;
     same(

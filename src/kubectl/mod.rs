@@ -98,10 +98,7 @@ fn get_deployment(c: &Cluster, a: &Args, name: &str) -> Result<Deployment, Kubec
 }
 
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError> {
-    c.store
-        .update(Object::Deployment(Box::new(d)))
-        .map(|_| ())
-        .map_err(api_err)
+    c.store.api().update(d).map(|_| ()).map_err(api_err)
 }
 
 /// Runs one command line (with optional stdin after the first line). `Ok` holds what kubectl

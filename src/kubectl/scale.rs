@@ -50,9 +50,7 @@ fn scale(c: &mut Cluster, rest: &[String]) -> Outcome {
                 .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
             check(rs.spec.replicas)?;
             rs.spec.replicas = Some(n);
-            c.store
-                .update(Object::ReplicaSet(Box::new(rs)))
-                .map_err(api_err)?;
+            c.store.api().update(rs).map_err(api_err)?;
         }
         Resource::Pod => {
             return Err(

@@ -20,7 +20,6 @@ use crate::apiserver::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
 pub use ladder::{Branch, Ladder};
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 /// Upstream retries a failing key this many times before dropping it.
 pub const MAX_RETRIES: u32 = 15;
@@ -317,8 +316,7 @@ impl DeploymentController {
             );
             if d.status.observed_generation < d.metadata.generation {
                 d.status.observed_generation = d.metadata.generation;
-                cx.store
-                    .update_status(Object::Deployment(Box::new(d.clone())))?;
+                cx.store.api().update_status(d.clone())?;
             }
             return Ok(());
         }
@@ -462,7 +460,7 @@ fn release_replica_set(cx: &mut Ctx, d: &Deployment, rs: ReplicaSet) -> SyncResu
         .metadata
         .owner_references
         .retain(|o| o.uid != d.metadata.uid);
-    match cx.store.update(Object::ReplicaSet(Box::new(released))) {
+    match cx.store.api().update(released) {
         Ok(_) | Err(ApiError::NotFound { .. }) => Ok(()),
         Err(e) => Err(e.into()),
     }
@@ -521,13 +519,9 @@ fn adopt_replica_set(
             Deployment::KIND,
             &d.metadata,
         ));
-    match cx
-        .store
-        .update(Object::ReplicaSet(Box::new(adopted)))
-        .map(Rc::unwrap_or_clone)
-    {
-        Ok(Object::ReplicaSet(a)) => Ok(Some(*a)),
-        Ok(_) | Err(ApiError::NotFound { .. }) => Ok(None),
+    match cx.store.api().update(adopted) {
+        Ok(a) => Ok(Some(a)),
+        Err(ApiError::NotFound { .. }) => Ok(None),
         Err(e) => Err(e.into()),
     }
 }

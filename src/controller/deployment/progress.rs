@@ -104,8 +104,7 @@ impl DeploymentController {
             return Ok(());
         }
         d.status = s;
-        cx.store
-            .update_status(Object::Deployment(Box::new(d.clone())))?;
+        cx.store.api().update_status(d.clone())?;
         Ok(())
     }
 

@@ -125,7 +125,7 @@ impl DeploymentController {
         d: &mut Deployment,
     ) -> SyncResult {
         d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
-        cx.store.update(Object::Deployment(Box::new(d.clone())))?;
+        cx.store.api().update(d.clone())?;
         Ok(())
     }
 }

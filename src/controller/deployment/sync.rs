@@ -8,7 +8,6 @@ use crate::api::*;
 use crate::apiserver::events::EventType;
 use crate::apiserver::store::ApiError;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
-use std::rc::Rc;
 
 impl DeploymentController {
     /// `syncStatusOnly`: the Deployment is being deleted; only its status is kept current.
@@ -76,8 +75,7 @@ impl DeploymentController {
             format!("Progressing=Unknown, reason {}", c.reason),
         );
         set_deployment_condition(&mut d.status, c);
-        cx.store
-            .update_status(Object::Deployment(Box::new(d.clone())))?;
+        cx.store.api().update_status(d.clone())?;
         Ok(())
     }
 
@@ -152,10 +150,7 @@ impl DeploymentController {
                     ),
                 );
             }
-            return match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(rs)))?) {
-                Object::ReplicaSet(r) => Ok(Some(*r)),
-                _ => Ok(None),
-            };
+            return Ok(Some(cx.store.api().update(rs)?));
         }
         let rev = rs
             .metadata
@@ -176,8 +171,7 @@ impl DeploymentController {
             needs_update = true;
         }
         if needs_update {
-            cx.store
-                .update_status(Object::Deployment(Box::new(d.clone())))?;
+            cx.store.api().update_status(d.clone())?;
         }
         Ok(Some(rs))
     }
@@ -211,13 +205,9 @@ impl DeploymentController {
             MAX_REV_HISTORY_LENGTH_IN_CHARS,
         );
         cx.explain("getNewReplicaSet", format!("no ReplicaSet matches the template: create {} (pod-template-hash {hash}) at revision {new_revision} with {count} replicas", new_rs.metadata.name));
-        let created = cx
-            .store
-            .create(Object::ReplicaSet(Box::new(new_rs.clone())))
-            .map(Rc::unwrap_or_clone);
+        let created = cx.store.api().create(new_rs.clone());
         let (created, already_exists) = match created {
-            Ok(Object::ReplicaSet(r)) => (*r, false),
-            Ok(_) => unreachable!("created a ReplicaSet"),
+            Ok(r) => (r, false),
             Err(ApiError::AlreadyExists { .. }) => {
                 (self.on_create_collision(cx, d, &new_rs)?, true)
             }
@@ -236,9 +226,7 @@ impl DeploymentController {
                     );
                     set_deployment_condition(&mut d.status, c);
                     // Upstream ignores this write's error: the create's is the one returned.
-                    let _ = cx
-                        .store
-                        .update_status(Object::Deployment(Box::new(d.clone())));
+                    let _ = cx.store.api().update_status(d.clone());
                 }
                 cx.event(d, EventType::Warning, FAILED_RS_CREATE_REASON, msg);
                 return Err(e.into());
@@ -268,8 +256,7 @@ impl DeploymentController {
             needs_update = true;
         }
         if needs_update {
-            cx.store
-                .update_status(Object::Deployment(Box::new(d.clone())))?;
+            cx.store.api().update_status(d.clone())?;
         }
         Ok(created)
     }
@@ -310,9 +297,7 @@ impl DeploymentController {
             ),
         );
         // Upstream ignores this write's error: the AlreadyExists is the one returned.
-        let _ = cx
-            .store
-            .update_status(Object::Deployment(Box::new(d.clone())));
+        let _ = cx.store.api().update_status(d.clone());
         Err(ApiError::AlreadyExists {
             kind: Kind::ReplicaSet,
             name: new_rs.metadata.name.to_string(),
@@ -463,11 +448,7 @@ impl DeploymentController {
         let mut copy = rs.clone();
         copy.spec.replicas = Some(new_scale);
         set_replicas_annotations(&mut copy, d.replicas(), max);
-        let updated =
-            match Rc::unwrap_or_clone(cx.store.update(Object::ReplicaSet(Box::new(copy)))?) {
-                Object::ReplicaSet(r) => *r,
-                _ => unreachable!("updated a ReplicaSet"),
-            };
+        let updated = cx.store.api().update(copy)?;
         if size_changed {
             cx.event(
                 d,
@@ -552,8 +533,7 @@ impl DeploymentController {
             return Ok(());
         }
         d.status = s;
-        cx.store
-            .update_status(Object::Deployment(Box::new(d.clone())))?;
+        cx.store.api().update_status(d.clone())?;
         Ok(())
     }
 

@@ -4,9 +4,9 @@
 //! annotations, conditions, and the tests for complete / progressing / timed out.
 //! Nothing here writes to the store.
 
-use std::borrow::Borrow;
 use crate::api::*;
 use crate::controller::{by_creation_timestamp, filter_active_replica_sets};
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 
 pub const MAX_REV_HISTORY_LENGTH_IN_CHARS: usize = 2000;
@@ -115,7 +115,9 @@ pub fn ready_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
 }
 /// `GetAvailableReplicaCountForReplicaSets`.
 pub fn available_replica_count<R: Borrow<ReplicaSet>>(rss: &[R]) -> i32 {
-    rss.iter().map(|r| r.borrow().status.available_replicas).sum()
+    rss.iter()
+        .map(|r| r.borrow().status.available_replicas)
+        .sum()
 }
 /// `GetTerminatingReplicaCountForReplicaSets`: unknown (None) as soon as a ReplicaSet that has
 /// been synced (observedGeneration > 0) does not report the field.

@@ -13,7 +13,6 @@ use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{self, RankKey, RankKeys};
 use crate::controller::{Explain, slow_start_batch};
 use std::collections::BTreeMap;
-use std::rc::Rc;
 use util::{
     REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
     set_replica_set_condition,
@@ -911,26 +910,23 @@ pub fn update_replica_set_status(
         return Ok(rs.clone());
     }
     s.observed_generation = rs.metadata.generation;
+    // Twice at most, as upstream's loop: a failed write reads the ReplicaSet again and tries
+    // once more.
     let mut cur = rs.clone();
-    for attempt in 0..2 {
-        cur.status = s.clone();
-        match store
-            .update_status(Object::ReplicaSet(Box::new(cur.clone())))
-            .map(Rc::unwrap_or_clone)
-        {
-            Ok(Object::ReplicaSet(r)) => return Ok(*r),
-            Ok(_) => unreachable!("updated a ReplicaSet"),
-            Err(e) if attempt == 1 => return Err(e),
-            Err(_) => {
-                cur = store
+    cur.status = s.clone();
+    match store.api().update_status(cur) {
+        Ok(r) => Ok(r),
+        Err(_) => {
+            let mut cur =
+                store
                     .replicaset(&rs.metadata.key())
                     .cloned()
                     .ok_or(ApiError::NotFound {
                         kind: Kind::ReplicaSet,
                         name: rs.metadata.name.to_string(),
                     })?;
-            }
+            cur.status = s;
+            store.api().update_status(cur)
         }
     }
-    unreachable!("the loop returns")
 }
