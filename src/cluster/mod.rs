@@ -20,6 +20,7 @@ use crate::api::{
 };
 use crate::apiserver::agenda::Agenda;
 use crate::apiserver::events::{EventRecorder, EventType};
+use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
 use crate::controller::deployment::util as du;
@@ -464,27 +465,17 @@ impl Cluster {
             if self.halted() {
                 return Ok(true);
             }
-            let order = [0usize, 1, 2];
-            let mut picked = None;
-            for i in 0..3 {
-                let q = order[(self.next_queue + i) % 3];
-                let non_empty = match q {
-                    0 => !self.dc.queue.is_empty(),
-                    1 => !self.rsc.queue.is_empty(),
-                    _ => !self.gc.queue.is_empty(),
-                };
-                if non_empty {
-                    picked = Some(q);
-                    break;
-                }
-            }
-            let Some(q) = picked else {
+            // Round-robin from the controller after the last that synced.
+            let picked = (0..Controller::ALL.len())
+                .map(|i| Controller::ALL[(self.next_queue + i) % Controller::ALL.len()])
+                .find(|c| !self.queue(*c).is_empty());
+            let Some(c) = picked else {
                 return Ok(true);
             };
             if self.paused() {
                 return Ok(false);
             }
-            self.next_queue = (q + 1) % 3;
+            self.next_queue = (c as usize + 1) % Controller::ALL.len();
             self.drain_syncs += 1;
             self.total_syncs += 1;
             if self.drain_syncs > MAX_SYNCS_PER_INSTANT {
@@ -493,87 +484,84 @@ impl Cluster {
                     syncs: self.drain_syncs,
                 });
             }
-            match q {
-                0 => self.sync_deployment_queue(),
-                1 => self.sync_replicaset_queue(),
-                _ => self.sync_gc_queue(),
+            self.sync(c);
+        }
+    }
+
+    /// Controller `c`'s work queue.
+    pub fn queue(&self, c: Controller) -> &WorkQueue {
+        match c {
+            Controller::Deployment => &self.dc.queue,
+            Controller::ReplicaSet => &self.rsc.queue,
+            Controller::GarbageCollector => &self.gc.queue,
+        }
+    }
+
+    fn queue_mut(&mut self, c: Controller) -> &mut WorkQueue {
+        match c {
+            Controller::Deployment => &mut self.dc.queue,
+            Controller::ReplicaSet => &mut self.rsc.queue,
+            Controller::GarbageCollector => &mut self.gc.queue,
+        }
+    }
+
+    /// One sync of controller `c`: the next key of its queue, handed to the controller's
+    /// handler (`syncDeployment`, `syncReplicaSet`, the garbage collector's `attemptToDelete`),
+    /// marked done, and recorded as a step (the collector's only when it did something).
+    fn sync(&mut self, c: Controller) {
+        let Some(key) = self.queue_mut(c).get() else {
+            return;
+        };
+        let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+        let worth_a_step = match c {
+            Controller::Deployment => {
+                let mut cx = Ctx {
+                    store: &mut self.store,
+                    events: &mut self.events,
+                    explain: vec![],
+                };
+                let report = self.dc.process(&mut cx, &key);
+                s.explain = std::mem::take(&mut cx.explain);
+                s.branch = Some(report.ladder.fired);
+                s.ladder = Some(report.ladder);
+                s.strategy = report.strategy;
+                s.error = report.error.map(|e| e.to_string());
+                true
             }
-        }
-    }
-
-    fn sync_deployment_queue(&mut self) {
-        let Some(key) = self.dc.queue.get() else {
-            return;
+            Controller::ReplicaSet => {
+                let report = self
+                    .rsc
+                    .sync_replica_set(&mut self.store, &mut self.events, &key);
+                s.explain = report.explain;
+                s.error = report.error;
+                true
+            }
+            Controller::GarbageCollector => {
+                let (explain, error) = self.gc.sync(&mut self.store, &key);
+                if error.is_some() {
+                    self.gc.queue.add_rate_limited(&key, self.now_ms());
+                }
+                let acted = !explain.is_empty() || error.is_some();
+                (s.explain, s.error) = (explain, error);
+                acted
+            }
         };
-        let mut cx = Ctx {
-            store: &mut self.store,
-            events: &mut self.events,
-            explain: vec![],
-        };
-        let report = self.dc.process(&mut cx, &key);
-        let explain = std::mem::take(&mut cx.explain);
-        self.dc.queue.done(&key);
-        if self.recording() {
-            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
-            s.controller = Some(Controller::Deployment);
+        self.queue_mut(c).done(&key);
+        if self.recording() && worth_a_step {
+            s.controller = Some(c);
             s.key = Some(key.into());
-            s.branch = Some(report.ladder.fired);
-            s.ladder = Some(report.ladder);
-            s.strategy = report.strategy;
-            s.explain = explain;
-            s.error = report.error.map(|e| e.to_string());
-            self.push_step(s);
-        }
-    }
-
-    fn sync_replicaset_queue(&mut self) {
-        let Some(key) = self.rsc.queue.get() else {
-            return;
-        };
-        let report = self
-            .rsc
-            .sync_replica_set(&mut self.store, &mut self.events, &key);
-        self.rsc.queue.done(&key);
-        if self.recording() {
-            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
-            s.controller = Some(Controller::ReplicaSet);
-            s.key = Some(key.into());
-            s.explain = report.explain;
-            s.error = report.error;
-            self.push_step(s);
-        }
-    }
-
-    fn sync_gc_queue(&mut self) {
-        let Some(key) = self.gc.queue.get() else {
-            return;
-        };
-        let (explain, error) = self.gc.sync(&mut self.store, &key);
-        if error.is_some() {
-            self.gc.queue.add_rate_limited(&key, self.now_ms());
-        }
-        self.gc.queue.done(&key);
-        if self.recording() && (!explain.is_empty() || error.is_some()) {
-            let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
-            s.controller = Some(Controller::GarbageCollector);
-            s.key = Some(key.into());
-            s.explain = explain;
-            s.error = error;
             self.push_step(s);
         }
     }
 
     /// When the next thing happens on its own (a pod timer or a delayed queue key).
     pub fn next_event_ms(&self) -> Option<u64> {
-        [
-            self.timers.next_due(),
-            self.dc.queue.next_due(),
-            self.rsc.queue.next_due(),
-            self.gc.queue.next_due(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        let queues = Controller::ALL.map(|c| self.queue(c).next_due());
+        queues
+            .into_iter()
+            .chain([self.timers.next_due()])
+            .flatten()
+            .min()
     }
 
     /// True when nothing but crash-loop and image-pull back-off cycles (of images that still
@@ -585,9 +573,7 @@ impl Cluster {
                 .deployment(key)
                 .is_none_or(|d| du::deployment_complete(d, &d.status))
         };
-        self.dc.queue.is_empty()
-            && self.rsc.queue.is_empty()
-            && self.gc.queue.is_empty()
+        Controller::ALL.iter().all(|c| self.queue(*c).is_empty())
             && self.dc.queue.delayed_keys().all(idle_check)
             && !self.rsc.queue.has_delayed()
             && !self.gc.queue.has_delayed()
@@ -624,9 +610,10 @@ impl Cluster {
             }
             self.instants += 1;
             self.set_clock(next.max(self.now_ms()));
-            self.dc.queue.promote(self.now_ms());
-            self.rsc.queue.promote(self.now_ms());
-            self.gc.queue.promote(self.now_ms());
+            let now = self.now_ms();
+            for c in Controller::ALL {
+                self.queue_mut(c).promote(now);
+            }
             self.instant = Some(InstantUnderWay::default());
             if !self.go_on_paused()? {
                 return Ok(false);

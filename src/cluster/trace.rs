@@ -30,6 +30,14 @@ pub enum Controller {
 }
 
 impl Controller {
+    /// Every controller, in the order the harness offers their queues a sync (round-robin
+    /// from the one after the last that synced).
+    pub const ALL: [Controller; 3] = [
+        Controller::Deployment,
+        Controller::ReplicaSet,
+        Controller::GarbageCollector,
+    ];
+
     /// The trace's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
