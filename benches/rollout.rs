@@ -13,7 +13,7 @@ fn rollout(replicas: u32) -> (f64, u64) {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
     );
     let mut c = Cluster::new(World::default());
-    c.record = false;
+    c.rec.options.steps = false;
     c.create(parse_objects(&manifest).unwrap().remove(0))
         .unwrap();
     c.drain().unwrap();

@@ -66,8 +66,13 @@ struct InstantUnderWay {
     changes: Vec<String>,
 }
 
+/// The simulated world: the apiserver's store and events, the controllers with their queues,
+/// the pod timers and world settings, the run's position (budget, the scenario step next,
+/// watching clients, a drain or an instant a pause stopped), and what the trace follows (the
+/// focus Deployment and its pod book, kept by the writes, so they resume with it). Its clone
+/// is a checkpoint.
 #[derive(Clone)]
-pub struct Cluster {
+pub struct Sim {
     pub store: Store,
     pub world: World,
     pub dc: DeploymentController,
@@ -76,9 +81,6 @@ pub struct Cluster {
     pub events: EventRecorder,
     timers: Agenda<Timer>,
     node_rr: u32,
-    /// Steps recorded so far (when `record` is on).
-    pub trace: Vec<TraceStep>,
-    pub record: bool,
     /// The Deployment the trace follows (`namespace/name`): the scenario's `focus`, else the
     /// first Deployment created.
     pub focus: Option<String>,
@@ -100,38 +102,91 @@ pub struct Cluster {
     /// The empty half of `dispatch`'s pair of event buffers.
     spare_watch: Vec<WatchEvent>,
     next_queue: usize,
-    /// Stop once the trace holds this many steps (replaying the run up to a chosen step).
-    pub step_limit: Option<usize>,
     /// What the run may simulate; crossing it stops the run (`over`).
     pub budget: Budget,
     /// Why the run stopped at its budget, once it did.
     pub over: Option<OverBudget>,
-    /// When set, each recorded step also records the focus Deployment's pods (shared with
-    /// the previous step's when nothing changed), for views that animate pods.
-    pub frames: Option<Vec<Rc<podbook::Frame>>>,
     /// The focus Deployment's pods as the trace records them, kept by the writes.
     book: podbook::PodBook,
-    /// Recorded with `frames`: the focus Deployment after each step (shared with the previous
-    /// step's while it was not written), for the editor that shows it as it stood.
-    pub focus_objects: Vec<Option<Rc<Deployment>>>,
     /// `kubectl rollout status` commands still watching.
     pub watches: Vec<watch::Watch>,
-    /// Steps recorded before this cluster's `trace` began (a run resumed from a checkpoint
-    /// records only what comes after it).
-    pub trace_base: usize,
+    /// The scenario step the run applies next (kept by `Scenario::run_from`, so that a
+    /// checkpoint knows where the run resumes).
+    pub scenario_pos: usize,
+}
+
+/// How a run is recorded: one value, given when the cluster is made or resumed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordOptions {
+    /// Record steps at all (a benchmark's timed run does not).
+    pub steps: bool,
+    /// Each step's pods and focus Deployment too, for views that animate pods (the page).
+    pub frames: bool,
     /// Take a [`Checkpoint`] every this many store writes (work done, which grows with the
     /// world's size as steps do not), between instants; at least three times as many as the
     /// world holds objects, so that a big world keeps few copies of itself (at 10 000
     /// replicas the page held 185 MB with one per object, 124 MB with one per three).
     pub checkpoint_every: Option<u64>,
+    /// Stop once this many steps are recorded (replaying the run up to a chosen step).
+    pub step_limit: Option<usize>,
+}
+
+impl Default for RecordOptions {
+    fn default() -> RecordOptions {
+        RecordOptions {
+            steps: true,
+            frames: false,
+            checkpoint_every: None,
+            step_limit: None,
+        }
+    }
+}
+
+/// What a run records: its steps and, with `frames`, each step's pods and focus Deployment
+/// (shared with the step before while they did not change), and its checkpoints. None of it
+/// is copied into a checkpoint.
+#[derive(Clone, Default)]
+pub struct Recorder {
+    pub options: RecordOptions,
+    /// Steps recorded before this recording began (a run resumed from a checkpoint records
+    /// only what comes after it).
+    pub base: usize,
+    pub trace: Vec<TraceStep>,
+    pub frames: Vec<Rc<podbook::Frame>>,
+    pub focus_objects: Vec<Option<Rc<Deployment>>>,
     pub checkpoints: Vec<Checkpoint>,
-    /// The scenario step the run applies next (kept by `Scenario::run_from`, so that a
-    /// checkpoint knows where the run resumes).
-    pub scenario_pos: usize,
     /// The store's resourceVersion at the last checkpoint (`None` before the first, which
     /// is taken at the end of the first instant: a change typed anywhere then resumes from
     /// a checkpoint instead of replaying the run from its start).
     last_checkpoint: Option<u64>,
+}
+
+impl Recorder {
+    pub fn new(options: RecordOptions) -> Recorder {
+        Recorder {
+            options,
+            ..Recorder::default()
+        }
+    }
+}
+
+/// A simulated cluster: the world ([`Sim`], which it derefs to) and its recording.
+pub struct Cluster {
+    sim: Sim,
+    pub rec: Recorder,
+}
+
+impl std::ops::Deref for Cluster {
+    type Target = Sim;
+    fn deref(&self) -> &Sim {
+        &self.sim
+    }
+}
+
+impl std::ops::DerefMut for Cluster {
+    fn deref_mut(&mut self) -> &mut Sim {
+        &mut self.sim
+    }
 }
 
 /// The world between two instants of a recorded run, to resume the run from instead of
@@ -143,8 +198,24 @@ pub struct Checkpoint {
     /// The scenario step the run applies next.
     pub scenario_pos: usize,
     pub now_ms: u64,
-    /// The cluster without its recording (trace, frames, focus objects).
-    pub cluster: Rc<Cluster>,
+    /// The world, as it stood.
+    pub sim: Rc<Sim>,
+}
+
+impl Sim {
+    /// Whether this world is due a checkpoint after the last one, taken at resourceVersion
+    /// `last` (`None`: there is none yet): `every` store writes later, and at least three per
+    /// object the world holds.
+    pub fn checkpoint_due(&self, every: u64, last: Option<u64>) -> bool {
+        let every = every.max(3 * self.store.len() as u64);
+        last.is_none_or(|last| self.store.resource_version() >= last + every)
+    }
+
+    /// A copy of a world shares its original's clock (a handle): this gives it its own.
+    fn detach_clock(&mut self) {
+        let clock = self.store.detach_clock();
+        self.events.set_clock(clock);
+    }
 }
 
 impl Cluster {
@@ -156,7 +227,7 @@ impl Cluster {
     /// `--feature-gates`).
     pub fn with_gates(world: World, gates: FeatureGates) -> Cluster {
         let store = Store::new();
-        Cluster {
+        let sim = Sim {
             events: EventRecorder::with_clock(store.clock().clone()),
             store,
             world,
@@ -168,8 +239,6 @@ impl Cluster {
             gc: GarbageCollector::default(),
             timers: Agenda::default(),
             node_rr: 0,
-            trace: vec![],
-            record: true,
             focus: None,
             focus_uid: None,
             focus_owned: BTreeSet::new(),
@@ -182,57 +251,55 @@ impl Cluster {
             instant: None,
             spare_watch: vec![],
             next_queue: 0,
-            step_limit: None,
             budget: Budget::PAGE,
             over: None,
-            frames: None,
-            focus_objects: vec![],
             book: podbook::PodBook::default(),
             watches: vec![],
-            trace_base: 0,
-            checkpoint_every: None,
-            checkpoints: vec![],
             scenario_pos: 0,
-            last_checkpoint: None,
+        };
+        Cluster {
+            sim,
+            rec: Recorder::default(),
         }
     }
 
     /// The virtual clock's instant (the store's clock, which the event recorder shares).
     pub fn now(&self) -> Time {
-        self.store.now()
+        self.sim.store.now()
     }
 
     /// Virtual milliseconds since scenario start.
     pub fn now_ms(&self) -> u64 {
-        self.store.clock().now_ms()
+        self.sim.store.clock().now_ms()
     }
 
     /// Where time moves: only [`Cluster::advance`] calls this.
     fn set_clock(&mut self, t_ms: u64) {
-        self.store.clock().set(Time::from_virtual(t_ms));
+        self.sim.store.clock().set(Time::from_virtual(t_ms));
     }
 
     /// True once the trace reached `step_limit` or the run crossed its budget: every further
     /// drain, advance and user step is a no-op, so the world stands exactly as it was right
     /// after that step.
     pub fn halted(&self) -> bool {
-        self.over.is_some() || self.step_limit.is_some_and(|n| self.steps() >= n)
+        let limit = self.rec.options.step_limit;
+        self.sim.over.is_some() || limit.is_some_and(|n| self.steps() >= n)
     }
 
     /// Stops the run when the store holds more than the budget allows.
     fn check_budget(&mut self) {
-        let pods = self.store.count(crate::api::Kind::Pod);
-        if let Some(exceeded) = self.budget.check_store(pods, self.store.len()) {
+        let pods = self.sim.store.count(crate::api::Kind::Pod);
+        if let Some(exceeded) = self.sim.budget.check_store(pods, self.sim.store.len()) {
             self.stop_over(exceeded);
         }
     }
 
     fn stop_over(&mut self, exceeded: Exceeded) {
-        let deployments = self.store.deployments().map(|d| {
+        let deployments = self.sim.store.deployments().map(|d| {
             let key = format!("deployment {}", d.metadata.key());
             (d.spec.replicas.unwrap_or(1), key)
         });
-        let replica_sets = self.store.replicasets().map(|r| {
+        let replica_sets = self.sim.store.replicasets().map(|r| {
             let key = format!("replicaset {}", r.metadata.key());
             (r.spec.replicas.unwrap_or(1), key)
         });
@@ -241,85 +308,82 @@ impl Cluster {
             .chain(replica_sets)
             .min_by_key(|(n, _)| std::cmp::Reverse(*n))
             .map(|(n, key)| (key, n));
-        self.over = Some(OverBudget {
+        self.sim.over = Some(OverBudget {
             t_ms: self.now_ms(),
             exceeded,
-            host: self.budget.host,
+            host: self.sim.budget.host,
             largest,
         });
     }
 
-    /// A copy of a cluster shares its original's clock (a handle): this gives it its own.
-    fn detach_clock(&mut self) {
-        let clock = self.store.detach_clock();
-        self.events.set_clock(clock);
-    }
-
     /// Steps recorded so far in the whole run (those before a checkpoint too).
     pub fn steps(&self) -> usize {
-        self.trace_base + self.trace.len()
+        self.rec.base + self.rec.trace.len()
     }
 
-    /// A cluster that carries on from `cp`, recording from there (its trace begins after the
-    /// checkpoint's steps).
-    pub fn resume(cp: &Checkpoint) -> Cluster {
-        let mut c = (*cp.cluster).clone();
-        c.detach_clock();
-        c.trace_base = cp.steps;
-        c.last_checkpoint = Some(c.store.resource_version());
-        c
+    /// A cluster that carries on from `cp`, recording from there as `options` say (its trace
+    /// begins after the checkpoint's steps).
+    pub fn resume(cp: &Checkpoint, options: RecordOptions) -> Cluster {
+        let mut sim = (*cp.sim).clone();
+        sim.detach_clock();
+        let rec = Recorder {
+            base: cp.steps,
+            last_checkpoint: Some(sim.store.resource_version()),
+            ..Recorder::new(options)
+        };
+        Cluster { sim, rec }
     }
 
-    /// A copy of the world as it stands, with a clock of its own and without the recording
-    /// (trace, frames, focus objects, checkpoints), which stays with `self`.
-    pub fn world_copy(&mut self) -> Cluster {
-        let trace = std::mem::take(&mut self.trace);
-        let frames = self.frames.take();
-        let focus_objects = std::mem::take(&mut self.focus_objects);
-        let checkpoints = std::mem::take(&mut self.checkpoints);
-        let mut copy = self.clone();
-        copy.detach_clock();
-        copy.trace_base = 0;
-        copy.step_limit = None;
-        self.trace = trace;
-        self.frames = frames;
-        self.focus_objects = focus_objects;
-        self.checkpoints = checkpoints;
-        copy
+    /// The world and the recording, apart (a run that ended: its world may become a
+    /// checkpoint, its recording a session's).
+    pub fn into_parts(self) -> (Sim, Recorder) {
+        (self.sim, self.rec)
     }
 
-    /// Whether this world is due a checkpoint after the last one, taken at resourceVersion
-    /// `last` (`None`: there is none yet): `every` store writes later, and at least three per
-    /// object the world holds.
-    pub fn checkpoint_due(&self, every: u64, last: Option<u64>) -> bool {
-        let every = every.max(3 * self.store.len() as u64);
-        last.is_none_or(|last| self.store.resource_version() >= last + every)
+    /// A copy of the world as it stands, with a clock of its own, recording steps as this one
+    /// does (without frames, checkpoints or a step limit); the recording stays with `self`.
+    pub fn world_copy(&self) -> Cluster {
+        let mut sim = self.sim.clone();
+        sim.detach_clock();
+        let options = RecordOptions {
+            frames: false,
+            step_limit: None,
+            ..self.rec.options
+        };
+        let rec = Recorder {
+            last_checkpoint: self.rec.last_checkpoint,
+            ..Recorder::new(options)
+        };
+        Cluster { sim, rec }
     }
 
     /// Takes a checkpoint when one is due: between instants, with no `rollout status`
     /// watching (its lines go on a step the resumed run would not hold).
     fn maybe_checkpoint(&mut self) {
-        let Some(every) = self.checkpoint_every else {
+        let Some(every) = self.rec.options.checkpoint_every else {
             return;
         };
-        if !self.checkpoint_due(every, self.last_checkpoint)
-            || !self.watches.is_empty()
+        if !self.sim.checkpoint_due(every, self.rec.last_checkpoint)
+            || !self.sim.watches.is_empty()
             || self.halted()
         {
             return;
         }
-        self.last_checkpoint = Some(self.store.resource_version());
-        let copy = self.world_copy();
-        self.checkpoints.push(Checkpoint {
+        self.rec.last_checkpoint = Some(self.sim.store.resource_version());
+        let mut sim = self.sim.clone();
+        sim.detach_clock();
+        let cp = Checkpoint {
             steps: self.steps(),
-            scenario_pos: self.scenario_pos,
+            scenario_pos: self.sim.scenario_pos,
             now_ms: self.now_ms(),
-            cluster: Rc::new(copy),
-        });
+            sim: Rc::new(sim),
+        };
+        self.rec.checkpoints.push(cp);
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
-        self.timers
+        self.sim
+            .timers
             .add(at_ms, (pod.metadata.key(), pod.metadata.uid.clone(), step));
     }
 
@@ -327,19 +391,20 @@ impl Cluster {
     pub fn dispatch(&mut self) {
         // Two buffers take turns (events raised while handling land in the other), so a
         // burst of hundreds of events does not regrow a vector every round.
-        let mut evs = std::mem::take(&mut self.spare_watch);
+        let mut evs = std::mem::take(&mut self.sim.spare_watch);
         loop {
-            std::mem::swap(&mut evs, &mut self.store.watch);
+            std::mem::swap(&mut evs, &mut self.sim.store.watch);
             if evs.is_empty() {
-                self.spare_watch = evs;
+                self.sim.spare_watch = evs;
                 return;
             }
             for ev in evs.drain(..) {
-                self.dc.handle(&self.store, &ev);
-                self.rsc.handle(&self.store, &ev);
-                self.gc.handle(&self.store, &ev);
+                let sim = &mut self.sim;
+                sim.dc.handle(&sim.store, &ev);
+                sim.rsc.handle(&sim.store, &ev);
+                sim.gc.handle(&sim.store, &ev);
                 self.kubelet_watch(&ev);
-                if self.record
+                if self.rec.options.steps
                     && let WatchRef::Added(Object::Pod(p))
                     | WatchRef::Modified {
                         new: Object::Pod(p),
@@ -347,9 +412,9 @@ impl Cluster {
                     }
                     | WatchRef::Deleted(Object::Pod(p)) = ev.view()
                 {
-                    self.book.touch(&p.metadata.key());
+                    self.sim.book.touch(&p.metadata.key());
                 }
-                if !self.watches.is_empty() {
+                if !self.sim.watches.is_empty() {
                     self.feed_watches(&ev);
                 }
             }
@@ -360,33 +425,33 @@ impl Cluster {
     /// onto the steps that ran them.
     fn feed_watches(&mut self, ev: &WatchEvent) {
         let now = self.now_ms();
-        for w in &mut self.watches {
+        for w in &mut self.sim.watches {
             let before = w.lines.len();
             if w.feed(ev.view(), now) {
-                log_watch(&mut self.trace, self.trace_base, w, before);
+                log_watch(&mut self.rec.trace, self.rec.base, w, before);
             }
         }
-        self.watches.retain(|w| w.end.is_none());
+        self.sim.watches.retain(|w| w.end.is_none());
     }
 
     /// Ends the watches whose `--timeout` has passed by now (at the end of a run, when no
     /// further event would have woken them).
     pub fn expire_watches(&mut self) {
         let now = self.now_ms();
-        for w in &mut self.watches {
+        for w in &mut self.sim.watches {
             let before = w.lines.len();
             if w.expire(now) {
-                log_watch(&mut self.trace, self.trace_base, w, before);
+                log_watch(&mut self.rec.trace, self.rec.base, w, before);
             }
         }
-        self.watches.retain(|w| w.end.is_none());
+        self.sim.watches.retain(|w| w.end.is_none());
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
         match ev.view() {
             // (A pod created with its node named is bound already: see `PodStep::Bind`.)
             WatchRef::Added(Object::Pod(p)) if p.metadata.deletion_timestamp.is_none() => {
-                self.add_timer(self.now_ms() + self.world.schedule_ms, p, PodStep::Bind);
+                self.add_timer(self.now_ms() + self.sim.world.schedule_ms, p, PodStep::Bind);
             }
             WatchRef::Modified {
                 old: Object::Pod(o),
@@ -394,20 +459,20 @@ impl Cluster {
             } if o.metadata.deletion_timestamp.is_none()
                 && n.metadata.deletion_timestamp.is_some() =>
             {
-                let ms = if self.world.use_grace_period {
+                let ms = if self.sim.world.use_grace_period {
                     n.metadata
                         .deletion_grace_period_seconds
                         .unwrap_or(30)
                         .max(0) as u64
                         * 1000
                 } else {
-                    self.world.termination_ms
+                    self.sim.world.termination_ms
                 };
                 self.add_timer(self.now_ms() + ms, n, PodStep::Gone);
                 // The kubelet stops the containers that run (`killContainer`).
                 for c in &n.status.container_statuses {
                     if c.state.running.is_some() {
-                        self.events.record(
+                        self.sim.events.record(
                             "kubelet",
                             Kind::Pod,
                             &n.metadata.name,
@@ -424,15 +489,15 @@ impl Cluster {
 
     /// Whether steps are recorded (only the benchmark turns `record` off).
     fn recording(&self) -> bool {
-        self.record
+        self.rec.options.steps
     }
 
     /// Runs controller syncs until every queue is empty. Each sync is one trace step. In a run
     /// taken in slices ([`Cluster::pause_at`]) it may stop between two syncs: `draining` says
     /// so, and [`Cluster::go_on_paused`] goes on with it.
     pub fn drain(&mut self) -> Result<(), Livelock> {
-        self.drain_syncs = 0;
-        self.draining = true;
+        self.sim.drain_syncs = 0;
+        self.sim.draining = true;
         self.resume_drain().map(drop)
     }
 
@@ -440,13 +505,13 @@ impl Cluster {
     /// is done, false when paused again. An instant's drain, once done, is where a checkpoint
     /// may be taken.
     fn resume_drain(&mut self) -> Result<bool, Livelock> {
-        if !self.draining {
+        if !self.sim.draining {
             return Ok(true);
         }
         let done = self.drain_syncs_until_done();
         if !matches!(done, Ok(false)) {
-            self.draining = false;
-            if std::mem::take(&mut self.instant_drain) && done.is_ok() {
+            self.sim.draining = false;
+            if std::mem::take(&mut self.sim.instant_drain) && done.is_ok() {
                 self.maybe_checkpoint();
             }
         }
@@ -458,7 +523,7 @@ impl Cluster {
     fn drain_syncs_until_done(&mut self) -> Result<bool, Livelock> {
         loop {
             if !self.recording() {
-                self.events.forget_new();
+                self.sim.events.forget_new();
             }
             self.dispatch();
             self.check_budget();
@@ -467,7 +532,7 @@ impl Cluster {
             }
             // Round-robin from the controller after the last that synced.
             let picked = (0..Controller::ALL.len())
-                .map(|i| Controller::ALL[(self.next_queue + i) % Controller::ALL.len()])
+                .map(|i| Controller::ALL[(self.sim.next_queue + i) % Controller::ALL.len()])
                 .find(|c| !self.queue(*c).is_empty());
             let Some(c) = picked else {
                 return Ok(true);
@@ -475,13 +540,13 @@ impl Cluster {
             if self.paused() {
                 return Ok(false);
             }
-            self.next_queue = (c as usize + 1) % Controller::ALL.len();
-            self.drain_syncs += 1;
-            self.total_syncs += 1;
-            if self.drain_syncs > MAX_SYNCS_PER_INSTANT {
+            self.sim.next_queue = (c as usize + 1) % Controller::ALL.len();
+            self.sim.drain_syncs += 1;
+            self.sim.total_syncs += 1;
+            if self.sim.drain_syncs > MAX_SYNCS_PER_INSTANT {
                 return Err(Livelock {
                     t_ms: self.now_ms(),
-                    syncs: self.drain_syncs,
+                    syncs: self.sim.drain_syncs,
                 });
             }
             self.sync(c);
@@ -491,17 +556,17 @@ impl Cluster {
     /// Controller `c`'s work queue.
     pub fn queue(&self, c: Controller) -> &WorkQueue {
         match c {
-            Controller::Deployment => &self.dc.queue,
-            Controller::ReplicaSet => &self.rsc.queue,
-            Controller::GarbageCollector => &self.gc.queue,
+            Controller::Deployment => &self.sim.dc.queue,
+            Controller::ReplicaSet => &self.sim.rsc.queue,
+            Controller::GarbageCollector => &self.sim.gc.queue,
         }
     }
 
     fn queue_mut(&mut self, c: Controller) -> &mut WorkQueue {
         match c {
-            Controller::Deployment => &mut self.dc.queue,
-            Controller::ReplicaSet => &mut self.rsc.queue,
-            Controller::GarbageCollector => &mut self.gc.queue,
+            Controller::Deployment => &mut self.sim.dc.queue,
+            Controller::ReplicaSet => &mut self.sim.rsc.queue,
+            Controller::GarbageCollector => &mut self.sim.gc.queue,
         }
     }
 
@@ -515,12 +580,13 @@ impl Cluster {
         let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
         let worth_a_step = match c {
             Controller::Deployment => {
+                let sim = &mut self.sim;
                 let mut cx = Ctx {
-                    store: &mut self.store,
-                    events: &mut self.events,
+                    store: &mut sim.store,
+                    events: &mut sim.events,
                     explain: vec![],
                 };
-                let report = self.dc.process(&mut cx, &key);
+                let report = sim.dc.process(&mut cx, &key);
                 s.explain = std::mem::take(&mut cx.explain);
                 s.branch = Some(report.ladder.fired);
                 s.ladder = Some(report.ladder);
@@ -529,17 +595,19 @@ impl Cluster {
                 true
             }
             Controller::ReplicaSet => {
-                let report = self
+                let sim = &mut self.sim;
+                let report = sim
                     .rsc
-                    .sync_replica_set(&mut self.store, &mut self.events, &key);
+                    .sync_replica_set(&mut sim.store, &mut sim.events, &key);
                 s.explain = report.explain;
                 s.error = report.error;
                 true
             }
             Controller::GarbageCollector => {
-                let (explain, error) = self.gc.sync(&mut self.store, &key);
+                let sim = &mut self.sim;
+                let (explain, error) = sim.gc.sync(&mut sim.store, &key);
                 if error.is_some() {
-                    self.gc.queue.add_rate_limited(&key, self.now_ms());
+                    self.sim.gc.queue.add_rate_limited(&key, self.now_ms());
                 }
                 let acted = !explain.is_empty() || error.is_some();
                 (s.explain, s.error) = (explain, error);
@@ -559,7 +627,7 @@ impl Cluster {
         let queues = Controller::ALL.map(|c| self.queue(c).next_due());
         queues
             .into_iter()
-            .chain([self.timers.next_due()])
+            .chain([self.sim.timers.next_due()])
             .flatten()
             .min()
     }
@@ -569,20 +637,21 @@ impl Cluster {
     /// progress-deadline check of a Deployment that has completed changes nothing either).
     pub fn is_settled(&self) -> bool {
         let idle_check = |key: &Str| {
-            self.store
+            self.sim
+                .store
                 .deployment(key)
                 .is_none_or(|d| du::deployment_complete(d, &d.status))
         };
         Controller::ALL.iter().all(|c| self.queue(*c).is_empty())
-            && self.dc.queue.delayed_keys().all(idle_check)
-            && !self.rsc.queue.has_delayed()
-            && !self.gc.queue.has_delayed()
-            && self.timers.iter().all(|(_, (key, _, s))| match s {
+            && self.sim.dc.queue.delayed_keys().all(idle_check)
+            && !self.sim.rsc.queue.has_delayed()
+            && !self.sim.gc.queue.has_delayed()
+            && self.sim.timers.iter().all(|(_, (key, _, s))| match s {
                 PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_) => true,
                 // A pull that will fail again changes nothing; one the world now has does.
-                PodStep::PullRetry(_) => self.store.pod(key).is_none_or(|p| {
+                PodStep::PullRetry(_) => self.sim.store.pod(key).is_none_or(|p| {
                     let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
-                    self.world.image_fails(image)
+                    self.sim.world.image_fails(image)
                 }),
                 _ => false,
             })
@@ -608,13 +677,13 @@ impl Cluster {
             if self.paused() {
                 return Ok(false);
             }
-            self.instants += 1;
+            self.sim.instants += 1;
             self.set_clock(next.max(self.now_ms()));
             let now = self.now_ms();
             for c in Controller::ALL {
                 self.queue_mut(c).promote(now);
             }
-            self.instant = Some(InstantUnderWay::default());
+            self.sim.instant = Some(InstantUnderWay::default());
             if !self.go_on_paused()? {
                 return Ok(false);
             }
@@ -628,7 +697,7 @@ impl Cluster {
     /// Goes on with what a pause stopped: an instant's pod timers and its drain, or a drain.
     /// True once nothing is left of it, false when paused again.
     pub fn go_on_paused(&mut self) -> Result<bool, Livelock> {
-        let Some(mut instant) = self.instant.take() else {
+        let Some(mut instant) = self.sim.instant.take() else {
             return self.resume_drain();
         };
         let recording = self.recording();
@@ -636,17 +705,17 @@ impl Cluster {
         // is handled come out in the next one.
         loop {
             if instant.due.is_empty() {
-                match self.timers.take_due(self.now_ms()) {
+                match self.sim.timers.take_due(self.now_ms()) {
                     Some(batch) => instant.due = batch.into(),
                     None => break,
                 }
             }
             while let Some((key, uid, step)) = instant.due.pop_front() {
                 let mut kubelet = Kubelet {
-                    store: &mut self.store,
-                    rec: &mut self.events,
-                    world: &self.world,
-                    node_rr: &mut self.node_rr,
+                    store: &mut self.sim.store,
+                    rec: &mut self.sim.events,
+                    world: &self.sim.world,
+                    node_rr: &mut self.sim.node_rr,
                     describe: recording,
                 };
                 if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
@@ -654,11 +723,11 @@ impl Cluster {
                         instant.changes.push(what);
                     }
                     if let Some((delay, s)) = next {
-                        self.timers.add(self.now_ms() + delay, (key, uid, s));
+                        self.sim.timers.add(self.now_ms() + delay, (key, uid, s));
                     }
                 }
                 if self.paused() {
-                    self.instant = Some(instant);
+                    self.sim.instant = Some(instant);
                     return Ok(false);
                 }
             }
@@ -669,50 +738,54 @@ impl Cluster {
             self.push_step(s);
         }
         // A checkpoint may follow an instant's drain (`resume_drain` takes it).
-        self.instant_drain = true;
+        self.sim.instant_drain = true;
         self.drain()?;
-        Ok(!self.draining)
+        Ok(!self.sim.draining)
     }
 
     /// Whether a run taken in slices has done its slice's work.
     fn paused(&self) -> bool {
-        self.pause_at.is_some_and(|p| self.work() >= p)
+        self.sim.pause_at.is_some_and(|p| self.work() >= p)
     }
 
     /// The work the run has done so far: store writes (which grow with the world's size),
     /// controller syncs and instants of virtual time. A run taken in slices is paused by it
     /// ([`Cluster::pause_at`]), since the core does not read a clock.
     pub fn work(&self) -> u64 {
-        self.store.resource_version() + self.total_syncs + self.instants
+        self.sim.store.resource_version() + self.sim.total_syncs + self.sim.instants
     }
 
     /// Records a step, attaching the events it caused and the focus Deployment's state.
     pub fn push_step(&mut self, mut s: TraceStep) {
-        s.events = self.events.take_new();
+        s.events = self.sim.events.take_new();
         let (d, rss) = self.snapshot();
         s.deployment = d;
         s.replica_sets = rss;
-        self.trace.push(s);
-        if self.steps() >= self.budget.steps && self.over.is_none() {
-            let limit = self.budget.steps;
+        self.rec.trace.push(s);
+        if self.steps() >= self.sim.budget.steps && self.sim.over.is_none() {
+            let limit = self.sim.budget.steps;
             self.stop_over(Exceeded::Steps { limit });
         }
-        if self.frames.is_some() {
-            let d = self.focus.as_deref().and_then(|k| self.store.deployment(k));
-            let same = match (self.focus_objects.last(), d) {
+        if self.rec.options.frames {
+            let d = self
+                .sim
+                .focus
+                .as_deref()
+                .and_then(|k| self.sim.store.deployment(k));
+            let same = match (self.rec.focus_objects.last(), d) {
                 (Some(Some(last)), Some(d)) => {
                     last.metadata.resource_version == d.metadata.resource_version
                 }
                 (Some(None), None) => true,
                 _ => false,
             };
-            let d = match self.focus_objects.last() {
+            let d = match self.rec.focus_objects.last() {
                 Some(last) if same => last.clone(),
                 _ => d.map(|d| Rc::new(d.clone())),
             };
-            self.focus_objects.push(d);
-            let rss = focus_rss(&self.focus_owned, &self.store);
-            let frame = self.book.frame(&rss);
+            self.rec.focus_objects.push(d);
+            let rss = focus_rss(&self.sim.focus_owned, &self.sim.store);
+            let frame = self.sim.book.frame(&rss);
             #[cfg(debug_assertions)]
             {
                 let walked = self.pod_views();
@@ -731,9 +804,7 @@ impl Cluster {
                     );
                 }
             }
-            if let Some(frames) = self.frames.as_mut() {
-                frames.push(frame);
-            }
+            self.rec.frames.push(frame);
         }
     }
 
@@ -742,8 +813,12 @@ impl Cluster {
     pub fn pod_views(&self) -> Vec<PodView> {
         let now = self.now();
         let mut out = vec![];
-        for rs in focus_rss(&self.focus_owned, &self.store) {
-            let mut pods: Vec<&Pod> = self.store.pods_controlled_by(&rs.metadata.uid).collect();
+        for rs in focus_rss(&self.sim.focus_owned, &self.sim.store) {
+            let mut pods: Vec<&Pod> = self
+                .sim
+                .store
+                .pods_controlled_by(&rs.metadata.uid)
+                .collect();
             pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
             for p in pods {
                 out.push(pod_view(p, rs, now));
@@ -753,36 +828,39 @@ impl Cluster {
     }
 
     pub fn snapshot(&mut self) -> (Option<DeploymentView>, Vec<ReplicaSetView>) {
-        let Some(name) = self.focus.clone() else {
+        let Some(name) = self.sim.focus.clone() else {
             return (None, vec![]);
         };
-        let d = self.store.deployment(&name).cloned();
+        let d = self.sim.store.deployment(&name).cloned();
         if let Some(d) = &d
-            && self.focus_uid.as_deref() != Some(d.metadata.uid.as_str())
+            && self.sim.focus_uid.as_deref() != Some(d.metadata.uid.as_str())
         {
-            self.focus_uid = Some(d.metadata.uid.to_string());
-            self.focus_owned.clear();
+            self.sim.focus_uid = Some(d.metadata.uid.to_string());
+            self.sim.focus_owned.clear();
         }
-        if let Some(uid) = self.focus_uid.clone() {
-            for o in self.store.dependents_of(&uid) {
+        if let Some(uid) = self.sim.focus_uid.clone() {
+            for o in self.sim.store.dependents_of(&uid) {
                 if o.kind() == Kind::ReplicaSet {
-                    self.focus_owned.insert(o.meta().key());
+                    self.sim.focus_owned.insert(o.meta().key());
                 }
             }
         }
         let now = self.now();
-        let rss = focus_rss(&self.focus_owned, &self.store);
-        self.book
-            .refresh(&self.store, &rss, now, self.frames.is_some());
+        let rss = focus_rss(&self.sim.focus_owned, &self.sim.store);
+        self.sim
+            .book
+            .refresh(&self.sim.store, &rss, now, self.rec.options.frames);
         let views = rss
             .iter()
             .map(|rs| {
-                let counts = self.book.counts(rs);
+                let counts = self.sim.book.counts(rs);
                 #[cfg(debug_assertions)]
                 {
-                    let walked: PodCounts = self.store.pods_controlled_by(&rs.metadata.uid).fold(
-                        PodCounts::default(),
-                        |mut c, p| {
+                    let walked: PodCounts = self
+                        .sim
+                        .store
+                        .pods_controlled_by(&rs.metadata.uid)
+                        .fold(PodCounts::default(), |mut c, p| {
                             let one = podbook::counts_of(p, rs.spec.min_ready_seconds, now);
                             c.pending += one.pending;
                             c.running += one.running;
@@ -790,8 +868,7 @@ impl Cluster {
                             c.available += one.available;
                             c.terminating += one.terminating;
                             c
-                        },
-                    );
+                        });
                     debug_assert_eq!(counts, walked, "the pod book of {}", rs.metadata.name);
                 }
                 replica_set_view_counted(rs, counts)
@@ -805,13 +882,13 @@ impl Cluster {
         // A scenario's objects bring their namespaces with them.
         let ns = obj.meta().namespace.clone();
         if !ns.is_empty() {
-            self.store.add_namespace(&ns);
+            self.sim.store.add_namespace(&ns);
         }
-        let created = Rc::unwrap_or_clone(self.store.create(obj)?);
+        let created = Rc::unwrap_or_clone(self.sim.store.create(obj)?);
         if let Object::Deployment(d) = &created
-            && self.focus.is_none()
+            && self.sim.focus.is_none()
         {
-            self.focus = Some(d.metadata.key().to_string());
+            self.sim.focus = Some(d.metadata.key().to_string());
         }
         Ok(created)
     }

@@ -378,9 +378,9 @@ impl Scenario {
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
         let mut c = self.start()?;
         self.run_on(&mut c)?;
-        match c.over {
+        match c.over.take() {
             Some(over) => Err(over.into()),
-            None => Ok(c.trace),
+            None => Ok(c.into_parts().1.trace),
         }
     }
 
@@ -555,7 +555,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
         }
     }
     c.dispatch();
-    if c.record {
+    if c.rec.options.steps {
         // A `rollout status` that goes on watching prints its next lines onto this step.
         let at = c.steps();
         for w in c.watches.iter_mut().filter(|w| w.step.is_none()) {

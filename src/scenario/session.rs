@@ -10,7 +10,7 @@ use crate::cluster::budget::OverBudget;
 use crate::cluster::podbook::Frame;
 use crate::cluster::trace::{Controller, StepKind, TraceStep};
 use crate::cluster::watch::{WatchEnd, WatchLine};
-use crate::cluster::{Checkpoint, Cluster, Livelock};
+use crate::cluster::{Checkpoint, Cluster, Livelock, RecordOptions};
 use crate::controller::deployment::Branch;
 use crate::kubectl::{self, KubectlError};
 use std::rc::Rc;
@@ -257,7 +257,7 @@ impl Session {
     pub fn recording(scenario: Scenario) -> Result<Recording, ScenarioError> {
         let session = Session::blank(scenario);
         let mut cluster = session.scenario.start()?;
-        session.record_on(&mut cluster);
+        cluster.rec.options = session.record_options();
         Ok(Recording {
             session,
             cluster,
@@ -299,7 +299,7 @@ impl Session {
     /// Re-runs the scenario from the start, recording every step and its pods.
     pub fn recompute(&mut self) -> Result<(), ScenarioError> {
         let mut c = self.scenario.start()?;
-        self.record_on(&mut c);
+        c.rec.options = self.record_options();
         let result = self.scenario.run_on(&mut c);
         self.trace.clear();
         self.frames.clear();
@@ -339,8 +339,7 @@ impl Session {
             return self.recompute();
         };
         let cp = self.checkpoint(j).expect("found above").clone();
-        let mut c = Cluster::resume(&cp);
-        self.record_on(&mut c);
+        let mut c = Cluster::resume(&cp, self.record_options());
         let result = self.scenario.run_from(&mut c, cp.scenario_pos);
         self.resumed_from(j, c, result);
         Ok(())
@@ -357,8 +356,8 @@ impl Session {
             && let Some(end) = self.end.take()
         {
             let last = self.checkpoints.last();
-            let last = last.map(|cp| cp.cluster.store.resource_version());
-            if end.cluster.checkpoint_due(self.checkpoint_writes, last) {
+            let last = last.map(|cp| cp.sim.store.resource_version());
+            if end.sim.checkpoint_due(self.checkpoint_writes, last) {
                 self.checkpoints.push(end);
             }
         }
@@ -380,16 +379,18 @@ impl Session {
         };
         self.over = c.over.take();
         self.focus = c.focus.clone();
-        self.focus_objects.append(&mut c.focus_objects);
-        self.frames.extend(c.frames.take().unwrap_or_default());
+        let (scenario_pos, now_ms) = (c.scenario_pos, c.now_ms());
+        let (sim, mut rec) = c.into_parts();
+        self.focus_objects.append(&mut rec.focus_objects);
+        self.frames.append(&mut rec.frames);
         let from = self.trace.len();
-        self.trace.extend(c.trace.drain(..).map(Rc::new));
-        self.checkpoints.append(&mut c.checkpoints);
+        self.trace.extend(rec.trace.into_iter().map(Rc::new));
+        self.checkpoints.append(&mut rec.checkpoints);
         self.end = ended.then(|| Checkpoint {
             steps: self.trace.len(),
-            scenario_pos: c.scenario_pos,
-            now_ms: c.now_ms(),
-            cluster: Rc::new(c),
+            scenario_pos,
+            now_ms,
+            sim: Rc::new(sim),
         });
         self.index_steps(from);
     }
@@ -500,12 +501,16 @@ impl Session {
         let cp = self
             .last_checkpoint(|cp| cp.steps <= i + 1)
             .and_then(|j| self.checkpoint(j));
+        // Steps only (no frames, no checkpoints), up to step `i`.
+        let options = RecordOptions {
+            step_limit: Some(i + 1),
+            ..RecordOptions::default()
+        };
         let mut c = match cp {
-            Some(cp) => Cluster::resume(cp),
+            Some(cp) => Cluster::resume(cp, options),
             None => self.scenario.start()?,
         };
-        c.step_limit = Some(i + 1);
-        c.checkpoint_every = None;
+        c.rec.options = options;
         match cp {
             Some(cp) => self.scenario.run_from(&mut c, cp.scenario_pos)?,
             None => self.scenario.run_on(&mut c)?,
@@ -580,11 +585,14 @@ impl Session {
         new_focus(c, before, self.focus.as_ref())
     }
 
-    /// Sets a resumed or new cluster to record as the session records: frames, the cap on
-    /// steps, checkpoints.
-    fn record_on(&self, c: &mut Cluster) {
-        c.frames = Some(vec![]);
-        c.checkpoint_every = Some(self.checkpoint_writes);
+    /// How the session records a run: every step with its frame, and checkpoints.
+    fn record_options(&self) -> RecordOptions {
+        RecordOptions {
+            steps: true,
+            frames: true,
+            checkpoint_every: Some(self.checkpoint_writes),
+            step_limit: None,
+        }
     }
 
     /// The change `cmd` typed at step `i` (instant `at_ms`), in one replay from the last
@@ -594,8 +602,7 @@ impl Session {
         let k = scenario.insert_step(Step::command(at_ms, cmd));
         let j = self.checkpoint_before(k, at_ms)?;
         let cp = self.checkpoint(j)?;
-        let mut cluster = Cluster::resume(cp);
-        self.record_on(&mut cluster);
+        let cluster = Cluster::resume(cp, self.record_options());
         let debt = 2 * cluster.store.len() as u64;
         Some(Change {
             cursor: Cursor::until(cp.scenario_pos, k),
@@ -677,11 +684,12 @@ impl Session {
         let cp = self
             .checkpoint_before(k, at_ms)
             .and_then(|j| self.checkpoint(j));
+        let options = RecordOptions::default();
         let mut c = match cp {
-            Some(cp) => Cluster::resume(cp),
+            Some(cp) => Cluster::resume(cp, options),
             None => copy.start()?,
         };
-        c.checkpoint_every = None;
+        c.rec.options = options;
         let before = match cp {
             Some(cp) => {
                 copy.run_from(&mut c, cp.scenario_pos)
@@ -694,6 +702,7 @@ impl Session {
             }
         };
         let step = c
+            .rec
             .trace
             .iter()
             .filter(|s| s.kind == StepKind::Action)
@@ -920,7 +929,7 @@ objects:
                 panic!("command {n} is a change taken in slices");
             };
             assert!(change.go_on(None));
-            let recorded = change.cluster.trace.len();
+            let recorded = change.cluster.rec.trace.len();
             s.commit_change(*change).unwrap();
             assert_eq!(
                 recorded,
@@ -928,7 +937,7 @@ objects:
                 "command {n} replayed nothing before it"
             );
         }
-        let writes = s.end.as_ref().unwrap().cluster.store.resource_version();
+        let writes = s.end.as_ref().unwrap().sim.store.resource_version();
         assert!(
             s.checkpoints.len() as u64 >= writes / s.checkpoint_writes,
             "{} checkpoints over {writes} writes",
