@@ -676,16 +676,26 @@ impl Model {
             };
             self.open(s, opening).map_err(|e| e.to_string())
         });
+        self.open_or_refuse(opened, |e| {
+            format!("The host page sent a scenario that does not load: {e}")
+        });
+        true
+    }
+
+    /// Opens what a link or the host page sent, or counts the refusal and says why (`why`
+    /// words the error); the work stays as it was.
+    fn open_or_refuse(
+        &mut self,
+        opened: Result<Model, String>,
+        why: impl FnOnce(String) -> String,
+    ) {
         match opened {
             Ok(n) => *self = n,
             Err(e) => {
-                self.notice = Some(format!(
-                    "The host page sent a scenario that does not load: {e}"
-                ));
+                self.notice = Some(why(e));
                 self.refusals += 1;
             }
         }
-        true
     }
 
     /// The actions on the run itself and the page around it; false when nothing changed.
@@ -740,15 +750,9 @@ impl Model {
                 };
                 self.open(s.scenario, opening).map_err(|e| e.to_string())
             });
-        match opened {
-            Ok(n) => *self = n,
-            Err(e) => {
-                self.notice = Some(format!(
-                    "This link could not be opened: {e}. Your work is as you left it."
-                ));
-                self.refusals += 1;
-            }
-        }
+        self.open_or_refuse(opened, |e| {
+            format!("This link could not be opened: {e}. Your work is as you left it.")
+        });
     }
 
     /// The run recorded anew as `change` says (another focus, other world settings), at the
