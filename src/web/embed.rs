@@ -3,7 +3,7 @@
 //! to its host page (see README, "Embedding").
 
 use super::state::PlaybackAction;
-use super::state::{Action, Model, Selected};
+use super::state::{Action, Mode, Model, Selected};
 use super::{Dispatch, Run, bindings, branch, cluster_view, sends, status, timeline};
 use crate::scenario::share::{self, Controls, Panel, ViewOptions};
 use yew::prelude::*;
@@ -224,9 +224,9 @@ pub fn embed_view(
                 { super::page::caption_bar(model, dispatch, caption) }
             }
             { super::learn::predict_card(model, dispatch) }
-            if let Some(c) = model.compare.clone() {
+            if let Mode::Compare(c) = model.mode() {
                 <main class="compare-main">
-                    <super::compare::CompareView compare={super::compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
+                    <super::compare::CompareView compare={super::compare::Compared(c.clone())} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
                         playing={model.play.playing} speed={model.play.speed} readonly=true controls={view.controls != Controls::None} on_play={sends(dispatch, Action::Playback)} on_variant={sends(dispatch, Action::Variant)} />
                 </main>
             } else {

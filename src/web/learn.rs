@@ -2,7 +2,7 @@
 //! from the next Deployment sync), the answer checked and explained, the score at the end; and
 //! the guarantees panel, which checks the Deployment's guarantees at the current step.
 
-use super::state::{Action, Guess, Model};
+use super::state::{Action, Guess, Mode, Model};
 use super::state::{Answer, PlaybackAction};
 use super::{Dispatch, Run, bindings};
 use crate::controller::deployment::Branch;
@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 /// The question, the answer revealed, or the score at the end (nothing outside predict mode).
 pub fn predict_card(model: &Model, dispatch: &Dispatch) -> Html {
-    if !model.predict.on {
+    if !matches!(model.mode(), Mode::Predict) {
         return html! {};
     }
     if let Some(q) = model.predict.asking {

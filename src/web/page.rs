@@ -8,7 +8,7 @@ use super::{learn, status, timeline, world};
 use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
 use crate::scenario::session::Session;
-use state::{Action, Model};
+use state::{Action, Mode, Model};
 use state::{PlaybackAction, VariantAction};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -105,9 +105,9 @@ pub fn app() -> Html {
                 </div>
             }
             { recording_bar(&model, &dispatch) }
-            if let Some(c) = model.compare.clone() {
+            if let Mode::Compare(c) = model.mode() {
                 <main class="compare-main">
-                    <compare::CompareView compare={compare::Compared(c)} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
+                    <compare::CompareView compare={compare::Compared(c.clone())} drafts={model.drafts.clone()} vt_ms={model.play.vt_ms}
                         playing={model.play.playing} speed={model.play.speed} {readonly} on_play={sends(&dispatch, Action::Playback)} on_variant={sends(&dispatch, Action::Variant)} />
                 </main>
             } else {
@@ -235,7 +235,10 @@ fn use_embed_messages(model: &Model) {
             bindings::post_to_parent(&embed_messages::Ready::of(&run.0));
         }
     });
-    let compare = model.compare.clone().map(compare::Compared);
+    let compare = match model.mode() {
+        Mode::Compare(c) => Some(compare::Compared(c.clone())),
+        Mode::One | Mode::Predict => None,
+    };
     let t = model.play.vt_ms.max(0.0) as u64;
     let steps = compare.as_ref().map(|c| c.0.steps_at(t));
     use_effect_with(
@@ -298,6 +301,7 @@ fn focus_switcher(all: &[String], model: &Model, dispatch: &Dispatch) -> Html {
 
 /// The title, the example picker, the scenario's description, sharing and the theme switch.
 fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
+    let compared = matches!(model.mode(), Mode::Compare(_));
     html! {
         <header class="top">
             <h1>{"Rollout Playground"}</h1>
@@ -317,11 +321,11 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                 </select>
             </label>
             <p class="description">{ model.session.scenario.description.clone() }</p>
-            if model.compare.is_none() && !model.view.readonly {
+            if !compared && !model.view.readonly {
                 <button class="compare-button" title="Run this scenario with other strategies side by side"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::Variant(VariantAction::Open)) }>{"Compare"}</button>
             }
-            if model.compare.is_none() {
+            if !compared {
                 <button class={classes!("predict-button", model.predict.on.then_some("on"))} aria-pressed={model.predict.on.to_string()}
                     title="Predict mode: answer before each Deployment sync that changes something"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::TogglePredict) }>{"Predict"}</button>

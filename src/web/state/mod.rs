@@ -33,6 +33,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 pub use variants::{Draft, VariantAction};
 
+/// What the page does with the run: one run played, predict mode (playback stops before
+/// each question), or the scenario's variants side by side on one clock. The comparison is the
+/// scenario's (its `variants:`, which a link carries); predict mode waits while it is shown
+/// and comes back when it is closed. [`Model::mode`] is the one place that decides.
+pub enum Mode<'a> {
+    One,
+    Predict,
+    Compare(&'a Rc<Comparison>),
+}
+
 #[derive(Clone, PartialEq)]
 pub enum Selected {
     Pod(String),
@@ -344,10 +354,19 @@ impl Model {
         self.predict.ask(questions);
     }
 
+    /// What the page does with the run ([`Mode`]).
+    pub fn mode(&self) -> Mode<'_> {
+        match (&self.compare, self.predict.on) {
+            (Some(c), _) => Mode::Compare(c),
+            (None, true) => Mode::Predict,
+            (None, false) => Mode::One,
+        }
+    }
+
     /// In predict mode, going forward to `to` stops before the first question on the way that
     /// is not answered yet; true when it did.
     fn ask_before(&mut self, to: usize) -> bool {
-        if !self.predict.on || self.compare.is_some() {
+        if !matches!(self.mode(), Mode::Predict) {
             return false;
         }
         let k = self
@@ -430,9 +449,9 @@ impl Model {
 
     /// The shared clock's end in a comparison, else the run's.
     pub fn end_ms(&self) -> u64 {
-        match &self.compare {
-            Some(c) => c.end_ms,
-            None => self.session.trace.get(self.last()).map_or(0, |s| s.t),
+        match self.mode() {
+            Mode::Compare(c) => c.end_ms,
+            Mode::One | Mode::Predict => self.session.trace.get(self.last()).map_or(0, |s| s.t),
         }
     }
 
@@ -1236,6 +1255,23 @@ mod tests {
             m = play(m, 2000);
         }
         m
+    }
+
+    #[test]
+    fn the_mode_is_one_run_predict_or_compare_and_predict_waits_while_compared() {
+        let m = page("");
+        assert!(matches!(m.mode(), Mode::One));
+        let m = page("predict");
+        assert!(matches!(m.mode(), Mode::Predict));
+        let m = m.apply(Action::Variant(VariantAction::Open));
+        assert!(
+            matches!(m.mode(), Mode::Compare(_)),
+            "Compare shows over predict mode"
+        );
+        let m = m.apply(Action::Playback(PlaybackAction::StepForward));
+        assert!(m.predict.asking.is_none(), "no question while compared");
+        let m = m.apply(Action::Variant(VariantAction::Close));
+        assert!(matches!(m.mode(), Mode::Predict), "predict mode comes back");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! caption holds playback until the reader continues; predict mode stops it before a
 //! question ([`super::Model::ask_before`]).
 
-use super::{Model, Remote, reading_ms};
+use super::{Mode, Model, Remote, reading_ms};
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 
@@ -80,7 +80,7 @@ impl Model {
                 self.play.vt_ms = t as f64;
             }
             PlaybackAction::SetSpeed(s) => self.play.speed = s,
-            a if self.compare.is_some() => return self.playback_compared(a),
+            a if matches!(self.mode(), Mode::Compare(_)) => return self.playback_compared(a),
             a => return self.playback_one(a),
         }
         true
@@ -185,9 +185,10 @@ impl Model {
     /// Playback on a comparison's shared clock: steps move to the next instant any variant
     /// has.
     fn playback_compared(&mut self, a: PlaybackAction) -> bool {
-        let Some(c) = self.compare.clone() else {
+        let Mode::Compare(c) = self.mode() else {
             return false;
         };
+        let c = c.clone();
         match a {
             PlaybackAction::TogglePlay if self.play.playing => self.play.playing = false,
             PlaybackAction::TogglePlay | PlaybackAction::Play => {
