@@ -67,8 +67,8 @@ struct InstantUnderWay {
 }
 
 /// The simulated world: the apiserver's store and events, the controllers with their queues,
-/// the pod timers and world settings, the run's position (budget, the scenario step next,
-/// watching clients, a drain or an instant a pause stopped), and what the trace follows (the
+/// the pod timers and world settings, the run's state (its budget, watching clients, a drain
+/// or an instant a pause stopped), and what the trace follows (the
 /// focus Deployment and its pod book, kept by the writes, so they resume with it). Its clone
 /// is a checkpoint.
 #[derive(Clone)]
@@ -110,9 +110,6 @@ pub struct Sim {
     book: podbook::PodBook,
     /// `kubectl rollout status` commands still watching.
     pub watches: Vec<watch::Watch>,
-    /// The scenario step the run applies next (kept by `Scenario::run_from`, so that a
-    /// checkpoint knows where the run resumes).
-    pub scenario_pos: usize,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -155,6 +152,9 @@ pub struct Recorder {
     pub frames: Vec<Rc<podbook::Frame>>,
     pub focus_objects: Vec<Option<Rc<Deployment>>>,
     pub checkpoints: Vec<Checkpoint>,
+    /// Where the scenario's runner stands (the step it applies next), which it keeps here as
+    /// it goes (`Scenario::go_on`): a checkpoint taken now resumes there.
+    pub scenario_pos: usize,
     /// The store's resourceVersion at the last checkpoint (`None` before the first, which
     /// is taken at the end of the first instant: a change typed anywhere then resumes from
     /// a checkpoint instead of replaying the run from its start).
@@ -255,7 +255,6 @@ impl Cluster {
             over: None,
             book: podbook::PodBook::default(),
             watches: vec![],
-            scenario_pos: 0,
         };
         Cluster {
             sim,
@@ -328,6 +327,7 @@ impl Cluster {
         sim.detach_clock();
         let rec = Recorder {
             base: cp.steps,
+            scenario_pos: cp.scenario_pos,
             last_checkpoint: Some(sim.store.resource_version()),
             ..Recorder::new(options)
         };
@@ -374,7 +374,7 @@ impl Cluster {
         sim.detach_clock();
         let cp = Checkpoint {
             steps: self.steps(),
-            scenario_pos: self.sim.scenario_pos,
+            scenario_pos: self.rec.scenario_pos,
             now_ms: self.now_ms(),
             sim: Rc::new(sim),
         };

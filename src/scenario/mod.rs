@@ -434,7 +434,7 @@ impl Scenario {
         let stop = cur.stop_before.unwrap_or(self.steps.len());
         while cur.next < stop {
             let step = &self.steps[cur.next];
-            c.scenario_pos = cur.next;
+            c.rec.scenario_pos = cur.next;
             if !c.advance_until(step.at_ms)? {
                 return Ok(());
             }
@@ -444,7 +444,7 @@ impl Scenario {
                 return Ok(());
             }
             apply_step(c, step);
-            c.scenario_pos = cur.next + 1;
+            c.rec.scenario_pos = cur.next + 1;
             cur.next += 1;
             c.drain()?;
             if c.draining {
@@ -452,7 +452,7 @@ impl Scenario {
             }
         }
         if let Some(k) = cur.stop_before {
-            c.scenario_pos = k;
+            c.rec.scenario_pos = k;
             if let Some(step) = self.steps.get(k)
                 && !c.advance_until(step.at_ms)?
             {

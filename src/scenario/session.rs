@@ -379,7 +379,7 @@ impl Session {
         };
         self.over = c.over.take();
         self.focus = c.focus.clone();
-        let (scenario_pos, now_ms) = (c.scenario_pos, c.now_ms());
+        let (scenario_pos, now_ms) = (c.rec.scenario_pos, c.now_ms());
         let (sim, mut rec) = c.into_parts();
         self.focus_objects.append(&mut rec.focus_objects);
         self.frames.append(&mut rec.frames);
