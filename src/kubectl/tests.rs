@@ -61,14 +61,7 @@ fn describe_lays_a_deployment_out_as_kubectl_does() {
 #[test]
 fn patch_takes_kubectl_s_three_types_on_every_kind() {
     let mut c = cluster();
-    let rs = c
-        .store
-        .replicasets()
-        .next()
-        .unwrap()
-        .metadata
-        .name
-        .to_string();
+    let rs = first_rs(&c);
     let pod = c.store.pods().next().unwrap().metadata.name.to_string();
     for (cmd, want) in [
         (
@@ -606,6 +599,17 @@ fn command_lines_split_as_a_shell_splits_them() {
     );
 }
 
+/// The name of the first ReplicaSet the store holds.
+fn first_rs(c: &Cluster) -> String {
+    c.store
+        .replicasets()
+        .next()
+        .unwrap()
+        .metadata
+        .name
+        .to_string()
+}
+
 fn cluster() -> Cluster {
     let mut c = Cluster::new(World::default());
     let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, labels: {tier: '1'}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
@@ -710,14 +714,7 @@ fn set_image_to_the_same_image_says_nothing() {
 #[test]
 fn scale_checks_the_current_replicas_precondition() {
     let mut c = cluster();
-    let rs = c
-        .store
-        .replicasets()
-        .next()
-        .unwrap()
-        .metadata
-        .name
-        .to_string();
+    let rs = first_rs(&c);
     let replicas = |c: &Cluster| c.store.deployment("default/web").unwrap().spec.replicas;
     for (cmd, err) in [
         (
