@@ -1,0 +1,509 @@
+//! The page's rules as a reader meets them: playback and captions, commands at a step, the
+//! editor, links, recordings in slices, Compare and predict mode.
+
+use super::*;
+
+use crate::cluster::trace::StepKind;
+
+fn page(query: &str) -> Rc<Model> {
+    Rc::new(Model::from_url(query, "", false))
+}
+
+/// Plays with 100 ms frames until playback stops (or `frames` run out).
+fn play(mut m: Rc<Model>, frames: usize) -> Rc<Model> {
+    m = m.apply(Action::Playback(PlaybackAction::Play));
+    for _ in 0..frames {
+        if !m.play.playing {
+            break;
+        }
+        m = m.apply(Action::Playback(PlaybackAction::Tick(100.0)));
+    }
+    m
+}
+
+#[test]
+fn playback_holds_at_each_caption_until_the_reader_continues() {
+    let m = play(page(""), 10_000);
+    assert!(m.play.held && !m.play.playing, "held at a caption");
+    let at = m.play.pos;
+    assert!(m.session.trace[at].caption.is_some());
+    assert_eq!(m.play.vt_ms, m.session.trace[at].t as f64);
+    let m = play(m, 10_000);
+    assert!(
+        m.play.pos > at && m.play.held,
+        "continue plays on to the next caption"
+    );
+    // The scenario's command there printed as it was reached.
+    assert!(
+        m.console
+            .lines
+            .iter()
+            .any(|l| matches!(l, Line::Scenario(c) if c.starts_with("kubectl set image"))),
+        "scenario commands print when reached"
+    );
+    // An autoplaying embed holds long enough to read, then plays on by itself.
+    let mut e = Rc::new(Model::from_url("?embed&autoplay", "", false));
+    let mut held_frames = 0;
+    for _ in 0..20_000 {
+        if !e.play.playing {
+            break;
+        }
+        let before = e.play.pos;
+        e = e.apply(Action::Playback(PlaybackAction::Tick(100.0)));
+        if e.play.hold_ms > 0.0 && e.play.pos == before {
+            held_frames += 1;
+        }
+    }
+    assert_eq!(e.play.pos, e.last(), "the embed plays to the end");
+    assert!(
+        held_frames >= 20,
+        "it paused on captions: {held_frames} frames"
+    );
+}
+
+#[test]
+fn next_change_skips_steps_that_change_nothing_one_can_see() {
+    let m = page("");
+    let sizes = |m: &Model, i: usize| -> Vec<(i32, i32)> {
+        m.session.trace[i]
+            .replica_sets
+            .iter()
+            .map(|r| (r.replicas, r.status.replicas))
+            .collect()
+    };
+    let mut m = m;
+    let mut visited = 0;
+    while m.play.pos < m.last() && visited < 200 {
+        let from = m.play.pos;
+        m = m.apply(Action::Playback(PlaybackAction::NextChange));
+        visited += 1;
+        let to = m.play.pos;
+        assert!(to > from);
+        let s = &m.session.trace[to];
+        assert!(
+            s.kind == StepKind::Action || sizes(&m, to) != sizes(&m, to - 1) || s.branch.is_some(),
+            "step {to} changes something"
+        );
+        // Nothing between changed the sizes.
+        for i in from + 1..to {
+            assert_eq!(sizes(&m, i), sizes(&m, from), "step {i} was skipped");
+        }
+    }
+    assert!(
+        visited < m.session.len() / 2,
+        "{visited} of {}",
+        m.session.len()
+    );
+    let back = m
+        .clone()
+        .apply(Action::Playback(PlaybackAction::PreviousChange));
+    assert!(back.play.pos < m.play.pos);
+}
+
+#[test]
+fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
+    let m = page("").apply(Action::Command(
+        "kubectl scale deployment/web --replicas=4".into(),
+    ));
+    assert!(
+        m.console
+            .lines
+            .iter()
+            .any(|l| matches!(l, Line::Note(n) if n.contains("kubectl set image"))),
+        "a note names the later scenario command"
+    );
+    assert!(m.session.is_typed(m.play.pos));
+}
+
+#[test]
+fn a_read_only_page_refuses_changes_and_says_so() {
+    let m = page("?readonly");
+    let before = m.session.clone();
+    let m = m.apply(Action::Command(
+        "kubectl scale deployment/web --replicas=1".into(),
+    ));
+    assert!(Rc::ptr_eq(&m.session, &before), "the run is untouched");
+    assert_eq!(m.notice.as_deref(), Some("This playground is read-only."));
+}
+
+#[test]
+fn a_change_in_the_console_lands_at_the_current_step_and_a_read_prints() {
+    let m = page("").apply(Action::Playback(PlaybackAction::Seek(5)));
+    let m = m.apply(Action::Command("kubectl get deployment web".into()));
+    assert!(matches!(m.console.lines.last(), Some(Line::Output(o)) if o.contains("web")));
+    let len = m.session.len();
+    let m = m.apply(Action::Command(
+        "kubectl scale deployment/web --replicas=2".into(),
+    ));
+    assert_ne!(
+        m.session.len(),
+        len,
+        "the run was recomputed with the new step"
+    );
+    assert_eq!(
+        m.step().and_then(|s| s.command.as_deref()),
+        Some("kubectl scale deployment/web --replicas=2")
+    );
+    assert_eq!(
+        m.console.history.last().map(String::as_str),
+        Some("kubectl scale deployment/web --replicas=2")
+    );
+}
+
+#[test]
+fn the_editor_follows_the_timeline_until_edited_then_asks_before_reverting() {
+    let m = page("");
+    assert!(m.editor.text.contains("nginx:1.14.2"), "{}", m.editor.text);
+    let last = m.last();
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(last)));
+    assert!(
+        m.editor.text.contains("nginx:1.16.1"),
+        "it follows: {}",
+        m.editor.text
+    );
+    let m = m
+        .apply(Action::Playback(PlaybackAction::Seek(0)))
+        .apply(Action::Editor(EditorAction::Quick(
+            quick::Field::Replicas,
+            "12".into(),
+        )))
+        .apply(Action::Playback(PlaybackAction::Seek(last)));
+    assert!(m.editor.text.contains("replicas: 12") && m.editor.text.contains("nginx:1.14.2"));
+    let m = m.apply(Action::Editor(EditorAction::Apply));
+    let asked = m
+        .editor
+        .pending_revert
+        .clone()
+        .expect("the apply is held back");
+    assert!(
+        asked
+            .iter()
+            .any(|l| l.ends_with("nginx:1.16.1 → nginx:1.14.2")),
+        "{asked:?}"
+    );
+    let len = m.session.len();
+    let m = m.apply(Action::Editor(EditorAction::ApplyAnyway));
+    assert!(m.editor.pending_revert.is_none());
+    assert_ne!(m.session.len(), len, "applied");
+    assert!(
+        m.editor.text.contains("replicas: 12"),
+        "the applied text is kept"
+    );
+}
+
+#[test]
+fn a_bad_link_from_anywhere_leaves_the_work_as_it_was() {
+    let m = page("").apply(Action::Editor(EditorAction::Changed(
+        "kind: Deployment # mine".into(),
+    )));
+    let session = m.session.clone();
+    for action in [
+        Action::OpenLink("#v1.@@@".into()),
+        Action::Remote(Remote::Load("v9.x".into())),
+    ] {
+        let after = m.clone().apply(action);
+        assert!(Rc::ptr_eq(&after.session, &session));
+        assert_eq!(after.editor.text, "kind: Deployment # mine");
+        assert!(after.notice.is_some());
+    }
+}
+
+/// A Deployment of `replicas` pods whose first rollout records past [`FIRST_SLICE`] when
+/// large.
+fn big(replicas: u32) -> String {
+    format!(
+        "name: big\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: big}}\n    spec:\n      replicas: {replicas}\n      selector: {{matchLabels: {{app: big}}}}\n      template:\n        metadata: {{labels: {{app: big}}}}\n        spec: {{containers: [{{name: app, image: 'app:1'}}]}}\n"
+    )
+}
+
+/// Takes the pending recording's slices as the page's driver does, until it is done.
+fn record_pending(mut m: Rc<Model>) -> Rc<Model> {
+    let id = m.pending.as_ref().expect("a recording under way").id;
+    loop {
+        let p = m.pending.clone().unwrap();
+        let done = p.recording.borrow_mut().as_mut().unwrap().go_on(Some(500));
+        if done {
+            return m.apply(Action::RecordingDone(id));
+        }
+        let progress = p.recording.borrow().as_ref().unwrap().progress();
+        m = m.apply(Action::Recorded(id, progress));
+        assert_eq!(m.pending.as_ref().unwrap().progress, progress);
+    }
+}
+
+#[test]
+fn a_long_run_is_recorded_in_slices_while_the_page_stays_as_it_was() {
+    let m = page("").apply(Action::Editor(EditorAction::Changed(
+        "kind: Deployment # mine".into(),
+    )));
+    let session = m.session.clone();
+    let link = share::encode(&Scenario::parse(&big(4000)).unwrap(), 3);
+    let m = m.apply(Action::OpenLink(link.clone()));
+    assert!(
+        m.pending.is_some(),
+        "4 000 pods take more than the first slice"
+    );
+    assert!(
+        Rc::ptr_eq(&m.session, &session),
+        "the page is as it was meanwhile"
+    );
+    // Cancelled: nothing changes but the note.
+    let cancelled = m.clone().apply(Action::CancelRecording);
+    assert!(cancelled.pending.is_none() && Rc::ptr_eq(&cancelled.session, &session));
+    assert_eq!(cancelled.editor.text, "kind: Deployment # mine");
+    // A stale driver's report changes nothing.
+    let stale = cancelled
+        .clone()
+        .apply(Action::RecordingDone(m.pending.as_ref().unwrap().id));
+    assert!(Rc::ptr_eq(&stale, &cancelled));
+    // Done: the run opens at the link's step, and is the run recorded in one go.
+    let opened = record_pending(m);
+    assert!(opened.pending.is_none());
+    assert_eq!(opened.session.scenario.name, "big");
+    assert_eq!(opened.play.pos, 3);
+    let whole = Session::new(Scenario::parse(&big(4000)).unwrap()).unwrap();
+    assert_eq!(
+        crate::cluster::trace::to_jsonl(&opened.session.trace),
+        crate::cluster::trace::to_jsonl(&whole.trace)
+    );
+    // A link opened at the page's start shows the default scenario meanwhile.
+    let start = Rc::new(Model::from_url("?step=2", &link, false));
+    assert_eq!(start.session.scenario.name, "rolling-update");
+    let opened = record_pending(start);
+    assert_eq!(
+        (opened.session.scenario.name.as_str(), opened.play.pos),
+        ("big", 1)
+    );
+    // A small scenario opens at once.
+    let small = page("").apply(Action::OpenLink(share::encode(
+        &Scenario::parse(&big(10)).unwrap(),
+        0,
+    )));
+    assert!(small.pending.is_none() && small.session.scenario.name == "big");
+}
+
+#[test]
+fn a_long_change_is_recorded_in_slices_and_nothing_else_changes_the_run_meanwhile() {
+    let link = share::encode(&Scenario::parse(&big(4000)).unwrap(), 0);
+    let m = record_pending(Rc::new(Model::from_url("", &link, false)));
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(usize::MAX)));
+    let before = m.session.clone();
+    let cmd = "kubectl set image deployment/big app=app:2";
+    let m = m.apply(Action::Command(cmd.into()));
+    assert_eq!(m.pending.as_ref().map(|p| p.what), Some("the change"));
+    assert!(
+        Rc::ptr_eq(&m.session, &before),
+        "the run is as it was meanwhile"
+    );
+    let refused = m.clone().apply(Action::Command(
+        "kubectl scale deployment/big --replicas=1".into(),
+    ));
+    assert!(
+        refused
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("still being recorded")
+    );
+    assert!(Rc::ptr_eq(&refused.session, &before));
+    let done = record_pending(m);
+    assert!(done.pending.is_none());
+    let mut direct = (*before).clone();
+    direct.command(before.len() - 1, cmd).unwrap();
+    assert_eq!(
+        crate::cluster::trace::to_jsonl(&done.session.trace),
+        crate::cluster::trace::to_jsonl(&direct.trace)
+    );
+    assert!(
+        matches!(done.console.lines.last(), Some(Line::Output(o)) if o.contains("image updated"))
+    );
+}
+
+#[test]
+fn playing_from_the_end_starts_over_and_seeking_stays_within_until() {
+    // `until` counts from 1, as the page shows steps: step 10 is index 9.
+    let m = page("?until=10");
+    assert_eq!(m.last(), 9);
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(500)));
+    assert_eq!(m.play.pos, 9);
+    let m = m.apply(Action::Playback(PlaybackAction::TogglePlay));
+    assert!(m.play.playing);
+    assert_eq!(m.play.pos, 0);
+    let m = m.apply(Action::Remote(Remote::Seek(3)));
+    assert!(!m.play.playing);
+    assert_eq!(m.play.pos, 3);
+}
+
+#[test]
+fn compare_runs_the_variants_on_one_clock_and_a_link_keeps_them() {
+    let m = page("").apply(Action::Variant(VariantAction::Open));
+    let c = m.compare.clone().expect("a comparison");
+    assert_eq!(c.variants.len(), 3);
+    assert_eq!(m.drafts[2].text, "spec.strategy.type=Recreate");
+    // Playing moves one clock to the latest end of any variant.
+    let m = play(m, 10_000);
+    assert_eq!(m.play.vt_ms, c.end_ms as f64);
+    assert!(c.end_ms > m.session.end_ms(), "maxSurge 0 takes longer");
+    assert!(!m.play.playing);
+    // Stepping goes from instant to instant across the variants.
+    let back = m.clone().apply(Action::Playback(PlaybackAction::StepBack));
+    assert!(back.play.vt_ms < m.play.vt_ms);
+    let fwd = back
+        .clone()
+        .apply(Action::Playback(PlaybackAction::StepForward));
+    assert_eq!(fwd.play.vt_ms, m.play.vt_ms);
+    // The link carries the variants and opens the same comparison.
+    let link = share::encode(&m.session.scenario, 0);
+    let opened = Model::from_url("", &link, false);
+    assert_eq!(opened.compare.unwrap().names(), c.names());
+    // Back to one run: a link made then opens without variants.
+    let one = m.apply(Action::Variant(VariantAction::Close));
+    assert!(one.compare.is_none() && one.session.scenario.variants.is_empty());
+}
+
+#[test]
+fn a_refused_variant_keeps_its_text_and_says_why() {
+    let m = page("").apply(Action::Variant(VariantAction::Open));
+    let before = m.compare.clone().unwrap();
+    let typo = "spec.strategy.rollingUpdate.maxSurg=1";
+    let m = m.apply(Action::Variant(VariantAction::Set(1, typo.into())));
+    assert_eq!(m.drafts[1].text, typo);
+    let e = m.drafts[1].error.clone().unwrap();
+    assert!(
+        e.contains("unknown field \"spec.strategy.rollingUpdate.maxSurg\""),
+        "{e}"
+    );
+    assert!(
+        Rc::ptr_eq(&before, m.compare.as_ref().unwrap()),
+        "nothing re-ran"
+    );
+    let m = m.apply(Action::Variant(VariantAction::Set(
+        1,
+        "spec.replicas=4, world.startMs=500".into(),
+    )));
+    assert_eq!(m.drafts[1].error, None);
+    assert_eq!(
+        m.compare.as_ref().unwrap().variants[1].name,
+        "replicas=4, startMs=500"
+    );
+    // Empty is the scenario as written; two to four variants.
+    let m = m.apply(Action::Variant(VariantAction::Set(2, " ".into())));
+    assert_eq!(m.compare.as_ref().unwrap().variants[2].name, "as written");
+    let m = m
+        .apply(Action::Variant(VariantAction::Add))
+        .apply(Action::Variant(VariantAction::Add));
+    assert_eq!(m.drafts.len(), 4);
+    let m = m
+        .apply(Action::Variant(VariantAction::Remove(0)))
+        .apply(Action::Variant(VariantAction::Remove(0)))
+        .apply(Action::Variant(VariantAction::Remove(0)));
+    assert_eq!(m.drafts.len(), 2);
+}
+
+/// Plays on (past captions) until predict mode asks, or the run ends.
+fn until_asked(mut m: Rc<Model>) -> Rc<Model> {
+    while m.predict.asking.is_none() && m.play.pos < m.last() {
+        m = play(m, 2000);
+    }
+    m
+}
+
+#[test]
+fn the_mode_is_one_run_predict_or_compare_and_predict_waits_while_compared() {
+    let m = page("");
+    assert!(matches!(m.mode(), Mode::One));
+    let m = page("predict");
+    assert!(matches!(m.mode(), Mode::Predict));
+    let m = m.apply(Action::Variant(VariantAction::Open));
+    assert!(
+        matches!(m.mode(), Mode::Compare(_)),
+        "Compare shows over predict mode"
+    );
+    let m = m.apply(Action::Playback(PlaybackAction::StepForward));
+    assert!(m.predict.asking.is_none(), "no question while compared");
+    let m = m.apply(Action::Variant(VariantAction::Close));
+    assert!(matches!(m.mode(), Mode::Predict), "predict mode comes back");
+}
+
+#[test]
+fn predict_mode_stops_before_a_sync_and_checks_the_answer() {
+    let m = page("predict");
+    assert!(m.predict.on && !m.predict.questions.is_empty());
+    let q = m.predict.questions[0];
+    // Playing stops before the first question, with the sizes as they stand.
+    let m = until_asked(m);
+    assert_eq!(m.predict.asking, Some(q));
+    assert_eq!(m.play.pos, q - 1);
+    assert!(!m.play.playing);
+    assert_eq!(m.predict.guess.sizes, ["10"]);
+    // Revealing without a branch asks for one; a digit picks one.
+    let m = m.apply(Action::Reveal);
+    assert!(m.notice.as_deref().unwrap().contains("Pick a branch"));
+    assert_eq!(m.predict.asking, Some(q));
+    // A wrong answer: scale (4), sizes unchanged.
+    let m = m
+        .apply(Action::Answer(Answer::Digit(4)))
+        .apply(Action::Reveal);
+    assert_eq!(m.predict.revealed, Some(q));
+    assert_eq!(m.play.pos, q);
+    let v = &m.predict.verdicts[&q];
+    assert!(!v.branch_right && !v.right());
+    // Continue: the next question, answered right this time.
+    let m = until_asked(m);
+    let q2 = m.predict.asking.expect("the next question");
+    assert!(q2 > q);
+    let before = learn::before(&m.session, q2);
+    let mut m = m.apply(Action::Answer(Answer::Digit(5)));
+    for (k, (name, _, _)) in before.iter().enumerate() {
+        let after = m.session.trace[q2]
+            .replica_sets
+            .iter()
+            .find(|r| r.name == *name)
+            .map_or(0, |r| r.replicas);
+        m = m.apply(Action::Answer(Answer::Size(k, after.to_string())));
+    }
+    let created = m.session.trace[q2]
+        .replica_sets
+        .iter()
+        .find(|r| !before.iter().any(|b| b.0 == r.name))
+        .map(|r| r.replicas);
+    if let Some(n) = created {
+        m = m.apply(Action::Answer(Answer::NewReplicaSet(n.to_string())));
+    }
+    let m = m.apply(Action::Reveal);
+    assert!(
+        m.predict.verdicts[&q2].right(),
+        "{:?}",
+        m.predict.verdicts[&q2]
+    );
+    // A bad size is refused naming it, and nothing is counted.
+    let m = until_asked(m);
+    let q3 = m.predict.asking.expect("a third question");
+    let m = m
+        .apply(Action::Answer(Answer::Digit(5)))
+        .apply(Action::Answer(Answer::Size(0, "lots".into())))
+        .apply(Action::Reveal);
+    assert!(
+        m.notice
+            .as_deref()
+            .unwrap()
+            .contains("\"lots\" is not a number"),
+        "{:?}",
+        m.notice
+    );
+    assert!(!m.predict.verdicts.contains_key(&q3));
+    // Seeking back closes the question; the answers stay until the run changes.
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(0)));
+    assert_eq!(m.predict.asking, None);
+    assert_eq!(m.predict.verdicts.len(), 2);
+    // Another example keeps predict mode on.
+    let other = crate::scenario::gallery::GALLERY
+        .iter()
+        .find(|g| g.0 == "scale")
+        .unwrap()
+        .1;
+    let n = m.clone().apply(Action::LoadGallery(3, other.to_string()));
+    assert!(n.predict.on && !n.predict.questions.is_empty() && n.predict.verdicts.is_empty());
+    let m = m.apply(Action::TogglePredict);
+    assert!(!m.predict.on && m.predict.questions.is_empty() && m.predict.verdicts.is_empty());
+}
