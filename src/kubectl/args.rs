@@ -122,6 +122,50 @@ impl Args {
         Ok((res, names, i + 1))
     }
 
+    /// Every object the positionals name, as kubectl's resource builder reads them
+    /// (`ResourceTypeOrNameArgs`): `TYPE NAME…` (several types comma-separated, each with every
+    /// name), or `TYPE/NAME…`, every one in that form; with `-l`, a TYPE and the objects whose
+    /// labels match. In the order given.
+    pub(super) fn resources(
+        &self,
+        c: &Cluster,
+        verb: &str,
+    ) -> Result<Vec<(Resource, String)>, KubectlError> {
+        if self.flag("l").or(self.flag("selector")).is_some() {
+            let (res, names, _) = self.targets(c, 0, verb)?;
+            return Ok(names.into_iter().map(|n| (res, n)).collect());
+        }
+        let Some(first) = self.positional.first() else {
+            return Err(self.target(0, verb).unwrap_err().into());
+        };
+        if first.contains('/') {
+            let mut out = vec![];
+            for (i, arg) in self.positional.iter().enumerate() {
+                if !arg.contains('/') {
+                    return Err(MIXED.into());
+                }
+                let (res, name, _) = self.target(i, verb)?;
+                out.push((res, name));
+            }
+            return Ok(out);
+        }
+        let types = first
+            .split(',')
+            .map(Resource::named)
+            .collect::<Result<Vec<_>, _>>()?;
+        let names = &self.positional[1..];
+        if names.is_empty() {
+            self.target(0, verb)?;
+        }
+        if names.iter().any(|n| n.contains('/')) {
+            return Err(MIXED.into());
+        }
+        Ok(types
+            .iter()
+            .flat_map(|r| names.iter().map(move |n| (*r, n.clone())))
+            .collect())
+    }
+
     /// `TYPE/NAME` or `TYPE NAME` from the positionals starting at `i`.
     pub(super) fn target(&self, i: usize, verb: &str) -> Result<(Resource, String, usize), String> {
         let Some(first) = self.positional.get(i) else {
@@ -145,6 +189,11 @@ impl Args {
         Ok((res, name.clone(), i + 2))
     }
 }
+
+/// The resource builder's refusal of a bare type beside `TYPE/NAME` arguments
+/// (cli-runtime v0.36.2 `pkg/resource/builder.go`, `hasCombinedTypeArgs`; its parenthesis is
+/// never closed).
+const MIXED: &str = "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'";
 
 /// pflag's `strconv.ParseBool`.
 pub(super) fn parse_bool(v: &str) -> Option<bool> {

@@ -3,7 +3,7 @@
 use super::args::Args;
 use super::command::Command;
 use super::resource::Resource;
-use super::{Outcome, api_err};
+use super::{Outcome, api_err, not_found};
 use crate::apiserver::store::Propagation;
 use crate::cluster::Cluster;
 
@@ -22,8 +22,8 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         "l",
         "selector",
     ])?;
-    let (res, names, _) = a.targets(c, 0, "delete")?;
-    if names.is_empty() {
+    let objects = a.resources(c, "delete")?;
+    if objects.is_empty() {
         return Ok("No resources found".into());
     }
     let propagation = match a.flag("cascade") {
@@ -46,17 +46,21 @@ fn delete(c: &mut Cluster, rest: &[String]) -> Outcome {
         None if force => Some(0),
         g => g,
     };
-    let mut out = vec![];
-    for name in names {
-        out.push(delete_one(
-            c,
-            res,
-            &a.key(&name),
-            &name,
-            propagation,
-            grace,
-        )?);
+    // kubectl's builder goes on past an object it cannot find (`ContinueOnError`): the others
+    // are deleted, and what was not found is said after them. When none was, nothing changed.
+    let (mut out, mut missing) = (vec![], vec![]);
+    for (res, name) in objects {
+        let key = a.key(&name);
+        if c.store.get(res.kind(), &key).is_none() {
+            missing.push(not_found(res.kind(), &name));
+            continue;
+        }
+        out.push(delete_one(c, res, &key, &name, propagation, grace)?);
     }
+    if out.is_empty() && !missing.is_empty() {
+        return Err(missing.swap_remove(0));
+    }
+    out.extend(missing.iter().map(ToString::to_string));
     Ok(out.join("\n"))
 }
 

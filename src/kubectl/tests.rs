@@ -916,3 +916,65 @@ fn help_lists_the_verbs_as_kubectl_help_groups_them() {
     assert!(!help.contains("  help "), "cobra's own help is not listed");
     assert!(is_read_only("kubectl help"));
 }
+
+/// `kubectl delete` as kubectl's resource builder reads its arguments (cli-runtime v0.36.2
+/// `ResourceTypeOrNameArgs`, kubectl v0.36.3 `pkg/cmd/delete`, `ContinueOnError`): several
+/// names of one type, several `TYPE/NAME`s, and a name not found among them said after the
+/// others are deleted (issue 31: `delete pod a b c` deleted `a` alone, without a word).
+#[test]
+fn delete_takes_several_names_and_goes_on_past_one_not_found() {
+    let mut c = cluster();
+    run(&mut c, "kubectl scale deployment/web --replicas=3").unwrap();
+    c.drain().unwrap();
+    let pods: Vec<String> = c
+        .store
+        .pods()
+        .map(|p| p.metadata.name.to_string())
+        .collect();
+    assert_eq!(pods.len(), 3);
+    let gone = |c: &Cluster, name: &str| {
+        c.store
+            .pod(&format!("default/{name}"))
+            .is_none_or(|p| p.metadata.deletion_timestamp.is_some())
+    };
+    let out = run(
+        &mut c,
+        &format!("kubectl delete pod {} missing {}", pods[0], pods[1]),
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        format!(
+            "pod \"{}\" deleted\npod \"{}\" deleted\nError from server (NotFound): pods \"missing\" not found",
+            pods[0], pods[1]
+        )
+    );
+    assert!(gone(&c, &pods[0]) && gone(&c, &pods[1]) && !gone(&c, &pods[2]));
+    let out = run(
+        &mut c,
+        &format!("kubectl delete pod/{} po/{}", pods[2], pods[0]),
+    )
+    .unwrap();
+    assert!(
+        out.starts_with(&format!("pod \"{}\" deleted", pods[2])),
+        "{out}"
+    );
+    assert!(gone(&c, &pods[2]));
+    // Nothing found: nothing changed, and the error is the command's.
+    let before = c.store.resource_version();
+    assert_eq!(
+        run(&mut c, "kubectl delete pod nobody nowhere"),
+        Err("Error from server (NotFound): pods \"nobody\" not found".into())
+    );
+    assert_eq!(c.store.resource_version(), before);
+    // A bare type beside TYPE/NAME, either way round, is refused as the builder refuses it.
+    for cmd in ["kubectl delete pod pod/a", "kubectl delete pod/a b"] {
+        let err = run(&mut c, cmd).unwrap_err();
+        assert!(
+            err.starts_with(
+                "error: there is no need to specify a resource type as a separate argument"
+            ),
+            "{cmd}: {err}"
+        );
+    }
+}
