@@ -104,8 +104,12 @@ fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError>
 /// Runs one command line (with optional stdin after the first line). `Ok` holds what kubectl
 /// printed; `Err` the error it printed, with the store unchanged.
 pub fn run(c: &mut Cluster, text: &str) -> Outcome {
-    let cmd = parse(text)?;
-    (cmd.verb.run)(c, &cmd)
+    run_command(c, &parse(text)?)
+}
+
+/// Runs a command already read ([`parse`]).
+pub fn run_command(c: &mut Cluster, cmd: &Command) -> Outcome {
+    (cmd.verb.run)(c, cmd)
 }
 
 #[cfg(test)]

@@ -92,10 +92,7 @@ pub enum Outcome {
 
 /// `kubectl get rs -w` in any spelling of the resource (`replicasets`, `replicaset.apps`, …):
 /// answered with the trace's table up to the step, which is what the watch would have printed.
-fn watches_replica_sets(cmd: &str) -> bool {
-    let Ok(c) = kubectl::parse(cmd) else {
-        return false;
-    };
+fn watches_replica_sets(c: &kubectl::Command) -> bool {
     c.verb.name == "get"
         && c.has_flag(&["w", "watch"])
         && c.words().first().is_some_and(|r| {
@@ -521,11 +518,17 @@ impl Session {
     /// What a read-only command prints at step `i` (the world left as it was).
     pub fn read(&self, i: usize, cmd: &str) -> Result<String, SessionError> {
         let i = i.min(self.len().saturating_sub(1));
-        if watches_replica_sets(cmd) {
-            return Ok(super::table::render(&self.trace[..(i + 1).min(self.len())]));
+        let parsed = kubectl::parse(cmd)?;
+        if watches_replica_sets(&parsed) {
+            return Ok(self.replica_set_table(i));
         }
         let mut c = self.cluster_at(i)?;
-        Ok(kubectl::run(&mut c, cmd)?)
+        Ok(kubectl::run_command(&mut c, &parsed)?)
+    }
+
+    /// What `kubectl get rs -w` would have printed up to step `i`: the trace's table.
+    fn replica_set_table(&self, i: usize) -> String {
+        super::table::render(&self.trace[..(i + 1).min(self.len())])
     }
 
     /// Runs a console command at step `i`. A read-only command prints what kubectl would have
@@ -555,14 +558,14 @@ impl Session {
             ));
         }
         let i = i.min(self.len().saturating_sub(1));
-        if kubectl::is_read_only(cmd) {
-            if watches_replica_sets(cmd) {
-                return self
-                    .read(i, cmd)
-                    .map(|out| Commanded::Done(Outcome::Printed(out)));
+        // Read once: whether it only reads, and then what it reads.
+        if let Some(parsed) = kubectl::parse(cmd).ok().filter(|c| c.read_only()) {
+            if watches_replica_sets(&parsed) {
+                let table = self.replica_set_table(i);
+                return Ok(Commanded::Done(Outcome::Printed(table)));
             }
             let mut c = self.cluster_at(i)?;
-            let out = kubectl::run(&mut c, cmd)?;
+            let out = kubectl::run_command(&mut c, &parsed)?;
             if c.watches.is_empty() {
                 return Ok(Commanded::Done(Outcome::Printed(out)));
             }
@@ -1081,14 +1084,17 @@ objects:
             "get replicaset.apps -w",
             "kubectl get -w ReplicaSets",
         ] {
-            assert!(watches_replica_sets(cmd), "{cmd}");
+            assert!(watches_replica_sets(&kubectl::parse(cmd).unwrap()), "{cmd}");
         }
         for cmd in [
             "kubectl get rs",
             "kubectl get pods -w",
             "kubectl describe rs -w",
         ] {
-            assert!(!watches_replica_sets(cmd), "{cmd}");
+            assert!(
+                !watches_replica_sets(&kubectl::parse(cmd).unwrap()),
+                "{cmd}"
+            );
         }
         let s = session();
         let table = s.read(s.len() - 1, "kubectl get replicasets -w").unwrap();
