@@ -254,8 +254,7 @@ impl Model {
             n.editor.text = text.clone();
             n.editor.dirty = true;
             n.editor.problems = Rc::new(vec![]);
-            n.console.lines = self.console.lines.clone();
-            n.console.history = self.console.history.clone();
+            n.console = self.console.clone();
         }
         n.landed(opening);
         n
