@@ -126,7 +126,7 @@ fn kubectl_errors_name_the_command_and_change_nothing() {
     );
     rejects(
         "kubectl delete deployment/web --cascade=sideways",
-        "invalid argument \"sideways\" for \"--cascade\"",
+        "invalid cascade value (sideways). Must be \"background\", \"foreground\", or \"orphan\"",
     );
     rejects(
         "kubectl patch deployment/web --type=merge -p '{\"spec\":{\"replicas\":-1}}'",

@@ -7,6 +7,7 @@ pub mod defaults;
 pub mod intstr;
 pub mod labels;
 pub mod print;
+pub mod quantity;
 pub mod schema;
 mod str;
 pub mod time;

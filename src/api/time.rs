@@ -59,6 +59,18 @@ impl Time {
         )
     }
 
+    /// The time as klog's line header writes it: `MMDD HH:MM:SS.uuuuuu` (UTC).
+    pub fn klog(self) -> String {
+        let micros = self.0.rem_euclid(NS_PER_S) / 1_000;
+        let (_, (_, m, d), rem) = self.date_and_second();
+        format!(
+            "{m:02}{d:02} {:02}:{:02}:{:02}.{micros:06}",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        )
+    }
+
     /// Days since the Unix epoch, the civil date (UTC), and the second of that day.
     fn date_and_second(self) -> (i64, (i64, i64, i64), i64) {
         let secs = self.0.div_euclid(NS_PER_S);

@@ -86,14 +86,27 @@ pub fn is_dns1123_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_dns1123_label)
 }
 
-fn is_label_value(v: &str) -> bool {
+/// apimachinery's `IsValidLabelValue`: what is wrong with a label value, in its words.
+pub fn label_value_errors(v: &str) -> Vec<String> {
+    let mut errs = vec![];
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
     let b = v.as_bytes();
-    v.is_empty()
-        || (b.len() <= 63
-            && b.iter()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    let shape = v.is_empty()
+        || (b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
             && b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric())
+            && b[b.len() - 1].is_ascii_alphanumeric());
+    if !shape {
+        errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
+    }
+    errs
+}
+
+fn is_label_value(v: &str) -> bool {
+    label_value_errors(v).is_empty()
 }
 
 fn is_qualified_name(k: &str) -> bool {

@@ -744,31 +744,14 @@ impl Store {
             let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
             obj.meta_mut().name = name.into();
         }
-        match &mut obj {
-            Object::Deployment(d) => {
-                defaults::default_deployment(d);
-                validation::validate_deployment(d).map_err(ApiError::Invalid)?;
-                d.status = Default::default();
+        if let (Object::Pod(p), Some(limit)) = (&obj, self.pod_create_limit) {
+            if limit == 0 {
+                self.log("create", kind, "", &p.metadata.name);
+                return Err(ApiError::Injected("pod create limit reached".into()));
             }
-            Object::ReplicaSet(r) => {
-                defaults::default_replicaset(r);
-                validation::validate_replicaset(r).map_err(ApiError::Invalid)?;
-            }
-            Object::Pod(p) => {
-                if let Some(limit) = self.pod_create_limit {
-                    if limit == 0 {
-                        self.log("create", kind, "", &p.metadata.name);
-                        return Err(ApiError::Injected("pod create limit reached".into()));
-                    }
-                    self.pod_create_limit = Some(limit - 1);
-                }
-                defaults::default_pod(p);
-                validation::validate_pod(p).map_err(ApiError::Invalid)?;
-                if p.status.phase.is_empty() {
-                    p.status.phase = crate::api::PHASE_PENDING.into();
-                }
-            }
+            self.pod_create_limit = Some(limit - 1);
         }
+        admit_create(&mut obj)?;
         let mut key = obj.meta().key();
         // A generated name that is taken is generated again, up to 8 names in all, as the
         // apiserver does since RetryGenerateName (GA in 1.32): a 5-character suffix collides
@@ -807,6 +790,28 @@ impl Store {
         let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Added(obj.clone()));
+        Ok(obj)
+    }
+
+    /// `POST` with `dryRun=All`: the object defaulted and validated, or the refusal (an
+    /// invalid spec, a name taken); nothing is stored. A generated name stays unset, as the
+    /// object is not created.
+    pub fn create_dry_run(&self, mut obj: Object) -> Result<Object, ApiError> {
+        let kind = obj.kind();
+        if obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        admit_create(&mut obj)?;
+        if !obj.meta().name.is_empty()
+            && self.objects[slot(kind)]
+                .by_key
+                .contains_key(&obj.meta().key())
+        {
+            return Err(ApiError::AlreadyExists {
+                kind,
+                name: obj.meta().name.to_string(),
+            });
+        }
         Ok(obj)
     }
 
@@ -860,19 +865,25 @@ impl Store {
         self.write(obj, true)
     }
 
-    fn write(&mut self, mut obj: Object, status: bool) -> Result<Rc<Object>, ApiError> {
+    /// `PUT` with `dryRun=All`: the object as the update would store it (defaulted,
+    /// validated, its generation moved), or the refusal; nothing is written or logged.
+    pub fn update_dry_run(&self, obj: Object) -> Result<Object, ApiError> {
+        let (obj, _) = self.prepare_write(obj, false)?;
+        Ok(obj)
+    }
+
+    /// An update's object as the registry makes it, with the stored one it replaces.
+    fn prepare_write(
+        &self,
+        mut obj: Object,
+        status: bool,
+    ) -> Result<(Object, Rc<Object>), ApiError> {
         let kind = obj.kind();
         if obj.meta().namespace.is_empty() {
             obj.meta_mut().namespace = "default".into();
         }
         let key = obj.meta().key();
         let Some(old) = self.stored(kind, &key).cloned() else {
-            self.log(
-                "update",
-                kind,
-                if status { "status" } else { "" },
-                &obj.meta().name,
-            );
             return Err(ApiError::NotFound {
                 kind,
                 name: obj.meta().name.to_string(),
@@ -884,12 +895,17 @@ impl Store {
         if spec_changed {
             obj.meta_mut().generation += 1;
         }
-        self.log(
-            "update",
-            kind,
-            if status { "status" } else { "" },
-            &obj.meta().name,
-        );
+        Ok((obj, old))
+    }
+
+    fn write(&mut self, obj: Object, status: bool) -> Result<Rc<Object>, ApiError> {
+        let (kind, name) = (obj.kind(), obj.meta().name.clone());
+        let prepared = self.prepare_write(obj, status);
+        if matches!(prepared, Ok(_) | Err(ApiError::NotFound { .. })) {
+            self.log("update", kind, if status { "status" } else { "" }, &name);
+        }
+        let (mut obj, old) = prepared?;
+        let key = obj.meta().key();
         // An update that changes nothing is a no-op in the apiserver: no new resourceVersion.
         // (Compared with the stored resourceVersion swapped in, so no object is copied.)
         let sent_rv = std::mem::replace(
@@ -1060,6 +1076,30 @@ impl Store {
 }
 
 /// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
+/// A created object's registry strategy: defaults, validation, the status a new object starts
+/// with.
+fn admit_create(obj: &mut Object) -> Result<(), ApiError> {
+    match obj {
+        Object::Deployment(d) => {
+            defaults::default_deployment(d);
+            validation::validate_deployment(d).map_err(ApiError::Invalid)?;
+            d.status = Default::default();
+        }
+        Object::ReplicaSet(r) => {
+            defaults::default_replicaset(r);
+            validation::validate_replicaset(r).map_err(ApiError::Invalid)?;
+        }
+        Object::Pod(p) => {
+            defaults::default_pod(p);
+            validation::validate_pod(p).map_err(ApiError::Invalid)?;
+            if p.status.phase.is_empty() {
+                p.status.phase = crate::api::PHASE_PENDING.into();
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = x;

@@ -110,6 +110,10 @@ pub struct Sim {
     book: podbook::PodBook,
     /// `kubectl rollout status` commands still watching.
     pub watches: Vec<watch::Watch>,
+    /// The namespace of kubectl's current context (`kubectl config set-context --current
+    /// --namespace=…`): where a command without `-n` works. Kept with the world, as a
+    /// person's kubeconfig outlives each command.
+    pub context_namespace: String,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -255,6 +259,7 @@ impl Cluster {
             over: None,
             book: podbook::PodBook::default(),
             watches: vec![],
+            context_namespace: "default".into(),
         };
         Cluster {
             sim,
@@ -425,9 +430,11 @@ impl Cluster {
     /// onto the steps that ran them.
     fn feed_watches(&mut self, ev: &WatchEvent) {
         let now = self.now_ms();
+        let store = &self.sim.store;
         for w in &mut self.sim.watches {
             let before = w.lines.len();
             if w.feed(ev.view(), now) {
+                w.next(|key| store.deployment(key), now);
                 log_watch(&mut self.rec.trace, self.rec.base, w, before);
             }
         }
@@ -438,9 +445,11 @@ impl Cluster {
     /// further event would have woken them).
     pub fn expire_watches(&mut self) {
         let now = self.now_ms();
+        let store = &self.sim.store;
         for w in &mut self.sim.watches {
             let before = w.lines.len();
             if w.expire(now) {
+                w.next(|key| store.deployment(key), now);
                 log_watch(&mut self.rec.trace, self.rec.base, w, before);
             }
         }
@@ -912,7 +921,13 @@ fn log_watch(trace: &mut [TraceStep], base: usize, w: &watch::Watch, before: usi
     }
     if let Some(end) = &w.end {
         if let Some(e) = &end.error {
-            s.errors.push(format!("error: {e}"));
+            // kubectl's CheckErr: a Go error alone gets `error: `; an apiserver error and
+            // several errors (one a line) are printed as they are.
+            if e.starts_with("Error from server") || e.contains('\n') {
+                s.errors.push(e.clone());
+            } else {
+                s.errors.push(format!("error: {e}"));
+            }
         }
         log.end = Some(end.clone());
     }

@@ -52,6 +52,14 @@ pub struct Watch {
     revision: i64,
     /// The virtual instant `--timeout` ends the watch, if one was given.
     deadline_ms: Option<u64>,
+    /// `--timeout` itself: each Deployment in turn gets the whole of it.
+    timeout_ms: Option<u64>,
+    /// The Deployments the command named after this one (`namespace/name`), watched in turn
+    /// once this one's watch ends, as kubectl visits them.
+    pub then: Vec<String>,
+    /// Errors the command met before (and among) the watched Deployments, printed when the
+    /// last watch ends, as kubectl's aggregate is.
+    pub errors: Vec<String>,
     /// The resourceVersion the command listed: events at or below it were seen already.
     seen_rv: u64,
     /// The trace step whose output the lines extend (the action step that ran the command).
@@ -75,10 +83,65 @@ impl Watch {
             viewer,
             revision,
             deadline_ms: timeout_ms.map(|t| now_ms + t),
+            timeout_ms,
+            then: vec![],
+            errors: vec![],
             seen_rv: d.metadata.resource_version.parse().unwrap_or(0),
             step: None,
             lines: vec![],
             end: None,
+        }
+    }
+
+    /// After one Deployment's watch ended, the next the command named: its first line, then a
+    /// watch on it unless it is done already; and so on. `get` reads a Deployment from the
+    /// store. When the last has ended, the errors met on the way end the whole.
+    pub fn next<'d>(&mut self, get: impl Fn(&str) -> Option<&'d Deployment>, now_ms: u64) {
+        while let Some(end) = self.end.take() {
+            self.errors.extend(end.error);
+            if self.then.is_empty() {
+                self.end = Some(WatchEnd {
+                    t: end.t,
+                    error: match self.errors.len() {
+                        0 => None,
+                        // One error alone is printed as kubectl's CheckErr prints it.
+                        1 => Some(self.errors[0].clone()),
+                        _ => Some(self.errors.join("\n")),
+                    },
+                });
+                return;
+            }
+            let key = self.then.remove(0);
+            let Some(d) = get(&key) else {
+                let name = key.rsplit('/').next().unwrap_or(&key);
+                self.end = Some(WatchEnd {
+                    t: now_ms,
+                    error: Some(format!(
+                        "Error from server (NotFound): deployments.apps \"{name}\" not found"
+                    )),
+                });
+                continue;
+            };
+            self.key = key;
+            self.seen_rv = d.metadata.resource_version.parse().unwrap_or(0);
+            self.deadline_ms = self.timeout_ms.map(|t| now_ms + t);
+            match (self.viewer)(d, self.revision) {
+                Ok((text, done)) => {
+                    self.lines.push(WatchLine { t: now_ms, text });
+                    if done {
+                        self.end = Some(WatchEnd {
+                            t: now_ms,
+                            error: None,
+                        });
+                    }
+                }
+                Err(e) => {
+                    self.end = Some(WatchEnd {
+                        t: now_ms,
+                        error: Some(e),
+                    })
+                }
+            }
         }
     }
 

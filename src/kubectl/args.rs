@@ -4,7 +4,6 @@
 use super::KubectlError;
 use super::resource::Resource;
 use crate::api::*;
-use crate::cluster::Cluster;
 
 pub(super) struct Args {
     pub(super) positional: Vec<String>,
@@ -92,80 +91,6 @@ impl Args {
         }
         Ok(())
     }
-    /// The objects a command names: with `-l`/`--selector`, a TYPE at `i` and every object of
-    /// it whose labels match (in the store's order); else one `TYPE/NAME` or `TYPE NAME`.
-    /// Returns the resource, the names and where the positionals after them start.
-    pub(super) fn targets(
-        &self,
-        c: &Cluster,
-        i: usize,
-        verb: &str,
-    ) -> Result<(Resource, Vec<String>, usize), KubectlError> {
-        let Some(Some(sel)) = self.flag("l").or(self.flag("selector")) else {
-            let (res, name, next) = self.target(i, verb)?;
-            return Ok((res, vec![name], next));
-        };
-        let selector = parse_selector(sel)?;
-        let Some(first) = self.positional.get(i) else {
-            return Err(format!(
-                "error: you must specify the type of resource to {verb} (e.g. pods)"
-            )
-            .into());
-        };
-        let res = Resource::named(first)?;
-        let names = c
-            .store
-            .list(res.kind())
-            .filter(|o| o.meta().namespace == self.ns() && selector.matches(&o.meta().labels))
-            .map(|o| o.meta().name.to_string())
-            .collect();
-        Ok((res, names, i + 1))
-    }
-
-    /// Every object the positionals name, as kubectl's resource builder reads them
-    /// (`ResourceTypeOrNameArgs`): `TYPE NAME…` (several types comma-separated, each with every
-    /// name), or `TYPE/NAME…`, every one in that form; with `-l`, a TYPE and the objects whose
-    /// labels match. In the order given.
-    pub(super) fn resources(
-        &self,
-        c: &Cluster,
-        verb: &str,
-    ) -> Result<Vec<(Resource, String)>, KubectlError> {
-        if self.flag("l").or(self.flag("selector")).is_some() {
-            let (res, names, _) = self.targets(c, 0, verb)?;
-            return Ok(names.into_iter().map(|n| (res, n)).collect());
-        }
-        let Some(first) = self.positional.first() else {
-            return Err(self.target(0, verb).unwrap_err().into());
-        };
-        if first.contains('/') {
-            let mut out = vec![];
-            for (i, arg) in self.positional.iter().enumerate() {
-                if !arg.contains('/') {
-                    return Err(MIXED.into());
-                }
-                let (res, name, _) = self.target(i, verb)?;
-                out.push((res, name));
-            }
-            return Ok(out);
-        }
-        let types = first
-            .split(',')
-            .map(Resource::named)
-            .collect::<Result<Vec<_>, _>>()?;
-        let names = &self.positional[1..];
-        if names.is_empty() {
-            self.target(0, verb)?;
-        }
-        if names.iter().any(|n| n.contains('/')) {
-            return Err(MIXED.into());
-        }
-        Ok(types
-            .iter()
-            .flat_map(|r| names.iter().map(move |n| (*r, n.clone())))
-            .collect())
-    }
-
     /// `TYPE/NAME` or `TYPE NAME` from the positionals starting at `i`.
     pub(super) fn target(&self, i: usize, verb: &str) -> Result<(Resource, String, usize), String> {
         let Some(first) = self.positional.get(i) else {
@@ -190,10 +115,86 @@ impl Args {
     }
 }
 
-/// The resource builder's refusal of a bare type beside `TYPE/NAME` arguments
-/// (cli-runtime v0.36.2 `pkg/resource/builder.go`, `hasCombinedTypeArgs`; its parenthesis is
-/// never closed).
-const MIXED: &str = "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'";
+/// What `--dry-run` asks (kubectl's `GetDryRunStrategy`): write, let the server validate
+/// without storing, or only print what would be sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DryRun {
+    None,
+    Client,
+    Server,
+}
+
+impl DryRun {
+    /// What kubectl's printer adds to the line of an object not written.
+    pub(super) fn suffix(self) -> &'static str {
+        match self {
+            DryRun::None => "",
+            DryRun::Client => " (dry run)",
+            DryRun::Server => " (server dry run)",
+        }
+    }
+}
+
+impl Args {
+    /// `--dry-run[=none|client|server]`, with the warning kubectl logs for the deprecated
+    /// spellings (a bare `--dry-run`, or a boolean).
+    /// The warning comes with its line in kubectl v0.36.3 `pkg/cmd/util/helpers.go`.
+    pub(super) fn dry_run(&self) -> Result<(DryRun, Option<(u32, String)>), KubectlError> {
+        let Some(v) = self.flag("dry-run") else {
+            return Ok((DryRun::None, None));
+        };
+        let v = v.unwrap_or("unchanged");
+        if let Some(b) = parse_bool(v) {
+            let (strategy, instead, line) = if b {
+                (DryRun::Client, "client", 733)
+            } else {
+                (DryRun::None, "none", 736)
+            };
+            return Ok((
+                strategy,
+                Some((
+                    line,
+                    format!(
+                        "--dry-run={v} is deprecated (boolean value) and can be replaced with --dry-run={instead}."
+                    ),
+                )),
+            ));
+        }
+        Ok(match v {
+            "unchanged" => (
+                DryRun::Client,
+                Some((
+                    719,
+                    "--dry-run is deprecated and can be replaced with --dry-run=client.".into(),
+                )),
+            ),
+            "client" => (DryRun::Client, None),
+            "server" => (DryRun::Server, None),
+            "none" => (DryRun::None, None),
+            _ => {
+                return Err(KubectlError::Go(format!(
+                    "Invalid dry-run value ({v}). Must be \"none\", \"server\", or \"client\"."
+                )));
+            }
+        })
+    }
+
+    /// A boolean flag: absent is `false`, bare is `true`, else pflag's `ParseBool`.
+    pub(super) fn bool_flag(&self, name: &str) -> Result<bool, KubectlError> {
+        match self.flag(name) {
+            None => Ok(false),
+            Some(None) => Ok(true),
+            Some(Some(v)) => parse_bool(v).ok_or_else(|| {
+                format!("error: invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax").into()
+            }),
+        }
+    }
+
+    /// `-l/--selector`'s value, if given.
+    pub(super) fn selector(&self) -> Option<&str> {
+        self.flag("l").or(self.flag("selector")).flatten()
+    }
+}
 
 /// pflag's `strconv.ParseBool`.
 pub(super) fn parse_bool(v: &str) -> Option<bool> {

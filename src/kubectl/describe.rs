@@ -577,6 +577,14 @@ pub fn pod(c: &Cluster, p: &Pod) -> String {
     w.finish()
 }
 
+/// `DescribePodTemplate` written straight to a buffer, as `rollout history --revision` and
+/// `rollout undo --dry-run=client` print it: tab-separated, not aligned.
+pub(super) fn pod_template_text(t: &PodTemplateSpec) -> String {
+    let mut w = Describe::default();
+    w.pod_template(t);
+    w.done + &w.pending
+}
+
 /// `kubectl describe deployment|replicaset|pod NAME`.
 pub(super) fn run(c: &mut Cluster, cmd: &super::Command) -> super::Outcome {
     describe(c, &cmd.args)

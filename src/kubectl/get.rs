@@ -4,7 +4,7 @@
 use super::args::{Args, parse_selector};
 use super::command::Command;
 use super::resource::Resource;
-use super::{Outcome, not_found};
+use super::{KubectlError, Outcome, not_found};
 use crate::api::*;
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
@@ -26,6 +26,25 @@ pub(super) fn age(c: &Cluster, m: &ObjectMeta) -> String {
 pub(super) fn table(rows: Vec<Vec<String>>) -> String {
     let text: Vec<String> = rows.iter().map(|r| r.join("\t")).collect();
     super::describe::aligned(&text.join("\n"), 6, 3)
+}
+
+/// One object as `-o yaml` or `-o json` prints it.
+pub(super) fn printed(obj: &Object, format: &str) -> String {
+    let v = crate::api::yaml::kubectl_value(obj);
+    match format {
+        "json" => crate::api::print::to_json(&v),
+        _ => crate::api::print::to_yaml(&v),
+    }
+    .trim_end()
+    .to_string()
+}
+
+/// kubectl's refusal of an output format it has no printer for (the formats the playground
+/// prints).
+pub(super) fn unknown_output(o: &str, allowed: &str) -> KubectlError {
+    KubectlError::Go(format!(
+        "unable to match a printer suitable for the output format \"{o}\", allowed formats are: {allowed}"
+    ))
 }
 
 /// (Long: kubectl get's options and output formats, in the order it reads them.)
@@ -91,11 +110,7 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
                 .join("\n"));
         }
         Some("wide") | None => {}
-        Some(o) => {
-            return Err(format!(
-                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: json,name,wide,yaml"
-            ).into());
-        }
+        Some(o) => return Err(unknown_output(o, "json,name,wide,yaml")),
     }
     if objs.is_empty() {
         return Ok(if all {

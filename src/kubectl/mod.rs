@@ -9,11 +9,14 @@
 
 mod apply;
 mod args;
+mod builder;
 pub mod command;
 mod complete;
+mod config;
 mod delete;
 pub mod describe;
 pub mod duration;
+mod fields;
 mod get;
 mod label;
 mod patch;
@@ -44,6 +47,23 @@ pub enum KubectlError {
     Client(String),
     #[error("{}", server_message(.0))]
     Server(ApiError),
+    /// A Go error that kubectl's `CheckErr` prints alone as `error: …`, and bare among others.
+    #[error("{}", if .0.starts_with("error: ") { .0.clone() } else { format!("error: {}", .0) })]
+    Go(String),
+    /// Several errors (kubectl's aggregate, a visit that went on past failures), one a line.
+    #[error("{}", .0.iter().map(KubectlError::bare).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<KubectlError>),
+}
+
+impl KubectlError {
+    /// The message as kubectl's `MultipleErrors` prints it among others: a Go error without
+    /// the `error: ` that `CheckErr` adds to one alone.
+    fn bare(&self) -> String {
+        match self {
+            KubectlError::Go(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
 }
 
 impl From<String> for KubectlError {
@@ -101,15 +121,58 @@ fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError>
     c.store.api().update(d).map(|_| ()).map_err(api_err)
 }
 
+/// A warning as kubectl's klog writes it to stderr (`W1126 10:04:55.000000       1
+/// helpers.go:719] …`), at the cluster's time; the process id is the playground's one kubectl.
+fn klog_warning(c: &Cluster, source: &str, message: &str) -> String {
+    format!("W{}       1 {source}] {message}", c.now().klog())
+}
+
+/// `--dry-run` and the report of a command that takes it, which starts with the warning
+/// kubectl logs for a deprecated spelling.
+fn dry_run(c: &Cluster, a: &Args) -> Result<(args::DryRun, builder::Report), KubectlError> {
+    let (dry, warning) = a.dry_run()?;
+    let mut report = builder::Report::default();
+    if let Some((line, w)) = warning {
+        report
+            .warnings
+            .push(klog_warning(c, &format!("helpers.go:{line}"), &w));
+    }
+    Ok((dry, report))
+}
+
+/// Writes an object as `--dry-run` says: stored (`None`), validated by the apiserver and not
+/// stored (`Server`), or not sent at all (`Client`).
+fn write(c: &mut Cluster, obj: Object, dry: args::DryRun) -> Result<(), KubectlError> {
+    match dry {
+        args::DryRun::None => c.store.update(obj).map(drop),
+        args::DryRun::Server => c.store.update_dry_run(obj).map(drop),
+        args::DryRun::Client => Ok(()),
+    }
+    .map_err(api_err)
+}
+
 /// Runs one command line (with optional stdin after the first line). `Ok` holds what kubectl
 /// printed; `Err` the error it printed, with the store unchanged.
 pub fn run(c: &mut Cluster, text: &str) -> Outcome {
     run_command(c, &parse(text)?)
 }
 
-/// Runs a command already read ([`parse`]).
+/// Runs a command already read ([`parse`]), in the current context's namespace unless it
+/// names one (`-n`, `--namespace`, `-A`).
 pub fn run_command(c: &mut Cluster, cmd: &Command) -> Outcome {
-    (cmd.verb.run)(c, cmd)
+    let names_one = cmd.args.iter().any(|t| {
+        ["-n", "--namespace", "-A", "--all-namespaces"]
+            .iter()
+            .any(|f| t == f || t.starts_with(&format!("{f}=")))
+            || (t.starts_with("-n") && !t.starts_with("--"))
+    });
+    if c.context_namespace == "default" || names_one || cmd.verb.name == "config" {
+        return (cmd.verb.run)(c, cmd);
+    }
+    let mut cmd = cmd.clone();
+    cmd.args
+        .push(format!("--namespace={}", c.context_namespace));
+    (cmd.verb.run)(c, &cmd)
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ impl Resource {
             .find(|(name, _)| *name == s)
             .map(|(_, r)| *r)
     }
-    pub(super) fn kind(self) -> Kind {
+    pub fn kind(self) -> Kind {
         match self {
             Resource::Deployment => Kind::Deployment,
             Resource::ReplicaSet => Kind::ReplicaSet,

@@ -3,7 +3,7 @@
 //! (k8s.io/kubectl/pkg/cmd/cmd.go). A new verb is a file of its own and a row here.
 
 use super::command::Command;
-use super::{Outcome, apply, delete, describe, get, label, patch, rollout, scale, set};
+use super::{Outcome, apply, config, delete, describe, get, label, patch, rollout, scale, set};
 use crate::cluster::Cluster;
 
 /// A subcommand (`rollout status`) and whether it only reads the world.
@@ -51,9 +51,10 @@ const DEPLOY: &str = "Deploy Commands";
 const TROUBLESHOOTING: &str = "Troubleshooting and Debugging Commands";
 const ADVANCED: &str = "Advanced Commands";
 const SETTINGS: &str = "Settings Commands";
+const OTHER: &str = "Other Commands";
 
 /// In the order `kubectl help` lists them.
-pub const VERBS: [Verb; 12] = [
+pub const VERBS: [Verb; 13] = [
     Verb {
         name: "create",
         short: "Create a resource from a file or from stdin",
@@ -162,9 +163,26 @@ pub const VERBS: [Verb; 12] = [
         run: label::run,
     },
     Verb {
+        name: "config",
+        short: "Modify kubeconfig files",
+        group: OTHER,
+        subcommands: &[
+            sub("current-context", true, "Display the current-context"),
+            sub("get-contexts", true, "Describe one or many contexts"),
+            sub("set-context", false, "Set a context entry in kubeconfig"),
+            sub(
+                "view",
+                true,
+                "Display merged kubeconfig settings or a specified kubeconfig file",
+            ),
+        ],
+        read_only: false,
+        run: config::run,
+    },
+    Verb {
         name: "help",
         short: "Help about any command",
-        group: "Other Commands",
+        group: OTHER,
         subcommands: &[],
         read_only: true,
         run: |_, _| Ok(help()),
@@ -172,13 +190,14 @@ pub const VERBS: [Verb; 12] = [
 ];
 
 /// The groups in the order `kubectl help` prints them.
-const GROUPS: [&str; 6] = [
+const GROUPS: [&str; 7] = [
     BEGINNER,
     INTERMEDIATE,
     DEPLOY,
     TROUBLESHOOTING,
     ADVANCED,
     SETTINGS,
+    OTHER,
 ];
 
 /// The verb named `name`.
