@@ -171,6 +171,31 @@ fn run_check_names_a_breach_and_exits_non_zero() {
     assert!(text(&out.stderr).contains("floor"));
 }
 
+/// Issue 31's case: `kubectl delete pod a b c` deletes all three (it deleted `a` alone), so a
+/// settled 10-replica Deployment (25%/25%) drops to 7 available until the replacements are
+/// ready, and the check names the floor of 8 it went under.
+#[test]
+fn deleting_three_named_pods_at_once_goes_under_the_floor() {
+    let out = rollout(&[
+        "run",
+        "tests/fixtures/three-pods-deleted.yaml",
+        "--check",
+        "--format",
+        "summary",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let s = text(&out.stdout);
+    assert!(s.contains("guarantees: 1 breach(es)"), "{s}");
+    assert!(
+        s.contains("available 7 < replicas − maxUnavailable = 10 − 2 = 8"),
+        "{s}"
+    );
+    assert!(
+        s.contains("expected: a pod was deleted by hand (`kubectl delete pod web-"),
+        "{s}"
+    );
+}
+
 #[test]
 fn run_check_on_the_gallery_finds_no_unexpected_breach() {
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")).unwrap() {
