@@ -38,15 +38,22 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         "server-side",
         "force-conflicts",
     ])?;
-    let file = a.flag("f").or(a.flag("filename")).flatten();
-    if file != Some("-") {
+    // `-f -` reads the lines after the command (stdin); `-f NAME` a file the page holds, whose
+    // text comes the same way (the editor's Apply is `kubectl apply -f deployment.yaml`).
+    let Some(file) = a.flag("f").or(a.flag("filename")).flatten() else {
         return Err(format!(
-            "error: kubectl {verb} in the playground reads the manifest from the lines after the command: use `kubectl {verb} -f -`"
-        ).into());
-    }
-    let text = stdin.filter(|s| !s.trim().is_empty()).ok_or_else(|| format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`"))?;
+            "error: must specify one of -f and -k\n\nthe playground reads the manifest from the lines after `kubectl {verb} -f -`"
+        )
+        .into());
+    };
+    let source = if file == "-" { "STDIN" } else { file };
+    let text = match stdin.filter(|s| !s.trim().is_empty()) {
+        Some(text) => text,
+        None if file == "-" => return Err(format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`").into()),
+        None => return Err(format!("error: the path \"{file}\" does not exist").into()),
+    };
     let manifests =
-        parse_manifests(text).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+        parse_manifests(text).map_err(|e| format!("error: error validating \"{source}\": {e}"))?;
     let (mut objs, strict): (Vec<Object>, Vec<(Value, Vec<String>)>) = manifests
         .into_iter()
         .map(|m| (m.object, (m.value, m.unknown)))
@@ -68,7 +75,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         }
         if !c.store.has_namespace(&m.namespace) {
             return Err(format!(
-                "Error from server (NotFound): error when creating \"STDIN\": namespaces \"{}\" not found",
+                "Error from server (NotFound): error when creating \"{source}\": namespaces \"{}\" not found",
                 m.namespace
             )
             .into());
@@ -85,7 +92,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             schema::invalid_patch(&schema::only_fields(value, unknown), unknown)
         } else {
             format!(
-                "Error from server (BadRequest): error when creating \"STDIN\": {}",
+                "Error from server (BadRequest): error when creating \"{source}\": {}",
                 schema::strict_decoding_error(o.kind(), unknown)
             )
         }
@@ -101,7 +108,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
                 c.store = snapshot;
                 return Err(match e {
                     ApiError::AlreadyExists { kind, name } => KubectlError::Client(format!(
-                        "Error from server (AlreadyExists): error when creating \"STDIN\": {} \"{name}\" already exists",
+                        "Error from server (AlreadyExists): error when creating \"{source}\": {} \"{name}\" already exists",
                         kind.resource()
                     )),
                     e => api_err(e),

@@ -2,7 +2,6 @@
 //! value`, `--flag=value`, shorthands, `TYPE/NAME` or `TYPE NAME`, `-l/--selector`.
 
 use super::KubectlError;
-use super::resource::Resource;
 use crate::api::*;
 
 pub(super) struct Args {
@@ -57,11 +56,6 @@ impl Args {
             .unwrap_or("default")
     }
 
-    /// The store's key of the object `name` in the command's namespace.
-    pub(super) fn key(&self, name: &str) -> String {
-        format!("{}/{name}", self.ns())
-    }
-
     pub(super) fn flag(&self, name: &str) -> Option<Option<&str>> {
         self.flags
             .iter()
@@ -90,28 +84,6 @@ impl Args {
             }
         }
         Ok(())
-    }
-    /// `TYPE/NAME` or `TYPE NAME` from the positionals starting at `i`.
-    pub(super) fn target(&self, i: usize, verb: &str) -> Result<(Resource, String, usize), String> {
-        let Some(first) = self.positional.get(i) else {
-            return Err(format!(
-                "error: you must specify the type of resource to {verb} (e.g. deployment/web)"
-            ));
-        };
-        if let Some((r, n)) = first.split_once('/') {
-            let res = Resource::named(r)?;
-            if n.is_empty() {
-                return Err(format!(
-                    "error: arguments in resource/name form must have a single resource and name: {first:?}"
-                ));
-            }
-            return Ok((res, n.to_string(), i + 1));
-        }
-        let res = Resource::named(first)?;
-        let name = self.positional.get(i + 1).ok_or_else(|| {
-            format!("error: resource name may not be empty (kubectl {verb} {first} NAME)")
-        })?;
-        Ok((res, name.clone(), i + 2))
     }
 }
 

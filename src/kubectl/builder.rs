@@ -76,7 +76,9 @@ pub(super) fn visit(
         b.select_all = true;
     }
     b.type_or_name_args(setup.allow_empty_selector, args);
-    b.result(c, a.ns())
+    // `-A`, where a verb takes it (get): every namespace.
+    let every = a.flag("A").or(a.flag("all-namespaces")).is_some();
+    b.result(c, (!every).then(|| a.ns()))
 }
 
 #[derive(Default)]
@@ -131,7 +133,9 @@ impl Builder {
     }
 
     /// `visitorResult`: selectors first, then `TYPE/NAME`s, then names, as the builder checks.
-    fn result(self, c: &Cluster, ns: &str) -> Result<Visit, KubectlError> {
+    /// `ns` is the namespace, or none for every namespace. (Long: one branch per way of naming
+    /// objects, each with the builder's checks in its order.)
+    fn result(self, c: &Cluster, ns: Option<&str>) -> Result<Visit, KubectlError> {
         if !self.errs.is_empty() {
             return Err(go(self.errs.join(", ")));
         }
@@ -165,7 +169,9 @@ impl Builder {
                     c.store
                         .list(res.kind())
                         .filter(|o| {
-                            o.meta().namespace == ns && labels.matches(&o.meta().labels) && keep(o)
+                            ns.is_none_or(|ns| o.meta().namespace == ns)
+                                && labels.matches(&o.meta().labels)
+                                && keep(o)
                         })
                         .map(|o| Ok(info(res, o))),
                 );
@@ -181,6 +187,11 @@ impl Builder {
                     "you may not specify individual resources and bulk resources in the same call",
                 ));
             }
+            let Some(ns) = ns else {
+                return Err(go(
+                    "a resource cannot be retrieved by name across all namespaces",
+                ));
+            };
             let mut wanted = vec![];
             for (r, n) in &self.tuples {
                 wanted.push((mapping(r)?, n.clone()));
@@ -200,6 +211,11 @@ impl Builder {
                 return Err(go("you must specify only one resource"));
             }
             let res = mapping(&self.resources[0])?;
+            let Some(ns) = ns else {
+                return Err(go(
+                    "a resource cannot be retrieved by name across all namespaces",
+                ));
+            };
             return Ok(Visit {
                 single: self.names.len() == 1,
                 items: self.names.iter().map(|n| get(c, ns, res, n)).collect(),

@@ -5,9 +5,9 @@
 //! a label column is as wide as the longest label of its run of lines.
 
 use super::args::Args;
-use super::resource::Resource;
+use super::builder::{self, Info, Report, Setup};
 use super::rollout::owned_replica_sets;
-use super::{Outcome, get_deployment, not_found};
+use super::{KubectlError, Outcome};
 use crate::api::time::human_duration;
 use crate::api::*;
 use crate::apiserver::events::Event;
@@ -378,7 +378,7 @@ fn probe(p: &Value) -> String {
 }
 
 /// `kubectl describe deployment`.
-pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet]) -> String {
+pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet], show_events: bool) -> String {
     let mut w = Describe::default();
     let s = &d.status;
     w.w(0, format_args!("Name:\t{}\n", d.metadata.name));
@@ -452,7 +452,9 @@ pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet]) -> String {
     w.w(0, format_args!("OldReplicaSets:\t{olds}\n"));
     let new = new.map_or_else(|| "<none>".into(), created);
     w.w(0, format_args!("NewReplicaSet:\t{new}\n"));
-    w.events(c, c.events.for_object(Kind::Deployment, &d.metadata.name));
+    if show_events {
+        w.events(c, c.events.for_object(Kind::Deployment, &d.metadata.name));
+    }
     w.finish()
 }
 
@@ -464,7 +466,7 @@ fn controlled_by(w: &mut Describe, m: &ObjectMeta) {
 }
 
 /// `kubectl describe replicaset`.
-pub fn replica_set(c: &Cluster, rs: &ReplicaSet) -> String {
+pub fn replica_set(c: &Cluster, rs: &ReplicaSet, show_events: bool) -> String {
     let mut w = Describe::default();
     w.w(0, format_args!("Name:\t{}\n", rs.metadata.name));
     w.w(0, format_args!("Namespace:\t{}\n", rs.metadata.namespace));
@@ -503,7 +505,9 @@ pub fn replica_set(c: &Cluster, rs: &ReplicaSet) -> String {
             .iter()
             .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
     );
-    w.events(c, c.events.for_object(Kind::ReplicaSet, &rs.metadata.name));
+    if show_events {
+        w.events(c, c.events.for_object(Kind::ReplicaSet, &rs.metadata.name));
+    }
     w.finish()
 }
 
@@ -538,7 +542,7 @@ fn qos_class(spec: &PodSpec) -> &'static str {
 }
 
 /// `kubectl describe pod`.
-pub fn pod(c: &Cluster, p: &Pod) -> String {
+pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     let mut w = Describe::default();
     w.w(0, format_args!("Name:\t{}\n", p.metadata.name));
     w.w(0, format_args!("Namespace:\t{}\n", p.metadata.namespace));
@@ -573,7 +577,9 @@ pub fn pod(c: &Cluster, p: &Pod) -> String {
     w.volumes(&p.spec);
     w.w(0, format_args!("QoS Class:\t{}\n", qos_class(&p.spec)));
     w.w(0, "Node-Selectors:\t<none>\nTolerations:\t<none>\n");
-    w.events(c, c.events.for_object(Kind::Pod, &p.metadata.name));
+    if show_events {
+        w.events(c, c.events.for_object(Kind::Pod, &p.metadata.name));
+    }
     w.finish()
 }
 
@@ -590,28 +596,71 @@ pub(super) fn run(c: &mut Cluster, cmd: &super::Command) -> super::Outcome {
     describe(c, &cmd.args)
 }
 
+/// (Long: kubectl's describe visits what the builder finds, each description after the
+/// other, and falls back to names starting with the one given.)
 fn describe(c: &Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &[])?;
-    a.only(&[])?;
-    let (res, name, _) = a.target(0, "describe")?;
-    Ok(match res {
-        Resource::Deployment => {
-            let d = get_deployment(c, &a, &name)?;
-            deployment(c, &d, &owned_replica_sets(c, &d))
+    let a = Args::parse(rest, &["l", "selector"])?;
+    a.only(&["l", "selector", "show-events", "A", "all-namespaces"])?;
+    if a.positional.is_empty() {
+        return Err(KubectlError::Go("You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.".into()));
+    }
+    let setup = Setup {
+        allow_empty_selector: true,
+        select_all: false,
+    };
+    let visit = builder::visit(c, &a, &a.positional, setup)?;
+    let (mut found, mut errs) = (vec![], vec![]);
+    for item in visit.items {
+        match item {
+            Ok(info) => found.push(info),
+            Err(e) => errs.push(e),
         }
-        Resource::ReplicaSet => {
-            let rs = c
-                .store
-                .replicaset(&a.key(&name))
-                .ok_or_else(|| not_found(Kind::ReplicaSet, &name))?;
-            replica_set(c, rs)
+    }
+    // Several objects (or an error) leave the events out, unless asked for.
+    let show_events = match a.flag("show-events") {
+        Some(_) => a.bool_flag("show-events")?,
+        None => errs.is_empty() && found.len() <= 1,
+    };
+    // `describe TYPE NAME` where no object has that name: those whose name starts with it.
+    if found.is_empty()
+        && a.positional.len() == 2
+        && !a.positional[0].contains('/')
+        && let [KubectlError::Server(e)] = errs.as_slice()
+        && e.is_not_found()
+    {
+        let all = builder::visit(c, &a, &a.positional[..1], setup)?;
+        let matching: Vec<String> = all
+            .items
+            .into_iter()
+            .flatten()
+            .filter(|i| i.name.starts_with(a.positional[1].as_str()))
+            .map(|i| one(c, &i, show_events))
+            .collect();
+        if !matching.is_empty() {
+            return Ok(matching.join("\n"));
         }
-        Resource::Pod => {
-            let p = c
-                .store
-                .pod(&a.key(&name))
-                .ok_or_else(|| not_found(Kind::Pod, &name))?;
-            pod(c, p)
-        }
-    })
+    }
+    let mut report = Report::default();
+    if found.is_empty() && errs.is_empty() {
+        report.item(Ok(if a.flag("A").or(a.flag("all-namespaces")).is_some() {
+            "No resources found".into()
+        } else {
+            format!("No resources found in {} namespace.", a.ns())
+        }));
+    }
+    let described: Vec<String> = found.iter().map(|i| one(c, i, show_events)).collect();
+    if !described.is_empty() {
+        report.item(Ok(described.join("\n\n")));
+    }
+    errs.into_iter().for_each(|e| report.err(e));
+    report.finish()
+}
+
+/// One object's description.
+fn one(c: &Cluster, info: &Info, show_events: bool) -> String {
+    match &info.object {
+        Object::Deployment(d) => deployment(c, d, &owned_replica_sets(c, d), show_events),
+        Object::ReplicaSet(rs) => replica_set(c, rs, show_events),
+        Object::Pod(p) => pod(c, p, show_events),
+    }
 }

@@ -1,10 +1,12 @@
 //! `kubectl get` (k8s.io/kubectl/pkg/cmd/get and the printers): tables, `-o wide|yaml|json`,
 //! `-l`, events.
 
-use super::args::{Args, parse_selector};
+use super::args::Args;
+use super::builder::{self, Info, Report, Setup};
 use super::command::Command;
+use super::fields::FieldSelector;
 use super::resource::Resource;
-use super::{KubectlError, Outcome, not_found};
+use super::{KubectlError, Outcome};
 use crate::api::*;
 use crate::cluster::Cluster;
 use crate::cluster::kubelet::display_status;
@@ -47,6 +49,11 @@ pub(super) fn unknown_output(o: &str, allowed: &str) -> KubectlError {
     ))
 }
 
+/// kubectl's `all` category, as far as the playground serves its members (kubectl v0.36.3
+/// expands it to pods, services, daemonsets, deployments, replicasets, statefulsets,
+/// horizontalpodautoscalers, cronjobs and jobs; the playground has no other kind).
+const ALL: &str = "pods,deployments.apps,replicasets.apps";
+
 /// (Long: kubectl get's options and output formats, in the order it reads them.)
 pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["o", "output", "l", "selector", "field-selector"])?;
@@ -62,68 +69,84 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
         "all-namespaces",
         "field-selector",
     ])?;
-    let all = a.flag("A").or(a.flag("all-namespaces")).is_some();
+    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let Some(first) = a.positional.first() else {
         return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
     };
     if matches!(first.as_str(), "events" | "event" | "ev") {
         return get_events(c, &a);
     }
-    let (res, name) = match first.split_once('/') {
-        Some((r, n)) => (Resource::named(r)?, Some(n.to_string())),
-        None => (Resource::named(first)?, a.positional.get(1).cloned()),
-    };
     let output = a.flag("o").or(a.flag("output")).flatten();
-    let selector = a
-        .flag("l")
-        .or(a.flag("selector"))
-        .flatten()
-        .map(parse_selector)
-        .transpose()?;
-    let keep = |m: &ObjectMeta| {
-        (all || m.namespace == a.ns())
-            && name.as_ref().is_none_or(|n| &m.name == n)
-            && selector.as_ref().is_none_or(|s| s.matches(&m.labels))
-    };
-    let objs: Vec<Object> = c
-        .store
-        .list(res.kind())
-        .filter(|o| keep(o.meta()))
-        .cloned()
-        .collect();
-    if let (Some(n), true) = (&name, objs.is_empty()) {
-        return Err(not_found(res.kind(), n));
+    if let Some(o) = output.filter(|o| !matches!(*o, "yaml" | "json" | "name" | "wide")) {
+        return Err(unknown_output(o, "json,name,wide,yaml"));
     }
-    // One named object prints as itself; a kind prints as a List.
-    let printed = || match (&name, objs.first()) {
-        (Some(_), Some(o)) => crate::api::yaml::kubectl_value(o),
-        _ => crate::api::yaml::kubectl_list(&objs),
+    // The category `all` stands for its members (the builder's `ReplaceAliases`).
+    let mut args = a.positional.clone();
+    if !first.contains('/') {
+        args[0] = first
+            .split(',')
+            .map(|t| if t == "all" { ALL } else { t })
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    let setup = Setup {
+        allow_empty_selector: true,
+        select_all: false,
     };
-    match output {
-        Some("yaml") => return Ok(crate::api::print::to_yaml(&printed())),
-        Some("json") => return Ok(crate::api::print::to_json(&printed())),
-        Some("name") => {
-            return Ok(objs
-                .iter()
-                .map(|o| format!("{}/{}", res.prefix(), o.meta().name))
-                .collect::<Vec<_>>()
-                .join("\n"));
+    let visit = builder::visit(c, &a, &args, setup)?;
+    let mut errs = vec![];
+    let mut found: Vec<Info> = vec![];
+    for item in visit.items {
+        match item {
+            Ok(info) => found.push(info),
+            Err(e) => errs.push(e),
         }
-        Some("wide") | None => {}
-        Some(o) => return Err(unknown_output(o, "json,name,wide,yaml")),
     }
-    if objs.is_empty() {
-        return Ok(if all {
-            "No resources found".into()
-        } else {
-            format!("No resources found in {} namespace.", a.ns())
-        });
+    let objs: Vec<Object> = found.iter().map(|i| i.object.clone()).collect();
+    let mut report = Report::default();
+    match output {
+        // One object named prints as itself; anything else as a List.
+        Some(fmt @ ("yaml" | "json")) if !objs.is_empty() || errs.is_empty() => {
+            let v = match (visit.single, objs.first()) {
+                (true, Some(o)) => crate::api::yaml::kubectl_value(o),
+                _ => crate::api::yaml::kubectl_list(&objs),
+            };
+            report.item(Ok(match fmt {
+                "json" => crate::api::print::to_json(&v),
+                _ => crate::api::print::to_yaml(&v),
+            }
+            .trim_end()
+            .to_string()));
+        }
+        Some("name") => found.iter().for_each(|i| report.item(Ok(i.object_name()))),
+        _ if found.is_empty() && errs.is_empty() => {
+            report.item(Ok(if every_ns {
+                "No resources found".into()
+            } else {
+                format!("No resources found in {} namespace.", a.ns())
+            }));
+        }
+        _ => report.item(Ok(tables(c, &a, &found, output == Some("wide")))),
     }
-    // With every namespace, each row says which; -o wide and --show-labels add columns.
-    let wide = output == Some("wide");
+    errs.into_iter().for_each(|e| report.err(e));
+    report.finish()
+}
+
+/// The objects as kubectl's table printer lays them out: a table per resource, in the order
+/// visited, a blank line between; with more than one resource each name says its kind.
+fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
+    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let labels = a.flag("show-labels").is_some();
+    let mut kinds: Vec<Resource> = vec![];
+    for i in found {
+        if !kinds.contains(&i.res) {
+            kinds.push(i.res);
+        }
+    }
+    let with_kind = kinds.len() > 1;
+    // With every namespace, each row says which; -o wide and --show-labels add columns.
     let columns = |mut row: Vec<String>, ns: &str, more: Vec<String>, labels_of: String| {
-        if all {
+        if every_ns {
             row.insert(0, ns.to_string());
         }
         if wide {
@@ -134,61 +157,57 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
         }
         row
     };
-    let mut rows = vec![columns(
-        headers(res).map(String::from).to_vec(),
-        "NAMESPACE",
-        wide_headers(res).iter().map(|h| h.to_string()).collect(),
-        "LABELS".into(),
-    )];
-    rows.extend(objs.iter().map(|o| {
-        let m = o.meta();
-        columns(
-            row(c, o),
-            &m.namespace,
-            wide_row(o),
-            labels::labels_string(&m.labels),
-        )
-    }));
-    Ok(table(rows))
+    let mut out = vec![];
+    for res in kinds {
+        let mut rows = vec![columns(
+            headers(res).map(String::from).to_vec(),
+            "NAMESPACE",
+            wide_headers(res).iter().map(|h| h.to_string()).collect(),
+            "LABELS".into(),
+        )];
+        rows.extend(found.iter().filter(|i| i.res == res).map(|i| {
+            let m = i.object.meta();
+            let mut cells = row(c, &i.object);
+            if with_kind {
+                cells[0] = i.object_name();
+            }
+            columns(
+                cells,
+                &m.namespace,
+                wide_row(&i.object),
+                labels::labels_string(&m.labels),
+            )
+        }));
+        out.push(table(rows));
+    }
+    out.join("\n\n")
 }
 
 /// `kubectl get events [--field-selector involvedObject.name=…,involvedObject.kind=…,type=…,
 /// reason=…]`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, the most recent last.
 pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
-    let mut wanted: Vec<(&str, &str)> = vec![];
-    if let Some(Some(sel)) = a.flag("field-selector") {
-        for part in sel.split(',').filter(|p| !p.is_empty()) {
-            let (k, v) = part
-                .split_once("==")
-                .or_else(|| part.split_once('='))
-                .ok_or_else(|| format!("error: invalid field selector: '{part}'"))?;
-            if ![
-                "involvedObject.name",
-                "involvedObject.kind",
-                "type",
-                "reason",
-            ]
-            .contains(&k)
-            {
-                return Err(format!(
-                    "Error from server (BadRequest): Unable to find \"/v1, Resource=events\" that match label selector \"\", field selector \"{sel}\": field label not supported: {k}"
-                )
-                .into());
-            }
-            wanted.push((k, v));
-        }
-    }
+    let fields = FieldSelector::parse(a.flag("field-selector").flatten().unwrap_or(""))?;
+    fields.supported_by(
+        "/v1, Resource=events",
+        &[
+            "involvedObject.name",
+            "involvedObject.kind",
+            "type",
+            "reason",
+        ],
+        "",
+    )?;
     let mut events: Vec<_> = c
         .events
         .all()
         .into_iter()
         .filter(|e| {
             let (kind, name) = e.object.split_once('/').unwrap_or(("", &e.object));
-            wanted.iter().all(|(k, v)| match *k {
-                "involvedObject.name" => name == *v,
-                "involvedObject.kind" => kind == *v,
-                "type" => e.type_.as_str() == *v,
-                _ => e.reason == *v,
+            fields.matches(|f| match f {
+                "involvedObject.name" => name.to_string(),
+                "involvedObject.kind" => kind.to_string(),
+                "type" => e.type_.to_string(),
+                _ => e.reason.to_string(),
             })
         })
         .collect();

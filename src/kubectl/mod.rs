@@ -110,13 +110,6 @@ fn api_err(e: ApiError) -> KubectlError {
     KubectlError::Server(e)
 }
 
-fn get_deployment(c: &Cluster, a: &Args, name: &str) -> Result<Deployment, KubectlError> {
-    c.store
-        .deployment(&a.key(name))
-        .cloned()
-        .ok_or_else(|| not_found(Kind::Deployment, name))
-}
-
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError> {
     c.store.api().update(d).map(|_| ()).map_err(api_err)
 }

@@ -1,8 +1,10 @@
-//! `kubectl patch` (k8s.io/kubectl/pkg/cmd/patch): strategic merge, JSON merge.
+//! `kubectl patch` (k8s.io/kubectl v0.36.3 `pkg/cmd/patch`): strategic merge, JSON merge and
+//! JSON patch, on each object the builder finds.
 
-use super::args::Args;
+use super::args::{Args, DryRun};
+use super::builder::{self, Setup};
 use super::command::Command;
-use super::{Outcome, api_err, not_found};
+use super::{KubectlError, Outcome, dry_run, write};
 use crate::api::*;
 use crate::cluster::Cluster;
 
@@ -63,13 +65,12 @@ fn merge_by_key(items: &mut Vec<Value>, new: &[Value], key: &str) {
     }
 }
 
-/// `kubectl patch KIND NAME -p PATCH [--type strategic|merge|json]` on Deployments,
-/// ReplicaSets and pods: the patch is read as YAML (of which JSON is a part), applied to the
-/// stored object, and the result sent as an update.
+/// `kubectl patch TYPE NAME… -p PATCH [--type strategic|merge|json] [--dry-run=…]` on
+/// Deployments, ReplicaSets and pods: the patch is read as YAML (of which JSON is a part),
+/// applied to each object the builder finds, and the result sent as an update.
 fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(rest, &["type", "p", "patch"])?;
-    a.only(&["type", "p", "patch"])?;
-    let (res, name, _) = a.target(0, "patch")?;
+    a.only(&["type", "p", "patch", "dry-run"])?;
     let ty = a.flag("type").flatten().unwrap_or("strategic");
     if !["json", "merge", "strategic"].contains(&ty.to_ascii_lowercase().as_str()) {
         return Err(
@@ -79,39 +80,57 @@ fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
     let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
         return Err("error: must specify -p to patch".into());
     };
+    let (dry, mut report) = dry_run(c, &a)?;
     let patch: Value = crate::api::yaml::parse_document(p)
         .map_err(|e| format!("error: unable to parse \"{p}\": {e}"))?;
-    let kind = res.kind();
-    let old = c
-        .store
-        .get(kind, &a.key(&name))
-        .cloned()
-        .ok_or_else(|| not_found(kind, &name))?;
+    let visit = builder::visit(c, &a, &a.positional, Setup::default())?;
+    if visit.items.is_empty() {
+        return Err(KubectlError::Go("no objects passed to patch".into()));
+    }
+    for item in visit.items {
+        let r = item.and_then(|info| {
+            let new = patched(&info.object, &patch, p, &ty.to_ascii_lowercase())?;
+            let changed = new != info.object;
+            if changed {
+                write(c, new, dry)?;
+                report.wrote |= dry == DryRun::None;
+            }
+            let done = if changed {
+                "patched"
+            } else {
+                "patched (no change)"
+            };
+            Ok(format!("{} {done}{}", info.object_name(), dry.suffix()))
+        });
+        report.item(r);
+    }
+    report.finish()
+}
+
+/// An object with a patch of type `ty` applied (`p` as typed, for errors), checked against
+/// the kind's fields and decoded as the same kind.
+fn patched(old: &Object, patch: &Value, p: &str, ty: &str) -> Result<Object, KubectlError> {
+    let kind = old.kind();
     let mut v = old.to_value();
-    match ty.to_ascii_lowercase().as_str() {
-        "merge" => json_patch::merge(&mut v, &patch),
+    match ty {
+        "merge" => json_patch::merge(&mut v, patch),
         "json" => {
-            let ops: json_patch::Patch = serde_json::from_value(patch.clone())
+            let ops: json_patch::Patch = codec::from_value(patch.clone())
                 .map_err(|e| format!("error: unable to parse \"{p}\" as a JSON patch: {e}"))?;
             json_patch::patch(&mut v, &ops).map_err(|e| format!("Error from server: {e}"))?;
         }
-        _ => strategic_patch(&mut v, &patch),
+        _ => strategic_patch(&mut v, patch),
     }
     // Strict field validation of the patched object.
     let unknown = schema::unknown_fields(kind, &v);
     if !unknown.is_empty() {
-        return Err(schema::invalid_patch(&patch, &unknown).into());
+        return Err(schema::invalid_patch(patch, &unknown).into());
     }
     // Decoded as the stored kind: a patch cannot turn a Deployment into something else.
-    let new = match kind {
+    match kind {
         Kind::Deployment => codec::from_value(v).map(|d| Object::Deployment(Box::new(d))),
         Kind::ReplicaSet => codec::from_value(v).map(|r| Object::ReplicaSet(Box::new(r))),
         Kind::Pod => codec::from_value(v).map(Object::Pod),
     }
-    .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()))?;
-    if new == old {
-        return Ok(format!("{}/{name} patched (no change)", res.prefix()));
-    }
-    c.store.update(new).map_err(api_err)?;
-    Ok(format!("{}/{name} patched", res.prefix()))
+    .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()).into())
 }

@@ -10,11 +10,6 @@ pub enum Resource {
 }
 
 impl Resource {
-    /// The resource a command names, or kubectl's error for one the server does not have.
-    pub(super) fn named(s: &str) -> Result<Resource, String> {
-        Resource::parse(s)
-            .ok_or_else(|| format!("error: the server doesn't have a resource type \"{s}\""))
-    }
     /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
     pub const NAMES: [(&str, Resource); 13] = [
         ("deployment", Resource::Deployment),

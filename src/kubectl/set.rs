@@ -304,7 +304,7 @@ fn env_name_errors(k: &str) -> Vec<String> {
 
 /// `kubectl set env TYPE NAME KEY=VALUE … KEY- …` (and `-e KEY=VALUE`, `--list`): each picked
 /// container's variables updated in place, new ones after; `--overwrite=false` refuses a
-/// variable that has another value.
+/// variable that has another value. (Long: kubectl's checks and parsing, in its order.)
 fn set_env(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(
         rest,
@@ -551,7 +551,8 @@ fn env_line(e: &Value) -> String {
 }
 
 /// `kubectl set resources TYPE NAME [--limits=cpu=200m,memory=512Mi] [--requests=…]`: each
-/// picked container's requirements get the quantities given.
+/// picked container's requirements get the quantities given. (Long: kubectl's checks in
+/// its order, then each object's containers.)
 fn set_resources(c: &mut Cluster, rest: &[String]) -> Outcome {
     let a = Args::parse(
         rest,

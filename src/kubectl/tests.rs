@@ -640,7 +640,7 @@ fn get_of_a_kind_prints_a_list_and_of_a_name_the_object() {
         "{list}"
     );
     assert!(
-        list.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"),
+        list.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\""),
         "{list}"
     );
     let json = run(&mut c, "kubectl get deploy -o json").unwrap();
@@ -653,7 +653,7 @@ fn get_of_a_kind_prints_a_list_and_of_a_name_the_object() {
     let none = run(&mut c, "kubectl get pods -l app=nothing -o yaml").unwrap();
     assert_eq!(
         none,
-        "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"
+        "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\""
     );
 }
 
@@ -994,4 +994,267 @@ fn delete_takes_several_names_and_goes_on_past_one_not_found() {
             "{cmd}: {err}"
         );
     }
+}
+
+/// What an SRE types next (issue 31, item 8): several types at once and `all` (a table per
+/// resource, names with their kind), a field selector honoured (and one the kind does not
+/// have refused as the apiserver refuses it), `describe` of a type without a name, and the
+/// context's namespace so that `-n` is not needed on every line.
+#[test]
+fn get_all_field_selectors_describe_of_a_type_and_the_context_namespace() {
+    let mut c = cluster();
+    c.advance(5_000).unwrap();
+    let rs = first_rs(&c);
+    let out = run(&mut c, "kubectl get deploy,rs").unwrap();
+    let blocks: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(
+        blocks[0].starts_with("NAME                  READY"),
+        "{out}"
+    );
+    assert!(blocks[0].contains("\ndeployment.apps/web   2/2"), "{out}");
+    assert!(
+        blocks[1].contains(&format!("\nreplicaset.apps/{rs}")),
+        "{out}"
+    );
+    let all = run(&mut c, "kubectl get all").unwrap();
+    assert_eq!(all.split("\n\n").count(), 3, "{all}");
+    assert!(all.starts_with("NAME "), "{all}");
+    assert!(all.contains("\npod/web-"), "{all}");
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl get pods --field-selector status.phase=Running -o name"
+        )
+        .unwrap()
+        .lines()
+        .count(),
+        2
+    );
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl get pods --field-selector status.phase!=Running"
+        ),
+        Ok("No resources found in default namespace.".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl get deploy --field-selector spec.replicas=2"),
+        Err("Error from server (BadRequest): Unable to find \"apps/v1, Resource=deployments\" that match label selector \"\", field selector \"spec.replicas=2\": field label not supported: spec.replicas".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl get deploy web -A"),
+        Err("error: a resource cannot be retrieved by name across all namespaces".into())
+    );
+    let described = run(&mut c, "kubectl describe rs").unwrap();
+    assert!(
+        described.starts_with(&format!("Name:           {rs}")),
+        "{described}"
+    );
+    // More than one object, or none named exactly: no events section, as kubectl leaves it out.
+    assert!(
+        !run(&mut c, "kubectl describe pods")
+            .unwrap()
+            .contains("Events:")
+    );
+    let prefix = run(&mut c, "kubectl describe deploy we").unwrap();
+    assert!(
+        prefix.starts_with("Name:                   web"),
+        "{prefix}"
+    );
+    assert_eq!(
+        run(&mut c, "kubectl describe"),
+        Err("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.".into())
+    );
+    // The context's namespace: set once, every later line works in it.
+    run(&mut c, "kubectl create namespace shop").unwrap();
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl config set-context --current --namespace=shop"
+        ),
+        Ok("Context \"playground\" modified.".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl get deploy"),
+        Ok("No resources found in shop namespace.".into())
+    );
+    assert!(
+        run(&mut c, "kubectl get deploy -n default")
+            .unwrap()
+            .contains("\nweb ")
+    );
+    assert!(
+        run(&mut c, "kubectl config view --minify")
+            .unwrap()
+            .contains("    cluster: playground\n    namespace: shop\n    user: playground\n")
+    );
+    assert!(
+        run(&mut c, "kubectl config get-contexts")
+            .unwrap()
+            .ends_with("*         playground   playground   playground   shop")
+    );
+}
+
+/// `--dry-run` on every verb that writes (issue 31, item 3): kubectl's line with `(dry run)`
+/// or `(server dry run)`, and nothing written; the server dry run still validates.
+#[test]
+fn dry_run_prints_what_would_happen_and_writes_nothing() {
+    let mut c = cluster();
+    let rs = first_rs(&c);
+    let before = c.store.resource_version();
+    let delete_rs = format!("kubectl delete rs/{rs} --dry-run=server");
+    for (cmd, want) in [
+        (
+            "kubectl scale deploy/web --replicas=5 --dry-run=client",
+            "deployment.apps/web scaled (dry run)".to_string(),
+        ),
+        (
+            "kubectl scale deploy/web --replicas=5 --dry-run=server",
+            "deployment.apps/web scaled (server dry run)".into(),
+        ),
+        (
+            "kubectl label deploy/web a=b --dry-run=server",
+            "deployment.apps/web labeled (server dry run)".into(),
+        ),
+        (
+            "kubectl annotate deploy/web a=b --dry-run=client",
+            "deployment.apps/web annotated (dry run)".into(),
+        ),
+        (
+            "kubectl set image deploy/web app=app:2 --dry-run=server",
+            "deployment.apps/web image updated (server dry run)".into(),
+        ),
+        (
+            "kubectl set env deploy/web A=1 --dry-run=client",
+            "deployment.apps/web env updated (dry run)".into(),
+        ),
+        (
+            "kubectl set resources deploy/web --limits=cpu=0.5 --dry-run=server",
+            "deployment.apps/web resource requirements updated (server dry run)".into(),
+        ),
+        (
+            "kubectl patch deploy/web -p '{\"spec\":{\"replicas\":4}}' --dry-run=server",
+            "deployment.apps/web patched (server dry run)".into(),
+        ),
+        (
+            delete_rs.as_str(),
+            format!("replicaset.apps \"{rs}\" deleted from default namespace (server dry run)"),
+        ),
+        (
+            "kubectl delete deploy web --dry-run=client",
+            "deployment.apps \"web\" deleted from default namespace (dry run)".into(),
+        ),
+    ] {
+        assert_eq!(run(&mut c, cmd), Ok(want), "{cmd}");
+    }
+    assert_eq!(c.store.resource_version(), before, "nothing written");
+    // The server dry run validates; the client one does not ask the server.
+    assert!(
+        run(
+            &mut c,
+            "kubectl scale deploy/web --replicas=2 --dry-run=server -o name"
+        )
+        .is_ok()
+    );
+    let invalid = run(
+        &mut c,
+        "kubectl patch deploy/web -p '{\"spec\":{\"replicas\":-1}}' --dry-run=server",
+    )
+    .unwrap_err();
+    assert!(
+        invalid.contains("spec.replicas: Invalid value: -1"),
+        "{invalid}"
+    );
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl scale deploy/web --replicas=1 --dry-run=maybe"
+        ),
+        Err(
+            "error: Invalid dry-run value (maybe). Must be \"none\", \"server\", or \"client\"."
+                .into()
+        )
+    );
+    let bare = run(&mut c, "kubectl label deploy/web a=b --dry-run").unwrap();
+    assert!(bare.starts_with("W0101 00:00:00.000000       1 helpers.go:719] --dry-run is deprecated and can be replaced with --dry-run=client.\n"), "{bare}");
+    assert!(
+        bare.ends_with("deployment.apps/web labeled (dry run)"),
+        "{bare}"
+    );
+    assert_eq!(c.store.resource_version(), before, "nothing written");
+}
+
+/// `rollout` as kubectl v0.36.3 runs it (issue 31, item 4): history as objects and one
+/// revision's template, a negative revision refused, `undo` finding the revision before it
+/// looks at `paused`, a second restart within the second refused, and a bare type meaning
+/// every Deployment.
+#[test]
+fn rollout_history_undo_restart_and_a_bare_type_as_kubectl_does() {
+    let mut c = cluster();
+    run(&mut c, "kubectl set image deploy/web app=app:2").unwrap();
+    c.drain().unwrap();
+    let names = run(&mut c, "kubectl rollout history deploy/web -o name").unwrap();
+    assert_eq!(names.lines().count(), 2, "{names}");
+    assert!(
+        names.lines().all(|l| l.starts_with("replicaset.apps/web-")),
+        "{names}"
+    );
+    let yaml = run(
+        &mut c,
+        "kubectl rollout history deploy/web -o yaml --revision=2",
+    )
+    .unwrap();
+    assert!(
+        yaml.starts_with("apiVersion: apps/v1\nkind: ReplicaSet\n"),
+        "{yaml}"
+    );
+    let one = run(&mut c, "kubectl rollout history deploy/web --revision=1").unwrap();
+    assert!(
+        one.starts_with(
+            "deployment.apps/web with revision #1\nPod Template:\n  Labels:\tapp=web\n"
+        ),
+        "{one}"
+    );
+    assert!(one.contains("    Image:\tapp:1\n"), "{one}");
+    assert_eq!(
+        run(&mut c, "kubectl rollout history deploy/web --revision=-1"),
+        Err("error: revision must be a positive integer: -1".into())
+    );
+    run(&mut c, "kubectl rollout pause deploy/web").unwrap();
+    assert_eq!(
+        run(&mut c, "kubectl rollout undo deploy/web --to-revision=9"),
+        Err("error: unable to find specified revision 9 in history".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl rollout undo deploy/web"),
+        Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into())
+    );
+    let template = run(&mut c, "kubectl rollout undo deploy/web --dry-run=client").unwrap();
+    assert!(
+        template.starts_with("deployment.apps/web Pod Template:\n"),
+        "{template}"
+    );
+    assert!(template.ends_with(" (dry run)"), "{template}");
+    assert_eq!(
+        run(&mut c, "kubectl rollout resume deployment"),
+        Ok("deployment.apps/web resumed".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl rollout restart deploy/web"),
+        Ok("deployment.apps/web restarted".into())
+    );
+    assert_eq!(
+        run(&mut c, "kubectl rollout restart deploy/web"),
+        Err("error: failed to create patch for web: if restart has already been triggered within the past second, please wait before attempting to trigger another".into())
+    );
+    c.advance(1_000).unwrap();
+    assert!(run(&mut c, "kubectl rollout restart deploy/web").is_ok());
+    let rs = first_rs(&c);
+    assert_eq!(
+        run(&mut c, &format!("kubectl rollout pause rs/{rs}")),
+        Err(format!(
+            "error: replicasets.apps \"{rs}\" pausing is not supported"
+        ))
+    );
 }

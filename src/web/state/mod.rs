@@ -331,7 +331,7 @@ impl Model {
     fn apply_editor(&mut self) {
         self.play.playing = false;
         self.editor.pending_revert = None;
-        let cmd = format!("kubectl apply -f -\n{}", self.editor.text);
+        let cmd = format!("kubectl apply -f deployment.yaml\n{}", self.editor.text);
         self.print(Line::Command("kubectl apply -f deployment.yaml".into()));
         self.command(&cmd, true);
     }
