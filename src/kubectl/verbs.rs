@@ -211,6 +211,24 @@ pub fn is_read_only(cmd: &str) -> bool {
     super::command::parse(cmd).is_ok_and(|c| c.read_only())
 }
 
+/// The README's list of the console's verbs (between its `kubectl-verbs` markers), made from
+/// the table so that the two cannot differ: each verb with its subcommands and description.
+pub fn readme_list() -> String {
+    VERBS
+        .iter()
+        .filter(|v| v.name != "help")
+        .map(|v| {
+            let subs: Vec<&str> = v.subcommands.iter().map(|s| s.name).collect();
+            let name = if subs.is_empty() {
+                v.name.to_string()
+            } else {
+                format!("{} {}", v.name, subs.join("|"))
+            };
+            format!("- `kubectl {name}`: {}\n", v.short)
+        })
+        .collect()
+}
+
 /// The verbs the playground offers, grouped and described as `kubectl help` lists kubectl's
 /// (k8s.io/kubectl v0.36.3, pkg/cmd/cmd.go and pkg/util/templates: each row is the name padded
 /// to kubectl's widest command name, 13, then three spaces and the command's `Short`; the
