@@ -433,7 +433,8 @@ fn a_pod_has_the_kubelets_events_from_start_to_stop() {
     c.create(parse_objects(web).unwrap().remove(0)).unwrap();
     c.drain().unwrap();
     c.advance(10_000).unwrap();
-    let pod = c.store.pods().next().unwrap().metadata.name.clone();
+    let meta = c.store.pods().next().unwrap().metadata.clone();
+    let pod = meta.name.clone();
     c.store
         .delete(
             Kind::Pod,
@@ -445,7 +446,7 @@ fn a_pod_has_the_kubelets_events_from_start_to_stop() {
     c.drain().unwrap();
     let seen: Vec<(&str, String)> = c
         .events
-        .for_object(Kind::Pod, &pod)
+        .for_object(Kind::Pod, &meta)
         .iter()
         .map(|e| (e.reason, e.message.clone()))
         .collect();
@@ -477,7 +478,7 @@ fn a_pod_that_cannot_pull_its_image_has_the_kubelets_events() {
     c.create(parse_objects(web).unwrap().remove(0)).unwrap();
     c.drain().unwrap();
     c.advance(10_000).unwrap();
-    let pod = c.store.pods().next().unwrap().metadata.name.clone();
+    let pod = c.store.pods().next().unwrap().metadata.clone();
     let seen: Vec<String> = c
         .events
         .for_object(Kind::Pod, &pod)
@@ -628,14 +629,14 @@ fn a_pod_named_to_a_node_runs_there_without_the_scheduler() {
     );
     let reasons: Vec<&str> = c
         .events
-        .for_object(Kind::Pod, "here")
+        .for_object(Kind::Pod, &here.metadata)
         .iter()
         .map(|e| e.reason)
         .collect();
     assert_eq!(reasons, ["Pulled", "Created", "Started"]);
     let nowhere = c.store.pod("default/nowhere").unwrap();
     assert_eq!(nowhere.status.phase.as_str(), "Pending");
-    assert!(c.events.for_object(Kind::Pod, "nowhere").is_empty());
+    assert!(c.events.for_object(Kind::Pod, &nowhere.metadata).is_empty());
 }
 
 /// Upstream's `cleanupUnhealthyReplicas` refuses a "scale down" that would scale up (an old

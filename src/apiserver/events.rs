@@ -3,7 +3,7 @@
 //! limited.
 
 use super::clock::Clock;
-use crate::api::{Kind, Str, Time, key_of};
+use crate::api::{Kind, ObjectMeta, Str, Time, key_of};
 use rustc_hash::{FxHashMap, FxHasher as Fx};
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
@@ -30,6 +30,28 @@ impl std::fmt::Display for EventType {
     }
 }
 
+/// The object an event is about (its `involvedObject`): kind, namespace, name and uid, so
+/// that `kubectl describe` finds an object's own events, not those of another with its name
+/// in another namespace or before it was recreated.
+#[derive(Clone, Copy, Debug)]
+pub struct Involved<'a> {
+    pub kind: Kind,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub uid: &'a str,
+}
+
+impl<'a> Involved<'a> {
+    pub fn of(kind: Kind, m: &'a ObjectMeta) -> Involved<'a> {
+        Involved {
+            kind,
+            namespace: &m.namespace,
+            name: &m.name,
+            uid: &m.uid,
+        }
+    }
+}
+
 /// One event. Type, reason and source are the recorders' own words (`&'static`), so an event
 /// costs its object and message: a large rollout records several events per pod.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,6 +62,11 @@ pub struct Event {
     pub message: String,
     /// `Deployment/web`
     pub object: Str,
+    /// The object's namespace and uid (not in the trace, whose events are the focus's).
+    #[serde(skip)]
+    pub namespace: Str,
+    #[serde(skip)]
+    pub uid: Str,
     /// `deployment-controller`, `replicaset-controller`, `default-scheduler`, `kubelet`
     pub source: &'static str,
     pub count: u32,
@@ -71,6 +98,8 @@ pub struct EventRecorder {
     text: String,
     /// Each distinct (source, type, reason), in the order first seen.
     words: Vec<Words>,
+    /// Each namespace events were recorded in, in the order first seen.
+    namespaces: Vec<Str>,
     correlators: Vec<(&'static str, Correlator)>,
     /// Indices of events recorded (or re-counted) since the last `take_new`.
     fresh: Vec<usize>,
@@ -87,8 +116,11 @@ type Words = (&'static str, EventType, &'static str);
 #[derive(Clone, Debug)]
 struct Record {
     words: u16,
+    /// Index into [`EventRecorder::namespaces`].
+    namespace: u16,
     count: u32,
     object: Span,
+    uid: Span,
     message: Span,
     first_ms: u64,
     last_ms: u64,
@@ -352,13 +384,12 @@ impl EventRecorder {
     pub fn record(
         &mut self,
         source: &'static str,
-        kind: Kind,
-        name: &str,
+        about: Involved<'_>,
         type_: EventType,
         reason: &'static str,
         message: String,
     ) {
-        let kind = kind.as_str();
+        let (kind, name, ns, uid) = (about.kind.as_str(), about.name, about.namespace, about.uid);
         let now = self.clock.now_ms();
         let c = match self.correlators.iter().position(|(s, _)| *s == source) {
             Some(c) => c,
@@ -372,14 +403,14 @@ impl EventRecorder {
         // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
         // the message; `getSpamKey` is the object alone.
         let (event_key, combined) = c.aggregate(
-            hash_of((kind, name, type_, reason, None::<&str>)),
+            hash_of((kind, ns, name, uid, type_, reason, None::<&str>)),
             hash_of(&message),
-            hash_of((kind, name, type_, reason, Some(message.as_str()))),
+            hash_of((kind, ns, name, uid, type_, reason, Some(message.as_str()))),
             now,
         );
         let (count, first_ms, stored) = c.observe(event_key, now);
         // The spam filter, last: a filtered event was still counted above.
-        if !c.filter_spam(hash_of((kind, name)), now) {
+        if !c.filter_spam(hash_of((kind, ns, name, uid)), now) {
             return;
         }
         let prefix = if combined { COMBINED_PREFIX } else { "" };
@@ -401,13 +432,23 @@ impl EventRecorder {
                         self.words.len() - 1
                     }
                 };
+                let namespace = match self.namespaces.iter().position(|n| *n == *ns) {
+                    Some(i) => i,
+                    None => {
+                        self.namespaces.push(Str::new(ns));
+                        self.namespaces.len() - 1
+                    }
+                };
                 let object = append(&mut self.text, &[kind, "/", name]);
+                let uid = append(&mut self.text, &[uid]);
                 let message = append(&mut self.text, &[prefix, &message]);
                 self.taken.push(0);
                 self.log.push(Record {
                     words: w as u16,
+                    namespace: namespace as u16,
                     count,
                     object,
+                    uid,
                     message,
                     first_ms,
                     last_ms: now,
@@ -459,11 +500,17 @@ impl EventRecorder {
         self.log.iter().map(|r| self.event(r)).collect()
     }
 
-    pub fn for_object(&self, kind: Kind, name: &str) -> Vec<Event> {
-        let object = key_of(kind.as_str(), name);
+    /// The events about one object, as `kubectl describe` searches them (by its kind,
+    /// namespace, name and uid).
+    pub fn for_object(&self, kind: Kind, m: &ObjectMeta) -> Vec<Event> {
+        let object = key_of(kind.as_str(), &m.name);
         self.log
             .iter()
-            .filter(|r| r.object.of(&self.text) == object.as_str())
+            .filter(|r| {
+                r.object.of(&self.text) == object.as_str()
+                    && r.uid.of(&self.text) == &*m.uid
+                    && self.namespaces[r.namespace as usize] == *m.namespace
+            })
             .map(|r| self.event(r))
             .collect()
     }
@@ -475,6 +522,8 @@ impl EventRecorder {
             reason,
             message: r.message.of(&self.text).to_string(),
             object: Str::new(r.object.of(&self.text)),
+            namespace: self.namespaces[r.namespace as usize].clone(),
+            uid: Str::new(r.uid.of(&self.text)),
             source,
             count: r.count,
             first_ms: r.first_ms,
@@ -504,11 +553,30 @@ impl EventRecorder {
 mod tests {
     use super::*;
 
+    impl<'a> Involved<'a> {
+        /// An object in `default` with no uid, as these tests name them.
+        fn named(kind: Kind, name: &'a str) -> Involved<'a> {
+            Involved {
+                kind,
+                namespace: "default",
+                name,
+                uid: "",
+            }
+        }
+    }
+
+    fn meta(name: &str) -> ObjectMeta {
+        ObjectMeta {
+            name: name.into(),
+            namespace: "default".into(),
+            ..Default::default()
+        }
+    }
+
     fn created(r: &mut EventRecorder, rs: &str, pod: usize) {
         r.record(
             "replicaset-controller",
-            Kind::ReplicaSet,
-            rs,
+            Involved::named(Kind::ReplicaSet, rs),
             EventType::Normal,
             "SuccessfulCreate",
             format!("Created pod: {rs}-{pod}"),
@@ -516,7 +584,7 @@ mod tests {
     }
 
     fn listed(r: &EventRecorder, rs: &str) -> Vec<(String, u32)> {
-        r.for_object(Kind::ReplicaSet, rs)
+        r.for_object(Kind::ReplicaSet, &meta(rs))
             .iter()
             .map(|e| (e.message.clone(), e.count))
             .collect()
@@ -609,8 +677,7 @@ mod tests {
         let pulled = |r: &mut EventRecorder, source: &'static str, pod: usize| {
             r.record(
                 source,
-                Kind::Pod,
-                &format!("web-{pod}"),
+                Involved::named(Kind::Pod, &format!("web-{pod}")),
                 EventType::Normal,
                 "Pulled",
                 "x".into(),
@@ -624,7 +691,7 @@ mod tests {
         }
         pulled(&mut r, "kubelet", 0);
         let counts = |r: &EventRecorder| -> Vec<u32> {
-            r.for_object(Kind::Pod, "web-0")
+            r.for_object(Kind::Pod, &meta("web-0"))
                 .iter()
                 .map(|e| e.count)
                 .collect()
@@ -643,8 +710,7 @@ mod tests {
         let back_off = |r: &mut EventRecorder, message: String| {
             r.record(
                 "kubelet",
-                Kind::Pod,
-                "web-1",
+                Involved::named(Kind::Pod, "web-1"),
                 EventType::Warning,
                 "BackOff",
                 message,
@@ -654,16 +720,16 @@ mod tests {
             back_off(&mut r, format!("attempt {pod}"));
         }
         // 9 events as they came, then the combined one: sent 16 times, counted 31.
-        let events = r.for_object(Kind::Pod, "web-1");
+        let events = r.for_object(Kind::Pod, &meta("web-1"));
         assert_eq!(events.len(), 10);
         assert_eq!(events[9].count, 16);
         r.clock.set(Time::from_virtual(299_000));
         back_off(&mut r, "again".into());
-        let e = r.for_object(Kind::Pod, "web-1").remove(9);
+        let e = r.for_object(Kind::Pod, &meta("web-1")).remove(9);
         assert_eq!(e.count, 16, "no token yet");
         r.clock.set(Time::from_virtual(301_000));
         back_off(&mut r, "later".into());
-        let e = r.for_object(Kind::Pod, "web-1").remove(9);
+        let e = r.for_object(Kind::Pod, &meta("web-1")).remove(9);
         assert_eq!(
             (e.count, e.message.as_str()),
             (33, "(combined from similar events): later")

@@ -3,7 +3,7 @@
 //! `readyMs` after that, and a deleted pod is gone `terminationMs` after its deletion began.
 
 use crate::api::*;
-use crate::apiserver::events::{EventRecorder, EventType};
+use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -198,14 +198,14 @@ impl Kubelet<'_> {
             PodStep::PullRetry(_) => {
                 // The registry has the image now: pulled, then started as any other.
                 self.event(
-                    name,
+                    &p.metadata,
                     EventType::Normal,
                     "Pulling",
                     format!("Pulling image \"{image}\""),
                 );
                 let pulled =
                     format!("Successfully pulled image \"{image}\" in 0s (0s including waiting)");
-                self.event(name, EventType::Normal, "Pulled", pulled);
+                self.event(&p.metadata, EventType::Normal, "Pulled", pulled);
                 self.start(name, &image, &mut p)
             }
             PodStep::Start | PodStep::Restart => self.start(name, &image, &mut p),
@@ -222,9 +222,14 @@ impl Kubelet<'_> {
     }
 
     /// What the kubelet reports about the pod `name`.
-    fn event(&mut self, name: &str, type_: EventType, reason: &'static str, message: String) {
-        self.rec
-            .record("kubelet", Kind::Pod, name, type_, reason, message);
+    fn event(&mut self, m: &ObjectMeta, type_: EventType, reason: &'static str, message: String) {
+        self.rec.record(
+            "kubelet",
+            Involved::of(Kind::Pod, m),
+            type_,
+            reason,
+            message,
+        );
     }
 
     /// The scheduler binds the pod to the next node, round-robin; a pod created with its node
@@ -264,12 +269,18 @@ impl Kubelet<'_> {
                 ..Default::default()
             })
             .collect();
+        let (ns, uid) = (p.metadata.namespace.clone(), p.metadata.uid.clone());
         self.store.update_status(Object::Pod(p)).ok()?;
         if !preset {
+            let about = Involved {
+                kind: Kind::Pod,
+                namespace: &ns,
+                name,
+                uid: &uid,
+            };
             self.rec.record(
                 "default-scheduler",
-                Kind::Pod,
-                name,
+                about,
                 EventType::Normal,
                 "Scheduled",
                 format!("Successfully assigned {key} to {node}"),
@@ -295,20 +306,20 @@ impl Kubelet<'_> {
             &format!("failed to pull image \"{image}\""),
         );
         self.event(
-            name,
+            &p.metadata,
             EventType::Normal,
             "Pulling",
             format!("Pulling image \"{image}\""),
         );
         self.event(
-            name,
+            &p.metadata,
             EventType::Warning,
             "Failed",
             format!("Failed to pull image \"{image}\": not found"),
         );
         // Then the container's start reports why it could not (`startContainer`).
         self.event(
-            name,
+            &p.metadata,
             EventType::Warning,
             "Failed",
             "Error: ErrImagePull".into(),
@@ -328,13 +339,13 @@ impl Kubelet<'_> {
             &format!("Back-off pulling image \"{image}\""),
         );
         self.event(
-            name,
+            &p.metadata,
             EventType::Normal,
             "BackOff",
             format!("Back-off pulling image \"{image}\""),
         );
         self.event(
-            name,
+            &p.metadata,
             EventType::Warning,
             "Failed",
             "Error: ImagePullBackOff".into(),
@@ -379,11 +390,11 @@ impl Kubelet<'_> {
         // As the kubelet reports each container it starts.
         for c in p.spec.containers.iter() {
             let pulled = format!("Container image \"{}\" already present on machine", c.image);
-            self.event(name, EventType::Normal, "Pulled", pulled);
+            self.event(&p.metadata, EventType::Normal, "Pulled", pulled);
             let created = format!("Created container: {}", c.name);
-            self.event(name, EventType::Normal, "Created", created);
+            self.event(&p.metadata, EventType::Normal, "Created", created);
             let started = format!("Started container {}", c.name);
-            self.event(name, EventType::Normal, "Started", started);
+            self.event(&p.metadata, EventType::Normal, "Started", started);
         }
         if self.world.image_crashes(image) {
             (
@@ -438,7 +449,7 @@ impl Kubelet<'_> {
             };
         }
         self.event(
-            name,
+            &p.metadata,
             EventType::Warning,
             "BackOff",
             format!("Back-off restarting failed container {container} in pod {pod_ref}"),

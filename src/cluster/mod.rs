@@ -19,7 +19,7 @@ use crate::api::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
 };
 use crate::apiserver::agenda::Agenda;
-use crate::apiserver::events::{EventRecorder, EventType};
+use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
@@ -483,8 +483,7 @@ impl Cluster {
                     if c.state.running.is_some() {
                         self.sim.events.record(
                             "kubelet",
-                            Kind::Pod,
-                            &n.metadata.name,
+                            Involved::of(Kind::Pod, &n.metadata),
                             EventType::Normal,
                             "Killing",
                             format!("Stopping container {}", c.name),

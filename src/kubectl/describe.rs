@@ -88,13 +88,34 @@ impl Describe {
         );
     }
 
-    /// `printAnnotationsMultiline`, which leaves out kubectl's last-applied copy.
-    fn annotations(&mut self, annotations: &BTreeMap<String, String>) {
-        let shown = annotations
+    /// `printAnnotationsMultiline`: sorted, kubectl's last-applied copy left out; a value
+    /// that is long (a line over 140 characters with its key) or has several lines goes under
+    /// its key, each line cut at 138 characters with `...`.
+    fn annotations(&mut self, title: &str, annotations: &BTreeMap<String, String>) {
+        const MAX: usize = 140;
+        self.w(0, format_args!("{title}:\t"));
+        let shown: Vec<(&String, &String)> = annotations
             .iter()
             .filter(|(k, _)| k.as_str() != LAST_APPLIED_ANNOTATION)
-            .map(|(k, v)| (k.as_str(), v.as_str()));
-        self.pairs("Annotations", shown, ": ");
+            .collect();
+        if shown.is_empty() {
+            self.w(0, "<none>\n");
+            return;
+        }
+        for (i, (key, value)) in shown.into_iter().enumerate() {
+            if i > 0 {
+                self.w(0, "\t");
+            }
+            let value = value.strip_suffix('\n').unwrap_or(value);
+            if value.len() + key.len() + 2 > MAX || value.contains('\n') {
+                self.w(0, format_args!("{key}:\n"));
+                for line in value.split('\n') {
+                    self.w(0, format_args!("\t  {}\n", shorten(line, MAX - 2)));
+                }
+            } else {
+                self.w(0, format_args!("{key}: {value}\n"));
+            }
+        }
     }
 
     /// `DescribeEvents`: its own aligned table, the latest last.
@@ -132,21 +153,17 @@ impl Describe {
         self.w(0, "Pod Template:\n");
         self.labels("  Labels", &t.metadata.labels);
         if !t.metadata.annotations.is_empty() {
-            let shown = t.metadata.annotations.iter();
-            self.pairs(
-                "  Annotations",
-                shown.map(|(k, v)| (k.as_str(), v.as_str())),
-                ": ",
-            );
+            self.annotations("  Annotations", &t.metadata.annotations);
         }
         self.containers(&t.spec, None, "  ");
-        self.w(0, "  Volumes:\t");
-        self.volumes(&t.spec);
+        self.volumes(&t.spec, "  ");
         self.w(0, "  Node-Selectors:\t<none>\n  Tolerations:\t<none>\n");
     }
 
     /// `describeContainers`: each container, with its status when the pod has one.
-    fn containers(&mut self, spec: &PodSpec, status: Option<&PodStatus>, space: &str) {
+    /// `pod` is the pod described (its status, and the values its environment refers to).
+    fn containers(&mut self, spec: &PodSpec, pod: Option<&Pod>, space: &str) {
+        let status = pod.map(|p| &p.status);
         self.w(0, format_args!("{space}Containers:\n"));
         let name_indent = if space.is_empty() { "" } else { " " };
         for ct in &spec.containers {
@@ -160,6 +177,7 @@ impl Describe {
                 self.w(2, "Image ID:\t\n");
             }
             self.ports(ct);
+            self.command(ct);
             if let Some(cs) = cs {
                 self.state("State", &cs.state);
                 if cs.last_state.terminated.is_some() {
@@ -175,8 +193,62 @@ impl Describe {
                     self.w(2, format_args!("{title}:\t{}\n", probe(p)));
                 }
             }
-            self.env(ct);
+            self.env_from(ct);
+            self.env(ct, pod);
             self.mounts(ct);
+        }
+    }
+
+    /// `describeContainerCommand`: `Command:` and `Args:`, a line per line of each.
+    fn command(&mut self, ct: &Container) {
+        for (field, title) in [("command", "Command"), ("args", "Args")] {
+            let Some(list) = ct
+                .extra
+                .get(field)
+                .and_then(Value::as_array)
+                .filter(|l| !l.is_empty())
+            else {
+                continue;
+            };
+            self.w(2, format_args!("{title}:\n"));
+            for item in list {
+                for line in item.as_str().unwrap_or_default().split('\n') {
+                    self.w(3, format_args!("{line}\n"));
+                }
+            }
+        }
+    }
+
+    /// `describeContainerEnvFrom`, when the container has `envFrom`.
+    fn env_from(&mut self, ct: &Container) {
+        let Some(list) = ct
+            .extra
+            .get("envFrom")
+            .and_then(Value::as_array)
+            .filter(|l| !l.is_empty())
+        else {
+            return;
+        };
+        self.w(2, "Environment Variables from:\n");
+        for e in list {
+            let (from, r) = match (e.get("configMapRef"), e.get("secretRef")) {
+                (Some(r), _) => ("ConfigMap", r),
+                (None, Some(r)) => ("Secret", r),
+                (None, None) => ("", &Value::Null),
+            };
+            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+            let optional = r.get("optional").and_then(Value::as_bool).unwrap_or(false);
+            match e
+                .get("prefix")
+                .and_then(Value::as_str)
+                .filter(|p| !p.is_empty())
+            {
+                None => self.w(3, format_args!("{name}\t{from}\tOptional: {optional}\n")),
+                Some(p) => self.w(
+                    3,
+                    format_args!("{name}\t{from} with prefix '{p}'\tOptional: {optional}\n"),
+                ),
+            }
         }
     }
 
@@ -193,8 +265,15 @@ impl Describe {
                 .iter()
                 .map(|p| {
                     let n = p.get(key).and_then(Value::as_i64).unwrap_or(0);
-                    let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("");
-                    format!("{n}/{proto}")
+                    let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("TCP");
+                    match p
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .filter(|n| !n.is_empty())
+                    {
+                        Some(name) => format!("{n}/{proto} ({name})"),
+                        None => format!("{n}/{proto}"),
+                    }
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -251,13 +330,14 @@ impl Describe {
             names.sort_by(|a, b| a.0.cmp(b.0));
             for (name, q) in names {
                 let q = q.as_str().map_or_else(|| q.to_string(), str::to_string);
+                let q = crate::api::quantity::canonical(&q).unwrap_or(q);
                 self.w(3, format_args!("{name}:\t{q}\n"));
             }
         }
     }
 
     /// `describeContainerEnvVars`.
-    fn env(&mut self, ct: &Container) {
+    fn env(&mut self, ct: &Container, pod: Option<&Pod>) {
         let env = ct.extra.get("env").and_then(Value::as_array);
         match env.filter(|e| !e.is_empty()) {
             None => self.w(2, "Environment:\t<none>\n"),
@@ -265,6 +345,10 @@ impl Describe {
                 self.w(2, "Environment:\n");
                 for e in env {
                     let name = e.get("name").and_then(Value::as_str).unwrap_or("");
+                    if let Some(from) = e.get("valueFrom") {
+                        self.w(3, format_args!("{name}:\t{}\n", value_from(ct, from, pod)));
+                        continue;
+                    }
                     let value = e.get("value").and_then(Value::as_str).unwrap_or("");
                     for (i, line) in value.split('\n').enumerate() {
                         if i == 0 {
@@ -285,31 +369,95 @@ impl Describe {
             None => self.w(2, "Mounts:\t<none>\n"),
             Some(ms) => {
                 self.w(2, "Mounts:\n");
+                let s = |m: &'_ Value, k: &str| {
+                    m.get(k).and_then(Value::as_str).unwrap_or("").to_string()
+                };
+                let mut ms: Vec<&Value> = ms.iter().collect();
+                ms.sort_by_key(|m| s(m, "mountPath"));
                 for m in ms {
-                    let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("");
                     let ro = m.get("readOnly").and_then(Value::as_bool) == Some(true);
-                    let mode = if ro { "ro" } else { "rw" };
+                    let mut flags = vec![if ro {
+                        "ro".to_string()
+                    } else {
+                        "rw".to_string()
+                    }];
+                    let sub = s(m, "subPath");
+                    if !sub.is_empty() {
+                        flags.push(format!("path={sub:?}"));
+                    }
                     self.w(
                         3,
-                        format_args!("{} from {} ({mode})\n", s("mountPath"), s("name")),
+                        format_args!(
+                            "{} from {} ({})\n",
+                            s(m, "mountPath"),
+                            s(m, "name"),
+                            flags.join(",")
+                        ),
                     );
                 }
             }
         }
     }
 
-    /// `describeVolumes`, by name (the simulation gives volumes no further meaning).
-    fn volumes(&mut self, spec: &PodSpec) {
+    /// `describeVolumes`: each volume with its source, for the sources a pod's manifest
+    /// commonly holds (others, which the simulation does not model, by name and `<unknown>`).
+    fn volumes(&mut self, spec: &PodSpec, space: &str) {
         let vols = spec.extra.get("volumes").and_then(Value::as_array);
-        match vols.filter(|v| !v.is_empty()) {
-            None => self.w(0, "<none>\n"),
-            Some(vs) => {
-                self.w(0, "\n");
-                for v in vs {
-                    let name = v.get("name").and_then(Value::as_str).unwrap_or("");
-                    self.w(1, format_args!(" {name}:\n"));
-                }
-            }
+        let Some(vs) = vols.filter(|v| !v.is_empty()) else {
+            self.w(0, format_args!("{space}Volumes:\t<none>\n"));
+            return;
+        };
+        self.w(0, format_args!("{space}Volumes:\n"));
+        let indent = if space.is_empty() { "" } else { " " };
+        for v in vs {
+            let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+            self.w(1, format_args!("{indent}{name}:\n"));
+            let text = |src: &Value, k: &str| {
+                src.get(k)
+                    .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                    .unwrap_or_default()
+            };
+            let flag = |src: &Value, k: &str| src.get(k).and_then(Value::as_bool).unwrap_or(false);
+            let lines = if let Some(src) = v.get("emptyDir") {
+                let limit = text(src, "sizeLimit");
+                let limit = crate::api::quantity::canonical(&limit)
+                    .filter(|q| q != "0" && !q.starts_with('-'))
+                    .unwrap_or_else(|| "<unset>".into());
+                format!(
+                    "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t{}\n    SizeLimit:\t{limit}\n",
+                    text(src, "medium")
+                )
+            } else if let Some(src) = v.get("hostPath") {
+                let ty = Some(text(src, "type"))
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| "<none>".into());
+                format!(
+                    "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{ty}\n",
+                    text(src, "path")
+                )
+            } else if let Some(src) = v.get("secret") {
+                format!(
+                    "Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t{}\n    Optional:\t{}\n",
+                    text(src, "secretName"),
+                    flag(src, "optional")
+                )
+            } else if let Some(src) = v.get("configMap") {
+                format!(
+                    "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t{}\n    Optional:\t{}\n",
+                    text(src, "name"),
+                    flag(src, "optional")
+                )
+            } else if let Some(src) = v.get("persistentVolumeClaim") {
+                format!(
+                    "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t{}\n    ReadOnly:\t{}\n",
+                    text(src, "claimName"),
+                    flag(src, "readOnly")
+                )
+            } else {
+                self.w(1, "<unknown>\n");
+                continue;
+            };
+            self.w(2, lines);
         }
     }
 
@@ -325,6 +473,83 @@ impl Describe {
             self.w(1, format_args!("{t} \t{s}\t{r}\n"));
         }
     }
+}
+
+/// kubectl's `shorten`: at most `max` bytes, then `...`.
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}
+
+/// An environment variable's `valueFrom` as `describeContainerEnvVars` prints it.
+fn value_from(ct: &Container, from: &Value, pod: Option<&Pod>) -> String {
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let optional = |v: &Value| v.get("optional").and_then(Value::as_bool).unwrap_or(false);
+    if let Some(r) = from.get("fieldRef") {
+        // A pod's own values are resolved from the pod (kubectl's `EnvValueFrom`); a template
+        // has none.
+        let version = Some(s(r, "apiVersion"))
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "v1".into());
+        let path = s(r, "fieldPath");
+        let value = pod.map_or_else(String::new, |p| match path.as_str() {
+            "metadata.name" => p.metadata.name.to_string(),
+            "metadata.namespace" => p.metadata.namespace.to_string(),
+            "metadata.uid" => p.metadata.uid.to_string(),
+            "spec.nodeName" => p.spec.node_name.to_string(),
+            "spec.serviceAccountName" => p
+                .spec
+                .extra
+                .get("serviceAccountName")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            _ => String::new(),
+        });
+        return format!("{value} ({version}:{path})");
+    }
+    if let Some(r) = from.get("resourceFieldRef") {
+        let resource = s(r, "resource");
+        let (part, name) = resource.split_once('.').unwrap_or(("", &resource));
+        let value = ct
+            .extra
+            .get("resources")
+            .and_then(|x| x.get(part))
+            .and_then(|x| x.get(name))
+            .and_then(Value::as_str)
+            .and_then(crate::api::quantity::canonical);
+        let value = match value {
+            None if resource == "limits.cpu" || resource == "limits.memory" => {
+                "node allocatable".to_string()
+            }
+            None => "0".to_string(),
+            Some(v) => v,
+        };
+        return format!("{value} ({resource})");
+    }
+    if let Some(r) = from.get("secretKeyRef") {
+        return format!(
+            "<set to the key '{}' in secret '{}'>\tOptional: {}",
+            s(r, "key"),
+            s(r, "name"),
+            optional(r)
+        );
+    }
+    if let Some(r) = from.get("configMapKeyRef") {
+        return format!(
+            "<set to the key '{}' of config map '{}'>\tOptional: {}",
+            s(r, "key"),
+            s(r, "name"),
+            optional(r)
+        );
+    }
+    String::new()
 }
 
 /// `DescribeProbe`: the handler, then the numbers.
@@ -377,7 +602,7 @@ fn probe(p: &Value) -> String {
     }
 }
 
-/// `kubectl describe deployment`.
+/// `kubectl describe deployment`. (Long: every section kubectl prints, in its order.)
 pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet], show_events: bool) -> String {
     let mut w = Describe::default();
     let s = &d.status;
@@ -389,7 +614,7 @@ pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet], show_events:
         format_args!("CreationTimestamp:\t{}\n", created.unwrap_or_default()),
     );
     w.labels("Labels", &d.metadata.labels);
-    w.annotations(&d.metadata.annotations);
+    w.annotations("Annotations", &d.metadata.annotations);
     w.w(
         0,
         format_args!("Selector:\t{}\n", d.selector().to_selector_string()),
@@ -439,21 +664,27 @@ pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet], show_events:
             r.replicas()
         )
     };
-    let olds: Vec<String> = rss
+    // Every old ReplicaSet, those scaled to 0 too (`GetAllReplicaSets`' all-old list), in the
+    // apiserver's list order (by name); both lines only when there is a ReplicaSet at all.
+    let mut olds: Vec<&ReplicaSet> = rss
         .iter()
-        .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid) && r.replicas() > 0)
-        .map(|r| created(r))
+        .copied()
+        .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid))
         .collect();
-    let olds = if olds.is_empty() {
-        "<none>".into()
-    } else {
-        olds.join(", ")
-    };
-    w.w(0, format_args!("OldReplicaSets:\t{olds}\n"));
-    let new = new.map_or_else(|| "<none>".into(), created);
-    w.w(0, format_args!("NewReplicaSet:\t{new}\n"));
+    olds.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    if !olds.is_empty() || new.is_some() {
+        let olds: Vec<String> = olds.into_iter().map(created).collect();
+        let olds = if olds.is_empty() {
+            "<none>".into()
+        } else {
+            olds.join(", ")
+        };
+        w.w(0, format_args!("OldReplicaSets:\t{olds}\n"));
+        let new = new.map_or_else(|| "<none>".into(), created);
+        w.w(0, format_args!("NewReplicaSet:\t{new}\n"));
+    }
     if show_events {
-        w.events(c, c.events.for_object(Kind::Deployment, &d.metadata.name));
+        w.events(c, c.events.for_object(Kind::Deployment, &d.metadata));
     }
     w.finish()
 }
@@ -473,7 +704,7 @@ pub fn replica_set(c: &Cluster, rs: &ReplicaSet, show_events: bool) -> String {
     let selector = rs.spec.selector.to_selector_string();
     w.w(0, format_args!("Selector:\t{selector}\n"));
     w.labels("Labels", &rs.metadata.labels);
-    w.annotations(&rs.metadata.annotations);
+    w.annotations("Annotations", &rs.metadata.annotations);
     controlled_by(&mut w, &rs.metadata);
     w.w(
         0,
@@ -506,7 +737,7 @@ pub fn replica_set(c: &Cluster, rs: &ReplicaSet, show_events: bool) -> String {
             .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
     );
     if show_events {
-        w.events(c, c.events.for_object(Kind::ReplicaSet, &rs.metadata.name));
+        w.events(c, c.events.for_object(Kind::ReplicaSet, &rs.metadata));
     }
     w.finish()
 }
@@ -555,7 +786,7 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
         w.w(0, format_args!("Start Time:\t{}\n", t.rfc1123z()));
     }
     w.labels("Labels", &p.metadata.labels);
-    w.annotations(&p.metadata.annotations);
+    w.annotations("Annotations", &p.metadata.annotations);
     if let Some(t) = p.metadata.deletion_timestamp {
         let lasts = human_duration(c.now().since(t) / 1_000_000);
         w.w(0, format_args!("Status:\tTerminating (lasts {lasts})\n"));
@@ -566,19 +797,18 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     }
     w.w(0, "IP:\t\nIPs:\t<none>\n");
     controlled_by(&mut w, &p.metadata);
-    w.containers(&p.spec, Some(&p.status), "");
+    w.containers(&p.spec, Some(p), "");
     if !p.status.conditions.is_empty() {
         w.w(0, "Conditions:\n  Type\tStatus\n");
         for cd in &p.status.conditions {
             w.w(1, format_args!("{} \t{} \n", cd.type_, cd.status));
         }
     }
-    w.w(0, "Volumes:\t");
-    w.volumes(&p.spec);
+    w.volumes(&p.spec, "");
     w.w(0, format_args!("QoS Class:\t{}\n", qos_class(&p.spec)));
     w.w(0, "Node-Selectors:\t<none>\nTolerations:\t<none>\n");
     if show_events {
-        w.events(c, c.events.for_object(Kind::Pod, &p.metadata.name));
+        w.events(c, c.events.for_object(Kind::Pod, &p.metadata));
     }
     w.finish()
 }

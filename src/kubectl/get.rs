@@ -186,6 +186,7 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
 /// `kubectl get events [--field-selector involvedObject.name=…,involvedObject.kind=…,type=…,
 /// reason=…]`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, the most recent last.
 pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
+    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let fields = FieldSelector::parse(a.flag("field-selector").flatten().unwrap_or(""))?;
     fields.supported_by(
         "/v1, Resource=events",
@@ -203,12 +204,13 @@ pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
         .into_iter()
         .filter(|e| {
             let (kind, name) = e.object.split_once('/').unwrap_or(("", &e.object));
-            fields.matches(|f| match f {
-                "involvedObject.name" => name.to_string(),
-                "involvedObject.kind" => kind.to_string(),
-                "type" => e.type_.to_string(),
-                _ => e.reason.to_string(),
-            })
+            (every_ns || *e.namespace == *a.ns())
+                && fields.matches(|f| match f {
+                    "involvedObject.name" => name.to_string(),
+                    "involvedObject.kind" => kind.to_string(),
+                    "type" => e.type_.to_string(),
+                    _ => e.reason.to_string(),
+                })
         })
         .collect();
     if events.is_empty() {

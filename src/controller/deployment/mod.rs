@@ -14,7 +14,7 @@ pub mod sync;
 pub mod util;
 
 use crate::api::*;
-use crate::apiserver::events::{EventRecorder, EventType};
+use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
@@ -45,8 +45,7 @@ impl Ctx<'_> {
     fn event(&mut self, d: &Deployment, type_: EventType, reason: &'static str, message: String) {
         self.events.record(
             "deployment-controller",
-            Kind::Deployment,
-            &d.metadata.name,
+            Involved::of(Kind::Deployment, &d.metadata),
             type_,
             reason,
             message,

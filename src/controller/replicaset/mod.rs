@@ -5,7 +5,7 @@
 pub mod util;
 
 use crate::api::*;
-use crate::apiserver::events::{EventRecorder, EventType};
+use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
@@ -467,8 +467,7 @@ impl ReplicaSetController {
                         Ok(Object::Pod(p)) => {
                             events.record(
                                 "replicaset-controller",
-                                Kind::ReplicaSet,
-                                &rs.metadata.name,
+                                Involved::of(Kind::ReplicaSet, &rs.metadata),
                                 EventType::Normal,
                                 "SuccessfulCreate",
                                 format!("Created pod: {}", p.metadata.name),
@@ -479,8 +478,7 @@ impl ReplicaSetController {
                         Err(e) => {
                             events.record(
                                 "replicaset-controller",
-                                Kind::ReplicaSet,
-                                &rs.metadata.name,
+                                Involved::of(Kind::ReplicaSet, &rs.metadata),
                                 EventType::Warning,
                                 "FailedCreate",
                                 format!("Error creating: {e}"),
@@ -506,8 +504,7 @@ impl ReplicaSetController {
                             report.deleted += 1;
                             events.record(
                                 "replicaset-controller",
-                                Kind::ReplicaSet,
-                                &rs.metadata.name,
+                                Involved::of(Kind::ReplicaSet, &rs.metadata),
                                 EventType::Normal,
                                 "SuccessfulDelete",
                                 format!("Deleted pod: {name}"),
@@ -518,8 +515,7 @@ impl ReplicaSetController {
                                 self.expectations.deletion_observed(&key, &pk);
                                 events.record(
                                     "replicaset-controller",
-                                    Kind::ReplicaSet,
-                                    &rs.metadata.name,
+                                    Involved::of(Kind::ReplicaSet, &rs.metadata),
                                     EventType::Warning,
                                     "FailedDelete",
                                     format!("Error deleting: {e}"),
