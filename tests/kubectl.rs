@@ -12,8 +12,8 @@
 //! fills in only that, never a field a case asserts: a workload without a selector gets one
 //! matching its template's labels (`app: NAME`), a template without containers one container,
 //! an ownerReference its owner's uid, a condition without a status the empty one (Go's zero
-//! value). A pod without a node is given one, as upstream's fake pods stand for running ones
-//! (a delete then terminates it gracefully, and the grace period it was given can be read
+//! value). For a delete, a pod without a node is given one, as upstream's fake pods stand for
+//! running ones (it then terminates gracefully, and the grace period it was given can be read
 //! back).
 
 use libtest_mimic::{Arguments, Trial};
@@ -48,6 +48,14 @@ struct Case {
     stderr: Option<String>,
     #[serde(default)]
     after: Vec<After>,
+    /// Substrings upstream asserts the output has (describe tests).
+    #[serde(default)]
+    contains: Vec<String>,
+    #[serde(default)]
+    not_contains: Vec<String>,
+    /// A table row's cells upstream's printer tests assert (`kubectl get`).
+    #[serde(default)]
+    row: Option<Vec<String>>,
 }
 
 #[derive(Clone, Deserialize)]
@@ -101,6 +109,7 @@ fn run(case: &Case) -> Result<(), String> {
     setup(&mut c, case)?;
     let got = kubectl::run(&mut c, &case.command);
     check_output(case, &got)?;
+    check_text(case, &got)?;
     for a in &case.after {
         check_after(&c, a)?;
     }
@@ -133,6 +142,7 @@ fn setup(c: &mut Cluster, case: &Case) -> Result<(), String> {
             }
             if let Object::Pod(p) = &mut obj
                 && p.spec.node_name.is_empty()
+                && case.command.starts_with("kubectl delete")
             {
                 p.spec.node_name = "node-1".into();
             }
@@ -219,6 +229,67 @@ fn check_output(case: &Case, got: &Result<String, kubectl::KubectlError>) -> Res
             case.command, case.output
         )),
     }
+}
+
+/// Substrings and table cells upstream asserts of what the command printed.
+fn check_text(case: &Case, got: &Result<String, kubectl::KubectlError>) -> Result<(), String> {
+    let text = match got {
+        Ok(t) => t.clone(),
+        Err(e) => e.to_string(),
+    };
+    for want in &case.contains {
+        if !text.contains(want.as_str()) {
+            return Err(format!("output lacks {want:?}\n{text}"));
+        }
+    }
+    for unwanted in &case.not_contains {
+        if text.contains(unwanted.as_str()) {
+            return Err(format!("output has {unwanted:?}\n{text}"));
+        }
+    }
+    let Some(want) = &case.row else {
+        return Ok(());
+    };
+    let cells =
+        table_row(&text, &want[0]).ok_or_else(|| format!("no row {:?} in\n{text}", want[0]))?;
+    if &cells != want {
+        return Err(format!(
+            "row differs\n got: {cells:?}\nwant: {want:?}\n{text}"
+        ));
+    }
+    Ok(())
+}
+
+/// The cells of the row named `name` in a table kubectl printed: columns start where the
+/// header's words do after the padding (three spaces or more).
+fn table_row(text: &str, name: &str) -> Option<Vec<String>> {
+    let mut lines = text.lines();
+    let header = lines.next()?;
+    let b = header.as_bytes();
+    let mut starts = vec![0];
+    for i in 3..b.len() {
+        if b[i] != b' ' && b[i - 1] == b' ' && b[i - 2] == b' ' && b[i - 3] == b' ' {
+            starts.push(i);
+        }
+    }
+    let line = lines.find(|l| l.split("   ").next().map(str::trim) == Some(name))?;
+    Some(
+        starts
+            .iter()
+            .enumerate()
+            .map(|(k, &at)| {
+                let end = starts
+                    .get(k + 1)
+                    .copied()
+                    .unwrap_or(line.len())
+                    .min(line.len());
+                line.get(at.min(line.len())..end)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            })
+            .collect(),
+    )
 }
 
 fn compare(got: &str, want: &str) -> Result<(), String> {

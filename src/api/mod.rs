@@ -10,6 +10,7 @@ pub mod print;
 pub mod quantity;
 pub mod schema;
 mod str;
+pub mod table;
 pub mod time;
 pub mod validation;
 pub mod yaml;
@@ -498,6 +499,12 @@ pub struct ContainerStateRunning {
 pub struct ContainerStateTerminated {
     #[serde(default, deserialize_with = "codec::nd")]
     pub exit_code: i32,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub signal: i32,
     #[serde(
         default,
         deserialize_with = "codec::nd",

@@ -432,6 +432,7 @@ impl Kubelet<'_> {
                     exit_code: 1,
                     reason: "Error".into(),
                     finished_at: Some(now),
+                    ..Default::default()
                 }),
                 ..Default::default()
             };
@@ -522,21 +523,7 @@ fn set_pod_condition(p: &mut Pod, type_: &str, status: ConditionStatus, now: Tim
 
 /// What `kubectl get pods` shows in STATUS for a pod.
 pub fn display_status(p: &Pod) -> String {
-    if p.metadata.deletion_timestamp.is_some() {
-        return "Terminating".into();
-    }
-    for c in &p.status.container_statuses {
-        if let Some(w) = &c.state.waiting
-            && !w.reason.is_empty()
-        {
-            return w.reason.to_string();
-        }
-    }
-    if p.status.phase.is_empty() {
-        PHASE_PENDING.into()
-    } else {
-        p.status.phase.to_string()
-    }
+    crate::api::table::pod_status(p)
 }
 
 #[cfg(test)]

@@ -9,17 +9,15 @@ use super::resource::Resource;
 use super::{KubectlError, Outcome};
 use crate::api::*;
 use crate::cluster::Cluster;
-use crate::cluster::kubelet::display_status;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     get(c, &cmd.args)
 }
 
 pub(super) fn age(c: &Cluster, m: &ObjectMeta) -> String {
-    crate::api::time::human_duration(
-        m.creation_timestamp
-            .map(|t| c.now().since(t) / 1_000_000)
-            .unwrap_or(0),
+    m.creation_timestamp.map_or_else(
+        || "<unknown>".to_string(),
+        |t| crate::api::table::since(t, c.now()),
     )
 }
 
@@ -68,6 +66,8 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
         "A",
         "all-namespaces",
         "field-selector",
+        "ignore-not-found",
+        "show-kind",
     ])?;
     let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
     let Some(first) = a.positional.first() else {
@@ -96,15 +96,19 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
     let visit = builder::visit(c, &a, &args, setup)?;
     let mut errs = vec![];
     let mut found: Vec<Info> = vec![];
+    let ignore_missing = a.bool_flag("ignore-not-found")?;
     for item in visit.items {
         match item {
             Ok(info) => found.push(info),
+            Err(KubectlError::Server(e)) if ignore_missing && e.is_not_found() => {}
             Err(e) => errs.push(e),
         }
     }
     let objs: Vec<Object> = found.iter().map(|i| i.object.clone()).collect();
     let mut report = Report::default();
     match output {
+        // Nothing, when what was named is not there and that is fine.
+        Some("yaml" | "json") if objs.is_empty() && ignore_missing && visit.single => {}
         // One object named prints as itself; anything else as a List.
         Some(fmt @ ("yaml" | "json")) if !objs.is_empty() || errs.is_empty() => {
             let v = match (visit.single, objs.first()) {
@@ -143,7 +147,7 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
             kinds.push(i.res);
         }
     }
-    let with_kind = kinds.len() > 1;
+    let with_kind = kinds.len() > 1 || a.bool_flag("show-kind").unwrap_or(false);
     // With every namespace, each row says which; -o wide and --show-labels add columns.
     let columns = |mut row: Vec<String>, ns: &str, more: Vec<String>, labels_of: String| {
         if every_ns {
@@ -269,14 +273,10 @@ pub(super) fn wide_row(o: &Object) -> Vec<String> {
             sel.to_selector_string(),
         ]
     };
-    let none = || "<none>".to_string();
     match o {
         Object::Deployment(d) => template(&d.spec.template, &d.selector()),
         Object::ReplicaSet(r) => template(&r.spec.template, &r.spec.selector),
-        Object::Pod(p) => {
-            let node = Some(p.spec.node_name.to_string()).filter(|n| !n.is_empty());
-            vec![none(), node.unwrap_or_else(none), none(), none()]
-        }
+        Object::Pod(p) => crate::api::table::pod_wide_cells(p).to_vec(),
     }
 }
 
@@ -301,17 +301,12 @@ pub(super) fn row(c: &Cluster, o: &Object) -> Vec<String> {
             age(c, &r.metadata),
         ],
         Object::Pod(p) => {
-            let ready = p
-                .status
-                .container_statuses
-                .iter()
-                .filter(|c| c.ready)
-                .count();
+            let cells = crate::api::table::pod_cells(p, c.now());
             vec![
                 p.metadata.name.to_string(),
-                format!("{ready}/{}", p.spec.containers.len()),
-                display_status(p),
-                p.restarts().to_string(),
+                cells.ready,
+                cells.status,
+                cells.restarts,
                 age(c, &p.metadata),
             ]
         }
