@@ -11,7 +11,7 @@
 //! defaults nor validates, so the fixtures leave out what an apiserver requires; the runner
 //! fills in only that, never a field a case asserts: a workload without a selector gets one
 //! matching its template's labels (`app: NAME`), a template without containers one container,
-//! an ownerReference its owner's uid, a condition without a status the empty one (Go's zero
+//! an ownerReference its owner's uid (or, named by uid alone, the owning kind), a condition without a status the empty one (Go's zero
 //! value). For a delete, a pod without a node is given one, as upstream's fake pods stand for
 //! running ones (it then terminates gracefully, and the grace period it was given can be read
 //! back).
@@ -98,15 +98,8 @@ fn main() {
 
 fn run(case: &Case) -> Result<(), String> {
     let mut c = Cluster::new(World::default());
-    if let Some(now) = &case.now {
-        let want = rollout_playground::api::Time::parse(now)?;
-        let ms = want.virtual_ms();
-        if ms < 0 {
-            return Err(format!("now {now} is before the simulation's epoch"));
-        }
-        c.advance(ms as u64).map_err(|e| format!("{e:?}"))?;
-    }
-    setup(&mut c, case)?;
+    let docs = fixture_times(&mut c, case)?;
+    setup(&mut c, case, docs)?;
     let got = kubectl::run(&mut c, &case.command);
     check_output(case, &got)?;
     check_text(case, &got)?;
@@ -116,11 +109,28 @@ fn run(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
+/// The case's documents, and the cluster's clock at the case's `now` (the simulation's start
+/// when it has none).
+fn fixture_times(c: &mut Cluster, case: &Case) -> Result<Vec<Value>, String> {
+    use rollout_playground::api::Time;
+    if let Some(n) = &case.now {
+        c.store.clock().set(Time::parse(n)?);
+    }
+    case.objects
+        .iter()
+        .map(|t| parse_document(t).map_err(|e| e.to_string()))
+        .collect()
+}
+
 /// The case's objects stored as given, owners resolved by name, and kubectl's namespace set.
-fn setup(c: &mut Cluster, case: &Case) -> Result<(), String> {
+fn setup(c: &mut Cluster, case: &Case, docs: Vec<Value>) -> Result<(), String> {
     c.store.add_namespace(&case.namespace);
-    for text in &case.objects {
-        let mut v = parse_document(text).map_err(|e| e.to_string())?;
+    let mut events = vec![];
+    for mut v in docs {
+        if v["kind"] == "Event" {
+            events.push(v);
+            continue;
+        }
         complete(&mut v);
         {
             let mut obj = object_from_value(v).map_err(|e| e.to_string())?;
@@ -149,6 +159,9 @@ fn setup(c: &mut Cluster, case: &Case) -> Result<(), String> {
             c.store.insert_raw(obj);
         }
     }
+    for v in &events {
+        record_event(c, v)?;
+    }
     let set = format!(
         "kubectl config set-context --current --namespace={}",
         case.namespace
@@ -157,16 +170,87 @@ fn setup(c: &mut Cluster, case: &Case) -> Result<(), String> {
     Ok(())
 }
 
+/// An Event of the fixture, stored as the apiserver holds it (its object's uid, when the
+/// fixture leaves it out, is the named object's).
+fn record_event(c: &mut Cluster, v: &Value) -> Result<(), String> {
+    use rollout_playground::apiserver::events::{EventType, Involved};
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let o = &v["involvedObject"];
+    let kind = match o["kind"].as_str() {
+        Some("Deployment") => rollout_playground::api::Kind::Deployment,
+        Some("ReplicaSet") => rollout_playground::api::Kind::ReplicaSet,
+        Some("Pod") => rollout_playground::api::Kind::Pod,
+        other => return Err(format!("an event about a {other:?}")),
+    };
+    let (ns, name) = (text(&o["namespace"]), text(&o["name"]));
+    let mut uid = text(&o["uid"]);
+    if uid.is_empty()
+        && let Some(obj) = c.store.get(kind, &format!("{ns}/{name}"))
+    {
+        uid = obj.meta().uid.to_string();
+    }
+    let ms = |t: &Value| -> Option<i64> {
+        let t = rollout_playground::api::Time::parse(t.as_str()?).ok()?;
+        Some(t.virtual_ms())
+    };
+    let first = ms(&v["firstTimestamp"])
+        .or_else(|| ms(&v["eventTime"]))
+        .unwrap_or(0);
+    let last = ms(&v["lastTimestamp"])
+        .or_else(|| ms(&v["series"]["lastObservedTime"]))
+        .unwrap_or(first);
+    let count = v["count"]
+        .as_u64()
+        .or_else(|| v["series"]["count"].as_u64())
+        .unwrap_or(1) as u32;
+    let source = match text(&v["source"]["component"]) {
+        s if s.is_empty() => text(&v["reportingComponent"]),
+        s => s,
+    };
+    let type_ = if v["type"] == "Warning" {
+        EventType::Warning
+    } else {
+        EventType::Normal
+    };
+    let about = Involved {
+        kind,
+        namespace: &ns,
+        name: &name,
+        uid: &uid,
+    };
+    c.events.insert(
+        leak(&source),
+        about,
+        type_,
+        leak(&text(&v["reason"])),
+        &text(&v["message"]),
+        count,
+        (first, last),
+    );
+    Ok(())
+}
+
 /// What an apiserver would have required of a fixture, filled in (see the module's note).
 fn complete(v: &mut Value) {
     let name = v["metadata"]["name"].as_str().unwrap_or("x").to_string();
+    // An owner named by uid alone is the kind that owns this one.
+    let owner_kind = match v["kind"].as_str() {
+        Some("Pod") => "ReplicaSet",
+        _ => "Deployment",
+    };
     for r in v["metadata"]["ownerReferences"]
         .as_array_mut()
         .into_iter()
         .flatten()
     {
-        r.as_object_mut()
-            .map(|r| r.entry("uid").or_insert_with(|| Value::from("")));
+        if let Some(r) = r.as_object_mut() {
+            r.entry("uid").or_insert_with(|| Value::from(""));
+            r.entry("apiVersion")
+                .or_insert_with(|| Value::from("apps/v1"));
+            r.entry("kind").or_insert_with(|| Value::from(owner_kind));
+            r.entry("name").or_insert_with(|| Value::from(""));
+        }
     }
     for cond in v["status"]["conditions"]
         .as_array_mut()
@@ -233,9 +317,10 @@ fn check_output(case: &Case, got: &Result<String, kubectl::KubectlError>) -> Res
 
 /// Substrings and table cells upstream asserts of what the command printed.
 fn check_text(case: &Case, got: &Result<String, kubectl::KubectlError>) -> Result<(), String> {
+    // kubectl's output ends with a line break, which the console leaves out.
     let text = match got {
-        Ok(t) => t.clone(),
-        Err(e) => e.to_string(),
+        Ok(t) => format!("{t}\n"),
+        Err(e) => format!("{e}\n"),
     };
     for want in &case.contains {
         if !text.contains(want.as_str()) {

@@ -510,6 +510,14 @@ pub struct ContainerStateTerminated {
         deserialize_with = "codec::nd",
         skip_serializing_if = "codec::omit"
     )]
+    pub message: Str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Time>,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
     pub reason: Str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<Time>,

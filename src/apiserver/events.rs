@@ -70,8 +70,10 @@ pub struct Event {
     /// `deployment-controller`, `replicaset-controller`, `default-scheduler`, `kubelet`
     pub source: &'static str,
     pub count: u32,
-    pub first_ms: u64,
-    pub last_ms: u64,
+    /// Virtual milliseconds (before the simulation's start for an event another component
+    /// wrote earlier).
+    pub first_ms: i64,
+    pub last_ms: i64,
 }
 
 /// client-go's `EventCorrelator` in front of the apiserver's events, in its default settings:
@@ -122,8 +124,8 @@ struct Record {
     object: Span,
     uid: Span,
     message: Span,
-    first_ms: u64,
-    last_ms: u64,
+    first_ms: i64,
+    last_ms: i64,
 }
 
 /// Where a string lies in [`EventRecorder::text`]. (32-bit offsets: a session would need
@@ -372,6 +374,17 @@ impl Correlator {
 }
 
 /// A 64-bit FxHash of a value: the correlators' cache keys.
+/// The index of `ns` in `list`, added when new.
+fn intern(list: &mut Vec<Str>, ns: &str) -> usize {
+    match list.iter().position(|n| **n == *ns) {
+        Some(i) => i,
+        None => {
+            list.push(Str::new(ns));
+            list.len() - 1
+        }
+    }
+}
+
 fn hash_of(v: impl Hash) -> u64 {
     let mut h = Fx::default();
     v.hash(&mut h);
@@ -417,7 +430,7 @@ impl EventRecorder {
         let n = match stored {
             Some(n) => {
                 let e = &mut self.log[n];
-                (e.count, e.last_ms) = (count, now);
+                (e.count, e.last_ms) = (count, now as i64);
                 // (The text it had stays, unread: the spam filter lets an object's events
                 // through a few times in five minutes at most.)
                 e.message = append(&mut self.text, &[prefix, &message]);
@@ -432,13 +445,7 @@ impl EventRecorder {
                         self.words.len() - 1
                     }
                 };
-                let namespace = match self.namespaces.iter().position(|n| *n == *ns) {
-                    Some(i) => i,
-                    None => {
-                        self.namespaces.push(Str::new(ns));
-                        self.namespaces.len() - 1
-                    }
-                };
+                let namespace = intern(&mut self.namespaces, ns);
                 let object = append(&mut self.text, &[kind, "/", name]);
                 let uid = append(&mut self.text, &[uid]);
                 let message = append(&mut self.text, &[prefix, &message]);
@@ -450,8 +457,8 @@ impl EventRecorder {
                     object,
                     uid,
                     message,
-                    first_ms,
-                    last_ms: now,
+                    first_ms: first_ms as i64,
+                    last_ms: now as i64,
                 });
                 if let Some(seen) = c.observed.peek_mut(&event_key) {
                     seen.event = Some(self.log.len() - 1);
@@ -460,6 +467,44 @@ impl EventRecorder {
             }
         };
         self.fresh.push(n);
+    }
+
+    /// Stores an event exactly as given, past the correlator (an event another component
+    /// wrote: fixtures of upstream's tests, which hold Events as objects).
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert(
+        &mut self,
+        source: &'static str,
+        about: Involved<'_>,
+        type_: EventType,
+        reason: &'static str,
+        message: &str,
+        count: u32,
+        (first_ms, last_ms): (i64, i64),
+    ) {
+        let words = (source, type_, reason);
+        let w = match self.words.iter().position(|x| *x == words) {
+            Some(w) => w,
+            None => {
+                self.words.push(words);
+                self.words.len() - 1
+            }
+        };
+        let namespace = intern(&mut self.namespaces, about.namespace);
+        let object = append(&mut self.text, &[about.kind.as_str(), "/", about.name]);
+        let uid = append(&mut self.text, &[about.uid]);
+        let message = append(&mut self.text, &[message]);
+        self.taken.push(0);
+        self.log.push(Record {
+            words: w as u16,
+            namespace: namespace as u16,
+            count,
+            object,
+            uid,
+            message,
+            first_ms,
+            last_ms,
+        });
     }
 
     /// Whether `a` and `b` are the same event as it stood at two times: the same object,

@@ -128,7 +128,7 @@ impl Describe {
         events.sort_by_key(|e| e.last_ms);
         self.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
         self.w(1, "----\t------\t----\t----\t-------\n");
-        let ago = |ms: u64| human_duration(c.now_ms().saturating_sub(ms) as i64);
+        let ago = |ms: i64| human_duration(c.now_ms() as i64 - ms);
         for e in events {
             let age = if e.count > 1 {
                 format!("{} (x{} over {})", ago(e.last_ms), e.count, ago(e.first_ms))
@@ -163,12 +163,25 @@ impl Describe {
     /// `describeContainers`: each container, with its status when the pod has one.
     /// `pod` is the pod described (its status, and the values its environment refers to).
     fn containers(&mut self, spec: &PodSpec, pod: Option<&Pod>, space: &str) {
-        let status = pod.map(|p| &p.status);
-        self.w(0, format_args!("{space}Containers:\n"));
+        let statuses = pod.map_or(&[][..], |p| &p.status.container_statuses[..]);
+        self.container_list("Containers", &spec.containers, statuses, pod, space);
+    }
+
+    /// One list of containers under its label (`Containers`, `Init Containers`).
+    fn container_list(
+        &mut self,
+        label: &str,
+        list: &[Container],
+        statuses: &[ContainerStatus],
+        pod: Option<&Pod>,
+        space: &str,
+    ) {
+        let none = if list.is_empty() { " <none>" } else { "" };
+        self.w(0, format_args!("{space}{label}:{none}\n"));
         let name_indent = if space.is_empty() { "" } else { " " };
-        for ct in &spec.containers {
+        for ct in list {
             self.w(1, format_args!("{name_indent}{}:\n", ct.name));
-            let cs = status.and_then(|s| s.container_statuses.iter().find(|x| x.name == ct.name));
+            let cs = statuses.iter().find(|x| x.name == ct.name);
             if cs.is_some() {
                 self.w(2, "Container ID:\t\n");
             }
@@ -177,6 +190,7 @@ impl Describe {
                 self.w(2, "Image ID:\t\n");
             }
             self.ports(ct);
+            self.seccomp(ct.extra.get("securityContext"), 2);
             self.command(ct);
             if let Some(cs) = cs {
                 self.state("State", &cs.state);
@@ -187,7 +201,7 @@ impl Describe {
                 self.w(2, format_args!("Ready:\t{ready}\n"));
                 self.w(2, format_args!("Restart Count:\t{}\n", cs.restart_count));
             }
-            self.resources(ct);
+            self.resources(ct.extra.get("resources"), 2);
             for (field, title) in PROBES.iter().zip(["Liveness", "Readiness", "Startup"]) {
                 if let Some(p) = ct.extra.get(*field).filter(|p| p.is_object()) {
                     self.w(2, format_args!("{title}:\t{}\n", probe(p)));
@@ -196,6 +210,19 @@ impl Describe {
             self.env_from(ct);
             self.env(ct, pod);
             self.mounts(ct);
+        }
+    }
+
+    /// A `securityContext`'s seccomp profile, when it has one, at `level`.
+    fn seccomp(&mut self, sc: Option<&Value>, level: usize) {
+        let Some(profile) = sc.and_then(|s| s.get("seccompProfile")) else {
+            return;
+        };
+        let ty = profile["type"].as_str().unwrap_or("");
+        self.w(level, format_args!("SeccompProfile:\t{ty}\n"));
+        if ty == "Localhost" {
+            let path = profile["localhostProfile"].as_str().unwrap_or("");
+            self.w(level + 1, format_args!("LocalhostProfile:\t{path}\n"));
         }
     }
 
@@ -292,18 +319,27 @@ impl Describe {
 
     /// `describeStatus`.
     fn state(&mut self, title: &str, s: &ContainerState) {
+        // Go's zero time where the kubelet gave none.
+        let at = |t: Option<Time>| {
+            t.map_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into(), Time::rfc1123z)
+        };
         if let Some(r) = &s.running {
             self.w(2, format_args!("{title}:\tRunning\n"));
-            let started = r.started_at.map(Time::rfc1123z).unwrap_or_default();
-            self.w(3, format_args!("Started:\t{started}\n"));
+            self.w(3, format_args!("Started:\t{}\n", at(r.started_at)));
         } else if let Some(t) = &s.terminated {
             self.w(2, format_args!("{title}:\tTerminated\n"));
             if !t.reason.is_empty() {
                 self.w(3, format_args!("Reason:\t{}\n", t.reason));
             }
+            if !t.message.is_empty() {
+                self.w(3, format_args!("Message:\t{}\n", t.message));
+            }
             self.w(3, format_args!("Exit Code:\t{}\n", t.exit_code));
-            let finished = t.finished_at.map(Time::rfc1123z).unwrap_or_default();
-            self.w(3, format_args!("Finished:\t{finished}\n"));
+            if t.signal > 0 {
+                self.w(3, format_args!("Signal:\t{}\n", t.signal));
+            }
+            self.w(3, format_args!("Started:\t{}\n", at(t.started_at)));
+            self.w(3, format_args!("Finished:\t{}\n", at(t.finished_at)));
         } else {
             self.w(2, format_args!("{title}:\tWaiting\n"));
             if let Some(w) = s.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
@@ -312,9 +348,9 @@ impl Describe {
         }
     }
 
-    /// `describeResources`: limits, then requests, each by resource name.
-    fn resources(&mut self, ct: &Container) {
-        let Some(r) = ct.extra.get("resources") else {
+    /// `describeResources`: limits, then requests, each by resource name, at `level`.
+    fn resources(&mut self, r: Option<&Value>, level: usize) {
+        let Some(r) = r else {
             return;
         };
         for (key, title) in [("limits", "Limits"), ("requests", "Requests")] {
@@ -325,13 +361,13 @@ impl Describe {
             else {
                 continue;
             };
-            self.w(2, format_args!("{title}:\n"));
+            self.w(level, format_args!("{title}:\n"));
             let mut names: Vec<(&String, &Value)> = m.iter().collect();
             names.sort_by(|a, b| a.0.cmp(b.0));
             for (name, q) in names {
                 let q = q.as_str().map_or_else(|| q.to_string(), str::to_string);
                 let q = crate::api::quantity::canonical(&q).unwrap_or(q);
-                self.w(3, format_args!("{name}:\t{q}\n"));
+                self.w(level + 1, format_args!("{name}:\t{q}\n"));
             }
         }
     }
@@ -364,37 +400,42 @@ impl Describe {
 
     /// `describeContainerVolumes`.
     fn mounts(&mut self, ct: &Container) {
-        let mounts = ct.extra.get("volumeMounts").and_then(Value::as_array);
-        match mounts.filter(|m| !m.is_empty()) {
-            None => self.w(2, "Mounts:\t<none>\n"),
-            Some(ms) => {
-                self.w(2, "Mounts:\n");
-                let s = |m: &'_ Value, k: &str| {
-                    m.get(k).and_then(Value::as_str).unwrap_or("").to_string()
-                };
-                let mut ms: Vec<&Value> = ms.iter().collect();
-                ms.sort_by_key(|m| s(m, "mountPath"));
-                for m in ms {
-                    let ro = m.get("readOnly").and_then(Value::as_bool) == Some(true);
-                    let mut flags = vec![if ro {
-                        "ro".to_string()
-                    } else {
-                        "rw".to_string()
-                    }];
-                    let sub = s(m, "subPath");
-                    if !sub.is_empty() {
-                        flags.push(format!("path={sub:?}"));
-                    }
-                    self.w(
-                        3,
-                        format_args!(
-                            "{} from {} ({})\n",
-                            s(m, "mountPath"),
-                            s(m, "name"),
-                            flags.join(",")
-                        ),
-                    );
-                }
+        let s = |m: &Value, k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let sorted = |field: &str, by: &str| {
+            let mut l: Vec<&Value> = ct
+                .extra
+                .get(field)
+                .and_then(Value::as_array)
+                .map(|l| l.iter().collect())
+                .unwrap_or_default();
+            l.sort_by_key(|m| s(m, by));
+            l
+        };
+        let mounts = sorted("volumeMounts", "mountPath");
+        // kubectl's `none`, which its Devices line reuses.
+        let none = if mounts.is_empty() { "\t<none>" } else { "" };
+        self.w(2, format_args!("Mounts:{none}\n"));
+        for m in mounts {
+            let ro = m.get("readOnly").and_then(Value::as_bool) == Some(true);
+            let mut flags = vec![if ro { "ro" } else { "rw" }.to_string()];
+            let sub = s(m, "subPath");
+            if !sub.is_empty() {
+                flags.push(format!("path={sub:?}"));
+            }
+            let (path, name) = (s(m, "mountPath"), s(m, "name"));
+            self.w(
+                3,
+                format_args!("{path} from {name} ({})\n", flags.join(",")),
+            );
+        }
+        let devices = sorted("volumeDevices", "devicePath");
+        if !devices.is_empty() {
+            self.w(2, format_args!("Devices:{none}\n"));
+            for d in devices {
+                self.w(
+                    3,
+                    format_args!("{} from {}\n", s(d, "devicePath"), s(d, "name")),
+                );
             }
         }
     }
@@ -412,52 +453,84 @@ impl Describe {
         for v in vs {
             let name = v.get("name").and_then(Value::as_str).unwrap_or("");
             self.w(1, format_args!("{indent}{name}:\n"));
-            let text = |src: &Value, k: &str| {
-                src.get(k)
-                    .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
-                    .unwrap_or_default()
-            };
-            let flag = |src: &Value, k: &str| src.get(k).and_then(Value::as_bool).unwrap_or(false);
-            let lines = if let Some(src) = v.get("emptyDir") {
-                let limit = text(src, "sizeLimit");
-                let limit = crate::api::quantity::canonical(&limit)
-                    .filter(|q| q != "0" && !q.starts_with('-'))
-                    .unwrap_or_else(|| "<unset>".into());
-                format!(
-                    "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t{}\n    SizeLimit:\t{limit}\n",
-                    text(src, "medium")
-                )
-            } else if let Some(src) = v.get("hostPath") {
-                let ty = Some(text(src, "type"))
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or_else(|| "<none>".into());
-                format!(
-                    "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{ty}\n",
-                    text(src, "path")
-                )
-            } else if let Some(src) = v.get("secret") {
-                format!(
-                    "Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t{}\n    Optional:\t{}\n",
-                    text(src, "secretName"),
-                    flag(src, "optional")
-                )
-            } else if let Some(src) = v.get("configMap") {
-                format!(
-                    "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t{}\n    Optional:\t{}\n",
-                    text(src, "name"),
-                    flag(src, "optional")
-                )
-            } else if let Some(src) = v.get("persistentVolumeClaim") {
-                format!(
-                    "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t{}\n    ReadOnly:\t{}\n",
-                    text(src, "claimName"),
-                    flag(src, "readOnly")
-                )
-            } else {
+            let Some(lines) = volume_source(v) else {
                 self.w(1, "<unknown>\n");
                 continue;
             };
             self.w(2, lines);
+        }
+    }
+
+    /// `printPodTolerationsMultiline`: sorted by key, each `key[=value][:effect]`, ` op=Exists`
+    /// for a toleration of every value, ` for Ns`.
+    fn tolerations(&mut self, list: &Value) {
+        self.w(0, "Tolerations:\t");
+        let mut list: Vec<&Value> = list
+            .as_array()
+            .map(|l| l.iter().collect())
+            .unwrap_or_default();
+        if list.is_empty() {
+            self.w(0, "<none>\n");
+            return;
+        }
+        let s = |v: &Value, k: &str| v[k].as_str().unwrap_or("").to_string();
+        list.sort_by_key(|t| s(t, "key"));
+        for (i, t) in list.into_iter().enumerate() {
+            if i > 0 {
+                self.w(0, "\t");
+            }
+            let (key, value, effect) = (s(t, "key"), s(t, "value"), s(t, "effect"));
+            let mut line = key.clone();
+            if !value.is_empty() {
+                line += &format!("={value}");
+            }
+            if !effect.is_empty() {
+                line += &format!(":{effect}");
+            }
+            if s(t, "operator") == "Exists" && value.is_empty() {
+                line += if key.is_empty() && effect.is_empty() {
+                    "op=Exists"
+                } else {
+                    " op=Exists"
+                };
+            }
+            if let Some(secs) = t["tolerationSeconds"].as_i64() {
+                line += &format!(" for {secs}s");
+            }
+            self.w(0, format_args!("{line}\n"));
+        }
+    }
+
+    /// `describeTopologySpreadConstraints`, sorted by topology key.
+    fn spread(&mut self, list: &Value) {
+        let mut list: Vec<&Value> = list
+            .as_array()
+            .map(|l| l.iter().collect())
+            .unwrap_or_default();
+        if list.is_empty() {
+            return;
+        }
+        list.sort_by_key(|t| t["topologyKey"].as_str().unwrap_or("").to_string());
+        self.w(0, "Topology Spread Constraints:\t");
+        for (i, t) in list.into_iter().enumerate() {
+            if i > 0 {
+                self.w(0, "\t");
+            }
+            let key = t["topologyKey"].as_str().unwrap_or("");
+            let when = t["whenUnsatisfiable"].as_str().unwrap_or("");
+            let skew = t["maxSkew"].as_i64().unwrap_or(0);
+            self.w(
+                0,
+                format_args!("{key}:{when} when max skew {skew} is exceeded"),
+            );
+            if let Some(sel) = t.get("labelSelector").filter(|v| v.is_object()) {
+                let sel: LabelSelector = codec::from_value(sel.clone()).unwrap_or_default();
+                self.w(
+                    0,
+                    format_args!(" for selector {}", sel.to_selector_string()),
+                );
+            }
+            self.w(0, "\n");
         }
     }
 
@@ -473,6 +546,94 @@ impl Describe {
             self.w(1, format_args!("{t} \t{s}\t{r}\n"));
         }
     }
+}
+
+/// A volume's source as `describeVolumes` prints it (`Type:` and its fields), for the
+/// sources a pod's manifest commonly holds; `None` for another. (Long: one arm per source,
+/// each with kubectl's own lines.)
+fn volume_source(v: &Value) -> Option<String> {
+    let text = |src: &Value, k: &str| {
+        src.get(k)
+            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+            .unwrap_or_default()
+    };
+    let flag = |src: &Value, k: &str| src.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let lines = if let Some(src) = v.get("emptyDir") {
+        let limit = text(src, "sizeLimit");
+        let limit = crate::api::quantity::canonical(&limit)
+            .filter(|q| q != "0" && !q.starts_with('-'))
+            .unwrap_or_else(|| "<unset>".into());
+        format!(
+            "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t{}\n    SizeLimit:\t{limit}\n",
+            text(src, "medium")
+        )
+    } else if let Some(src) = v.get("hostPath") {
+        let ty = Some(text(src, "type"))
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| "<none>".into());
+        format!(
+            "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{ty}\n",
+            text(src, "path")
+        )
+    } else if let Some(src) = v.get("secret") {
+        format!(
+            "Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t{}\n    Optional:\t{}\n",
+            text(src, "secretName"),
+            flag(src, "optional")
+        )
+    } else if let Some(src) = v.get("configMap") {
+        format!(
+            "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t{}\n    Optional:\t{}\n",
+            text(src, "name"),
+            flag(src, "optional")
+        )
+    } else if let Some(src) = v.get("persistentVolumeClaim") {
+        format!(
+            "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t{}\n    ReadOnly:\t{}\n",
+            text(src, "claimName"),
+            flag(src, "readOnly")
+        )
+    } else if let Some(src) = v.get("image") {
+        format!(
+            "Type:\tImage (a container image or OCI artifact)\n    Reference:\t{}\n    PullPolicy:\t{}\n",
+            text(src, "reference"),
+            text(src, "pullPolicy")
+        )
+    } else if let Some(src) = v.get("projected") {
+        let mut out =
+            "Type:\tProjected (a volume that contains injected data from multiple sources)\n"
+                .to_string();
+        for source in src["sources"].as_array().into_iter().flatten() {
+            if let Some(x) = source.get("secret") {
+                out += &format!(
+                    "SecretName:\t{}\n    Optional:\t{}\n",
+                    text(x, "name"),
+                    flag(x, "optional")
+                );
+            } else if source.get("downwardAPI").is_some() {
+                out += "DownwardAPI:\ttrue\n";
+            } else if let Some(x) = source.get("configMap") {
+                out += &format!(
+                    "ConfigMapName:\t{}\n    Optional:\t{}\n",
+                    text(x, "name"),
+                    flag(x, "optional")
+                );
+            } else if let Some(x) = source.get("serviceAccountToken") {
+                out += &format!(
+                    "TokenExpirationSeconds:\t{}\n",
+                    x["expirationSeconds"].as_i64().unwrap_or(3607)
+                );
+            }
+        }
+        // Each source's first line at the volume's level, as kubectl writes them.
+        out.replace("\nSecretName:", "\n    SecretName:")
+            .replace("\nDownwardAPI:", "\n    DownwardAPI:")
+            .replace("\nConfigMapName:", "\n    ConfigMapName:")
+            .replace("\nTokenExpirationSeconds:", "\n    TokenExpirationSeconds:")
+    } else {
+        return None;
+    };
+    Some(lines)
 }
 
 /// kubectl's `shorten`: at most `max` bytes, then `...`.
@@ -772,32 +933,91 @@ fn qos_class(spec: &PodSpec) -> &'static str {
     }
 }
 
-/// `kubectl describe pod`.
+/// `kubectl describe pod`. (Long: every line kubectl's pod describer prints, in its order.)
 pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
+    let spec = |k: &str| p.spec.extra.get(k).cloned().unwrap_or(Value::Null);
+    let status = |k: &str| p.status.extra.get(k).cloned().unwrap_or(Value::Null);
+    let text = |v: Value| v.as_str().unwrap_or("").to_string();
     let mut w = Describe::default();
     w.w(0, format_args!("Name:\t{}\n", p.metadata.name));
     w.w(0, format_args!("Namespace:\t{}\n", p.metadata.namespace));
+    if let Some(n) = spec("priority").as_i64() {
+        w.w(0, format_args!("Priority:\t{n}\n"));
+    }
+    for (field, title) in [
+        ("priorityClassName", "Priority Class Name"),
+        ("runtimeClassName", "Runtime Class Name"),
+        ("serviceAccountName", "Service Account"),
+    ] {
+        let v = text(spec(field));
+        if !v.is_empty() {
+            w.w(0, format_args!("{title}:\t{v}\n"));
+        }
+    }
     if p.spec.node_name.is_empty() {
         w.w(0, "Node:\t<none>\n");
     } else {
-        w.w(0, format_args!("Node:\t{}/\n", p.spec.node_name));
+        let host = text(status("hostIP"));
+        w.w(0, format_args!("Node:\t{}/{host}\n", p.spec.node_name));
     }
     if let Some(t) = p.status.start_time {
         w.w(0, format_args!("Start Time:\t{}\n", t.rfc1123z()));
     }
     w.labels("Labels", &p.metadata.labels);
     w.annotations("Annotations", &p.metadata.annotations);
-    if let Some(t) = p.metadata.deletion_timestamp {
-        let lasts = human_duration(c.now().since(t) / 1_000_000);
-        w.w(0, format_args!("Status:\tTerminating (lasts {lasts})\n"));
-        let grace = p.metadata.deletion_grace_period_seconds.unwrap_or(0);
-        w.w(0, format_args!("Termination Grace Period:\t{grace}s\n"));
-    } else {
-        w.w(0, format_args!("Status:\t{}\n", p.status.phase));
+    let terminal = matches!(p.status.phase.as_str(), "Failed" | "Succeeded");
+    match p.metadata.deletion_timestamp {
+        Some(t) if !terminal => {
+            let lasts = human_duration(c.now().since(t) / 1_000_000);
+            w.w(0, format_args!("Status:\tTerminating (lasts {lasts})\n"));
+            let grace = p.metadata.deletion_grace_period_seconds.unwrap_or(0);
+            w.w(0, format_args!("Termination Grace Period:\t{grace}s\n"));
+        }
+        _ => w.w(0, format_args!("Status:\t{}\n", p.status.phase)),
     }
-    w.w(0, "IP:\t\nIPs:\t<none>\n");
+    for (field, title) in [("reason", "Reason"), ("message", "Message")] {
+        let v = text(status(field));
+        if !v.is_empty() {
+            w.w(0, format_args!("{title}:\t{v}\n"));
+        }
+    }
+    w.seccomp(p.spec.extra.get("securityContext"), 0);
+    w.w(0, format_args!("IP:\t{}\n", text(status("podIP"))));
+    match status("podIPs").as_array().filter(|l| !l.is_empty()) {
+        None => w.w(0, "IPs:\t<none>\n"),
+        Some(ips) => {
+            w.w(0, "IPs:\n");
+            for ip in ips {
+                w.w(
+                    1,
+                    format_args!("IP:\t{}\n", ip["ip"].as_str().unwrap_or("")),
+                );
+            }
+        }
+    }
     controlled_by(&mut w, &p.metadata);
-    w.containers(&p.spec, Some(p), "");
+    let nominated = text(status("nominatedNodeName"));
+    if !nominated.is_empty() {
+        w.w(0, format_args!("NominatedNodeName:\t{nominated}\n"));
+    }
+    if let Some(r) = p.spec.extra.get("resources") {
+        w.w(0, "Resources:\n");
+        w.resources(Some(r), 1);
+    }
+    pod_containers(&mut w, p);
+    if let Some(gates) = spec("readinessGates").as_array().filter(|g| !g.is_empty()) {
+        w.w(0, "Readiness Gates:\n  Type\tStatus\n");
+        for g in gates {
+            let ty = g["conditionType"].as_str().unwrap_or("");
+            let st = p
+                .status
+                .conditions
+                .iter()
+                .find(|c| c.type_ == ty)
+                .map_or("<none>", |c| c.status.as_str());
+            w.w(1, format_args!("{ty} \t{st} \n"));
+        }
+    }
     if !p.status.conditions.is_empty() {
         w.w(0, "Conditions:\n  Type\tStatus\n");
         for cd in &p.status.conditions {
@@ -806,11 +1026,51 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     }
     w.volumes(&p.spec, "");
     w.w(0, format_args!("QoS Class:\t{}\n", qos_class(&p.spec)));
-    w.w(0, "Node-Selectors:\t<none>\nTolerations:\t<none>\n");
+    let selectors: Labels = spec("nodeSelector")
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), text(v.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    w.labels("Node-Selectors", &selectors);
+    w.tolerations(&spec("tolerations"));
+    w.spread(&spec("topologySpreadConstraints"));
+    if let Some(group) = spec("schedulingGroup")
+        .get("podGroupName")
+        .and_then(Value::as_str)
+    {
+        w.w(
+            0,
+            format_args!("SchedulingGroup:\n  PodGroupName:\t{group}\n"),
+        );
+    }
     if show_events {
         w.events(c, c.events.for_object(Kind::Pod, &p.metadata));
     }
     w.finish()
+}
+
+/// A pod's init containers (as written; the simulation does not run them), then its
+/// containers.
+fn pod_containers(w: &mut Describe, p: &Pod) {
+    let init: Vec<Container> = p
+        .spec
+        .extra
+        .get("initContainers")
+        .and_then(|v| codec::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    if !init.is_empty() {
+        let statuses: Vec<ContainerStatus> = p
+            .status
+            .extra
+            .get("initContainerStatuses")
+            .and_then(|v| codec::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        w.container_list("Init Containers", &init, &statuses, Some(p), "");
+    }
+    w.containers(&p.spec, Some(p), "");
 }
 
 /// `DescribePodTemplate` written straight to a buffer, as `rollout history --revision` and

@@ -229,7 +229,7 @@ pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
     for e in events {
         let (kind, name) = e.object.split_once('/').unwrap_or(("", &e.object));
         rows.push(vec![
-            crate::api::time::human_duration((c.now_ms() - e.last_ms) as i64),
+            crate::api::time::human_duration(c.now_ms() as i64 - e.last_ms),
             e.type_.to_string(),
             e.reason.to_string(),
             format!("{}/{name}", kind.to_ascii_lowercase()),

@@ -39,8 +39,8 @@ fn events_upto(run: &Run, pos: usize) -> Vec<Event> {
 }
 
 /// How long ago, as kubectl prints ages (the console's `describe` prints the same).
-fn age(now_ms: u64, then_ms: u64) -> String {
-    crate::api::time::human_duration(now_ms.saturating_sub(then_ms) as i64)
+fn age(now_ms: u64, then_ms: i64) -> String {
+    crate::api::time::human_duration(now_ms as i64 - then_ms)
 }
 
 /// (Long: a component, whose markup is most of its length.)
