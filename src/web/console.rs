@@ -18,6 +18,11 @@ pub struct Props {
     pub on_command: Callback<String>,
 }
 
+/// A line of kubectl's output that is one of its errors.
+fn is_error_line(l: &str) -> bool {
+    l.starts_with("Error from server") || l.starts_with("error: ")
+}
+
 pub fn names_of(step: &TraceStep) -> Vec<String> {
     let mut v: Vec<String> = step.deployment.iter().map(|d| d.name.clone()).collect();
     v.extend(step.replica_sets.iter().map(|r| r.name.clone()));
@@ -88,6 +93,15 @@ pub fn console(props: &Props) -> Html {
                 }
                 { for props.lines.iter().map(|l| match l {
                     Line::Command(c) => html! { <div class="cmd">{ format!("$ {c}") }</div> },
+                    // A command that changed some objects and failed on others printed both:
+                    // kubectl's errors come after its lines, and look like errors.
+                    Line::Output(o) if o.lines().any(is_error_line) => html! {
+                        <div class="res">{ for o.lines().map(|l| if is_error_line(l) {
+                            html! { <div class="err">{ l.to_string() }</div> }
+                        } else {
+                            html! { <div>{ l.to_string() }</div> }
+                        }) }</div>
+                    },
                     Line::Output(o) => html! { <div class="res">{ o.clone() }</div> },
                     Line::Error(e) => html! { <div class="err">{ e.clone() }</div> },
                     Line::Watched(t, text) => html! {
