@@ -486,6 +486,23 @@ impl Session {
     }
 
     /// The last step at or before virtual time `t_ms` (the first step if none is).
+    /// The last step of step `i`'s instant before the next command: where the controllers
+    /// have answered a command at `i` (they react in the same virtual instant, as on a real
+    /// cluster a moment later).
+    pub fn instant_end(&self, i: usize) -> usize {
+        let Some(t) = self.trace.get(i).map(|s| s.t) else {
+            return i;
+        };
+        let mut j = i;
+        while let Some(next) = self.trace.get(j + 1) {
+            if next.t != t || next.kind == StepKind::Action {
+                break;
+            }
+            j += 1;
+        }
+        j
+    }
+
     pub fn step_at_time(&self, t_ms: u64) -> usize {
         self.trace
             .partition_point(|s| s.t <= t_ms)
@@ -713,7 +730,11 @@ impl Session {
             .ok_or_else(|| {
                 SessionError::Refused("the run stopped before the command's instant".into())
             })?;
-        if let Some(e) = step.errors.first() {
+        // Refused when it never watched; an error that ended the watch (`--timeout`) comes
+        // with the lines printed before it.
+        if step.watch.is_none()
+            && let Some(e) = step.errors.first()
+        {
             return Err(SessionError::Refused(e.clone()));
         }
         let first = step.output.as_deref().unwrap_or("");
@@ -1033,6 +1054,58 @@ objects:
                 "deployment \"web\" successfully rolled out".into()
             ))
         );
+    }
+
+    /// Issue 32: `rollout status --timeout` prints its waiting lines, then the timeout, and
+    /// says where kubectl returned (it printed the timeout alone).
+    #[test]
+    fn rollout_status_with_a_timeout_prints_its_lines_then_the_timeout() {
+        let mut s = session();
+        let Outcome::Watched { lines, end, step } = s
+            .command(0, "kubectl rollout status deployment/web --timeout=2s")
+            .unwrap()
+        else {
+            panic!("the rollout is not done at step 0: status watches")
+        };
+        assert!(
+            lines[0].text.starts_with("Waiting for deployment \"web\""),
+            "{lines:?}"
+        );
+        let end = end.unwrap();
+        assert_eq!(end.error.as_deref(), Some(crate::cluster::watch::TIMED_OUT));
+        assert_eq!(end.t, s.trace[0].t + 2_000);
+        assert_eq!(step, Some(s.step_at_time(end.t)));
+    }
+
+    /// Issue 32: after a typed change, the controllers' syncs of that instant are where the
+    /// view goes: `rollout history` there shows the revision the change made.
+    #[test]
+    fn the_controllers_answer_a_change_in_its_instant() {
+        let mut s = session();
+        let last = s.len() - 1;
+        let Outcome::Applied { step, .. } = s
+            .command(last, "kubectl set image deployment/web app=app:9")
+            .unwrap()
+        else {
+            panic!("a change")
+        };
+        let answered = s.instant_end(step);
+        assert!(answered > step, "the deployment controller syncs at once");
+        assert!(s.trace[step..=answered].iter().all(|x| x.t == s.trace[step].t));
+        let Outcome::Printed(history) = s
+            .command(answered, "kubectl rollout history deployment/web")
+            .unwrap()
+        else {
+            panic!("a read")
+        };
+        assert!(history.lines().any(|l| l.starts_with('2')), "{history}");
+        let Outcome::Printed(at_command) = s
+            .command(step, "kubectl rollout history deployment/web")
+            .unwrap()
+        else {
+            panic!("a read")
+        };
+        assert!(!at_command.lines().any(|l| l.starts_with('2')), "{at_command}");
     }
 
     #[test]

@@ -481,9 +481,20 @@ impl Model {
             Ok(Outcome::Printed(out)) => self.print(Line::Output(out)),
             Ok(Outcome::Applied { step, output }) => {
                 self.replace_session(s);
-                self.seek(step);
+                // The controllers answer in the command's instant: the view shows their work.
+                let answered = self.session.instant_end(step);
+                self.seek(answered);
                 if !output.is_empty() {
                     self.print(Line::Output(output));
+                }
+                if answered > step {
+                    let t = self.session.trace[answered].t as f64 / 1000.0;
+                    self.print(Line::Note(format!(
+                        "The controllers answered at once: the view moved {} sync{} on, to step {} (t = {t:.1}s).",
+                        answered - step,
+                        if answered - step == 1 { "" } else { "s" },
+                        answered + 1
+                    )));
                 }
                 if let Some(later) = self.later_scenario_change(step) {
                     self.print(Line::Note(later));

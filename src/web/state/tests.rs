@@ -112,7 +112,7 @@ fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
             .any(|l| matches!(l, Line::Note(n) if n.contains("kubectl set image"))),
         "a note names the later scenario command"
     );
-    assert!(m.session.is_typed(m.play.pos));
+    assert!(m.session.typed.iter().any(|t| *t), "the change is the reader's");
 }
 
 #[test]
@@ -140,9 +140,22 @@ fn a_change_in_the_console_lands_at_the_current_step_and_a_read_prints() {
         len,
         "the run was recomputed with the new step"
     );
-    assert_eq!(
-        m.step().and_then(|s| s.command.as_deref()),
-        Some("kubectl scale deployment/web --replicas=2")
+    // The view moved on to the controllers' answer in the command's instant, and said so.
+    let at = m
+        .session
+        .trace
+        .iter()
+        .rposition(|s| s.command.as_deref() == Some("kubectl scale deployment/web --replicas=2"))
+        .expect("the command is a step");
+    assert!(m.session.is_typed(at));
+    assert_eq!(m.play.pos, m.session.instant_end(at));
+    assert!(m.play.pos > at, "the deployment controller synced in that instant");
+    assert!(
+        m.console
+            .lines
+            .iter()
+            .any(|l| matches!(l, Line::Note(n) if n.starts_with("The controllers answered at once"))),
+        "the console says where the view moved"
     );
     assert_eq!(
         m.console.history.last().map(String::as_str),
@@ -315,7 +328,10 @@ fn a_long_change_is_recorded_in_slices_and_nothing_else_changes_the_run_meanwhil
         crate::cluster::trace::to_jsonl(&direct.trace)
     );
     assert!(
-        matches!(done.console.lines.last(), Some(Line::Output(o)) if o.contains("image updated"))
+        done.console
+            .lines
+            .iter()
+            .any(|l| matches!(l, Line::Output(o) if o.contains("image updated")))
     );
 }
 
