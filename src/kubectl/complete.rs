@@ -3,13 +3,25 @@
 use super::resource::Resource;
 use super::verbs::VERBS;
 
+/// What completion offers at a step: the names of the Deployment (first) and its
+/// ReplicaSets, the pods', and the namespaces'.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Names {
+    pub objects: Vec<String>,
+    pub pods: Vec<String>,
+    pub namespaces: Vec<String>,
+}
+
 /// Completes the last word of a console line, as kubectl's shell completion would: verbs,
-/// subcommands, resource names and `RESOURCE/NAME`s. `names` are the Deployment's (first) and
-/// its ReplicaSets', `pods` the pods'. Returns the line with the candidates' common prefix
-/// filled in (and a space after a single candidate), and the candidates.
-pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<String>) {
+/// subcommands, resource names and `RESOURCE/NAME`s, namespaces after `-n`/`--namespace`.
+/// Returns the line with the candidates' common prefix filled in (and a space after a single
+/// candidate), and the candidates.
+pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
+    let (names, pods) = (&all.objects[..], &all.pods[..]);
     let words: Vec<&str> = input.split(' ').collect();
     let last = *words.last().unwrap_or(&"");
+    let after_namespace_flag =
+        words.len() >= 2 && matches!(words[words.len() - 2], "-n" | "--namespace");
     let lead: Vec<&str> = words[..words.len() - 1]
         .iter()
         .copied()
@@ -17,6 +29,7 @@ pub fn complete(input: &str, names: &[String], pods: &[String]) -> (String, Vec<
         .collect();
     let sub_of = |verb: &str| VERBS.iter().find(|v| v.name == verb).map(|v| v.subcommands);
     let mut pool: Vec<String> = match (lead.len(), lead.first().and_then(|v| sub_of(v))) {
+        _ if after_namespace_flag => all.namespaces.clone(),
         (0, _) => VERBS.iter().map(|v| v.name.to_string()).collect(),
         (1, Some(subs)) if !subs.is_empty() => subs.iter().map(|s| s.name.to_string()).collect(),
         _ => match last.split_once('/') {

@@ -27,7 +27,7 @@ mod set;
 pub mod verbs;
 
 pub use command::{Command, parse, tokenize};
-pub use complete::complete;
+pub use complete::{Names, complete};
 pub use resource::Resource;
 pub use verbs::{VERBS, is_read_only};
 

@@ -1,7 +1,7 @@
 //! kubectl's words, checked: each verb's output and refusals, completion, the read-only
 //! test, tokenizing.
 
-use super::{KubectlError, VERBS, complete, is_read_only, tokenize};
+use super::{KubectlError, Names, VERBS, complete, is_read_only, tokenize};
 use crate::api::Kind;
 use crate::api::yaml::parse_objects;
 use crate::apiserver::store::ApiError;
@@ -545,27 +545,30 @@ fn every_verb_in_the_table_is_run() {
 
 #[test]
 fn completion_offers_verbs_subcommands_resources_and_names() {
-    let names = vec!["web".to_string(), "web-abc".to_string()];
-    let pods = vec!["web-abc-x1".to_string()];
-    assert_eq!(complete("kubectl ro", &names, &pods).0, "kubectl rollout ");
-    assert_eq!(complete("rollout h", &names, &pods).0, "rollout history ");
-    assert_eq!(
-        complete("set ", &names, &pods).1,
-        ["env", "image", "resources"]
-    );
-    assert_eq!(complete("get deploy/", &names, &pods).0, "get deploy/web ");
-    assert_eq!(complete("get rs/", &names, &pods).1, ["rs/web-abc"]);
-    assert_eq!(
-        complete("delete pod/w", &names, &pods).1,
-        ["pod/web-abc-x1"]
-    );
-    let (line, hits) = complete("get re", &names, &pods);
+    let names = Names {
+        objects: vec!["web".to_string(), "web-abc".to_string()],
+        pods: vec!["web-abc-x1".to_string()],
+        namespaces: vec!["default".to_string(), "shop".to_string()],
+    };
+    assert_eq!(complete("kubectl ro", &names).0, "kubectl rollout ");
+    assert_eq!(complete("rollout h", &names).0, "rollout history ");
+    assert_eq!(complete("set ", &names).1, ["env", "image", "resources"]);
+    assert_eq!(complete("get deploy/", &names).0, "get deploy/web ");
+    assert_eq!(complete("get rs/", &names).1, ["rs/web-abc"]);
+    assert_eq!(complete("delete pod/w", &names).1, ["pod/web-abc-x1"]);
+    let (line, hits) = complete("get re", &names);
     assert_eq!(
         (line.as_str(), hits),
         (
             "get replicaset",
             vec!["replicaset".to_string(), "replicasets".to_string()]
         )
+    );
+    // Namespaces after -n (issue 32).
+    assert_eq!(complete("get pods -n s", &names).0, "get pods -n shop ");
+    assert_eq!(
+        complete("get pods --namespace ", &names).1,
+        ["default", "shop"]
     );
 }
 
@@ -1272,7 +1275,7 @@ fn the_readme_lists_the_verbs_of_the_table() {
         .expect("the README marks its list of verbs");
     assert_eq!(block, super::verbs::readme_list());
     let help = super::verbs::help();
-    let (completed, _) = complete("kubectl ", &[], &[]);
+    let (completed, _) = complete("kubectl ", &Names::default());
     assert_eq!(completed, "kubectl ");
     for v in VERBS.iter().filter(|v| v.name != "help") {
         assert!(
@@ -1280,7 +1283,7 @@ fn the_readme_lists_the_verbs_of_the_table() {
             "{}",
             v.name
         );
-        let (_, candidates) = complete(&format!("kubectl {}", &v.name[..2]), &[], &[]);
+        let (_, candidates) = complete(&format!("kubectl {}", &v.name[..2]), &Names::default());
         assert!(candidates.iter().any(|c| c == v.name), "{}", v.name);
     }
 }

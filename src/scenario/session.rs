@@ -1091,7 +1091,11 @@ objects:
         };
         let answered = s.instant_end(step);
         assert!(answered > step, "the deployment controller syncs at once");
-        assert!(s.trace[step..=answered].iter().all(|x| x.t == s.trace[step].t));
+        assert!(
+            s.trace[step..=answered]
+                .iter()
+                .all(|x| x.t == s.trace[step].t)
+        );
         let Outcome::Printed(history) = s
             .command(answered, "kubectl rollout history deployment/web")
             .unwrap()
@@ -1105,7 +1109,10 @@ objects:
         else {
             panic!("a read")
         };
-        assert!(!at_command.lines().any(|l| l.starts_with('2')), "{at_command}");
+        assert!(
+            !at_command.lines().any(|l| l.starts_with('2')),
+            "{at_command}"
+        );
     }
 
     #[test]

@@ -342,6 +342,30 @@ pub fn set_fragment(fragment: &str) {
     }
 }
 
+/// Puts a share fragment in the address bar as a new entry of the tab's history (an example
+/// opened), so that Back returns to the work before it.
+pub fn push_fragment(fragment: &str) {
+    if let Ok(h) = window().history() {
+        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+    if let Ok(Some(s)) = window().session_storage() {
+        let _ = s.set_item("rollout-last-good", fragment);
+    }
+}
+
+/// What the tab keeps under `key` (its session storage: a reload keeps it, another tab does
+/// not see it).
+pub fn kept(key: &str) -> Option<String> {
+    window().session_storage().ok()??.get_item(key).ok()?
+}
+
+/// Keeps `value` under `key` for the tab; a full storage only means it is not kept.
+pub fn keep(key: &str, value: &str) {
+    if let Ok(Some(s)) = window().session_storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
 /// A panic stops the wasm (the page's build aborts on panic): its message is left where
 /// `www/guard.js`, which shows the way back, reads it.
 pub fn report_panics() {

@@ -1,10 +1,12 @@
 //! The kubectl console: the contract's command subset with history (↑/↓), Tab completion of
-//! verbs, resources and names, and outputs as kubectl prints them. Commands that change the
-//! world land at the current step; read-only ones print the world as it stood then.
+//! verbs, resources, names and namespaces, and outputs as kubectl prints them. It takes what
+//! people paste: Shift+Enter starts a new line, and a heredoc (`kubectl apply -f - <<EOF`)
+//! goes on until its closing `EOF`. Commands that change the world land at the current step;
+//! read-only ones print the world as it stood then.
 
 use super::bindings;
 use super::state::Line;
-use crate::cluster::trace::TraceStep;
+use super::state::console::heredoc_open;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -12,8 +14,9 @@ use yew::prelude::*;
 pub struct Props {
     pub lines: Rc<Vec<Line>>,
     pub history: Rc<Vec<String>>,
-    /// (Deployment and ReplicaSet names, pod names) at the current step, for completion.
-    pub names: Rc<(Vec<String>, Vec<String>)>,
+    /// The names completion offers at the current step, and an example command for the
+    /// Deployment on screen.
+    pub names: Rc<(crate::kubectl::Names, String)>,
     /// A command typed (Enter).
     pub on_command: Callback<String>,
 }
@@ -21,12 +24,6 @@ pub struct Props {
 /// A line of kubectl's output that is one of its errors.
 fn is_error_line(l: &str) -> bool {
     l.starts_with("Error from server") || l.starts_with("error: ")
-}
-
-pub fn names_of(step: &TraceStep) -> Vec<String> {
-    let mut v: Vec<String> = step.deployment.iter().map(|d| d.name.clone()).collect();
-    v.extend(step.replica_sets.iter().map(|r| r.name.clone()));
-    v
 }
 
 /// (Long: a component, whose markup and key handling are most of its length.)
@@ -49,6 +46,8 @@ pub fn console(props: &Props) -> Html {
         let d = props.on_command.clone();
         let names = props.names.clone();
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            // Shift+Enter, or Enter inside an open heredoc, is a new line of the same command.
+            "Enter" if e.shift_key() || heredoc_open(&input) => {}
             "Enter" => {
                 e.prevent_default();
                 d.emit((*input).clone());
@@ -56,7 +55,8 @@ pub fn console(props: &Props) -> Html {
                 back.set(0);
                 hint.set(vec![]);
             }
-            "ArrowUp" | "ArrowDown" => {
+            // History on a one-line command; in several lines the arrows move the caret.
+            "ArrowUp" | "ArrowDown" if !input.contains('\n') => {
                 e.prevent_default();
                 let n = history.len();
                 let b = if e.key() == "ArrowUp" {
@@ -72,8 +72,8 @@ pub fn console(props: &Props) -> Html {
                 });
             }
             // Tab completes; with nothing to complete it moves on, as Tab does.
-            "Tab" if !e.shift_key() && !input.trim().is_empty() => {
-                let (line, hits) = crate::kubectl::complete(&input, &names.0, &names.1);
+            "Tab" if !e.shift_key() && !input.trim().is_empty() && !input.contains('\n') => {
+                let (line, hits) = crate::kubectl::complete(&input, &names.0);
                 if line == *input && hits.len() < 2 {
                     return;
                 }
@@ -85,11 +85,12 @@ pub fn console(props: &Props) -> Html {
             _ => {}
         })
     };
+    let rows = input.lines().count().clamp(1, 12).to_string();
     html! {
         <section class="console" aria-label="kubectl console">
             <pre id="console-out" class="out" aria-live="polite" tabindex="0">
                 if props.lines.is_empty() {
-                    <span class="muted">{"Type a kubectl command, e.g. kubectl set image deployment/web nginx=nginx:1.16.1 — Tab completes, ↑/↓ recall."}</span>
+                    <span class="muted">{ format!("Type a kubectl command, e.g. {} — Tab completes, ↑/↓ recall, Shift+Enter starts a new line (paste a manifest after kubectl apply -f -).", props.names.1) }</span>
                 }
                 { for props.lines.iter().map(|l| match l {
                     Line::Command(c) => html! { <div class="cmd">{ format!("$ {c}") }</div> },
@@ -118,8 +119,8 @@ pub fn console(props: &Props) -> Html {
             }
             <div class="prompt">
                 <span aria-hidden="true">{"$ "}</span>
-                <input id="console-input" type="text" autocomplete="off" spellcheck="false" aria-label="kubectl command"
-                    placeholder="kubectl get rs" value={(*input).clone()} {oninput} {onkeydown} />
+                <textarea id="console-input" autocomplete="off" spellcheck="false" aria-label="kubectl command (Shift+Enter for a new line)"
+                    rows={rows} placeholder="kubectl get rs" value={(*input).clone()} {oninput} {onkeydown} />
             </div>
         </section>
     }

@@ -63,20 +63,14 @@ pub fn app() -> Html {
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
     use_embed_errors(model.notice.clone(), model.refusals);
     use_url_follows_work(&model);
+    use_work_survives(&model, dispatch.clone());
     let run = Run(model.session.clone());
     // Derived from the run and the step only: recomputed when those change, not on every frame.
     let caption = use_memo((run.clone(), model.play.pos), |(run, pos)| {
         run.0.caption_at(*pos).map(str::to_string)
     });
     let names = use_memo((run.clone(), model.play.pos), |(run, pos)| {
-        let step = run.0.trace.get(*pos);
-        let pods: Vec<String> = run
-            .0
-            .frames
-            .get(*pos)
-            .map(|f| f.iter().map(|p| p.name.clone()).collect())
-            .unwrap_or_default();
-        (step.map(|s| console::names_of(s)).unwrap_or_default(), pods)
+        state::console::completions(&run.0, *pos)
     });
     // The run's Deployments, found once per run (the whole trace is read).
     let deployments = use_memo(run.clone(), |run| run.0.deployments());
@@ -205,23 +199,93 @@ fn use_embed_errors(notice: Option<String>, refusals: u32) {
 
 /// The address bar holds the work (the share fragment), so that a reload restores it: kept
 /// up to date whenever the run changes or playback stops, and put back after a link the page
-/// refused, replacing the history entry rather than adding one. An embed leaves its host's
-/// URL alone.
+/// refused, replacing the history entry rather than adding one, except for an example opened
+/// from the gallery, which is a new entry (Back returns to the work before it). An embed
+/// leaves its host's URL alone.
 #[hook]
 fn use_url_follows_work(model: &Model) {
     let run = Run(model.session.clone());
+    let pushed = use_mut_ref(|| model.examples_opened);
     let key = (
         run,
         model.play.pos,
         model.play.playing,
         model.view.embed,
         model.refusals,
+        model.examples_opened,
     );
-    use_effect_with(key, |(run, pos, playing, embed, _)| {
+    use_effect_with(key, move |(run, pos, playing, embed, _, opened)| {
         if !*playing && !*embed {
-            bindings::set_fragment(&crate::scenario::share::encode(&run.0.scenario, *pos));
+            let fragment = crate::scenario::share::encode(&run.0.scenario, *pos);
+            if *opened > *pushed.borrow() {
+                *pushed.borrow_mut() = *opened;
+                bindings::push_fragment(&fragment);
+            } else {
+                bindings::set_fragment(&fragment);
+            }
         }
     });
+}
+
+/// The work the address bar does not carry (the editor's text not applied, the console's
+/// transcript, which commands were typed) is kept for the tab by scenario, and put back when
+/// that scenario opens again: after a reload, or Back to an example worked on.
+#[hook]
+fn use_work_survives(model: &Model, dispatch: Dispatch) {
+    // Once per run: the key is the scenario's link, deflated.
+    let key = (*use_memo(Run(model.session.clone()), |run| {
+        state::work_key(&run.0.scenario)
+    }))
+    .clone();
+    let embed = model.view.embed;
+    use_effect_with(key.clone(), move |key| {
+        if let Some(w) = bindings::kept(key)
+            .filter(|_| !embed)
+            .and_then(|t| serde_json::from_str(&t).ok())
+        {
+            dispatch.dispatch(Action::Restore(w));
+        }
+    });
+    let deps = WorkDeps {
+        key,
+        lines: model.console.lines.clone(),
+        history: model.console.history.clone(),
+        editor: model.editor.dirty.then(|| model.editor.text.clone()),
+        typed: model.session.typed.clone(),
+    };
+    use_effect_with(deps, move |d| {
+        if !embed && (d.editor.is_some() || !d.lines.is_empty()) {
+            let work = state::Work {
+                editor: d.editor.clone(),
+                lines: d.lines.to_vec(),
+                history: d.history.to_vec(),
+                typed: d.typed.clone(),
+            };
+            if let Ok(text) = serde_json::to_string(&work) {
+                bindings::keep(&d.key, &text);
+            }
+        }
+    });
+}
+
+/// What the kept work depends on, compared cheaply each render (the transcript by pointer:
+/// a new line is a new vector).
+struct WorkDeps {
+    key: String,
+    lines: Rc<Vec<state::Line>>,
+    history: Rc<Vec<String>>,
+    editor: Option<String>,
+    typed: Vec<bool>,
+}
+
+impl PartialEq for WorkDeps {
+    fn eq(&self, o: &WorkDeps) -> bool {
+        self.key == o.key
+            && Rc::ptr_eq(&self.lines, &o.lines)
+            && Rc::ptr_eq(&self.history, &o.history)
+            && self.editor == o.editor
+            && self.typed == o.typed
+    }
 }
 
 /// Tells an embedding page where the page is: once when a run is ready, then on every step

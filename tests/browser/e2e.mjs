@@ -290,6 +290,67 @@ await test('rollout status watches in virtual time and the timeline follows to w
   assert((await text(page, '#console-out .res:last-child')).includes('successfully rolled out'), 'one line, done');
 });
 
+await test('a command lets the control plane answer: set image, then history shows revision 2 and undo finds it', async page => {
+  await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
+  const out = page.locator('#console-out');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('The controllers answered at once'));
+  await command(page, 'kubectl rollout history deployment/web');
+  await page.waitForFunction(() => /\n2 +<none>/.test(document.querySelector('#console-out').innerText));
+  await command(page, 'kubectl rollout undo deployment/web --to-revision=2');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('revision 2'));
+  const printed = await out.innerText();
+  assert(!printed.includes('unable to find specified revision 2'), 'revision 2 exists at once: ' + printed.slice(-300));
+  // --timeout prints the waiting lines too, then the timeout.
+  await command(page, 'kubectl rollout status deployment/web --timeout=1s');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('timed out waiting for the condition'));
+  const lines = page.locator('#console-out .watched');
+  assert((await lines.count()) >= 1 && (await lines.last().innerText()).includes('Waiting for deployment'), 'waiting lines before the timeout');
+});
+
+await test('the console takes a pasted manifest: kubectl apply -f - with several documents, Shift+Enter and a heredoc', async page => {
+  const doc = n => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${n}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: ${n}}\n  template:\n    metadata:\n      labels: {app: ${n}}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n`;
+  await page.fill('#console-input', `kubectl apply -f -\n${doc('api')}---\n${doc('worker')}`);
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/worker created'));
+  assert((await text(page, '#console-out')).includes('deployment.apps/api created'), 'both documents applied');
+  // Shift+Enter starts a new line; Enter in an open heredoc does too, until its EOF.
+  await page.fill('#console-input', 'kubectl get');
+  await page.press('#console-input', 'Shift+Enter');
+  assert((await page.locator('#console-input').inputValue()).includes('\n'), 'Shift+Enter made a new line');
+  await page.fill('#console-input', 'kubectl apply -f - <<EOF');
+  await page.press('#console-input', 'Enter');
+  assert((await page.locator('#console-input').inputValue()).startsWith('kubectl apply -f - <<EOF\n'), 'the heredoc stays open');
+  await page.fill('#console-input', `kubectl apply -f - <<EOF\n${doc('cron')}EOF`);
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/cron created'));
+  // Namespaces complete after -n.
+  await page.fill('#console-input', 'kubectl get pods -n def');
+  await page.press('#console-input', 'Tab');
+  assert((await page.locator('#console-input').inputValue()) === 'kubectl get pods -n default ', 'the namespace completes');
+});
+
+await test('work survives: a reload brings back the editor text not applied and the transcript; Back returns to the first example with its work', async page => {
+  page.on('dialog', d => d.accept());
+  await command(page, 'kubectl scale deployment/web --replicas=3');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('scaled'));
+  const mine = (await page.locator('#manifest').inputValue()).replace('app: web', 'app: web\n    team: mine');
+  await page.fill('#manifest', mine);
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.reload();
+  await page.waitForSelector('.cluster');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('kubectl scale deployment/web --replicas=3'));
+  assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'the editor text is back');
+  // Another example asks first (the work is the reader's, after the reload too), then Back.
+  let asked = false;
+  page.on('dialog', () => { asked = true; });
+  await pickExample(page, 'Rollback: kubectl today and the old annotation');
+  assert(asked, 'opening another example asked first');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('kubectl scale deployment/web --replicas=3'));
+  assert((await text(page, '.deploy-head')).includes('replicas 3'), 'the first example with its typed scale');
+  assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'and its editor text');
+});
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {

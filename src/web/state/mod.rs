@@ -78,6 +78,20 @@ pub struct Model {
     pub compare: Option<Rc<Comparison>>,
     /// Each variant's settings as the reader typed them, with why they were not taken.
     pub drafts: Rc<Vec<Draft>>,
+    /// How many examples the reader opened from the gallery: each one is a new entry in the
+    /// tab's history, so that Back returns to the work before it.
+    pub examples_opened: u32,
+}
+
+/// The reader's work that the address bar does not carry: the editor's text not applied, the
+/// console's transcript and recall, and which of the run's commands were typed. The page keeps
+/// it for the tab, by scenario ([`Model::work_key`]), so that a reload or Back brings it back.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Work {
+    pub editor: Option<String>,
+    pub lines: Vec<Line>,
+    pub history: Vec<String>,
+    pub typed: Vec<bool>,
 }
 
 /// Everything the page can be asked to do, by the part it belongs to.
@@ -112,6 +126,8 @@ pub enum Action {
     RecordingDone(u32),
     /// Drop the recording under way; the page stays as it is.
     CancelRecording,
+    /// The work kept for this scenario (a reload, Back): put back where nothing was done yet.
+    Restore(Work),
 }
 
 /// The manifest the editor starts with: the scenario's first Deployment.
@@ -208,6 +224,7 @@ impl Model {
             shared: None,
             compare: None,
             drafts: Rc::new(vec![]),
+            examples_opened: 0,
         };
         m.refresh_compare();
         m.refresh_learn();
@@ -246,6 +263,7 @@ impl Model {
     /// The page on a newly recorded run, as `opening` says.
     fn opened(&self, session: Session, opening: &Opening) -> Model {
         let mut n = Model::with_session(session, opening.gallery, self.dark, self.view.clone());
+        n.examples_opened = self.examples_opened;
         if n.predict.on != self.predict.on {
             n.predict.on = self.predict.on;
             n.refresh_learn();
@@ -531,6 +549,40 @@ impl Model {
 }
 
 impl Model {
+    /// The reader's work the address bar does not carry ([`Work`]).
+    pub fn work(&self) -> Work {
+        Work {
+            editor: self.editor.dirty.then(|| self.editor.text.clone()),
+            lines: self.console.lines.to_vec(),
+            history: self.console.history.to_vec(),
+            typed: self.session.typed.clone(),
+        }
+    }
+
+    /// Which scenario the work belongs to: its share link at its first step, hashed (the
+    /// link at the step on screen changes as one plays).
+    pub fn work_key(&self) -> String {
+        work_key(&self.session.scenario)
+    }
+
+    /// Puts kept work back, where the reader has not started anew: the transcript and recall,
+    /// the editor's text, and which commands were the reader's (so that opening another
+    /// example still asks first).
+    fn restore(&mut self, w: Work) {
+        if !self.console.lines.is_empty() || self.editor.dirty {
+            return;
+        }
+        self.console.lines = Rc::new(w.lines);
+        self.console.history = Rc::new(w.history);
+        if let Some(text) = w.editor {
+            self.editor.text = text;
+            self.editor.dirty = true;
+        }
+        if w.typed.len() == self.session.typed.len() && w.typed != self.session.typed {
+            Rc::make_mut(&mut self.session).typed = w.typed;
+        }
+    }
+
     /// Whether there is work a new example would replace: a command typed, or a manifest
     /// edited and not applied.
     pub fn has_work(&self) -> bool {
@@ -552,6 +604,14 @@ impl Model {
             s.trace[a].t as f64 / 1000.0
         ))
     }
+}
+
+/// The key [`Model::work_key`] keeps a scenario's work under.
+pub fn work_key(s: &Scenario) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    share::encode(s, 0).hash(&mut h);
+    format!("rollout-work:{:016x}", h.finish())
 }
 
 /// How long an autoplaying embed shows a caption before it plays on (real ms): time to read it.
@@ -736,10 +796,14 @@ impl Model {
                     ..Opening::default()
                 };
                 match Scenario::parse(&text).and_then(|s| self.open(s, opening)) {
-                    Ok(n) => *self = n,
+                    Ok(n) => {
+                        *self = n;
+                        self.examples_opened += 1;
+                    }
                     Err(e) => self.notice = Some(e.to_string()),
                 }
             }
+            Action::Restore(w) => self.restore(w),
             Action::OpenLink(fragment) => self.open_link(&fragment),
             Action::Shared(link) => self.shared = Some(link),
             Action::Focus(key) => self.rerun(|s| s.set_focus(&key)),

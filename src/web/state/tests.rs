@@ -112,7 +112,10 @@ fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
             .any(|l| matches!(l, Line::Note(n) if n.contains("kubectl set image"))),
         "a note names the later scenario command"
     );
-    assert!(m.session.typed.iter().any(|t| *t), "the change is the reader's");
+    assert!(
+        m.session.typed.iter().any(|t| *t),
+        "the change is the reader's"
+    );
 }
 
 #[test]
@@ -149,12 +152,14 @@ fn a_change_in_the_console_lands_at_the_current_step_and_a_read_prints() {
         .expect("the command is a step");
     assert!(m.session.is_typed(at));
     assert_eq!(m.play.pos, m.session.instant_end(at));
-    assert!(m.play.pos > at, "the deployment controller synced in that instant");
     assert!(
-        m.console
-            .lines
-            .iter()
-            .any(|l| matches!(l, Line::Note(n) if n.starts_with("The controllers answered at once"))),
+        m.play.pos > at,
+        "the deployment controller synced in that instant"
+    );
+    assert!(
+        m.console.lines.iter().any(
+            |l| matches!(l, Line::Note(n) if n.starts_with("The controllers answered at once"))
+        ),
         "the console says where the view moved"
     );
     assert_eq!(
@@ -522,4 +527,48 @@ fn predict_mode_stops_before_a_sync_and_checks_the_answer() {
     assert!(n.predict.on && !n.predict.questions.is_empty() && n.predict.verdicts.is_empty());
     let m = m.apply(Action::TogglePredict);
     assert!(!m.predict.on && m.predict.questions.is_empty() && m.predict.verdicts.is_empty());
+}
+
+/// Issue 32: the work the address bar does not carry comes back for its scenario (a reload,
+/// Back): the transcript and recall, the editor's text, and which commands were the reader's,
+/// so that opening another example still asks first.
+#[test]
+fn work_kept_for_a_scenario_comes_back_after_a_reload() {
+    let m = page("").apply(Action::Command(
+        "kubectl scale deployment/web --replicas=4".into(),
+    ));
+    let m = m.apply(Action::Editor(EditorAction::Changed(
+        "kind: Deployment # mine".into(),
+    )));
+    assert!(m.has_work());
+    let (work, key) = (m.work(), m.work_key());
+    assert_eq!(work.editor.as_deref(), Some("kind: Deployment # mine"));
+    assert!(!work.lines.is_empty() && work.typed.iter().any(|t| *t));
+    // A reload opens the address bar's link: the run, without what only the page knew.
+    let fragment = crate::scenario::share::encode(&m.session.scenario, m.play.pos);
+    let reloaded = Rc::new(Model::from_url("", &fragment, false));
+    assert_eq!(reloaded.work_key(), key, "the same scenario, the same key");
+    assert!(!reloaded.has_work() && reloaded.console.lines.is_empty());
+    let back = reloaded.apply(Action::Restore(work.clone()));
+    assert_eq!(back.work(), work);
+    assert!(
+        back.has_work(),
+        "opening another example asks first, after a reload too"
+    );
+    // Work already begun anew is never overwritten.
+    let fresh = page("").apply(Action::Command("kubectl get rs".into()));
+    let lines = fresh.console.lines.clone();
+    let kept = fresh.apply(Action::Restore(work));
+    assert_eq!(kept.console.lines, lines);
+}
+
+/// Issue 32: each example opened from the gallery is a new entry in the tab's history.
+#[test]
+fn each_example_opened_counts_for_the_tab_history() {
+    let m = page("");
+    assert_eq!(m.examples_opened, 0);
+    let text = crate::scenario::gallery::DEFAULT.to_string();
+    let m = m.apply(Action::LoadGallery(0, text.clone()));
+    let m = m.apply(Action::LoadGallery(0, text));
+    assert_eq!(m.examples_opened, 2);
 }
