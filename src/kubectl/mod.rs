@@ -16,6 +16,7 @@ mod config;
 mod delete;
 pub mod describe;
 pub mod duration;
+mod effect;
 mod fields;
 mod get;
 mod label;
@@ -28,6 +29,7 @@ pub mod verbs;
 
 pub use command::{Command, parse, tokenize};
 pub use complete::{Names, complete};
+pub use effect::may_undo;
 pub use resource::Resource;
 pub use verbs::{VERBS, is_read_only};
 

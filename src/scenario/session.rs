@@ -485,7 +485,6 @@ impl Session {
             })?
     }
 
-    /// The last step at or before virtual time `t_ms` (the first step if none is).
     /// The last step of step `i`'s instant before the next command: where the controllers
     /// have answered a command at `i` (they react in the same virtual instant, as on a real
     /// cluster a moment later).
@@ -503,6 +502,7 @@ impl Session {
         j
     }
 
+    /// The last step at or before virtual time `t_ms` (the first step if none is).
     pub fn step_at_time(&self, t_ms: u64) -> usize {
         self.trace
             .partition_point(|s| s.t <= t_ms)

@@ -69,6 +69,12 @@ pub fn app() -> Html {
     let caption = use_memo((run.clone(), model.play.pos), |(run, pos)| {
         run.0.caption_at(*pos).map(str::to_string)
     });
+    // The example's captions are about its own Deployment: set aside while following another.
+    let caption = if model.captions_on() {
+        caption
+    } else {
+        Rc::new(None)
+    };
     let names = use_memo((run.clone(), model.play.pos), |(run, pos)| {
         state::console::completions(&run.0, *pos)
     });
@@ -329,10 +335,19 @@ pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) 
     };
     let first = model.play.pos == 0 && !model.play.playing;
     let d = dispatch.clone();
+    let set_aside = (!model.captions_on())
+        .then(|| model.example_focus.clone())
+        .flatten()
+        .filter(|_| model.session.caption_at(model.play.pos).is_some());
     html! {
         <div class="caption" role="status" aria-live="polite">
             if let Some(c) = caption {
                 <p>{ c }</p>
+            }
+            if let Some(example) = set_aside {
+                <p class="hint">{ format!("The example's captions are about {example}; the views follow {}. ", model.session.focus.clone().unwrap_or_default()) }
+                    <button class="link" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ShowCaptions) }>{"Show them anyway"}</button>
+                </p>
             }
             if first {
                 <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>

@@ -81,6 +81,10 @@ pub struct Model {
     /// How many examples the reader opened from the gallery: each one is a new entry in the
     /// tab's history, so that Back returns to the work before it.
     pub examples_opened: u32,
+    /// The example's own Deployment (`namespace/name`): its captions are about it.
+    pub example_focus: Option<String>,
+    /// The reader asked to see the example's captions while following another Deployment.
+    pub captions_anyway: bool,
 }
 
 /// The reader's work that the address bar does not carry: the editor's text not applied, the
@@ -128,6 +132,8 @@ pub enum Action {
     CancelRecording,
     /// The work kept for this scenario (a reload, Back): put back where nothing was done yet.
     Restore(Work),
+    /// Show the example's captions while following another Deployment.
+    ShowCaptions,
 }
 
 /// The manifest the editor starts with: the scenario's first Deployment.
@@ -225,7 +231,10 @@ impl Model {
             compare: None,
             drafts: Rc::new(vec![]),
             examples_opened: 0,
+            example_focus: None,
+            captions_anyway: false,
         };
+        m.example_focus = example_focus(&m.session.scenario);
         m.refresh_compare();
         m.refresh_learn();
         m.seek(0);
@@ -549,6 +558,14 @@ impl Model {
 }
 
 impl Model {
+    /// Whether the example's captions show: they are about its own Deployment, so not while
+    /// the views follow another (unless the reader asks for them).
+    pub fn captions_on(&self) -> bool {
+        self.captions_anyway
+            || self.example_focus.is_none()
+            || self.session.focus == self.example_focus
+    }
+
     /// The reader's work the address bar does not carry ([`Work`]).
     pub fn work(&self) -> Work {
         Work {
@@ -589,20 +606,54 @@ impl Model {
         self.session.typed.iter().any(|t| *t) || (self.editor.dirty && self.shared.is_none())
     }
 
-    /// A change the scenario makes after step `i` (which the reader's change at `i` may not
-    /// survive), said as a note.
+    /// A change the scenario makes after step `i` to the same part of the same object as the
+    /// reader's change there (which it may undo), said as a note.
     fn later_scenario_change(&self, i: usize) -> Option<String> {
         let s = &self.session;
+        let mine = s.trace.get(i)?.command.as_deref()?;
         let lo = s.actions.partition_point(|&a| a <= i);
         let (a, cmd) = s.actions[lo..].iter().find_map(|&a| {
             let cmd = s.trace[a].command.as_deref()?;
-            (!s.is_typed(a) && !crate::kubectl::is_read_only(cmd)).then_some((a, cmd))
+            (!s.is_typed(a) && crate::kubectl::may_undo(mine, cmd)).then_some((a, cmd))
         })?;
         Some(format!(
             "Note: the scenario runs `{}` later, at t = {:.1}s, which may undo this.",
             cmd.lines().next().unwrap_or(""),
             s.trace[a].t as f64 / 1000.0
         ))
+    }
+}
+
+/// The example's own Deployment: among its manifests (the reader's come as commands), the one
+/// its `focus:` names, else the first.
+fn example_focus(s: &Scenario) -> Option<String> {
+    let keys: Vec<String> = s
+        .objects
+        .iter()
+        .filter(|o| o.contains("Deployment"))
+        .filter_map(|o| crate::api::yaml::parse_objects(o).ok())
+        .flatten()
+        .filter(|o| o.kind() == crate::api::Kind::Deployment)
+        .map(|o| {
+            let m = o.meta();
+            let ns = if m.namespace.is_empty() {
+                "default"
+            } else {
+                m.namespace.as_str()
+            };
+            format!("{ns}/{}", m.name)
+        })
+        .collect();
+    let named = s.focus.as_ref().map(|f| {
+        if f.contains('/') {
+            f.clone()
+        } else {
+            format!("default/{f}")
+        }
+    });
+    match named {
+        Some(f) if keys.contains(&f) => Some(f),
+        _ => keys.into_iter().next(),
     }
 }
 
@@ -804,6 +855,7 @@ impl Model {
                 }
             }
             Action::Restore(w) => self.restore(w),
+            Action::ShowCaptions => self.captions_anyway = true,
             Action::OpenLink(fragment) => self.open_link(&fragment),
             Action::Shared(link) => self.shared = Some(link),
             Action::Focus(key) => self.rerun(|s| s.set_focus(&key)),

@@ -155,7 +155,8 @@ impl Model {
         let to = self.session.step_at_time(self.play.vt_ms as u64);
         let to = to.max(self.play.pos).min(last);
         let trace = &self.session.trace;
-        let caption = (self.play.pos + 1..=to).find(|&i| trace[i].caption.is_some());
+        let captions = self.captions_on();
+        let caption = (self.play.pos + 1..=to).find(|&i| captions && trace[i].caption.is_some());
         if self.ask_before(caption.unwrap_or(to)) {
             return true;
         }

@@ -102,8 +102,9 @@ fn next_change_skips_steps_that_change_nothing_one_can_see() {
 
 #[test]
 fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
+    // The scenario sets the image later: a typed image change may be undone by it…
     let m = page("").apply(Action::Command(
-        "kubectl scale deployment/web --replicas=4".into(),
+        "kubectl set image deployment/web nginx=nginx:1.15".into(),
     ));
     assert!(
         m.console
@@ -115,6 +116,17 @@ fn a_change_typed_before_a_later_scenario_command_says_it_may_be_undone() {
     assert!(
         m.session.typed.iter().any(|t| *t),
         "the change is the reader's"
+    );
+    // …a scale is not touched by it, so nothing is said (issue 32: notes that are true).
+    let m = page("").apply(Action::Command(
+        "kubectl scale deployment/web --replicas=4".into(),
+    ));
+    assert!(
+        !m.console
+            .lines
+            .iter()
+            .any(|l| matches!(l, Line::Note(n) if n.contains("may undo"))),
+        "no note for a later command that writes another field"
     );
 }
 
@@ -571,4 +583,22 @@ fn each_example_opened_counts_for_the_tab_history() {
     let m = m.apply(Action::LoadGallery(0, text.clone()));
     let m = m.apply(Action::LoadGallery(0, text));
     assert_eq!(m.examples_opened, 2);
+}
+
+/// Issue 32: the example's captions are about its own Deployment; once the reader's is
+/// followed they are set aside (playback does not hold at them), and can be asked back.
+#[test]
+fn the_examples_captions_step_aside_for_the_readers_own_deployment() {
+    let m = page("");
+    assert_eq!(m.example_focus.as_deref(), Some("default/web"));
+    assert!(m.captions_on());
+    let api = "kubectl apply -f -\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec: {containers: [{name: app, image: 'api:1'}]}\n";
+    let m = m.apply(Action::Command(api.into()));
+    assert_eq!(m.session.focus.as_deref(), Some("default/api"));
+    assert!(!m.captions_on(), "the captions are about web");
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(0)));
+    let played = play(m.clone(), 10_000);
+    assert!(!played.play.held, "playback does not hold at web's captions");
+    let m = m.apply(Action::ShowCaptions);
+    assert!(m.captions_on());
 }
