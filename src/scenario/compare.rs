@@ -50,6 +50,45 @@ impl Comparison {
         })
     }
 
+    /// For each variant, why its settings change nothing, when they do not: a world timing
+    /// that the Deployment's readiness probe overrides (`readyMs`), or a run the same, step for
+    /// step, as a variant with other settings.
+    pub fn no_effect(&self) -> Vec<Option<String>> {
+        let probed = |s: &Session| {
+            s.focus_at(0).is_some_and(|d| {
+                d.spec
+                    .template
+                    .spec
+                    .containers
+                    .iter()
+                    .any(|c| c.extra.get("readinessProbe").is_some_and(|p| p.is_object()))
+            })
+        };
+        self.variants
+            .iter()
+            .zip(&self.runs)
+            .enumerate()
+            .map(|(i, (v, run))| {
+                let run = run.as_ref().ok()?;
+                if v.set.is_empty() {
+                    return None;
+                }
+                if v.set.iter().any(|(p, _)| p == "world.readyMs") && probed(run) {
+                    return Some("world.readyMs has no effect here: the pods' readiness probe decides when they are ready.".into());
+                }
+                let same = self.runs.iter().enumerate().find(|(j, other)| {
+                    *j != i
+                        && self.variants[*j].set != v.set
+                        && other.as_ref().is_ok_and(|o| o.trace == run.trace)
+                })?;
+                Some(format!(
+                    "These settings change nothing here: the run is the same, step for step, as variant {}'s.",
+                    same.0 + 1
+                ))
+            })
+            .collect()
+    }
+
     /// Each run's step at virtual time `t`.
     pub fn steps_at(&self, t: u64) -> Vec<Option<usize>> {
         self.runs
@@ -163,6 +202,63 @@ mod tests {
         )
         .unwrap();
         assert_eq!(suggested(&recreate)[1].name, "type=RollingUpdate");
+    }
+
+    /// Issue 32: Compare says when a setting changes nothing, and a rollout that went to zero
+    /// available is never the best time to complete.
+    #[test]
+    fn a_setting_that_changes_nothing_is_said_and_zero_available_is_never_best() {
+        let mut base = Scenario::parse(DEFAULT).unwrap();
+        base.variants = suggested(&base);
+        let c = Comparison::of(&base).unwrap();
+        let rows = summary::compare_rows(&c.rollouts());
+        let time = rows.iter().find(|r| r.label == "time to complete").unwrap();
+        let lowest: Vec<u32> = c.rollouts().iter().map(|r| r[0].lowest_available).collect();
+        for (best, low) in time.best.iter().zip(&lowest) {
+            assert!(
+                !(*best && *low == 0),
+                "a rollout through zero available is not starred"
+            );
+        }
+        assert_eq!(c.no_effect(), [None, None, None]);
+        // A readiness probe decides when pods are ready: world.readyMs changes nothing.
+        let probed = DEFAULT.replacen(
+            "image: nginx:1.14.2",
+            "image: nginx:1.14.2\n              readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 2}",
+            1,
+        );
+        let mut base = Scenario::parse(&probed).unwrap();
+        base.variants = vec![
+            Variant {
+                name: "as written".into(),
+                set: vec![],
+            },
+            Variant {
+                name: "slow".into(),
+                set: vec![("world.readyMs".into(), serde_json::json!(9000))],
+            },
+        ];
+        let c = Comparison::of(&base).unwrap();
+        let said = c.no_effect();
+        assert!(
+            said[1]
+                .as_deref()
+                .is_some_and(|w| w.contains("readiness probe")),
+            "{said:?}"
+        );
+        // The same run as another variant's, step for step (an image no pod uses fails).
+        base.variants[1].set = vec![(
+            "world.failingImages".into(),
+            serde_json::json!(["nothing:1"]),
+        )];
+        let c = Comparison::of(&base).unwrap();
+        assert!(
+            c.no_effect()[1]
+                .as_deref()
+                .is_some_and(|w| w.contains("variant 1")),
+            "{:?}",
+            c.no_effect()
+        );
     }
 
     #[test]

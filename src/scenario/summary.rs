@@ -409,9 +409,13 @@ pub fn compare_rows(columns: &[Vec<Rollout>]) -> Vec<CompareRow> {
                     format!("{} ({})", secs(r.duration_ms), r.ending.as_str())
                 }
             },
+            // A rollout that took every pod down on the way is not the best one, however fast.
             best_of(
                 &at.iter()
-                    .map(|r| r.filter(|r| complete(r)).map(|r| r.duration_ms))
+                    .map(|r| {
+                        r.filter(|r| complete(r) && (r.lowest_available > 0 || r.replicas == 0))
+                            .map(|r| r.duration_ms)
+                    })
                     .collect::<Vec<_>>(),
                 |a, b| a < b,
             ),

@@ -63,6 +63,10 @@ pub fn compare_view(props: &Props) -> Html {
         let cmp = props.compare.clone();
         use_memo(cmp, |cmp| summary::compare_rows(&cmp.0.rollouts()))
     };
+    let no_effect = {
+        let cmp = props.compare.clone();
+        use_memo(cmp, |cmp| cmp.0.no_effect())
+    };
     let d = props.on_play.clone();
     let on_seek = Callback::from(move |t: u64| d.emit(PlaybackAction::SeekTime(t)));
     let t = props.vt_ms.max(0.0) as u64;
@@ -87,6 +91,9 @@ pub fn compare_view(props: &Props) -> Html {
                     match r {
                         Ok(s) => html! {
                             <section class="variant" aria-label={format!("Variant {}: {name}", i + 1)}>
+                                if let Some(why) = no_effect.get(i).cloned().flatten() {
+                                    <p class="note no-effect">{ why }</p>
+                                }
                                 <RolloutChart run={Run(s.clone())} vt_ms={props.vt_ms} on_seek={on_seek.clone()} axes={Some(*axes)} title={title} />
                                 { compact(s.trace.get(s.step_at_time(t)).map(|s| &**s)) }
                             </section>

@@ -598,7 +598,10 @@ fn the_examples_captions_step_aside_for_the_readers_own_deployment() {
     assert!(!m.captions_on(), "the captions are about web");
     let m = m.apply(Action::Playback(PlaybackAction::Seek(0)));
     let played = play(m.clone(), 10_000);
-    assert!(!played.play.held, "playback does not hold at web's captions");
+    assert!(
+        !played.play.held,
+        "playback does not hold at web's captions"
+    );
     let m = m.apply(Action::ShowCaptions);
     assert!(m.captions_on());
 }
