@@ -543,9 +543,15 @@ impl Session {
         Ok(kubectl::run_command(&mut c, &parsed)?)
     }
 
-    /// What `kubectl get rs -w` would have printed up to step `i`: the trace's table.
+    /// What `kubectl get rs -w` would have printed up to step `i`: the trace's table, said to
+    /// be the playground's own (kubectl's has no T or WHY column, and prints as changes come).
     fn replica_set_table(&self, i: usize) -> String {
-        super::table::render(&self.trace[..(i + 1).min(self.len())])
+        format!(
+            "# The playground's table of every ReplicaSet change up to this step, with when and why
+# (kubectl get rs -w prints NAME DESIRED CURRENT READY AGE, a line as each change comes).
+{}",
+            super::table::render(&self.trace[..(i + 1).min(self.len())])
+        )
     }
 
     /// Runs a console command at step `i`. A read-only command prints what kubectl would have

@@ -284,6 +284,11 @@ pub fn use_shortcuts(dispatch: Dispatch) {
             if typing || (pressable && e.key() == " ") {
                 return;
             }
+            // Esc closes the YAML viewer (and leaves Esc to whatever else it closes).
+            if e.key() == "Escape" {
+                dispatch.dispatch(Action::Select(None));
+                return;
+            }
             let action = match e.key().as_str() {
                 " " => Some(Action::Playback(PlaybackAction::TogglePlay)),
                 "ArrowRight" if e.shift_key() => Some(Action::Playback(PlaybackAction::NextChange)),

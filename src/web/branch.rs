@@ -134,9 +134,15 @@ pub fn branch_panel(props: &Props) -> Html {
                 }) }
             </ul>
             if let Some(err) = &cur.error {
-                <p class="error">{ format!("error: {err}") }</p>
+                // The optimistic-concurrency conflict is routine (the sync is retried at
+                // once): muted, with why, not a red error.
                 if let Some(note) = crate::scenario::learn::routine_error(err) {
-                    <p class="routine">{ note }</p>
+                    <div class="routine" role="note">
+                        <p><span class="routine-tag">{"routine conflict"}</span>{ format!(" {err}") }</p>
+                        <p>{ note }</p>
+                    </div>
+                } else {
+                    <p class="error">{ format!("error: {err}") }</p>
                 }
             }
             <h3>{"Recent syncs"}</h3>

@@ -41,7 +41,14 @@ pub fn inspector(props: &Props) -> Html {
                 Selected::Pod(n) => (Kind::Pod, n),
                 Selected::ReplicaSet(n) => (Kind::ReplicaSet, n),
             };
-            Some(match c.store.get(kind, &format!("default/{name}")) {
+            // The pods and ReplicaSets shown are the followed Deployment's, in its namespace.
+            let ns = run
+                .0
+                .focus
+                .as_deref()
+                .and_then(|f| f.split_once('/'))
+                .map_or("default", |(ns, _)| ns);
+            Some(match c.store.get(kind, &format!("{ns}/{name}")) {
                 Some(o) => to_yaml(&o.clone()),
                 None => format!("# {name} does not exist at this step"),
             })
@@ -61,8 +68,12 @@ pub fn inspector(props: &Props) -> Html {
     let delete = (matches!(sel, Selected::Pod(_)) && !props.readonly).then(|| {
         let (d, close) = (props.on_command.clone(), props.on_select.clone());
         let n = name.clone();
+        let ns = match props.run.0.focus.as_deref().and_then(|f| f.split_once('/')) {
+            Some((ns, _)) if ns != "default" => format!(" -n {ns}"),
+            _ => String::new(),
+        };
         html! { <button class="danger" aria-label={format!("Delete pod {n}")}
-            onclick={move |_| { d.emit(format!("kubectl delete pod {n}")); close.emit(None); }}>{"Delete pod"}</button> }
+            onclick={move |_| { d.emit(format!("kubectl delete pod {n}{ns}")); close.emit(None); }}>{"Delete pod"}</button> }
     });
     html! {
         <section class="inspector" aria-label={format!("{what} {name}")}>

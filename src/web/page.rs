@@ -339,19 +339,22 @@ pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) 
         .then(|| model.example_focus.clone())
         .flatten()
         .filter(|_| model.session.caption_at(model.play.pos).is_some());
+    // The text scrolls in its own space; Continue sits beside it, always in view.
     html! {
-        <div class="caption" role="status" aria-live="polite">
-            if let Some(c) = caption {
-                <p>{ c }</p>
-            }
-            if let Some(example) = set_aside {
-                <p class="hint">{ format!("The example's captions are about {example}; the views follow {}. ", model.session.focus.clone().unwrap_or_default()) }
-                    <button class="link" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ShowCaptions) }>{"Show them anyway"}</button>
-                </p>
-            }
-            if first {
-                <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>
-            }
+        <div class="caption">
+            <div class="caption-text" role="status" aria-live="polite" tabindex="-1">
+                if let Some(c) = caption {
+                    <p>{ c }</p>
+                }
+                if let Some(example) = set_aside {
+                    <p class="hint">{ format!("The example's captions are about {example}; the views follow {}. ", model.session.focus.clone().unwrap_or_default()) }
+                        <button class="link" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ShowCaptions) }>{"Show them anyway"}</button>
+                    </p>
+                }
+                if first {
+                    <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>
+                }
+            </div>
             if model.play.held && !model.play.playing {
                 <button class="continue" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
             }

@@ -351,6 +351,31 @@ await test('work survives: a reload brings back the editor text not applied and 
   assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'and its editor text');
 });
 
+for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
+  await test(`the caption's Continue is in view and clickable at ${w}x${h}; Esc closes the YAML viewer`, async page => {
+    await page.setViewportSize({ width: w, height: h });
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await page.keyboard.press('Space');
+    await page.waitForSelector('.caption .continue', { timeout: 20000 });
+    const button = page.locator('.caption .continue');
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    const cap = await page.locator('div.caption').boundingBox();
+    assert(box && cap && box.y >= cap.y - 1 && box.y + box.height <= cap.y + cap.height + 1 && box.x + box.width <= cap.x + cap.width + 1,
+      `Continue inside the caption box: ${JSON.stringify(box)} in ${JSON.stringify(cap)}`);
+    const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('.continue') !== null,
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    assert(hit, 'nothing covers Continue');
+    const text = await page.locator('.caption-text').evaluate(el => el.scrollHeight <= el.clientHeight + 1 || getComputedStyle(el).overflowY === 'auto');
+    assert(text, 'the caption text is whole or scrolls, never cut');
+    // Esc closes the pod's YAML.
+    await page.locator('.pod:not(.mini)').first().click();
+    await page.waitForSelector('.inspector');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('.inspector'));
+  });
+}
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
@@ -898,6 +923,8 @@ await test('the guarantees panel shows a breach after Delete pod at the floor, a
   for (let i = 0; i < 40 && !(await page.$('.branch-panel .routine')); i++) await page.keyboard.press('ArrowRight');
   const note = await text(page, '.branch-panel .routine');
   assert(note.includes('Upstream does this too') && note.includes('getNewReplicaSet'), 'the conflict in plain words: ' + note);
+  assert(note.includes('routine conflict'), 'said to be routine: ' + note);
+  assert(!(await page.$('.branch-panel p.error')), 'the routine conflict is not shown as a red error');
 });
 
 // Safe by construction (issue 29): what a shared link, a host page or another window can do.

@@ -143,7 +143,7 @@ impl DeploymentController {
         cx.explain(
             "requeueStuckDeployment",
             format!(
-                "no progress: check again in {}s, when the progress deadline passes",
+                "not complete yet: look again in {}s, when the progress deadline would pass (progress before then moves the deadline on)",
                 (delay_ms as f64 / 1000.0).ceil()
             ),
         );

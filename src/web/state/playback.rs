@@ -94,6 +94,11 @@ impl Model {
             PlaybackAction::TogglePlay | PlaybackAction::Play if self.predict.asking.is_some() => {
                 self.reveal()
             }
+            // Continue after the last caption ends there: only ▶ at the end starts over.
+            PlaybackAction::Play if self.play.held && self.play.pos >= last => {
+                self.play.held = false;
+                self.play.playing = false;
+            }
             PlaybackAction::TogglePlay | PlaybackAction::Play => {
                 self.predict.revealed = None;
                 self.play.playing = true;

@@ -605,3 +605,20 @@ fn the_examples_captions_step_aside_for_the_readers_own_deployment() {
     let m = m.apply(Action::ShowCaptions);
     assert!(m.captions_on());
 }
+
+/// Issue 32: Continue at a caption on the last step ends there; only ▶ at the end starts over.
+#[test]
+fn continue_on_the_last_caption_does_not_start_over() {
+    let mut m = (*page("")).clone();
+    let last = m.last();
+    m.seek(last);
+    m.play.held = true;
+    let m = Rc::new(m).apply(Action::Playback(PlaybackAction::Play));
+    assert_eq!(m.play.pos, last, "stays at the end");
+    assert!(!m.play.playing && !m.play.held);
+    let m = m.apply(Action::Playback(PlaybackAction::Play));
+    assert!(
+        m.play.playing && m.play.pos == 0,
+        "▶ at the end starts over"
+    );
+}
