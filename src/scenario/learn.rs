@@ -85,6 +85,9 @@ pub struct Verdict {
     pub step: usize,
     pub branch: Branch,
     pub strategy: Option<String>,
+    /// What the reader picked, to show beside what happened.
+    pub picked: Branch,
+    pub picked_strategy: Option<String>,
     pub branch_right: bool,
     /// The ReplicaSets the sync found, then the one it created (if either side says so).
     pub sizes: Vec<SizeVerdict>,
@@ -130,9 +133,102 @@ pub fn check(s: &Session, step: usize, p: &Prediction) -> Verdict {
         step,
         branch,
         strategy,
+        picked: p.branch,
+        picked_strategy: p.strategy.clone(),
         branch_right,
         sizes: out,
     }
+}
+
+impl Verdict {
+    /// What the reader missed, in a few words: the branch (what was picked, what fired) and
+    /// each size that was off.
+    pub fn missed(&self) -> String {
+        let mut parts = vec![];
+        if !self.branch_right {
+            let named = |b: Branch, s: &Option<String>| match s {
+                Some(s) => format!("{} ({s})", b.as_str()),
+                None => b.as_str().to_string(),
+            };
+            parts.push(format!(
+                "branch: you picked {}, it was {}",
+                named(self.picked, &self.picked_strategy),
+                named(self.branch, &self.strategy)
+            ));
+        }
+        let show = |n: Option<i32>| n.map_or("none".to_string(), |n| n.to_string());
+        for sz in self.sizes.iter().filter(|s| !s.right()) {
+            parts.push(format!(
+                "{}: you said {}, it was {}",
+                sz.name,
+                show(sz.predicted),
+                show(sz.actual)
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
+/// That sync in its own words and numbers: the sizes it found and left, and for a rollout the
+/// bounds its strategy kept (replicas + maxSurge pods at most, replicas − maxUnavailable
+/// available at least).
+pub fn explain_sync(s: &Session, step: usize) -> String {
+    let st = &s.trace[step];
+    let found = before(s, step);
+    let after = sizes(st);
+    let mut out = vec![];
+    let moves: Vec<String> = found
+        .iter()
+        .map(|(name, rev, n)| {
+            let to = after.get(name.as_str()).copied().unwrap_or(0);
+            if to == *n {
+                format!("rev {rev} ({name}) stays at {n}")
+            } else {
+                format!("rev {rev} ({name}) {n} → {to}")
+            }
+        })
+        .chain(
+            st.replica_sets
+                .iter()
+                .filter(|r| !found.iter().any(|(n, _, _)| *n == r.name))
+                .map(|r| format!("a new ReplicaSet {} is created at {}", r.name, r.replicas)),
+        )
+        .collect();
+    if !moves.is_empty() {
+        out.push(format!("This sync: {}.", moves.join(", ")));
+    }
+    // The availability the sync found (its own step shows what it left).
+    let available = step
+        .checked_sub(1)
+        .and_then(|p| s.trace[p].deployment.as_ref())
+        .map_or(0, |d| d.status.available_replicas);
+    if let (Some(d), Some(Branch::Rollout)) = (&st.deployment, st.branch) {
+        if d.strategy == "RollingUpdate" {
+            out.push(format!(
+                "With replicas {r}, maxSurge {s} and maxUnavailable {u}: at most {r} + {s} = {} pods, and at least {r} − {u} = {} available ({} were).",
+                d.replicas + d.max_surge,
+                d.replicas - d.max_unavailable,
+                available,
+                r = d.replicas,
+                s = d.max_surge,
+                u = d.max_unavailable,
+            ));
+        } else {
+            out.push(format!(
+                "Recreate: the old ReplicaSets go to 0 first; {} pods of the old ones are still there.",
+                d.status.replicas - d.status.updated_replicas
+            ));
+        }
+    }
+    if let (Some(d), Some(Branch::Scale)) = (&st.deployment, st.branch) {
+        let total: i32 = found.iter().map(|(_, _, n)| n).sum();
+        out.push(format!(
+            "spec.replicas is {} and the ReplicaSets held {total}: {:+} spread in proportion to their sizes.",
+            d.replicas,
+            d.replicas - total
+        ));
+    }
+    out.join(" ")
 }
 
 /// Why the branch fired, in plain words.
@@ -206,12 +302,26 @@ mod tests {
         };
         let v = check(&s, k, &wrong_branch);
         assert!(!v.branch_right && !v.right() && v.sizes.iter().all(SizeVerdict::right));
+        // Issue 32: what was picked is said beside what happened, and the sync in numbers.
+        assert_eq!(
+            v.missed(),
+            "branch: you picked scale, it was rollout (RollingUpdate)"
+        );
+        let numbers = explain_sync(&s, k);
+        assert!(numbers.contains("10 → 8"), "{numbers}");
+        assert!(numbers.contains("a new ReplicaSet"), "{numbers}");
+        assert!(numbers.contains("at most 10 + 3 = 13 pods"), "{numbers}");
         let wrong_size = Prediction {
             sizes: vec![10],
             ..right.clone()
         };
         let v = check(&s, k, &wrong_size);
         assert!(v.branch_right && !v.right());
+        assert!(
+            v.missed().ends_with(": you said 10, it was 8"),
+            "{}",
+            v.missed()
+        );
         assert_eq!(
             (v.sizes[0].predicted, v.sizes[0].actual),
             (Some(10), Some(8))

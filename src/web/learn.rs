@@ -29,9 +29,25 @@ pub fn predict_card(model: &Model, dispatch: &Dispatch) -> Html {
     if model.play.pos >= model.last() {
         return score(model, dispatch);
     }
+    // The card says what playback is doing, and what comes next.
+    let n = model.predict.questions.len();
+    let pos = model.play.pos;
+    let left = model.predict.questions.iter().filter(|&&q| q > pos).count();
+    let text = if model.play.playing {
+        format!("Predict mode: playing; it stops before the next of the {left} questions left.")
+    } else if pos == 0 {
+        format!(
+            "Predict mode: playback stops before each of the {n} Deployment syncs that change something. Press ▶ to start."
+        )
+    } else {
+        format!(
+            "Predict mode: paused at t = {}; {left} of {n} questions are still ahead. Press ▶ to go on.",
+            secs(model.session.trace[pos].t)
+        )
+    };
     html! {
         <section class="predict idle" aria-label="Predict mode">
-            <p>{ format!("Predict mode: playback stops before each of the {} Deployment syncs that change something. Press ▶ to start.", model.predict.questions.len()) }</p>
+            <p>{ text }</p>
         </section>
     }
 }
@@ -62,9 +78,10 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
         }
     };
     html! {
-        <section class="predict asking" aria-label="Predict the next sync">
+        <section class="predict asking" id="predict-question" tabindex="-1" aria-labelledby="predict-heading">
+            <FocusOnQuestion {q} />
             <form {onsubmit}>
-                <h2>{ format!("Predict: what does the next Deployment sync do (t = {})?", secs(t)) }</h2>
+                <h2 id="predict-heading">{ format!("Predict: what does the next Deployment sync do (t = {})?", secs(t)) }</h2>
                 <fieldset class="branches">
                     <legend>{"Which branch of syncDeployment fires? (keys 1–5)"}</legend>
                     { for learn::CHOICES.iter().enumerate().map(|(k, b)| {
@@ -105,6 +122,19 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct FocusProps {
+    q: usize,
+}
+
+/// Moves the focus to a question when it opens (a screen reader reads its heading), once per
+/// question: typing an answer keeps the focus where it is.
+#[function_component(FocusOnQuestion)]
+fn focus_on_question(props: &FocusProps) -> Html {
+    use_effect_with(props.q, |_| bindings::focus_later("predict-question"));
+    html! {}
+}
+
 fn mark(ok: bool) -> Html {
     html! { <span class={classes!("mark", if ok { "right" } else { "wrong" })}>{ if ok { "✓ right" } else { "✗ wrong" } }</span> }
 }
@@ -119,7 +149,14 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
     html! {
         <section class={classes!("predict", "revealed", if v.right() { "right" } else { "wrong" })} aria-label="The answer" aria-live="polite">
             <h2>{ if v.right() { "Right." } else { "Not quite." } }</h2>
-            <p>{"Branch: "}<b>{ taken }</b>{" "}{ mark(v.branch_right) }</p>
+            <p>{"Branch: "}<b>{ taken }</b>{" "}{ mark(v.branch_right) }
+                if !v.branch_right {
+                    { format!(" (you picked {})", match &v.picked_strategy {
+                        Some(s) => format!("{} ({s})", v.picked.as_str()),
+                        None => v.picked.as_str().to_string(),
+                    }) }
+                }
+            </p>
             <table class="sizes-table">
                 <thead><tr><th scope="col">{"ReplicaSet"}</th><th scope="col">{"you said"}</th><th scope="col">{"the controller"}</th><th></th></tr></thead>
                 <tbody>
@@ -134,6 +171,7 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
                 </tbody>
             </table>
             <p class="why">{ learn::why(st) }</p>
+            <p class="why numbers">{ learn::explain_sync(&model.session, v.step) }</p>
             <ul class="explain">
                 { for st.explain.iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
             </ul>
@@ -151,12 +189,12 @@ fn score(model: &Model, dispatch: &Dispatch) -> Html {
         .count();
     let answered = model.predict.verdicts.len();
     let total = model.predict.questions.len();
-    let missed: Vec<usize> = model
+    let missed: Vec<(usize, String)> = model
         .predict
         .verdicts
         .values()
         .filter(|v| !v.right())
-        .map(|v| v.step)
+        .map(|v| (v.step, v.missed()))
         .collect();
     html! {
         <section class="predict score" aria-label="Your score">
@@ -165,12 +203,12 @@ fn score(model: &Model, dispatch: &Dispatch) -> Html {
             if !missed.is_empty() {
                 <p>{"Missed (each opens the step before that sync):"}</p>
                 <ul class="missed">
-                    { for missed.iter().map(|&q| {
-                        let d = dispatch.clone();
+                    { for missed.iter().map(|(q, what)| {
+                        let (d, q) = (dispatch.clone(), *q);
                         let st = &model.session.trace[q];
-                        html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(q - 1)))}>
+                        html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(q.saturating_sub(1))))}>
                             { format!("t = {}: {}", secs(st.t), st.branch.map_or("", Branch::as_str)) }
-                        </button></li> }
+                        </button>{ format!(" — {what}") }</li> }
                     }) }
                 </ul>
             }

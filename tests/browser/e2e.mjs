@@ -863,6 +863,7 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   await untilAsked(page);
   assert((await clock(page)).startsWith('t = 10.0s'), 'it stops before the sync at 10 s: ' + await clock(page));
   assert((await text(page, '.caption')).includes('once you have answered'), 'the caption does not give the answer away');
+  assert(await page.evaluate(() => document.activeElement && document.activeElement.id === 'predict-question'), 'the question takes the focus');
   // The set image: rollout (5), RollingUpdate; the old ReplicaSet goes to 8 and a new one starts at 3.
   await page.locator('.predict.asking h2').click();
   await page.keyboard.press('5');
@@ -882,11 +883,15 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   await page.waitForSelector('.predict.revealed');
   assert((await text(page, '.predict.revealed h2')) === 'Not quite.', 'a wrong answer');
   assert((await text(page, '.predict.revealed')).includes('✗ wrong'), 'marked wrong');
+  const shown = await text(page, '.predict.revealed');
+  assert(shown.includes('(you picked pause)'), 'what was picked, beside what happened: ' + shown);
+  assert(shown.includes('This sync:'), 'that sync in its own numbers: ' + shown);
   await page.screenshot({ path: path.join(out, 'predict-revealed.png') });
   await seekEnd(page);
   await page.waitForSelector('.predict.score');
   const score = await text(page, '.predict.score');
   assert(score.includes('Score: 1 of 2 right'), 'the score: ' + score);
+  assert(score.includes('you picked pause'), 'the missed list says what was missed: ' + score);
   const before = await clock(page);
   await page.click('.predict.score .missed button');
   assert((await clock(page)) !== before, 'a missed step is a link that seeks there');
