@@ -404,14 +404,14 @@ impl EventRecorder {
     ) {
         let (kind, name, ns, uid) = (about.kind.as_str(), about.name, about.namespace, about.uid);
         let now = self.clock.now_ms();
-        let c = match self.correlators.iter().position(|(s, _)| *s == source) {
+        let ci = match self.correlators.iter().position(|(s, _)| *s == source) {
             Some(c) => c,
             None => {
                 self.correlators.push((source, Correlator::default()));
                 self.correlators.len() - 1
             }
         };
-        let c = &mut self.correlators[c].1;
+        let c = &mut self.correlators[ci].1;
         // Each cache has its own keys (the source picks the correlator, so it is in none):
         // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
         // the message; `getSpamKey` is the object alone.
@@ -437,33 +437,18 @@ impl EventRecorder {
                 n
             }
             None => {
-                let words = (source, type_, reason);
-                let w = match self.words.iter().position(|x| *x == words) {
-                    Some(w) => w,
-                    None => {
-                        self.words.push(words);
-                        self.words.len() - 1
-                    }
-                };
-                let namespace = intern(&mut self.namespaces, ns);
-                let object = append(&mut self.text, &[kind, "/", name]);
-                let uid = append(&mut self.text, &[uid]);
-                let message = append(&mut self.text, &[prefix, &message]);
-                self.taken.push(0);
-                self.log.push(Record {
-                    words: w as u16,
-                    namespace: namespace as u16,
+                let message = format!("{prefix}{message}");
+                let n = self.store_new(
+                    (source, type_, reason),
+                    about,
+                    &message,
                     count,
-                    object,
-                    uid,
-                    message,
-                    first_ms: first_ms as i64,
-                    last_ms: now as i64,
-                });
-                if let Some(seen) = c.observed.peek_mut(&event_key) {
-                    seen.event = Some(self.log.len() - 1);
+                    (first_ms as i64, now as i64),
+                );
+                if let Some(seen) = self.correlators[ci].1.observed.peek_mut(&event_key) {
+                    seen.event = Some(n);
                 }
-                self.log.len() - 1
+                n
             }
         };
         self.fresh.push(n);
@@ -482,7 +467,24 @@ impl EventRecorder {
         count: u32,
         (first_ms, last_ms): (i64, i64),
     ) {
-        let words = (source, type_, reason);
+        self.store_new(
+            (source, type_, reason),
+            about,
+            message,
+            count,
+            (first_ms, last_ms),
+        );
+    }
+
+    /// A new stored event, its text appended; returns its index.
+    fn store_new(
+        &mut self,
+        words: Words,
+        about: Involved<'_>,
+        message: &str,
+        count: u32,
+        (first_ms, last_ms): (i64, i64),
+    ) -> usize {
         let w = match self.words.iter().position(|x| *x == words) {
             Some(w) => w,
             None => {
@@ -505,6 +507,7 @@ impl EventRecorder {
             first_ms,
             last_ms,
         });
+        self.log.len() - 1
     }
 
     /// Whether `a` and `b` are the same event as it stood at two times: the same object,

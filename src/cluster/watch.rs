@@ -125,23 +125,7 @@ impl Watch {
             self.key = key;
             self.seen_rv = d.metadata.resource_version.parse().unwrap_or(0);
             self.deadline_ms = self.timeout_ms.map(|t| now_ms + t);
-            match (self.viewer)(d, self.revision) {
-                Ok((text, done)) => {
-                    self.lines.push(WatchLine { t: now_ms, text });
-                    if done {
-                        self.end = Some(WatchEnd {
-                            t: now_ms,
-                            error: None,
-                        });
-                    }
-                }
-                Err(e) => {
-                    self.end = Some(WatchEnd {
-                        t: now_ms,
-                        error: Some(e),
-                    })
-                }
-            }
+            self.view(d, now_ms);
         }
     }
 
@@ -192,6 +176,12 @@ impl Watch {
             return false;
         }
         self.seen_rv = rv;
+        self.view(d, now_ms);
+        true
+    }
+
+    /// What the viewer says of `d` at `now_ms`: a line, and the end when it is done or fails.
+    fn view(&mut self, d: &Deployment, now_ms: u64) {
         match (self.viewer)(d, self.revision) {
             Ok((text, done)) => {
                 self.lines.push(WatchLine { t: now_ms, text });
@@ -209,6 +199,5 @@ impl Watch {
                 })
             }
         }
-        true
     }
 }

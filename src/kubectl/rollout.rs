@@ -70,6 +70,15 @@ fn group_kind(o: &Object) -> &'static str {
     }
 }
 
+/// polymorphichelpers' refusal of a kind it has no `what` for (`no rollbacker has been
+/// implemented for "ReplicaSet.apps"`).
+fn not_implemented(what: &str, o: &Object) -> KubectlError {
+    KubectlError::Go(format!(
+        "no {what} has been implemented for {:?}",
+        group_kind(o)
+    ))
+}
+
 /// kubectl's line for no object found (on stderr, and not an error).
 fn none_found(a: &Args) -> String {
     format!("No resources found in {} namespace.", a.ns())
@@ -173,10 +182,7 @@ fn undo_command(c: &mut Cluster, rest: &[String]) -> Outcome {
     for item in visit.items {
         let r = item.and_then(|info| {
             let Object::Deployment(d) = &info.object else {
-                return Err(KubectlError::Go(format!(
-                    "no rollbacker has been implemented for {:?}",
-                    group_kind(&info.object)
-                )));
+                return Err(not_implemented("rollbacker", &info.object));
             };
             let result = rollback(c, (**d).clone(), to, dry)?;
             report.wrote |= result == ROLLED_BACK && dry == DryRun::None;
@@ -325,10 +331,7 @@ fn history(c: &mut Cluster, rest: &[String]) -> Outcome {
     for item in visit.items {
         let r = item.and_then(|info| {
             let Object::Deployment(d) = &info.object else {
-                return Err(KubectlError::Go(format!(
-                    "no history viewer has been implemented for {:?}",
-                    group_kind(&info.object)
-                )));
+                return Err(not_implemented("history viewer", &info.object));
             };
             if let Some(o) = output {
                 return history_objects(c, d, revision, o);

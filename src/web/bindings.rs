@@ -358,10 +358,11 @@ pub fn push_fragment(fragment: &str) {
     }
 }
 
-/// What the tab keeps under `key` (its session storage: a reload keeps it, another tab does
-/// not see it).
-pub fn kept(key: &str) -> Option<String> {
-    window().session_storage().ok()??.get_item(key).ok()?
+/// The work the tab keeps under `key` (its session storage: a reload keeps it, another tab
+/// does not see it); what does not read as work is none.
+pub fn kept_work(key: &str) -> Option<super::state::Work> {
+    let text = window().session_storage().ok()??.get_item(key).ok()??;
+    serde_json::from_str(&text).ok()
 }
 
 /// Keeps `value` under `key` for the tab; a full storage only means it is not kept.

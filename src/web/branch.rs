@@ -62,7 +62,7 @@ pub fn branch_drawer(props: &Props) -> Html {
     }
 }
 
-/// The branch panel. (A component; its markup is most of its length.)
+/// The branch panel. (Long: a component, whose markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
     let s = &props.run.0;

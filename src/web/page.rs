@@ -245,10 +245,7 @@ fn use_work_survives(model: &Model, dispatch: Dispatch) {
     .clone();
     let embed = model.view.embed;
     use_effect_with(key.clone(), move |key| {
-        if let Some(w) = bindings::kept(key)
-            .filter(|_| !embed)
-            .and_then(|t| serde_json::from_str(&t).ok())
-        {
+        if let Some(w) = bindings::kept_work(key).filter(|_| !embed) {
             dispatch.dispatch(Action::Restore(w));
         }
     });
