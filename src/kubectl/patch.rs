@@ -115,7 +115,7 @@ fn patched(old: &Object, patch: &Value, p: &str, ty: &str) -> Result<Object, Kub
     match ty {
         "merge" => json_patch::merge(&mut v, patch),
         "json" => {
-            let ops: json_patch::Patch = codec::from_value(patch.clone())
+            let ops: json_patch::Patch = serde_json::from_value(patch.clone())
                 .map_err(|e| format!("error: unable to parse \"{p}\" as a JSON patch: {e}"))?;
             json_patch::patch(&mut v, &ops).map_err(|e| format!("Error from server: {e}"))?;
         }
