@@ -141,11 +141,13 @@ async function longSession(name, command, answer) {
     const input = document.getElementById('console-input');
     const out = document.getElementById('console-out');
     const one = cmd => new Promise(resolve => {
-      // Done once the console ends with this command's echo and then its answer (two
-      // commands in a row never echo alike).
+      // Done once the console shows this command's echo and then its answer among the lines
+      // after it (a note may follow: where the view moved; two commands in a row never echo
+      // alike).
       const done = () => {
-        const [echo, said] = [...out.children].slice(-2).map(e => e.textContent);
-        return echo === `$ ${cmd}` && said.includes(answer);
+        const lines = [...out.children].slice(-4).map(e => e.textContent);
+        const at = lines.lastIndexOf(`$ ${cmd}`);
+        return at >= 0 && lines.slice(at + 1).some(l => l.includes(answer));
       };
       const observer = new MutationObserver(() => {
         if (!done()) return;
