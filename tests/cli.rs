@@ -221,3 +221,30 @@ fn run_check_on_the_gallery_finds_no_unexpected_breach() {
         }
     }
 }
+
+/// Issue 33: `rollout explain` prints one step: why it ran, its numbers, and a ReplicaSet
+/// sync's expectations and slow-start batches.
+#[test]
+fn explain_prints_a_steps_cause_numbers_expectations_and_batches() {
+    let out = rollout(&["explain", "scenarios/rolling-update.yaml", "--step", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.starts_with("step 2 of "), "{s}");
+    assert!(
+        s.contains("cause: a watch event, ADDED ReplicaSet default/web-"),
+        "{s}"
+    );
+    assert!(s.contains("through addRS"), "{s}");
+    assert!(
+        s.contains(
+            "expectations: before add 0, del 0, satisfied; after add 10, del 0, not satisfied"
+        ),
+        "{s}"
+    );
+    assert!(s.contains("slow-start batches: 1, 2, 4, 3"), "{s}");
+    let first = rollout(&["explain", "scenarios/rolling-update.yaml", "--t", "0s"]);
+    assert!(first.status.success());
+    let bad = rollout(&["explain", "scenarios/rolling-update.yaml", "--step", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--step wants a step number from 1"));
+}

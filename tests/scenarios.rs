@@ -1242,3 +1242,56 @@ fn rollout_status_without_watch_prints_one_line() {
         ]
     );
 }
+
+/// Issue 33, the machinery: a new 20-replica Deployment's first ReplicaSet sync creates its
+/// pods in slow-start batches 1, 2, 4, 8, 5 and expects 20 creations; the pods' ADDED events
+/// (through `addPod`) satisfy the expectations by the next sync; the first Deployment sync ran
+/// because of the Deployment's ADDED event, through `addDeployment`.
+#[test]
+fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping() {
+    use rollout_playground::cluster::trace::{Controller, StepKind};
+    let trace = run_web(
+        "replicas: 20",
+        "{name: app, image: 'app:1'}",
+        "until: settled\n",
+    );
+    let syncs = |c| {
+        trace
+            .iter()
+            .filter(move |s| s.kind == StepKind::Sync && s.controller == Some(c))
+    };
+    let first_d = syncs(Controller::Deployment).next().unwrap();
+    let cause = serde_json::to_value(first_d.cause.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        cause,
+        serde_json::json!({"event": "ADDED", "object": "Deployment default/web", "handler": "addDeployment"})
+    );
+    let mut rs = syncs(Controller::ReplicaSet);
+    let first = rs.next().unwrap();
+    assert_eq!(first.batches, [1, 2, 4, 8, 5]);
+    assert_eq!(first.burst_replicas, None);
+    let e = first.expectations.unwrap();
+    assert_eq!((e.before.add, e.before.satisfied), (0, true));
+    assert_eq!(
+        (e.after.add, e.after.del, e.after.satisfied),
+        (20, 0, false)
+    );
+    let cause = serde_json::to_value(first.cause.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        (cause["event"].as_str(), cause["handler"].as_str()),
+        (Some("ADDED"), Some("addRS"))
+    );
+    let next = rs.next().unwrap();
+    let e = next.expectations.unwrap();
+    assert_eq!(
+        (e.before.add, e.before.satisfied),
+        (0, true),
+        "the ADDED events came in"
+    );
+    assert!(next.batches.is_empty(), "nothing left to create");
+    let cause = serde_json::to_value(next.cause.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        (cause["event"].as_str(), cause["handler"].as_str()),
+        (Some("ADDED"), Some("addPod"))
+    );
+}

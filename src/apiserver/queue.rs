@@ -5,13 +5,69 @@
 //! queue-wide token bucket (10 per second, burst 100), which `forget` does not refill.
 
 use super::agenda::Agenda;
-use crate::api::Str;
+use super::store::{WatchEvent, WatchRef};
+use crate::api::{Kind, Str};
 use std::collections::BTreeMap;
 use std::collections::{BTreeSet, VecDeque};
+
+/// Why a key is in a work queue (the trace's `cause`): a watch event that a handler turned into
+/// the key, or a requeue (`AddAfter`, a rate-limited retry after an error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    Event {
+        /// `ADDED`, `MODIFIED` or `DELETED`.
+        event: &'static str,
+        kind: Kind,
+        /// The object's `namespace/name`.
+        object: Str,
+        /// Upstream's handler that enqueued the key (`addDeployment`, `updatePod`, …).
+        handler: &'static str,
+    },
+    After {
+        delay_ms: u64,
+    },
+    RateLimited {
+        delay_ms: u64,
+    },
+}
+
+impl serde::Serialize for Cause {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        match self {
+            Cause::Event {
+                event,
+                kind,
+                object,
+                handler,
+            } => {
+                m.serialize_entry("event", event)?;
+                m.serialize_entry("object", &format!("{} {object}", kind.as_str()))?;
+                m.serialize_entry("handler", handler)?;
+            }
+            Cause::After { delay_ms } => {
+                m.serialize_entry("requeue", "after")?;
+                m.serialize_entry("delayMs", delay_ms)?;
+            }
+            Cause::RateLimited { delay_ms } => {
+                m.serialize_entry("requeue", "rateLimited")?;
+                m.serialize_entry("delayMs", delay_ms)?;
+            }
+        }
+        m.end()
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
     queue: VecDeque<Str>,
+    /// Why each key is queued: the first reason since it was last taken.
+    causes: BTreeMap<Str, Cause>,
+    /// Why each delayed key will be.
+    delayed_causes: BTreeMap<Str, Cause>,
+    /// The watch event the informer's handlers are handling (`handling`).
+    event: Option<(&'static str, Kind, Str)>,
     dirty: BTreeSet<Str>,
     processing: BTreeSet<Str>,
     /// Keys waiting on the clock.
@@ -31,16 +87,55 @@ pub const BUCKET_BURST: u64 = 100;
 
 impl WorkQueue {
     pub fn add(&mut self, key: &str) {
+        self.add_because(key, None);
+    }
+
+    /// Adds `key`, remembering why when it was not queued yet.
+    fn add_because(&mut self, key: &str, cause: Option<Cause>) {
         if self.dirty.contains(key) {
             return;
         }
         let key = Str::new(key);
+        if let Some(c) = cause {
+            self.causes.insert(key.clone(), c);
+        }
         if self.processing.contains(&key) {
             self.dirty.insert(key);
             return;
         }
         self.dirty.insert(key.clone());
         self.queue.push_back(key);
+    }
+
+    /// The watch event the handlers called next are handling (`None` when done).
+    pub fn handling(&mut self, ev: Option<&WatchEvent>) {
+        self.event = ev.map(|ev| {
+            let (event, o) = match ev.view() {
+                WatchRef::Added(o) => ("ADDED", o),
+                WatchRef::Modified { new, .. } => ("MODIFIED", new),
+                WatchRef::Deleted(o) => ("DELETED", o),
+            };
+            (event, o.kind(), o.meta().key().clone())
+        });
+    }
+
+    /// Adds `key` from upstream's handler `handler`, for the event being handled.
+    pub fn add_by(&mut self, key: &str, handler: &'static str) {
+        let cause = self
+            .event
+            .clone()
+            .map(|(event, kind, object)| Cause::Event {
+                event,
+                kind,
+                object,
+                handler,
+            });
+        self.add_because(key, cause);
+    }
+
+    /// Why `key`, just taken, was queued.
+    pub fn take_cause(&mut self, key: &str) -> Option<Cause> {
+        self.causes.remove(key)
     }
 
     /// Queues `key` once the clock reaches `now_ms + delay_ms`.
@@ -53,6 +148,9 @@ impl WorkQueue {
         if self.delayed.iter().any(|(d, k)| k == key && d <= due) {
             return;
         }
+        self.delayed_causes
+            .entry(key.into())
+            .or_insert(Cause::After { delay_ms });
         self.delayed.add(due, key.into());
     }
 
@@ -79,6 +177,11 @@ impl WorkQueue {
     /// (each counts the call), the longer delay wins.
     pub fn add_rate_limited(&mut self, key: &str, now_ms: u64) {
         let d = self.when(key).max(self.bucket_when(now_ms));
+        if d == 0 {
+            return self.add_because(key, Some(Cause::RateLimited { delay_ms: 0 }));
+        }
+        self.delayed_causes
+            .insert(key.into(), Cause::RateLimited { delay_ms: d });
         self.add_after(key, now_ms, d);
     }
 
@@ -94,7 +197,8 @@ impl WorkQueue {
     pub fn promote(&mut self, now_ms: u64) {
         while let Some(due) = self.delayed.take_due(now_ms) {
             for key in due {
-                self.add(&key);
+                let cause = self.delayed_causes.remove(&key);
+                self.add_because(&key, cause);
             }
         }
     }

@@ -9,6 +9,9 @@
 //! - `rollout compare SCENARIO [--set path=value,…]…` runs the scenario as written and once per
 //!   `--set` (or as its own `variants:`) and prints the rollouts' numbers side by side.
 //! - `rollout check VECTORS.json…` evaluates conformance vectors and prints `N passed, N failed`.
+//! - `rollout explain SCENARIO --step N | --t DURATION` prints one step of the run: why it
+//!   ran, the explain lines with their numbers, and a ReplicaSet sync's expectations and
+//!   slow-start batches.
 
 use rollout_playground::cluster::budget::Budget;
 use rollout_playground::cluster::trace;
@@ -21,7 +24,7 @@ use rollout_playground::scenario::{
 };
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its numbers, a ReplicaSet sync's expectations and batches; N counts from 1, DURATION is the last step at or before it)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
         Some("compare") => compare(&args[1..]),
         Some("check") => check(&args[1..]),
         Some("share") => share(&args[1..]),
+        Some("explain") => explain(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -43,6 +47,60 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `rollout explain SCENARIO --step N | --t DURATION`.
+fn explain(args: &[String]) -> ExitCode {
+    let refuse = |why: String| {
+        eprintln!("rollout explain: {why}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let (mut file, mut step, mut at) = (None, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--step" => match it.next().map(|v| v.parse::<usize>()) {
+                Some(Ok(n)) if n >= 1 => step = Some(n - 1),
+                other => {
+                    return refuse(format!("--step wants a step number from 1, got {other:?}"));
+                }
+            },
+            "--t" => match it
+                .next()
+                .map(|v| parse_duration(&serde_json::Value::String(v.clone())))
+            {
+                Some(Ok(ms)) => at = Some(ms),
+                Some(Err(e)) => return refuse(format!("--t: {e}")),
+                None => return refuse("--t wants a duration, e.g. 12s".into()),
+            },
+            f if file.is_none() && !f.starts_with('-') => file = Some(f.to_string()),
+            other => return refuse(format!("unknown argument {other:?}")),
+        }
+    }
+    let Some(file) = file else {
+        return refuse("which scenario?".into());
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => return refuse(format!("{file}: {e}")),
+    };
+    let trace = match Scenario::parse(&text).and_then(|s| s.run()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("rollout explain: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let i = match (step, at) {
+        (Some(n), None) => n,
+        (None, Some(t)) => trace.partition_point(|s| s.t <= t).saturating_sub(1),
+        _ => return refuse("give one of --step N and --t DURATION".into()),
+    };
+    if i >= trace.len() {
+        return refuse(format!("the run has {} steps", trace.len()));
+    }
+    println!("{}", table::explain_step(&trace, i));
+    ExitCode::SUCCESS
 }
 
 /// (Long: each flag read and refused in turn, then each output format.)

@@ -586,6 +586,7 @@ impl Cluster {
             return;
         };
         let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+        s.cause = self.queue_mut(c).take_cause(&key);
         let worth_a_step = match c {
             Controller::Deployment => {
                 let sim = &mut self.sim;
@@ -609,6 +610,11 @@ impl Cluster {
                     .sync_replica_set(&mut sim.store, &mut sim.events, &key);
                 s.explain = report.explain;
                 s.error = report.error;
+                s.expectations = report
+                    .expectations
+                    .map(|(before, after)| trace::ExpectationsTrace { before, after });
+                s.batches = report.batches;
+                s.burst_replicas = report.burst_replicas;
                 true
             }
             Controller::GarbageCollector => {

@@ -4,8 +4,10 @@
 
 use crate::api::codec::omit;
 use crate::apiserver::events::Event;
+use crate::apiserver::queue::Cause;
 use crate::controller::Explain;
 use crate::controller::deployment::{Branch, Ladder};
+use crate::controller::replicaset::ExpectationsView;
 use serde::{Serialize, Serializer};
 
 /// What a step is.
@@ -65,8 +67,20 @@ pub struct TraceStep {
     pub ladder: Option<Ladder>,
     #[serde(skip_serializing_if = "omit")]
     pub strategy: Option<String>,
+    /// Why the sync ran: the watch event a handler turned into its key, or a requeue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     #[serde(skip_serializing_if = "omit")]
     pub explain: Vec<Explain>,
+    /// A ReplicaSet sync's expectations when it began and when it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expectations: Option<ExpectationsTrace>,
+    /// The slow-start batches a ReplicaSet sync created pods in.
+    #[serde(skip_serializing_if = "omit")]
+    pub batches: Vec<usize>,
+    /// `burstReplicas`, when it capped a ReplicaSet sync's creates or deletes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_replicas: Option<usize>,
     /// A sync that returned an error (the key is requeued with back-off).
     #[serde(skip_serializing_if = "omit")]
     pub error: Option<String>,
@@ -110,7 +124,11 @@ impl TraceStep {
             branch: None,
             ladder: None,
             strategy: None,
+            cause: None,
             explain: vec![],
+            expectations: None,
+            batches: vec![],
+            burst_replicas: None,
             error: None,
             command: None,
             caption: None,
@@ -123,6 +141,13 @@ impl TraceStep {
             replica_sets: vec![],
         }
     }
+}
+
+/// A ReplicaSet's expectations before and after a sync.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ExpectationsTrace {
+    pub before: ExpectationsView,
+    pub after: ExpectationsView,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -30,10 +30,17 @@ fn parse_key(k: &str) -> Option<(Kind, &str)> {
 
 impl GarbageCollector {
     fn enqueue(&mut self, o: &Object) {
-        self.queue.add(&gc_key(o.kind(), &o.meta().key()));
+        self.queue
+            .add_by(&gc_key(o.kind(), &o.meta().key()), "processGraphChanges");
     }
 
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
+        self.queue.handling(Some(ev));
+        self.handle_event(store, ev);
+        self.queue.handling(None);
+    }
+
+    fn handle_event(&mut self, store: &Store, ev: &WatchEvent) {
         match ev.view() {
             WatchRef::Deleted(o) => {
                 let deps: Vec<Object> = store.dependents_of(&o.meta().uid).cloned().collect();

@@ -129,12 +129,23 @@ pub fn safe_encode(s: &str) -> String {
 pub fn slow_start_batch<E>(
     count: usize,
     initial_batch_size: usize,
+    f: impl FnMut() -> Result<(), E>,
+) -> (usize, Option<E>) {
+    slow_start_batches(count, initial_batch_size, f, &mut vec![])
+}
+
+/// [`slow_start_batch`], saying the size of each batch it ran (the trace's `batches`).
+pub fn slow_start_batches<E>(
+    count: usize,
+    initial_batch_size: usize,
     mut f: impl FnMut() -> Result<(), E>,
+    ran: &mut Vec<usize>,
 ) -> (usize, Option<E>) {
     let mut remaining = count;
     let mut successes = 0;
     let mut batch = remaining.min(initial_batch_size);
     while batch > 0 {
+        ran.push(batch);
         let mut first_err = None;
         let mut ok = 0;
         for _ in 0..batch {

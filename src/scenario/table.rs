@@ -68,3 +68,106 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
     }
     out
 }
+
+/// `rollout explain`: step `i` of a trace in words: what it was, why it ran (its cause), the
+/// explain lines with their numbers, and for a ReplicaSet sync its expectations before and
+/// after and the slow-start batches it created pods in.
+pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) -> String {
+    let s = steps[i].borrow();
+    let mut out = vec![];
+    let what = match s.kind {
+        StepKind::Sync => {
+            let mut w = format!(
+                "{} sync {}",
+                s.controller.map_or("", Controller::as_str),
+                s.key.as_deref().unwrap_or("")
+            );
+            if let Some(b) = s.branch {
+                w.push_str(&format!(" ({}", b.as_str()));
+                if let Some(st) = s.strategy.as_deref().filter(|_| b == Branch::Rollout) {
+                    w.push_str(&format!(", {st}"));
+                }
+                w.push(')');
+            }
+            w
+        }
+        StepKind::Action => match &s.command {
+            Some(c) => format!("the command `{}`", c.lines().next().unwrap_or("")),
+            None => "a caption".to_string(),
+        },
+        _ => format!("the world: {}", s.changes.join("; ")),
+    };
+    out.push(format!(
+        "step {} of {}, t = {:.1} s: {what}",
+        i + 1,
+        steps.len(),
+        s.t as f64 / 1000.0
+    ));
+    if let Some(c) = &s.cause {
+        out.push(format!("cause: {}", cause_text(c)));
+    }
+    if !s.explain.is_empty() {
+        out.push("why, with the numbers:".into());
+        out.extend(
+            s.explain
+                .iter()
+                .map(|e| format!("  {}: {}", e.func, e.text)),
+        );
+    }
+    if let Some(e) = &s.expectations {
+        let one = |v: &crate::controller::replicaset::ExpectationsView| {
+            format!(
+                "add {}, del {}, {}",
+                v.add,
+                v.del,
+                if v.satisfied {
+                    "satisfied"
+                } else {
+                    "not satisfied"
+                }
+            )
+        };
+        out.push(format!(
+            "expectations: before {}; after {}",
+            one(&e.before),
+            one(&e.after)
+        ));
+    }
+    if !s.batches.is_empty() {
+        let sizes: Vec<String> = s.batches.iter().map(usize::to_string).collect();
+        out.push(format!("slow-start batches: {}", sizes.join(", ")));
+    }
+    if let Some(b) = s.burst_replicas {
+        out.push(format!("capped by burstReplicas {b}"));
+    }
+    if let Some(e) = &s.error {
+        out.push(format!("error: {e}"));
+    }
+    out.join("\n")
+}
+
+/// A sync's cause in words.
+fn cause_text(c: &crate::apiserver::queue::Cause) -> String {
+    use crate::apiserver::queue::Cause;
+    match c {
+        Cause::Event {
+            event,
+            kind,
+            object,
+            handler,
+        } => format!(
+            "a watch event, {event} {} {object}, through {handler}",
+            kind.as_str()
+        ),
+        Cause::After { delay_ms } => {
+            format!(
+                "requeued after {:.3} s (AddAfter)",
+                *delay_ms as f64 / 1000.0
+            )
+        }
+        Cause::RateLimited { delay_ms } => format!(
+            "retried after an error, {:.3} s later (AddRateLimited)",
+            *delay_ms as f64 / 1000.0
+        ),
+    }
+}

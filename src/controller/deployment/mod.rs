@@ -109,8 +109,9 @@ impl std::fmt::Display for NoDeployments<'_> {
 impl DeploymentController {
     // ---------------------------------------------------------------- event handlers
 
-    fn enqueue(&mut self, d: &Deployment) {
-        self.queue.add(&d.metadata.key());
+    /// Queues the Deployment's key from upstream's handler `handler`.
+    fn enqueue(&mut self, d: &Deployment, handler: &'static str) {
+        self.queue.add_by(&d.metadata.key(), handler);
     }
 
     fn resolve_controller_ref<'a>(
@@ -151,14 +152,14 @@ impl DeploymentController {
 
     /// Informer callbacks: which Deployments a watch event wakes (upstream's handlers).
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
+        self.queue.handling(Some(ev));
         match ev.view() {
-            WatchRef::Added(Object::Deployment(d)) | WatchRef::Deleted(Object::Deployment(d)) => {
-                self.enqueue(d)
-            }
+            WatchRef::Added(Object::Deployment(d)) => self.enqueue(d, "addDeployment"),
+            WatchRef::Deleted(Object::Deployment(d)) => self.enqueue(d, "deleteDeployment"),
             WatchRef::Modified {
                 new: Object::Deployment(d),
                 ..
-            } => self.enqueue(d),
+            } => self.enqueue(d, "updateDeployment"),
             WatchRef::Added(Object::ReplicaSet(rs)) => self.add_replica_set(store, rs),
             WatchRef::Modified {
                 old: Object::ReplicaSet(o),
@@ -168,6 +169,7 @@ impl DeploymentController {
             WatchRef::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
             _ => {}
         }
+        self.queue.handling(None);
     }
 
     pub fn add_replica_set(&mut self, store: &Store, rs: &ReplicaSet) {
@@ -176,12 +178,12 @@ impl DeploymentController {
         }
         if let Some(r) = rs.metadata.controller_ref() {
             if let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r) {
-                self.enqueue(d);
+                self.enqueue(d, "addReplicaSet");
             }
             return;
         }
         for d in Self::get_deployments_for_replica_set(store, rs).unwrap_or_default() {
-            self.enqueue(&d);
+            self.enqueue(&d, "addReplicaSet");
         }
     }
 
@@ -195,17 +197,17 @@ impl DeploymentController {
             && let Some(r) = old_ref
             && let Some(d) = Self::resolve_controller_ref(store, &old.metadata.namespace, r)
         {
-            self.enqueue(d);
+            self.enqueue(d, "updateReplicaSet");
         }
         if let Some(r) = cur_ref {
             if let Some(d) = Self::resolve_controller_ref(store, &cur.metadata.namespace, r) {
-                self.enqueue(d);
+                self.enqueue(d, "updateReplicaSet");
             }
             return;
         }
         if cur.metadata.labels != old.metadata.labels || ref_changed {
             for d in Self::get_deployments_for_replica_set(store, cur).unwrap_or_default() {
-                self.enqueue(&d);
+                self.enqueue(&d, "updateReplicaSet");
             }
         }
     }
@@ -214,7 +216,7 @@ impl DeploymentController {
         if let Some(r) = rs.metadata.controller_ref()
             && let Some(d) = Self::resolve_controller_ref(store, &rs.metadata.namespace, r)
         {
-            self.enqueue(d);
+            self.enqueue(d, "deleteReplicaSet");
         }
     }
 
@@ -252,7 +254,7 @@ impl DeploymentController {
             .map(|r| store.pods_controlled_by(&r.metadata.uid).count())
             .sum();
         if pods == 0 {
-            self.enqueue(d);
+            self.enqueue(d, "deletePod");
         }
     }
 

@@ -11,7 +11,7 @@ use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent
 use crate::controller::FeatureGates;
 use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{self, RankKey, RankKeys};
-use crate::controller::{Explain, slow_start_batch};
+use crate::controller::{Explain, slow_start_batches};
 use std::collections::BTreeMap;
 use util::{
     REPLICA_FAILURE, get_replica_set_condition, remove_replica_set_condition,
@@ -48,6 +48,21 @@ pub struct RsSyncReport {
     pub waited_on_expectations: bool,
     pub error: Option<String>,
     pub explain: Vec<Explain>,
+    /// The ReplicaSet's expectations when the sync began and when it ended.
+    pub expectations: Option<(ExpectationsView, ExpectationsView)>,
+    /// The slow-start batches it created pods in (`[1, 2, 4, 8, 5]`).
+    pub batches: Vec<usize>,
+    /// `burstReplicas`, when it capped this sync's creates or deletes.
+    pub burst_replicas: Option<usize>,
+}
+
+/// A ReplicaSet's expectations as the trace shows them: creations and deletions still to be
+/// observed, and whether the controller may act (`SatisfiedExpectations`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ExpectationsView {
+    pub add: i64,
+    pub del: i64,
+    pub satisfied: bool,
 }
 
 /// What `manageReplicas` will do this sync, decided from the informer's view of the pods.
@@ -56,11 +71,13 @@ enum ReplicaPlan {
     Create {
         n: usize,
         why: String,
+        capped: bool,
     },
     /// (name, key, grace period) of each pod to delete, in ranked order.
     Delete {
         victims: Vec<(Str, Str, Option<i64>)>,
         why: String,
+        capped: bool,
     },
 }
 
@@ -100,30 +117,38 @@ impl ReplicaSetController {
 
     /// Informer callbacks (addPod, updatePod, deletePod, and the ReplicaSet ones).
     pub fn handle(&mut self, store: &Store, ev: &WatchEvent) {
+        self.queue.handling(Some(ev));
+        self.handle_event(store, ev);
+        self.queue.handling(None);
+    }
+
+    fn handle_event(&mut self, store: &Store, ev: &WatchEvent) {
         let now_ms = store.clock().now_ms();
         match ev.view() {
-            WatchRef::Added(Object::ReplicaSet(rs)) => self.queue.add(&rs.metadata.key()),
+            WatchRef::Added(Object::ReplicaSet(rs)) => {
+                self.queue.add_by(&rs.metadata.key(), "addRS")
+            }
             WatchRef::Modified {
                 new: Object::ReplicaSet(rs),
                 ..
-            } => self.queue.add(&rs.metadata.key()),
+            } => self.queue.add_by(&rs.metadata.key(), "updateRS"),
             WatchRef::Deleted(Object::ReplicaSet(rs)) => {
                 self.expectations.delete_expectations(&rs.metadata.key());
-                self.queue.add(&rs.metadata.key());
+                self.queue.add_by(&rs.metadata.key(), "deleteRS");
             }
             WatchRef::Added(Object::Pod(p)) => {
                 if p.metadata.deletion_timestamp.is_some() {
-                    return self.delete_pod(store, p);
+                    return self.delete_pod(store, p, "addPod");
                 }
                 if let Some(r) = p.metadata.controller_ref() {
                     if let Some((key, _)) = Self::rs_for_ref(store, &p.metadata.namespace, r) {
                         self.expectations.counts.creation_observed(key);
-                        self.queue.add(key);
+                        self.queue.add_by(key, "addPod");
                     }
                     return;
                 }
                 for k in Self::matching_replica_sets(store, p) {
-                    self.queue.add(&k);
+                    self.queue.add_by(&k, "addPod");
                 }
             }
             WatchRef::Modified {
@@ -135,9 +160,9 @@ impl ReplicaSetController {
                 }
                 let labels_changed = old.metadata.labels != cur.metadata.labels;
                 if cur.metadata.deletion_timestamp.is_some() {
-                    self.delete_pod(store, cur);
+                    self.delete_pod(store, cur, "updatePod");
                     if labels_changed {
-                        self.delete_pod(store, old);
+                        self.delete_pod(store, old, "updatePod");
                     }
                     return;
                 }
@@ -146,11 +171,11 @@ impl ReplicaSetController {
                     && let Some(r) = or
                     && let Some((key, _)) = Self::rs_for_ref(store, &old.metadata.namespace, r)
                 {
-                    self.queue.add(key);
+                    self.queue.add_by(key, "updatePod");
                 }
                 if let Some(r) = cr {
                     if let Some((key, rs)) = Self::rs_for_ref(store, &cur.metadata.namespace, r) {
-                        self.queue.add(key);
+                        self.queue.add_by(key, "updatePod");
                         // A pod that just became ready turns available minReadySeconds later;
                         // upstream adds a second against clock skew. (The spec is read first:
                         // the old pod's status is seldom still in the cache.)
@@ -166,16 +191,18 @@ impl ReplicaSetController {
                 }
                 if labels_changed || cr != or {
                     for k in Self::matching_replica_sets(store, cur) {
-                        self.queue.add(&k);
+                        self.queue.add_by(&k, "updatePod");
                     }
                 }
             }
-            WatchRef::Deleted(Object::Pod(p)) => self.delete_pod(store, p),
+            WatchRef::Deleted(Object::Pod(p)) => self.delete_pod(store, p, "deletePod"),
             _ => {}
         }
     }
 
-    fn delete_pod(&mut self, store: &Store, p: &Pod) {
+    /// `deletePod` (also called from `addPod` and `updatePod` for a pod being deleted, which is
+    /// the informer's handler named in the sync's cause).
+    fn delete_pod(&mut self, store: &Store, p: &Pod, handler: &'static str) {
         let Some(r) = p.metadata.controller_ref() else {
             return;
         };
@@ -183,7 +210,7 @@ impl ReplicaSetController {
             return;
         };
         self.expectations.deletion_observed(key, &pod_key(p));
-        self.queue.add(key);
+        self.queue.add_by(key, handler);
     }
 
     /// `syncReplicaSet`: claims the pods (adopting orphans that match, releasing controlled
@@ -206,6 +233,7 @@ impl ReplicaSetController {
             return report;
         };
         let now = store.now();
+        let before = self.expectations_of(key, now);
         let needs_sync = self.expectations.satisfied(key, now);
         let deleting = rs.metadata.deletion_timestamp.is_some();
         if !deleting {
@@ -253,7 +281,22 @@ impl ReplicaSetController {
         } else {
             self.queue.forget(key);
         }
+        report.expectations = Some((before, self.expectations_of(key, store.now())));
         report
+    }
+
+    /// The ReplicaSet's expectations as the trace shows them.
+    pub fn expectations_of(&self, key: &str, now: Time) -> ExpectationsView {
+        let e = self.expectations.counts.get(key);
+        let pending_deletes = self
+            .expectations
+            .get_uids(key)
+            .map_or(0, |u| u.len() as i64);
+        ExpectationsView {
+            add: e.map_or(0, |e| e.add.max(0)),
+            del: e.map_or(0, |e| e.del.max(0)).max(pending_deletes),
+            satisfied: self.expectations.satisfied(key, now),
+        }
     }
 
     /// The status of the claimed pods as they stand before this sync's creates and deletes,
@@ -398,20 +441,27 @@ impl ReplicaSetController {
                 String::new()
             };
             let mut batches = vec![];
-            let mut b = n.min(SLOW_START_INITIAL_BATCH_SIZE);
-            let mut left = n;
-            while b > 0 {
-                batches.push(b.to_string());
-                left -= b;
-                b = (2 * b).min(left);
-            }
+            slow_start_batches(
+                n,
+                SLOW_START_INITIAL_BATCH_SIZE,
+                || Ok::<(), ()>(()),
+                &mut batches,
+            );
             let why = format!(
                 "{} active pods, spec.replicas {}: create {n}{capped} in slow-start batches {}",
                 active_count,
                 rs.replicas(),
-                batches.join(", ")
+                batches
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
-            return ReplicaPlan::Create { n, why };
+            return ReplicaPlan::Create {
+                n,
+                why,
+                capped: n < want,
+            };
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
@@ -436,7 +486,11 @@ impl ReplicaSetController {
                     )
                 })
                 .collect();
-            return ReplicaPlan::Delete { victims, why };
+            return ReplicaPlan::Delete {
+                victims,
+                why,
+                capped: n < diff as usize,
+            };
         }
         ReplicaPlan::Nothing
     }
@@ -456,44 +510,61 @@ impl ReplicaSetController {
         let now = store.now();
         match plan {
             ReplicaPlan::Nothing => Ok(()),
-            ReplicaPlan::Create { n, why } => {
+            ReplicaPlan::Create { n, why, capped } => {
                 self.expectations
                     .counts
                     .expect_creations(&key, n as i64, now);
                 report.explain.push(Explain::new("manageReplicas", why));
-                let (ok, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
-                    let pod = pod_from_template(rs);
-                    match store.create(Object::Pod(pod)).as_deref() {
-                        Ok(Object::Pod(p)) => {
-                            events.record(
-                                "replicaset-controller",
-                                Involved::of(Kind::ReplicaSet, &rs.metadata),
-                                EventType::Normal,
-                                "SuccessfulCreate",
-                                format!("Created pod: {}", p.metadata.name),
-                            );
-                            Ok(())
+                if capped {
+                    report.burst_replicas = Some(self.burst_replicas);
+                }
+                let mut batches = vec![];
+                let (ok, err) = slow_start_batches(
+                    n,
+                    SLOW_START_INITIAL_BATCH_SIZE,
+                    || {
+                        let pod = pod_from_template(rs);
+                        match store.create(Object::Pod(pod)).as_deref() {
+                            Ok(Object::Pod(p)) => {
+                                events.record(
+                                    "replicaset-controller",
+                                    Involved::of(Kind::ReplicaSet, &rs.metadata),
+                                    EventType::Normal,
+                                    "SuccessfulCreate",
+                                    format!("Created pod: {}", p.metadata.name),
+                                );
+                                Ok(())
+                            }
+                            Ok(_) => Ok(()),
+                            Err(e) => {
+                                events.record(
+                                    "replicaset-controller",
+                                    Involved::of(Kind::ReplicaSet, &rs.metadata),
+                                    EventType::Warning,
+                                    "FailedCreate",
+                                    format!("Error creating: {e}"),
+                                );
+                                Err(e.clone())
+                            }
                         }
-                        Ok(_) => Ok(()),
-                        Err(e) => {
-                            events.record(
-                                "replicaset-controller",
-                                Involved::of(Kind::ReplicaSet, &rs.metadata),
-                                EventType::Warning,
-                                "FailedCreate",
-                                format!("Error creating: {e}"),
-                            );
-                            Err(e.clone())
-                        }
-                    }
-                });
+                    },
+                    &mut batches,
+                );
                 report.created = ok;
+                report.batches = batches;
                 for _ in ok..n {
                     self.expectations.counts.creation_observed(&key);
                 }
                 err.map_or(Ok(()), Err)
             }
-            ReplicaPlan::Delete { victims, why } => {
+            ReplicaPlan::Delete {
+                victims,
+                why,
+                capped,
+            } => {
+                if capped {
+                    report.burst_replicas = Some(self.burst_replicas);
+                }
                 report.explain.push(Explain::new("manageReplicas", why));
                 let keys = victims.iter().map(|(_, k, _)| k.clone()).collect();
                 self.expectations.expect_deletions(&key, keys, now);
