@@ -92,21 +92,26 @@ pub fn label_value_errors(v: &str) -> Vec<String> {
     if v.len() > 63 {
         errs.push("must be no more than 63 characters".to_string());
     }
-    let b = v.as_bytes();
-    let shape = v.is_empty()
-        || (b
-            .iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-            && b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric());
-    if !shape {
+    if !label_value_shape(v) {
         errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
     }
     errs
 }
 
+/// The label value regex of `IsValidLabelValue`.
+fn label_value_shape(v: &str) -> bool {
+    let b = v.as_bytes();
+    v.is_empty()
+        || (b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+            && b[0].is_ascii_alphanumeric()
+            && b[b.len() - 1].is_ascii_alphanumeric())
+}
+
+/// Checked on every write of labels: no allocation.
 fn is_label_value(v: &str) -> bool {
-    label_value_errors(v).is_empty()
+    v.len() <= 63 && label_value_shape(v)
 }
 
 fn is_qualified_name(k: &str) -> bool {

@@ -415,15 +415,21 @@ impl EventRecorder {
         // Each cache has its own keys (the source picks the correlator, so it is in none):
         // `EventAggregatorByReasonFunc` is the object, type and reason, and `getEventKey` adds
         // the message; `getSpamKey` is the object alone.
+        // The object, once: its uid names it (kind, namespace and name where it has none).
+        let object = if uid.is_empty() {
+            hash_of((kind, ns, name))
+        } else {
+            hash_of(uid)
+        };
         let (event_key, combined) = c.aggregate(
-            hash_of((kind, ns, name, uid, type_, reason, None::<&str>)),
+            hash_of((object, type_, reason, None::<&str>)),
             hash_of(&message),
-            hash_of((kind, ns, name, uid, type_, reason, Some(message.as_str()))),
+            hash_of((object, type_, reason, Some(message.as_str()))),
             now,
         );
         let (count, first_ms, stored) = c.observe(event_key, now);
         // The spam filter, last: a filtered event was still counted above.
-        if !c.filter_spam(hash_of((kind, ns, name, uid)), now) {
+        if !c.filter_spam(object, now) {
             return;
         }
         let prefix = if combined { COMBINED_PREFIX } else { "" };
@@ -437,11 +443,10 @@ impl EventRecorder {
                 n
             }
             None => {
-                let message = format!("{prefix}{message}");
                 let n = self.store_new(
                     (source, type_, reason),
                     about,
-                    &message,
+                    [prefix, &message],
                     count,
                     (first_ms as i64, now as i64),
                 );
@@ -470,7 +475,7 @@ impl EventRecorder {
         self.store_new(
             (source, type_, reason),
             about,
-            message,
+            ["", message],
             count,
             (first_ms, last_ms),
         );
@@ -481,7 +486,7 @@ impl EventRecorder {
         &mut self,
         words: Words,
         about: Involved<'_>,
-        message: &str,
+        message: [&str; 2],
         count: u32,
         (first_ms, last_ms): (i64, i64),
     ) -> usize {
@@ -495,7 +500,7 @@ impl EventRecorder {
         let namespace = intern(&mut self.namespaces, about.namespace);
         let object = append(&mut self.text, &[about.kind.as_str(), "/", about.name]);
         let uid = append(&mut self.text, &[about.uid]);
-        let message = append(&mut self.text, &[message]);
+        let message = append(&mut self.text, &message);
         self.taken.push(0);
         self.log.push(Record {
             words: w as u16,

@@ -66,8 +66,11 @@ pub struct WorkQueue {
     causes: BTreeMap<Str, Cause>,
     /// Why each delayed key will be.
     delayed_causes: BTreeMap<Str, Cause>,
-    /// The watch event the informer's handlers are handling (`handling`).
-    event: Option<(&'static str, Kind, Str)>,
+    /// The watch event the informer's handlers are handling (`handling`): shared, not copied.
+    event: Option<WatchEvent>,
+    /// Keep why each key is queued (a run that records its steps asks; a benchmark's does
+    /// not pay for it).
+    pub record_causes: bool,
     dirty: BTreeSet<Str>,
     processing: BTreeSet<Str>,
     /// Keys waiting on the clock.
@@ -109,27 +112,30 @@ impl WorkQueue {
 
     /// The watch event the handlers called next are handling (`None` when done).
     pub fn handling(&mut self, ev: Option<&WatchEvent>) {
-        self.event = ev.map(|ev| {
+        if self.record_causes || self.event.is_some() {
+            self.event = ev.filter(|_| self.record_causes).cloned();
+        }
+    }
+
+    /// Adds `key` from upstream's handler `handler`, for the event being handled (the cause is
+    /// written out only for a key not queued yet).
+    pub fn add_by(&mut self, key: &str, handler: &'static str) {
+        if self.dirty.contains(key) {
+            return;
+        }
+        let cause = self.event.as_ref().map(|ev| {
             let (event, o) = match ev.view() {
                 WatchRef::Added(o) => ("ADDED", o),
                 WatchRef::Modified { new, .. } => ("MODIFIED", new),
                 WatchRef::Deleted(o) => ("DELETED", o),
             };
-            (event, o.kind(), o.meta().key().clone())
-        });
-    }
-
-    /// Adds `key` from upstream's handler `handler`, for the event being handled.
-    pub fn add_by(&mut self, key: &str, handler: &'static str) {
-        let cause = self
-            .event
-            .clone()
-            .map(|(event, kind, object)| Cause::Event {
+            Cause::Event {
                 event,
-                kind,
-                object,
+                kind: o.kind(),
+                object: o.meta().key(),
                 handler,
-            });
+            }
+        });
         self.add_because(key, cause);
     }
 
@@ -148,9 +154,11 @@ impl WorkQueue {
         if self.delayed.iter().any(|(d, k)| k == key && d <= due) {
             return;
         }
-        self.delayed_causes
-            .entry(key.into())
-            .or_insert(Cause::After { delay_ms });
+        if self.record_causes {
+            self.delayed_causes
+                .entry(key.into())
+                .or_insert(Cause::After { delay_ms });
+        }
         self.delayed.add(due, key.into());
     }
 
@@ -177,11 +185,13 @@ impl WorkQueue {
     /// (each counts the call), the longer delay wins.
     pub fn add_rate_limited(&mut self, key: &str, now_ms: u64) {
         let d = self.when(key).max(self.bucket_when(now_ms));
+        let cause = Cause::RateLimited { delay_ms: d };
         if d == 0 {
-            return self.add_because(key, Some(Cause::RateLimited { delay_ms: 0 }));
+            return self.add_because(key, Some(cause).filter(|_| self.record_causes));
         }
-        self.delayed_causes
-            .insert(key.into(), Cause::RateLimited { delay_ms: d });
+        if self.record_causes {
+            self.delayed_causes.insert(key.into(), cause);
+        }
         self.add_after(key, now_ms, d);
     }
 

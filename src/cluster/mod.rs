@@ -397,6 +397,11 @@ impl Cluster {
         // Two buffers take turns (events raised while handling land in the other), so a
         // burst of hundreds of events does not regrow a vector every round.
         let mut evs = std::mem::take(&mut self.sim.spare_watch);
+        // Why each key is queued goes into the steps a recording run keeps.
+        let causes = self.rec.options.steps;
+        self.sim.dc.queue.record_causes = causes;
+        self.sim.rsc.queue.record_causes = causes;
+        self.sim.gc.queue.record_causes = causes;
         loop {
             std::mem::swap(&mut evs, &mut self.sim.store.watch);
             if evs.is_empty() {
