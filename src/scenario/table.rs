@@ -146,8 +146,8 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
     out.join("\n")
 }
 
-/// A sync's cause in words.
-fn cause_text(c: &crate::apiserver::queue::Cause) -> String {
+/// A sync's cause in words (the CLI's `rollout explain`, the page's branch panel).
+pub fn cause_text(c: &crate::apiserver::queue::Cause) -> String {
     use crate::apiserver::queue::Cause;
     match c {
         Cause::Event {

@@ -126,6 +126,9 @@ pub fn branch_panel(props: &Props) -> Html {
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
             if let Some(m) = special { <p class="warn">{ m }</p> }
+            if let Some(c) = &cur.cause {
+                <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
+            }
             <ol class="ladder">{ for rungs }</ol>
             <h3>{"Why, with the numbers"}</h3>
             <ul class="explain">

@@ -207,6 +207,8 @@ await test('kubectl set image lights the rollout branch with its explain text, a
   assert(fired === 'rollout', 'fired branch: ' + fired);
   const explain = await text(page, '.explain');
   assert(explain.includes('maxSurge = '), 'explain shows maxSurge: ' + explain);
+  const cause = await text(page, '.branch-panel .cause');
+  assert(/^Why it ran: (a watch event, [A-Z]+ \w+ default\/\S+, through \w+|requeued|retried)/.test(cause), 'why the sync ran: ' + cause);
   await page.screenshot({ path: path.join(out, 'mid-rollout.png'), fullPage: true });
   await seekEnd(page);
   const n = await page.locator('.rs.newest .pod.available').count();
