@@ -242,6 +242,11 @@ fn explain_prints_a_steps_cause_numbers_expectations_and_batches() {
         "{s}"
     );
     assert!(s.contains("slow-start batches: 1, 2, 4, 3"), "{s}");
+    assert!(
+        s.contains("work queues when it ran:\n  deployment: processing []"),
+        "{s}"
+    );
+    assert!(s.contains("  replicaset: processing [default/web-"), "{s}");
     let first = rollout(&["explain", "scenarios/rolling-update.yaml", "--t", "0s"]);
     assert!(first.status.success());
     let bad = rollout(&["explain", "scenarios/rolling-update.yaml", "--step", "0"]);

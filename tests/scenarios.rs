@@ -1266,8 +1266,13 @@ fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping()
         cause,
         serde_json::json!({"event": "ADDED", "object": "Deployment default/web", "handler": "addDeployment"})
     );
+    // What the work queues held: the key being processed is the sync's own.
+    let q = first_d.queues.as_ref().unwrap();
+    assert_eq!(q.deployment.processing, ["default/web"]);
     let mut rs = syncs(Controller::ReplicaSet);
     let first = rs.next().unwrap();
+    let q = first.queues.as_ref().unwrap();
+    assert_eq!(q.replicaset.processing, [first.key.clone().unwrap()]);
     assert_eq!(first.batches, [1, 2, 4, 8, 5]);
     assert_eq!(first.burst_replicas, None);
     let e = first.expectations.unwrap();

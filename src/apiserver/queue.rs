@@ -59,6 +59,26 @@ impl serde::Serialize for Cause {
     }
 }
 
+/// What a work queue holds at a moment (the trace's `queues`): the keys queued in order, the
+/// keys waiting on the clock with their due time, the keys being processed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueView {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queued: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub delayed: Vec<Delayed>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub processing: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delayed {
+    pub key: String,
+    pub due_ms: u64,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
     queue: VecDeque<Str>,
@@ -246,6 +266,24 @@ impl WorkQueue {
 
     pub fn has_delayed(&self) -> bool {
         !self.delayed.is_empty()
+    }
+
+    /// What the queue holds now, the earliest delayed key first.
+    pub fn view(&self) -> QueueView {
+        let mut delayed: Vec<Delayed> = self
+            .delayed
+            .iter()
+            .map(|(due_ms, k)| Delayed {
+                key: k.to_string(),
+                due_ms,
+            })
+            .collect();
+        delayed.sort_by_key(|d| d.due_ms);
+        QueueView {
+            queued: self.keys(),
+            delayed,
+            processing: self.processing.iter().map(String::from).collect(),
+        }
     }
 
     /// Keys waiting on the clock.

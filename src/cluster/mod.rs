@@ -592,6 +592,13 @@ impl Cluster {
         };
         let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
         s.cause = self.queue_mut(c).take_cause(&key);
+        if self.recording() {
+            s.queues = Some(Box::new(trace::Queues {
+                deployment: self.sim.dc.queue.view(),
+                replicaset: self.sim.rsc.queue.view(),
+                garbagecollector: self.sim.gc.queue.view(),
+            }));
+        }
         let worth_a_step = match c {
             Controller::Deployment => {
                 let sim = &mut self.sim;

@@ -4,7 +4,7 @@
 
 use crate::api::codec::omit;
 use crate::apiserver::events::Event;
-use crate::apiserver::queue::Cause;
+use crate::apiserver::queue::{Cause, QueueView};
 use crate::controller::Explain;
 use crate::controller::deployment::{Branch, Ladder};
 use crate::controller::replicaset::ExpectationsView;
@@ -81,6 +81,10 @@ pub struct TraceStep {
     /// `burstReplicas`, when it capped a ReplicaSet sync's creates or deletes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub burst_replicas: Option<usize>,
+    /// What each controller's work queue held when the sync took its key (that key is the
+    /// one being processed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queues: Option<Box<Queues>>,
     /// A sync that returned an error (the key is requeued with back-off).
     #[serde(skip_serializing_if = "omit")]
     pub error: Option<String>,
@@ -129,6 +133,7 @@ impl TraceStep {
             expectations: None,
             batches: vec![],
             burst_replicas: None,
+            queues: None,
             error: None,
             command: None,
             caption: None,
@@ -141,6 +146,14 @@ impl TraceStep {
             replica_sets: vec![],
         }
     }
+}
+
+/// The three controllers' work queues at a sync.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Queues {
+    pub deployment: QueueView,
+    pub replicaset: QueueView,
+    pub garbagecollector: QueueView,
 }
 
 /// A ReplicaSet's expectations before and after a sync.

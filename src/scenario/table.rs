@@ -70,8 +70,9 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
 }
 
 /// `rollout explain`: step `i` of a trace in words: what it was, why it ran (its cause), the
-/// explain lines with their numbers, and for a ReplicaSet sync its expectations before and
-/// after and the slow-start batches it created pods in.
+/// explain lines with their numbers, for a ReplicaSet sync its expectations before and after
+/// and the slow-start batches it created pods in, and what the work queues held. (Long: one
+/// block per part of the step.)
 pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) -> String {
     let s = steps[i].borrow();
     let mut out = vec![];
@@ -139,6 +140,26 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
     }
     if let Some(b) = s.burst_replicas {
         out.push(format!("capped by burstReplicas {b}"));
+    }
+    if let Some(q) = &s.queues {
+        out.push("work queues when it ran:".into());
+        for (name, v) in [
+            ("deployment", &q.deployment),
+            ("replicaset", &q.replicaset),
+            ("garbagecollector", &q.garbagecollector),
+        ] {
+            let delayed: Vec<String> = v
+                .delayed
+                .iter()
+                .map(|d| format!("{} at {:.1} s", d.key, d.due_ms as f64 / 1000.0))
+                .collect();
+            out.push(format!(
+                "  {name}: processing [{}], queued [{}], delayed [{}]",
+                v.processing.join(", "),
+                v.queued.join(", "),
+                delayed.join(", ")
+            ));
+        }
     }
     if let Some(e) = &s.error {
         out.push(format!("error: {e}"));
