@@ -2,7 +2,9 @@
 # Installs what is missing (scripts/setup.sh; idempotent) and runs every test: formatting,
 # clippy (native and wasm32), unit + conformance + scenario + property tests, `rollout check`
 # over the shared conformance vectors, the release web build with its size check, and the
-# browser tests in headless Chromium, then the browser benchmark's figures.
+# browser tests in headless Chromium, then the browser benchmark's figures. With
+# KUBERNETES_CHECKOUT naming kubernetes/kubernetes sources (a checkout, or files kept per
+# commit), it also checks data/upstream-functions.tsv's lines against them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -15,6 +17,9 @@ cargo build --bin rollout
 vectors=tests/conformance
 [ -d ../shared/conformance ] && vectors=../shared/conformance
 ./target/debug/rollout check "$vectors"/*.json | tail -1
+if [ -n "${KUBERNETES_CHECKOUT:-}" ]; then
+  ./scripts/upstream-lines.sh --check "$KUBERNETES_CHECKOUT"
+fi
 trunk build --release
 ./scripts/size.sh
 node tests/browser/e2e.mjs dist

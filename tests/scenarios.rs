@@ -1300,3 +1300,46 @@ fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping()
         (Some("ADDED"), Some("addPod"))
     );
 }
+
+/// Issue 33, the machinery: a scale-down's ReplicaSet sync records the pods it deleted in
+/// the order `ActivePodsWithRanks` put them, which is the order of its SuccessfulDelete
+/// events, each with the keys that ranked it; `rollout explain` prints them.
+#[test]
+fn a_scale_down_records_the_pods_it_deleted_with_their_ranking_keys() {
+    use rollout_playground::cluster::trace::{Controller, StepKind};
+    let trace = run_web(
+        "replicas: 6",
+        "{name: app, image: 'app:1'}",
+        "steps:\n  - at: 60s\n    run: kubectl scale deployment/web --replicas=2\nuntil: settled\n",
+    );
+    let down: Vec<usize> = (0..trace.len())
+        .filter(|&i| {
+            let s = &trace[i];
+            s.kind == StepKind::Sync && s.controller == Some(Controller::ReplicaSet)
+        })
+        .filter(|&i| !trace[i].deletions.is_empty())
+        .collect();
+    assert_eq!(down.len(), 1, "one sync deletes the four pods");
+    let s = &trace[down[0]];
+    let recorded: Vec<&str> = s.deletions.iter().map(|d| d.pod.as_str()).collect();
+    let events: Vec<&str> = s
+        .events
+        .iter()
+        .filter(|e| e.reason == "SuccessfulDelete")
+        .filter_map(|e| e.message.strip_prefix("Deleted pod: "))
+        .collect();
+    assert_eq!(recorded.len(), 4);
+    assert_eq!(recorded, events);
+    for d in &s.deletions {
+        let r = &d.rank;
+        assert!(r.assigned && r.ready && r.phase == "Running", "{d:?}");
+        assert!(r.ready_since.is_some() && r.created.is_some(), "{d:?}");
+    }
+    let e = s.expectations.unwrap();
+    assert_eq!((e.after.del, e.after.satisfied), (4, false));
+    let text = rollout_playground::scenario::table::explain_step(&trace, down[0]);
+    assert!(
+        text.contains(&format!("  {}: assigned, Running, ready, ", recorded[0])),
+        "{text}"
+    );
+}

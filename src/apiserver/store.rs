@@ -123,6 +123,19 @@ impl WatchEvent {
     }
 }
 
+/// See [`Store::observer`].
+pub type Observer = Rc<dyn Fn(&Request)>;
+
+/// A client call as the store's observer sees it.
+pub struct Request<'a> {
+    pub verb: &'static str,
+    pub resource: &'static str,
+    pub subresource: &'static str,
+    pub name: &'a str,
+    /// Why the apiserver refused it (a conflict, a validation error), when it did.
+    pub refused: Option<&'a ApiError>,
+}
+
 /// One client call, as client-go's fake clientset records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
@@ -361,6 +374,9 @@ pub struct Store {
     tallies: FxHashMap<Str, Vec<PodTally>>,
     pub watch: Vec<WatchEvent>,
     pub actions: Vec<Action>,
+    /// Told of each client call as the store takes it (verb, resource, subresource, name):
+    /// the trace's record of which function of a sync made each write.
+    pub observer: Option<Observer>,
     /// Pod creates left before an injected failure (None = unlimited).
     pub pod_create_limit: Option<u32>,
     /// Behave like client-go's fake clientset (what upstream unit tests run against): no
@@ -459,6 +475,15 @@ impl Store {
     /// Records a client call, as the fake clientset does (the simulated cluster keeps no log:
     /// nothing reads it, and it would grow with every write of a long session).
     pub fn log(&mut self, verb: &'static str, kind: Kind, subresource: &'static str, name: &str) {
+        if let Some(o) = &self.observer {
+            o(&Request {
+                verb,
+                resource: resource_of(kind),
+                subresource,
+                name,
+                refused: None,
+            });
+        }
         if !self.is_fake() {
             return;
         }
@@ -901,8 +926,17 @@ impl Store {
     fn write(&mut self, obj: Object, status: bool) -> Result<Rc<Object>, ApiError> {
         let (kind, name) = (obj.kind(), obj.meta().name.clone());
         let prepared = self.prepare_write(obj, status);
-        if matches!(prepared, Ok(_) | Err(ApiError::NotFound { .. })) {
-            self.log("update", kind, if status { "status" } else { "" }, &name);
+        let sub = if status { "status" } else { "" };
+        match (&prepared, &self.observer) {
+            (Ok(_) | Err(ApiError::NotFound { .. }), _) => self.log("update", kind, sub, &name),
+            (Err(e), Some(o)) => o(&Request {
+                verb: "update",
+                resource: resource_of(kind),
+                subresource: sub,
+                name: &name,
+                refused: Some(e),
+            }),
+            (Err(_), None) => {}
         }
         let (mut obj, old) = prepared?;
         let key = obj.meta().key();

@@ -23,6 +23,7 @@ use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
+use crate::controller::calls::{CallLog, Scope};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
 use crate::controller::garbagecollector::GarbageCollector;
@@ -583,6 +584,23 @@ impl Cluster {
         }
     }
 
+    /// Where a sync's path through upstream's code and its writes go: a log of their own in a
+    /// run that records its steps (so a cluster's copy never writes into the original's),
+    /// which the store tells of each write until the sync ends; else nowhere.
+    fn call_log(&mut self, scope: Scope) -> CallLog {
+        if !self.recording() {
+            return CallLog::default();
+        }
+        let calls = CallLog::recording(scope);
+        let log = calls.clone();
+        self.sim.store.observer = Some(Rc::new(move |r| {
+            if r.verb != "get" {
+                log.wrote(r)
+            }
+        }));
+        calls
+    }
+
     /// One sync of controller `c`: the next key of its queue, handed to the controller's
     /// handler (`syncDeployment`, `syncReplicaSet`, the garbage collector's `attemptToDelete`),
     /// marked done, and recorded as a step (the collector's only when it did something).
@@ -601,14 +619,17 @@ impl Cluster {
         }
         let worth_a_step = match c {
             Controller::Deployment => {
+                let calls = self.call_log(Scope::Deployment);
                 let sim = &mut self.sim;
                 let mut cx = Ctx {
                     store: &mut sim.store,
                     events: &mut sim.events,
                     explain: vec![],
+                    calls,
                 };
                 let report = sim.dc.process(&mut cx, &key);
                 s.explain = std::mem::take(&mut cx.explain);
+                (s.calls, s.writes) = cx.calls.take();
                 s.branch = Some(report.ladder.fired);
                 s.ladder = Some(report.ladder);
                 s.strategy = report.strategy;
@@ -616,10 +637,14 @@ impl Cluster {
                 true
             }
             Controller::ReplicaSet => {
+                let calls = self.call_log(Scope::ReplicaSet);
                 let sim = &mut self.sim;
+                sim.rsc.calls = calls;
                 let report = sim
                     .rsc
                     .sync_replica_set(&mut sim.store, &mut sim.events, &key);
+                (s.calls, s.writes) = sim.rsc.calls.take();
+                sim.rsc.calls = CallLog::default();
                 s.explain = report.explain;
                 s.error = report.error;
                 s.expectations = report
@@ -627,11 +652,14 @@ impl Cluster {
                     .map(|(before, after)| trace::ExpectationsTrace { before, after });
                 s.batches = report.batches;
                 s.burst_replicas = report.burst_replicas;
+                s.deletions = report.deletions;
                 true
             }
             Controller::GarbageCollector => {
+                let calls = self.call_log(Scope::GarbageCollector);
                 let sim = &mut self.sim;
-                let (explain, error) = sim.gc.sync(&mut sim.store, &key);
+                let (explain, error) = sim.gc.sync(&mut sim.store, &key, &calls);
+                (s.calls, s.writes) = calls.take();
                 if error.is_some() {
                     self.sim.gc.queue.add_rate_limited(&key, self.now_ms());
                 }
@@ -640,6 +668,7 @@ impl Cluster {
                 acted
             }
         };
+        self.sim.store.observer = None;
         self.queue_mut(c).done(&key);
         if self.recording() && worth_a_step {
             s.controller = Some(c);

@@ -6,8 +6,9 @@ use crate::api::codec::omit;
 use crate::apiserver::events::Event;
 use crate::apiserver::queue::{Cause, QueueView};
 use crate::controller::Explain;
+use crate::controller::calls::{Call, Write};
 use crate::controller::deployment::{Branch, Ladder};
-use crate::controller::replicaset::ExpectationsView;
+use crate::controller::replicaset::{Deletion, ExpectationsView};
 use serde::{Serialize, Serializer};
 
 /// What a step is.
@@ -32,6 +33,16 @@ pub enum Controller {
 }
 
 impl Controller {
+    /// The scope its upstream names are looked up in (`controller::upstream`).
+    pub fn scope(self) -> crate::controller::calls::Scope {
+        use crate::controller::calls::Scope;
+        match self {
+            Controller::Deployment => Scope::Deployment,
+            Controller::ReplicaSet => Scope::ReplicaSet,
+            Controller::GarbageCollector => Scope::GarbageCollector,
+        }
+    }
+
     /// Every controller, in the order the harness offers their queues a sync (round-robin
     /// from the one after the last that synced).
     pub const ALL: [Controller; 3] = [
@@ -70,6 +81,13 @@ pub struct TraceStep {
     /// Why the sync ran: the watch event a handler turned into its key, or a requeue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
+    /// The upstream functions the sync ran, in call order with their depth (the explain
+    /// lines name the function whose numbers they give).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
+    /// The writes the sync made, in order, each with the index of the call that made it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<Write>,
     #[serde(skip_serializing_if = "omit")]
     pub explain: Vec<Explain>,
     /// A ReplicaSet sync's expectations when it began and when it ended.
@@ -81,6 +99,10 @@ pub struct TraceStep {
     /// `burstReplicas`, when it capped a ReplicaSet sync's creates or deletes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub burst_replicas: Option<usize>,
+    /// The pods a ReplicaSet sync deleted, first to last, each with the ranking keys that
+    /// put it ahead of the pods it kept (`ActivePodsWithRanks`).
+    #[serde(skip_serializing_if = "omit")]
+    pub deletions: Vec<Deletion>,
     /// What each controller's work queue held when the sync took its key (that key is the
     /// one being processed).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -129,10 +151,13 @@ impl TraceStep {
             ladder: None,
             strategy: None,
             cause: None,
+            calls: vec![],
+            writes: vec![],
             explain: vec![],
             expectations: None,
             batches: vec![],
             burst_replicas: None,
+            deletions: vec![],
             queues: None,
             error: None,
             command: None,

@@ -246,6 +246,7 @@ impl Fixture {
                 store: &mut self.store,
                 events: &mut events,
                 explain: vec![],
+                calls: Default::default(),
             };
             let got: Vec<String> = self
                 .dc
@@ -448,6 +449,7 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
         store: &mut store,
         events: &mut events,
         explain: vec![],
+        calls: Default::default(),
     };
     // A stale lister: sync from the lister's copy while the store holds the apiserver's.
     let report = if let Some(ld) = i.get("listerDeployment") {

@@ -58,6 +58,7 @@ impl World {
             store: &mut self.store,
             events: &mut self.events,
             explain: vec![],
+            calls: Default::default(),
         };
         f(&mut self.dc, &mut cx)
     }

@@ -76,9 +76,14 @@ impl GarbageCollector {
     }
 
     /// One step of the collector's work on an object: `orphanDependents` for an owner deleted
-    /// with the orphan finalizer, `processDeletingDependents` for one deleted in the
+    /// with the orphan finalizer, `processDeletingDependentsItem` for one deleted in the
     /// foreground, else `attemptToDeleteItem` (a dependent whose owners are all gone).
-    pub fn sync(&mut self, store: &mut Store, key: &str) -> (Vec<Explain>, Option<String>) {
+    pub fn sync(
+        &mut self,
+        store: &mut Store,
+        key: &str,
+        calls: &crate::controller::calls::CallLog,
+    ) -> (Vec<Explain>, Option<String>) {
         let mut ex = Vec::new();
         let Some((kind, okey)) = parse_key(key) else {
             return (ex, None);
@@ -90,10 +95,14 @@ impl GarbageCollector {
         let deleting_with =
             |f: &str| m.deletion_timestamp.is_some() && m.finalizers.iter().any(|x| x == f);
         let result = if deleting_with(FINALIZER_ORPHAN) {
+            let _call = calls.enter("orphanDependents");
             orphan_dependents(store, &obj, &mut ex)
         } else if deleting_with(FINALIZER_FOREGROUND) {
+            let _call = calls.enter("attemptToDeleteItem");
+            let _deps = calls.enter("processDeletingDependentsItem");
             process_deleting_dependents(store, &obj, &mut ex)
         } else {
+            let _call = calls.enter("attemptToDeleteItem");
             attempt_to_delete_item(store, &obj, &mut ex)
         };
         (ex, result.err().map(|e| e.to_string()))
@@ -155,7 +164,7 @@ fn orphan_dependents(
     Ok(())
 }
 
-/// `processDeletingDependents`: an owner deleted in the foreground keeps its finalizer while
+/// `processDeletingDependentsItem`: an owner deleted in the foreground keeps its finalizer while
 /// dependents that block its deletion remain. Every dependent is deleted (`attemptToDeleteItem`
 /// runs for each once the owner waits), but the owner waits only for the blocking ones.
 fn process_deleting_dependents(
@@ -181,7 +190,7 @@ fn process_deleting_dependents(
             .finalizers
             .retain(|f| f != FINALIZER_FOREGROUND);
         ex.push(Explain::new(
-            "processDeletingDependents",
+            "processDeletingDependentsItem",
             format!(
                 "no blocking dependents left: remove the foregroundDeletion finalizer of {name}"
             ),
@@ -190,7 +199,7 @@ fn process_deleting_dependents(
         return Ok(());
     }
     ex.push(Explain::new(
-        "processDeletingDependents",
+        "processDeletingDependentsItem",
         format!("{name} waits for {blocking} dependents"),
     ));
     for d in deps

@@ -3,11 +3,13 @@
 //! what pkg/controller/controller_utils.go shares between them (pod ranking, expectations, the
 //! template hash, ReplicaSet orderings, slow start).
 
+pub mod calls;
 pub mod deployment;
 pub mod expectations;
 pub mod garbagecollector;
 pub mod ranking;
 pub mod replicaset;
+pub mod upstream;
 
 use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
 use serde::Serialize;
@@ -43,6 +45,10 @@ pub struct Explain {
     #[serde(rename = "fn")]
     pub func: String,
     pub text: String,
+    /// The index, among the sync's calls, of the call of `func` that gave this line (known
+    /// where the line was written through the sync's call log).
+    #[serde(skip)]
+    pub call: Option<u16>,
 }
 
 impl Explain {
@@ -50,6 +56,7 @@ impl Explain {
         Explain {
             func: func.into(),
             text: text.into(),
+            call: None,
         }
     }
 }

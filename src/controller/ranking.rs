@@ -115,7 +115,49 @@ impl Head {
     }
 }
 
+/// One pod's ranking keys as the trace shows them, in `ActivePodsWithRanks.Less`'s order:
+/// a pod earlier in that order is deleted first.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankView {
+    pub assigned: bool,
+    pub phase: &'static str,
+    pub ready: bool,
+    /// The pod-deletion-cost annotation, when its feature gate is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deletion_cost: Option<i32>,
+    /// Active pods of the ReplicaSet on the pod's node.
+    pub co_located: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ready_since: Option<Time>,
+    pub restarts: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<Time>,
+}
+
 impl<'a> RankKey<'a> {
+    /// The keys in words (the trace's deletions).
+    pub fn view(&self, gates: FeatureGates) -> RankView {
+        let low = (self.head & 0xffff_ffff) as u32;
+        let cost = ((self.head >> Head::COST) & 0xffff_ffff) as u32;
+        RankView {
+            assigned: self.head >> Head::ASSIGNED & 1 == 1,
+            phase: match self.head >> Head::PHASE & 0b11 {
+                0 => PHASE_PENDING,
+                1 => PHASE_UNKNOWN,
+                _ => PHASE_RUNNING,
+            },
+            ready: self.ready(),
+            deletion_cost: gates
+                .pod_deletion_cost
+                .then_some((cost ^ 0x8000_0000) as i32),
+            co_located: (!low ^ 0x8000_0000) as i32,
+            ready_since: self.ready_at.map(|(t, _)| t),
+            restarts: self.restarts,
+            created: self.created.map(|(t, _)| t),
+        }
+    }
+
     pub fn of(p: &'a Pod, rank: i32, now: Option<Time>, gates: FeatureGates) -> RankKey<'a> {
         let created = bucket(p.metadata.creation_timestamp, now);
         let mut k = RankKey::of_pod(p, rank, created, gates);

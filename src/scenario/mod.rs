@@ -1,12 +1,14 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
+pub mod code;
 pub mod compare;
 pub mod embed;
 pub mod gallery;
 pub mod guarantees;
 pub mod learn;
 pub mod locate;
+pub mod machinery;
 pub mod quick;
 pub mod session;
 pub mod share;

@@ -107,14 +107,7 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
     if let Some(c) = &s.cause {
         out.push(format!("cause: {}", cause_text(c)));
     }
-    if !s.explain.is_empty() {
-        out.push("why, with the numbers:".into());
-        out.extend(
-            s.explain
-                .iter()
-                .map(|e| format!("  {}: {}", e.func, e.text)),
-        );
-    }
+    code_lines(s, &mut out);
     if let Some(e) = &s.expectations {
         let one = |v: &crate::controller::replicaset::ExpectationsView| {
             format!(
@@ -141,6 +134,31 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
     if let Some(b) = s.burst_replicas {
         out.push(format!("capped by burstReplicas {b}"));
     }
+    if !s.deletions.is_empty() {
+        out.push("deleted, first to last (ActivePodsWithRanks: each key decides only a tie in the ones before it):".into());
+        let at = |t: Option<crate::api::Time>| {
+            t.map_or("-".to_string(), |t| {
+                format!("{:.1} s", t.virtual_ms() as f64 / 1000.0)
+            })
+        };
+        for d in &s.deletions {
+            let r = &d.rank;
+            let cost = r
+                .deletion_cost
+                .map_or(String::new(), |c| format!(", deletion cost {c}"));
+            out.push(format!(
+                "  {}: {}, {}, {}{cost}, {} on its node, ready since {}, {} restarts, created {}",
+                d.pod,
+                if r.assigned { "assigned" } else { "unassigned" },
+                r.phase,
+                if r.ready { "ready" } else { "not ready" },
+                r.co_located,
+                at(r.ready_since),
+                r.restarts,
+                at(r.created),
+            ));
+        }
+    }
     if let Some(q) = &s.queues {
         out.push("work queues when it ran:".into());
         for (name, v) in [
@@ -165,6 +183,37 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
         out.push(format!("error: {e}"));
     }
     out.join("\n")
+}
+
+/// A sync's path through upstream's code with the numbers each call decided, and its writes
+/// (`explain_step`).
+fn code_lines(s: &TraceStep, out: &mut Vec<String>) {
+    let (rows, loose) = super::code::code_rows(s);
+    if !rows.is_empty() {
+        out.push(format!(
+            "path through upstream's code ({}), with the numbers:",
+            super::code::release_text()
+        ));
+        for r in &rows {
+            let pad = "  ".repeat(usize::from(r.depth) + 1);
+            out.push(format!("{pad}{}  {}", r.func, r.place_text()));
+            out.extend(r.explain.iter().map(|e| format!("{pad}  = {e}")));
+        }
+        if !s.writes.is_empty() {
+            out.push("writes, in order, each by the function that made it:".into());
+            out.extend(s.writes.iter().map(|w| {
+                format!(
+                    "  {}  by {}",
+                    super::code::write_text(w),
+                    rows.get(usize::from(w.call)).map_or("?", |r| r.func)
+                )
+            }));
+        }
+    }
+    if !loose.is_empty() {
+        out.push("why, with the numbers:".into());
+        out.extend(loose.iter().map(|(f, t)| format!("  {f}: {t}")));
+    }
 }
 
 /// A sync's cause in words (the CLI's `rollout explain`, the page's branch panel).

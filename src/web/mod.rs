@@ -16,6 +16,8 @@ pub mod chart;
 #[cfg(target_arch = "wasm32")]
 pub mod cluster_view;
 #[cfg(target_arch = "wasm32")]
+pub mod code;
+#[cfg(target_arch = "wasm32")]
 pub mod compare;
 #[cfg(target_arch = "wasm32")]
 pub mod console;
@@ -27,6 +29,8 @@ pub mod embed;
 pub mod inspector;
 #[cfg(target_arch = "wasm32")]
 pub mod learn;
+#[cfg(target_arch = "wasm32")]
+pub mod machinery;
 #[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]

@@ -4,7 +4,7 @@
 use super::{
     bindings, branch, chart, cluster_view, compare, console, editor, embed, inspector, state,
 };
-use super::{learn, status, timeline, world};
+use super::{code, learn, machinery, status, timeline, world};
 use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
 use crate::scenario::session::Session;
@@ -130,9 +130,11 @@ pub fn app() -> Html {
                         <console::Console lines={model.console.lines.clone()} history={model.console.history.clone()} names={names.clone()} on_command={sends(&dispatch, Action::Command)} />
                     }
                     { chart_panel(&model, &dispatch) }
+                    <machinery::MachineryView run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
                 </section>
                 <section class="right">
                     <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                    <code::CodeView run={run.clone()} pos={model.play.pos} />
                     <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
                     <status::StatusPanel run={run} pos={model.play.pos} />
                 </section>

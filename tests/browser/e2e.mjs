@@ -378,6 +378,69 @@ for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
   });
 }
 
+await test('the Code view links each call to its upstream lines and steps into a sync\'s writes', async page => {
+  await page.waitForSelector('.code-view .call');
+  const head = await text(page, '.code-view h2');
+  assert(head.startsWith('The code: deployment sync default/web'), 'the first sync: ' + head);
+  const href = await page.locator('.code-view .call[data-fn="syncDeployment"] a').getAttribute('href');
+  assert(/^https:\/\/github\.com\/kubernetes\/kubernetes\/blob\/[0-9a-z.]+\/pkg\/controller\/deployment\/deployment_controller\.go#L\d+-L\d+$/.test(href),
+    'syncDeployment links to its lines upstream: ' + href);
+  const ladder = await text(page, '.code-view .code-ladder');
+  assert(ladder.includes('delete') && ladder.includes('fired'), 'the ladder inside syncDeployment: ' + ladder);
+  const active = () => page.locator('.code-view .call.active').getAttribute('data-fn');
+  await page.click('.code-view button:has-text("Step into")');
+  assert((await active()) === 'getNewReplicaSet', 'the first write is the new ReplicaSet, made in getNewReplicaSet: ' + await active());
+  const said = await text(page, '.code-steps [aria-live]');
+  assert(/^write 1 of \d+: create replicasets web-\w+, by getNewReplicaSet$/.test(said), said);
+  await page.click('.code-view button:has-text("Step into")');
+  const second = await active();
+  await page.click('.code-view button:has-text("Step back a write")');
+  assert((await active()) === 'getNewReplicaSet', 'Step back returns to the first write (the second was in ' + second + ')');
+  // The ReplicaSet's first sync: its pods are made in manageReplicas.
+  await page.click('button[aria-label="Step forward"]');
+  await page.waitForFunction(() => document.querySelector('.code-view h2').innerText.includes('replicaset sync'));
+  await page.click('.code-view button:has-text("Step into")');
+  assert((await active()) === 'manageReplicas', 'pods are created by manageReplicas: ' + await active());
+  assert((await text(page, '.code-steps [aria-live]')).includes('create pods web-'), 'the write names the pod');
+});
+
+await test('the machinery follows kubectl apply of a new Deployment to its first Ready pod, lane by lane', async page => {
+  const doc = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n`;
+  await seekEnd(page);
+  await page.fill('#console-input', `kubectl apply -f - <<EOF\n${doc}EOF`);
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/api created'));
+  // Back to the command's own step, then forward until the kubelet reports the pod Ready.
+  const current = () => text(page, '.machinery .step-head.current');
+  for (let i = 0; i < 40 && !(await current()).includes('· kubectl'); i++) await page.click('button[aria-label="Step back"]');
+  assert((await current()).includes('· kubectl'), 'the command is a step: ' + await current());
+  const seen = [];
+  const collect = async () => {
+    for (const m of await page.locator('.machinery .msg').evaluateAll(ls => ls.map(l => `${l.dataset.from} → ${l.dataset.to}: ${l.innerText}`)))
+      if (!seen.includes(m)) seen.push(m);
+  };
+  await collect();
+  for (let i = 0; i < 60 && !seen.some(m => m.startsWith('kubelet') && /api-\w+-\w+ is Ready/.test(m)); i++) {
+    await page.click('button[aria-label="Step forward"]');
+    await collect();
+  }
+  const at = re => seen.findIndex(m => re.test(m));
+  const chain = [
+    /^kubectl → apiserver: .*kubectl apply -f -/,
+    /^apiserver → informers: .*watch: ADDED Deployment default\/api$/,
+    /^informers → work queues: .*addDeployment: add default\/api/,
+    /^work queues → deployment controller: .*takes default\/api: syncDeployment/,
+    /^deployment controller → apiserver: .*create replicasets api-/,
+    /^work queues → replicaset controller: .*takes default\/api-/,
+    /^replicaset controller → apiserver: .*create pods api-/,
+    /^scheduler → apiserver: .*bind api-/,
+    /^kubelet → apiserver: .*api-\w+-\w+ is Running/,
+    /^kubelet → apiserver: .*api-\w+-\w+ is Ready/,
+  ].map(at);
+  assert(chain.every(i => i >= 0) && chain.every((v, i) => i === 0 || chain[i - 1] < v),
+    'the chain, in order: ' + JSON.stringify(chain) + ' of ' + seen.length + ' messages: ' + seen.slice(0, 40).join(' | '));
+});
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
@@ -393,6 +456,11 @@ for (const [view, url, prepare] of [
   ['the main page (light)', base + '?theme=light', async page => { await page.keyboard.press('Shift+ArrowRight'); }],
   ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
   ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
+  ['the Code view, stepped into a write, and the machinery', base, async page => {
+    await page.waitForSelector('.code-view .call');
+    await page.click('.code-view button:has-text("Step into")');
+    await page.waitForSelector('.code-view .call.active');
+  }],
   ['predict mode, a question open, and the guarantees panel', base + '?predict', async page => {
     await page.selectOption('select[aria-label="Speed"]', '8');
     await untilAsked(page);

@@ -18,6 +18,7 @@ use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, Store, WatchEvent, WatchRef};
 use crate::controller::Explain;
+use crate::controller::calls::CallLog;
 pub use ladder::{Branch, Ladder};
 use std::collections::BTreeMap;
 
@@ -29,6 +30,8 @@ pub struct Ctx<'a> {
     pub store: &'a mut Store,
     pub events: &'a mut EventRecorder,
     pub explain: Vec<Explain>,
+    /// The upstream functions the sync runs (kept only in a run that records its steps).
+    pub calls: CallLog,
 }
 
 impl Ctx<'_> {
@@ -40,7 +43,8 @@ impl Ctx<'_> {
         self.store.clock().now_ms()
     }
     pub fn explain(&mut self, func: &str, text: impl Into<String>) {
-        self.explain.push(Explain::new(func, text));
+        let e = self.calls.explain(func, text);
+        self.explain.push(e);
     }
     fn event(&mut self, d: &Deployment, type_: EventType, reason: &'static str, message: String) {
         self.events.record(
@@ -262,7 +266,9 @@ impl DeploymentController {
 
     /// Processes one key the way `processNextWorkItem` + `handleErr` do.
     pub fn process(&mut self, cx: &mut Ctx, key: &str) -> SyncReport {
+        // processNextWorkItem's callees are the path's first level: the handler, handleErr.
         let report = self.sync_deployment(cx, key);
+        cx.calls.leaf("handleErr");
         match &report.error {
             None => self.queue.forget(key),
             Some(_) if self.queue.num_requeues(key) < MAX_RETRIES => {
@@ -279,6 +285,7 @@ impl DeploymentController {
     /// `syncDeployment`: finds the Deployment, goes down [`Self::ladder`], and reports the
     /// way it went (an error is requeued with back-off by [`Self::process`]).
     pub fn sync_deployment(&mut self, cx: &mut Ctx, key: &str) -> SyncReport {
+        let _call = cx.calls.enter("syncDeployment");
         let mut report = SyncReport {
             ladder: Ladder::default(),
             strategy: None,
@@ -322,6 +329,7 @@ impl DeploymentController {
             return Ok(());
         }
         let rs_list = self.get_replica_sets_for_deployment(cx, d)?;
+        cx.calls.leaf("getPodMapForDeployment");
         // Upstream lists the pods on every sync; only Recreate reads them, so only it pays.
         let pod_map = if d.spec.strategy.type_ == RECREATE {
             Self::get_pod_map_for_deployment(cx.store, &rs_list)
@@ -349,6 +357,7 @@ impl DeploymentController {
             return self.sync(cx, d, &rs_list);
         }
         l.pass(Branch::Pause, "not paused");
+        cx.calls.leaf("getRollbackTo");
         if let Some(to) = rollback::get_rollback_to(d) {
             let found = format!("annotation {DEPRECATED_ROLLBACK_TO}={to}");
             let why = l.fire(Branch::Rollback, Some(found), "rollback");
@@ -383,6 +392,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &Deployment,
     ) -> SyncResult<Vec<ReplicaSet>> {
+        let _call = cx.calls.enter("getReplicaSetsForDeployment");
         let sel = d.selector();
         // Only ReplicaSets this Deployment controls or could adopt are copied: the others
         // (another Deployment's) are passed over without a look.

@@ -28,7 +28,8 @@ impl Requeue {
 }
 
 impl DeploymentController {
-    /// `syncRolloutStatus`.
+    /// `syncRolloutStatus`. (Long: upstream's one function, kept whole so that the two read
+    /// side by side.)
     pub fn sync_rollout_status(
         &mut self,
         cx: &mut Ctx,
@@ -36,7 +37,9 @@ impl DeploymentController {
         new_rs: Option<&ReplicaSet>,
         d: &mut Deployment,
     ) -> SyncResult {
+        let _call = cx.calls.enter("syncRolloutStatus");
         let now = cx.now();
+        cx.calls.leaf("calculateStatus");
         let mut s = super::sync::calculate_status(all, new_rs, d, now);
         if !has_progress_deadline(d) {
             remove_deployment_condition(&mut s, PROGRESSING);
@@ -95,6 +98,7 @@ impl DeploymentController {
                 );
             }
         }
+        cx.calls.leaf("getReplicaFailures");
         match get_replica_failures(all, new_rs).into_iter().next() {
             Some(c) => set_deployment_condition(&mut s, c),
             None => remove_deployment_condition(&mut s, REPLICA_FAILURE),
@@ -116,6 +120,7 @@ impl DeploymentController {
         d: &Deployment,
         s: &DeploymentStatus,
     ) -> Requeue {
+        let _call = cx.calls.enter("requeueStuckDeployment");
         let Some(cur) = get_deployment_condition(&d.status, PROGRESSING) else {
             return Requeue::No;
         };

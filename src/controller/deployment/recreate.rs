@@ -16,6 +16,7 @@ impl DeploymentController {
         rs_list: &[ReplicaSet],
         pod_map: &BTreeMap<Str, Vec<Pod>>,
     ) -> SyncResult {
+        let _call = cx.calls.enter("rolloutRecreate");
         let (mut new_rs, mut old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let mut all = super::sync::with_new(&old_rss, new_rs.as_ref());
@@ -27,6 +28,7 @@ impl DeploymentController {
             );
             return self.sync_rollout_status(cx, &all, new_rs.as_ref(), d);
         }
+        cx.calls.leaf("oldPodsRunning");
         if let Some(why) = old_pods_running(new_rs.as_ref(), &old_rss, pod_map) {
             cx.explain("oldPodsRunning", format!("{why}: the new ReplicaSet waits"));
             return self.sync_rollout_status(cx, &all, new_rs.as_ref(), d);
@@ -41,6 +43,7 @@ impl DeploymentController {
         if let Some(n) = &new_rs {
             self.scale_up_new_replica_set_for_recreate(cx, n, d)?;
         }
+        cx.calls.leaf("DeploymentComplete");
         if deployment_complete(d, &d.status.clone()) {
             self.cleanup_deployment(cx, &old_rss, d)?;
         }
@@ -54,6 +57,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         d: &Deployment,
     ) -> SyncResult<bool> {
+        let _call = cx.calls.enter("scaleDownOldReplicaSetsForRecreate");
         let mut scaled = false;
         for rs in old_rss {
             if rs.replicas() == 0 {
@@ -77,6 +81,7 @@ impl DeploymentController {
         new_rs: &ReplicaSet,
         d: &Deployment,
     ) -> SyncResult<bool> {
+        let _call = cx.calls.enter("scaleUpNewReplicaSetForRecreate");
         if new_rs.replicas() != d.replicas() {
             cx.explain(
                 "scaleUpNewReplicaSetForRecreate",

@@ -24,11 +24,14 @@ impl DeploymentController {
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
     ) -> SyncResult {
+        let _call = cx.calls.enter("rollback");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let all = super::sync::with_new(&old_rss, new_rs.as_ref());
+        cx.calls.leaf("getRollbackTo");
         let mut to = get_rollback_to(d).unwrap_or(0);
         if to == 0 {
+            cx.calls.leaf("LastRevision");
             to = last_revision(&all);
             cx.explain(
                 "rollback",
@@ -79,6 +82,7 @@ impl DeploymentController {
         d: &mut Deployment,
         rs: &ReplicaSet,
     ) -> SyncResult<bool> {
+        let _call = cx.calls.enter("rollbackToTemplate");
         let performed = if !equal_ignore_hash(&d.spec.template, &rs.spec.template) {
             let mut t = rs.spec.template.clone();
             t.metadata
@@ -124,6 +128,7 @@ impl DeploymentController {
         cx: &mut Ctx,
         d: &mut Deployment,
     ) -> SyncResult {
+        let _call = cx.calls.enter("updateDeploymentAndClearRollbackTo");
         d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
         cx.store.api().update(d.clone())?;
         Ok(())

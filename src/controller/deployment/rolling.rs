@@ -15,6 +15,7 @@ impl DeploymentController {
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
     ) -> SyncResult {
+        let _call = cx.calls.enter("rolloutRolling");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let new_rs = new_rs.ok_or_else(|| SyncError::Controller("no new ReplicaSet".into()))?;
@@ -28,6 +29,7 @@ impl DeploymentController {
         if scaled_down {
             return self.sync_rollout_status(cx, &all, Some(&new_rs), d);
         }
+        cx.calls.leaf("DeploymentComplete");
         if deployment_complete(d, &d.status.clone()) {
             self.cleanup_deployment(cx, &old_rss, d)?;
         }
@@ -43,6 +45,7 @@ impl DeploymentController {
         new_rs: &ReplicaSet,
         d: &Deployment,
     ) -> SyncResult<bool> {
+        let _call = cx.calls.enter("reconcileNewReplicaSet");
         if new_rs.replicas() == d.replicas() {
             cx.explain(
                 "reconcileNewReplicaSet",
@@ -68,6 +71,7 @@ impl DeploymentController {
                 .scale_replica_set_and_record_event(cx, new_rs, d.replicas(), d)?
                 .0);
         }
+        cx.calls.leaf("NewRSNewReplicas");
         let (count, why) = new_rs_new_replicas(d, all, new_rs).map_err(SyncError::Controller)?;
         cx.explain("NewRSNewReplicas", why);
         Ok(self
@@ -85,6 +89,7 @@ impl DeploymentController {
         new_rs: &ReplicaSet,
         d: &Deployment,
     ) -> SyncResult<bool> {
+        let _call = cx.calls.enter("reconcileOldReplicaSets");
         let old_pods = replica_count(old_rss);
         if old_pods == 0 {
             cx.explain(
@@ -143,6 +148,7 @@ impl DeploymentController {
         d: &Deployment,
         max_cleanup: i32,
     ) -> SyncResult<(Vec<ReplicaSet>, i32)> {
+        let _call = cx.calls.enter("cleanupUnhealthyReplicas");
         let mut olds = old_rss.to_vec();
         olds.sort_by(by_creation_timestamp);
         let mut total = 0;
@@ -189,6 +195,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         d: &Deployment,
     ) -> SyncResult<i32> {
+        let _call = cx.calls.enter("scaleDownOldReplicaSetsForRollingUpdate");
         let min_avail = d.replicas() - max_unavailable(d);
         let available = available_replica_count(all);
         if available <= min_avail {

@@ -17,6 +17,7 @@ impl DeploymentController {
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
     ) -> SyncResult {
+        let _call = cx.calls.enter("syncStatusOnly");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let all = with_new(&old_rss, new_rs.as_ref());
@@ -25,9 +26,11 @@ impl DeploymentController {
 
     /// `sync`: reconcile a paused Deployment or a scaling event, without rolling out.
     pub fn sync(&mut self, cx: &mut Ctx, d: &mut Deployment, rs_list: &[ReplicaSet]) -> SyncResult {
+        let _call = cx.calls.enter("sync");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         self.scale(cx, d, new_rs.as_ref(), &old_rss)?;
+        cx.calls.leaf("getRollbackTo");
         if d.spec.paused && super::rollback::get_rollback_to(d).is_none() {
             self.cleanup_deployment(cx, &old_rss, d)?;
         }
@@ -40,6 +43,7 @@ impl DeploymentController {
     /// `checkPausedConditions`: Progressing=Unknown DeploymentPaused / DeploymentResumed, never
     /// over a ProgressDeadlineExceeded.
     pub fn check_paused_conditions(&mut self, cx: &mut Ctx, d: &mut Deployment) -> SyncResult {
+        let _call = cx.calls.enter("checkPausedConditions");
         if !has_progress_deadline(d) {
             return Ok(());
         }
@@ -88,6 +92,7 @@ impl DeploymentController {
         rs_list: &[ReplicaSet],
         create: bool,
     ) -> SyncResult<(Option<ReplicaSet>, Vec<ReplicaSet>)> {
+        let _call = cx.calls.enter("getAllReplicaSetsAndSyncRevision");
         let (_, old) = find_old_replica_sets(d, rs_list);
         let old: Vec<ReplicaSet> = old.into_iter().cloned().collect();
         let new_rs = self.get_new_replica_set(cx, d, rs_list, &old, create)?;
@@ -107,6 +112,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         create: bool,
     ) -> SyncResult<Option<ReplicaSet>> {
+        let _call = cx.calls.enter("getNewReplicaSet");
         let existing = find_new_replica_set(d, rs_list).cloned();
         let new_revision = (max_revision(old_rss) + 1).to_string();
         match existing {
@@ -194,6 +200,7 @@ impl DeploymentController {
         let (mut new_rs, hash) = new_replica_set_for(d);
         let mut all: Vec<&ReplicaSet> = old_rss.iter().collect();
         all.push(&new_rs);
+        cx.calls.leaf("NewRSNewReplicas");
         let (count, why) = new_rs_new_replicas(d, &all, &new_rs).map_err(SyncError::Controller)?;
         cx.explain("NewRSNewReplicas", why);
         new_rs.spec.replicas = Some(count);
@@ -317,6 +324,8 @@ impl DeploymentController {
         new_rs: Option<&ReplicaSet>,
         old_rss: &[ReplicaSet],
     ) -> SyncResult {
+        let _call = cx.calls.enter("scale");
+        cx.calls.leaf("FindActiveOrLatest");
         if let Some(target) = find_active_or_latest(new_rs, old_rss) {
             if target.replicas() == d.replicas() {
                 cx.explain(
@@ -340,6 +349,7 @@ impl DeploymentController {
             self.scale_replica_set_and_record_event(cx, &target, d.replicas(), d)?;
             return Ok(());
         }
+        cx.calls.leaf("IsSaturated");
         if is_saturated(d, new_rs) {
             cx.explain(
                 "IsSaturated",
@@ -385,8 +395,9 @@ impl DeploymentController {
         let mut sizes: Vec<i32> = Vec::with_capacity(all.len());
         for rs in &all {
             if to_add != 0 {
+                cx.calls.leaf("GetReplicaSetProportion");
                 let (p, why) = get_proportion(rs, d, to_add, added);
-                cx.explain("GetProportion", why);
+                cx.explain("GetReplicaSetProportion", why);
                 sizes.push(rs.replicas() + p);
                 added += p;
             } else {
@@ -418,6 +429,7 @@ impl DeploymentController {
         new_scale: i32,
         d: &Deployment,
     ) -> SyncResult<(bool, ReplicaSet)> {
+        let _call = cx.calls.enter("scaleReplicaSetAndRecordEvent");
         if rs.replicas() == new_scale {
             return Ok((false, rs.clone()));
         }
@@ -439,6 +451,7 @@ impl DeploymentController {
         d: &Deployment,
         op: &str,
     ) -> SyncResult<(bool, ReplicaSet)> {
+        let _call = cx.calls.enter("scaleReplicaSet");
         let size_changed = rs.replicas() != new_scale;
         let max = d.replicas() + max_surge(d);
         if !size_changed && !replicas_annotations_need_update(rs, d.replicas(), max) {
@@ -471,6 +484,7 @@ impl DeploymentController {
         old_rss: &[ReplicaSet],
         d: &Deployment,
     ) -> SyncResult {
+        let _call = cx.calls.enter("cleanupDeployment");
         if !has_revision_history_limit(d) {
             return Ok(());
         }
@@ -528,6 +542,8 @@ impl DeploymentController {
         new_rs: Option<&ReplicaSet>,
         d: &mut Deployment,
     ) -> SyncResult {
+        let _call = cx.calls.enter("syncDeploymentStatus");
+        cx.calls.leaf("calculateStatus");
         let s = calculate_status(all, new_rs, d, cx.now());
         if d.status == s {
             return Ok(());
@@ -545,6 +561,7 @@ impl DeploymentController {
         d: &mut Deployment,
         rs_list: &[ReplicaSet],
     ) -> SyncResult<(bool, String)> {
+        let _call = cx.calls.enter("isScalingEvent");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
         let all = with_new(&old_rss, new_rs.as_ref());

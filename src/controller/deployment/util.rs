@@ -271,7 +271,7 @@ pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> (i32, String
     )
 }
 
-/// `GetProportion`: the fraction, capped so the total never overshoots what is left to add.
+/// `GetReplicaSetProportion`: the fraction, capped so the total never overshoots what is left to add.
 pub fn get_proportion(rs: &ReplicaSet, d: &Deployment, to_add: i32, added: i32) -> (i32, String) {
     if rs.replicas() == 0 || to_add == 0 || to_add == added {
         return (

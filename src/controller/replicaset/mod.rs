@@ -9,6 +9,7 @@ use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{ApiError, PodTally, Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
+use crate::controller::calls::CallLog;
 use crate::controller::expectations::UidTrackingExpectations;
 use crate::controller::ranking::{self, RankKey, RankKeys};
 use crate::controller::{Explain, slow_start_batches};
@@ -27,6 +28,8 @@ pub struct ReplicaSetController {
     pub expectations: UidTrackingExpectations,
     pub burst_replicas: usize,
     pub gates: FeatureGates,
+    /// The upstream functions a sync runs (kept only in a run that records its steps).
+    pub calls: CallLog,
 }
 
 impl Default for ReplicaSetController {
@@ -36,6 +39,7 @@ impl Default for ReplicaSetController {
             expectations: UidTrackingExpectations::default(),
             burst_replicas: BURST_REPLICAS,
             gates: FeatureGates::default(),
+            calls: CallLog::default(),
         }
     }
 }
@@ -54,6 +58,15 @@ pub struct RsSyncReport {
     pub batches: Vec<usize>,
     /// `burstReplicas`, when it capped this sync's creates or deletes.
     pub burst_replicas: Option<usize>,
+    /// The pods it deleted, in deletion order, each with its ranking keys.
+    pub deletions: Vec<Deletion>,
+}
+
+/// A pod a ReplicaSet sync deleted, and why it came first (`ActivePodsWithRanks`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Deletion {
+    pub pod: String,
+    pub rank: ranking::RankView,
 }
 
 /// A ReplicaSet's expectations as the trace shows them: creations and deletions still to be
@@ -73,9 +86,11 @@ enum ReplicaPlan {
         why: String,
         capped: bool,
     },
-    /// (name, key, grace period) of each pod to delete, in ranked order.
+    /// (name, key, grace period) of each pod to delete, in ranked order, and their ranking
+    /// keys.
     Delete {
         victims: Vec<(Str, Str, Option<i64>)>,
+        ranks: Vec<ranking::RankView>,
         why: String,
         capped: bool,
     },
@@ -223,10 +238,11 @@ impl ReplicaSetController {
         events: &mut EventRecorder,
         key: &str,
     ) -> RsSyncReport {
+        let _call = self.calls.enter("syncReplicaSet");
         let mut report = RsSyncReport::default();
         let Some(rs) = store.replicaset(key).cloned() else {
             self.expectations.delete_expectations(key);
-            report.explain.push(Explain::new(
+            report.explain.push(self.calls.explain(
                 "syncReplicaSet",
                 format!("ReplicaSet {key} has been deleted"),
             ));
@@ -234,17 +250,23 @@ impl ReplicaSetController {
         };
         let now = store.now();
         let before = self.expectations_of(key, now);
+        self.calls.leaf("SatisfiedExpectations");
         let needs_sync = self.expectations.satisfied(key, now);
         let deleting = rs.metadata.deletion_timestamp.is_some();
-        if !deleting {
-            adopt_orphans(store, &rs, &mut report);
-        }
-        let (mut status, active_count, next_available) = self.count_claimed(store, &rs, key);
-        if !deleting {
-            release_unmatched(store, &rs, &mut report);
-        }
+        let (mut status, active_count, next_available) = {
+            let _call = self.calls.enter("claimPods");
+            if !deleting {
+                adopt_orphans(store, &rs, &mut report);
+            }
+            let counted = self.count_claimed(store, &rs, key);
+            if !deleting {
+                release_unmatched(store, &rs, &mut report);
+            }
+            counted
+        };
         let mut manage_err = None;
         if needs_sync && !deleting {
+            let _call = self.calls.enter("manageReplicas");
             let plan = {
                 let (active, keys) = self.gather_ranked(store, &rs, active_count);
                 self.plan_replicas(active_count, &active, &keys.keys, &rs, now)
@@ -255,7 +277,7 @@ impl ReplicaSetController {
         } else if !needs_sync {
             report.waited_on_expectations = true;
             let e = self.expectations.counts.get(key).cloned();
-            report.explain.push(Explain::new(
+            report.explain.push(self.calls.explain(
                 "syncReplicaSet",
                 format!(
                     "expectations not yet met (creations {}, deletions {} still to observe): no create or delete this sync",
@@ -264,8 +286,13 @@ impl ReplicaSetController {
                 ),
             ));
         }
+        self.calls.leaf("calculateStatus");
         set_failure_condition(&rs, &mut status, active_count, manage_err.as_deref(), now);
-        match update_replica_set_status(store, &rs, status) {
+        let updated = {
+            let _call = self.calls.enter("updateReplicaSetStatus");
+            update_replica_set_status(store, &rs, status)
+        };
+        match updated {
             Ok(updated) if manage_err.is_none() => {
                 let now_ms = store.clock().now_ms();
                 self.requeue_for_availability(key, &updated, next_available, now_ms, &mut report);
@@ -349,6 +376,8 @@ impl ReplicaSetController {
         if active_count <= rs.replicas() as usize {
             return (vec![], RankKeys::new(Some(now), self.gates, 0));
         }
+        self.calls.leaf("getIndirectlyRelatedPods");
+        self.calls.leaf("getPodsToDelete");
         let on_node = Self::active_pods_on_nodes(store, rs);
         let mut keys = RankKeys::new(Some(now), self.gates, active_count);
         let mut v = Vec::with_capacity(active_count);
@@ -413,7 +442,7 @@ impl ReplicaSetController {
             (ns + NS_PER_MS - 1) / NS_PER_MS + 1
         });
         self.queue.add_after(key, now_ms, delay as u64);
-        report.explain.push(Explain::new(
+        report.explain.push(self.calls.explain(
             "syncReplicaSet",
             format!(
                 "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms"
@@ -465,7 +494,9 @@ impl ReplicaSetController {
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
-            let victims = first_ranked_pods(active, keys, n, Some(now), self.gates);
+            let chosen = first_ranked_pods(active, keys, n, Some(now), self.gates);
+            let ranks = chosen.iter().map(|&i| keys[i].view(self.gates)).collect();
+            let victims: Vec<&Pod> = chosen.iter().map(|&i| active[i]).collect();
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
                 active_count,
@@ -488,6 +519,7 @@ impl ReplicaSetController {
                 .collect();
             return ReplicaPlan::Delete {
                 victims,
+                ranks,
                 why,
                 capped: n < diff as usize,
             };
@@ -511,10 +543,14 @@ impl ReplicaSetController {
         match plan {
             ReplicaPlan::Nothing => Ok(()),
             ReplicaPlan::Create { n, why, capped } => {
+                self.calls.leaf("ExpectCreations");
                 self.expectations
                     .counts
                     .expect_creations(&key, n as i64, now);
-                report.explain.push(Explain::new("manageReplicas", why));
+                self.calls.leaf("slowStartBatch");
+                report
+                    .explain
+                    .push(self.calls.explain("manageReplicas", why));
                 if capped {
                     report.burst_replicas = Some(self.burst_replicas);
                 }
@@ -559,14 +595,26 @@ impl ReplicaSetController {
             }
             ReplicaPlan::Delete {
                 victims,
+                ranks,
                 why,
                 capped,
             } => {
+                report.deletions = victims
+                    .iter()
+                    .zip(ranks)
+                    .map(|((name, _, _), rank)| Deletion {
+                        pod: name.to_string(),
+                        rank,
+                    })
+                    .collect();
                 if capped {
                     report.burst_replicas = Some(self.burst_replicas);
                 }
-                report.explain.push(Explain::new("manageReplicas", why));
+                report
+                    .explain
+                    .push(self.calls.explain("manageReplicas", why));
                 let keys = victims.iter().map(|(_, k, _)| k.clone()).collect();
+                self.calls.leaf("ExpectDeletions");
                 self.expectations.expect_deletions(&key, keys, now);
                 let mut first_err = None;
                 for (name, pk, grace) in victims {
@@ -770,6 +818,9 @@ pub fn get_pods_to_delete<'a>(
     let on_node = active_on_nodes(related);
     let keys = RankKey::of_all(pods, |p| rank_on(&on_node, p), now, gates);
     first_ranked_pods(pods, &keys, diff, now, gates)
+        .into_iter()
+        .map(|i| pods[i])
+        .collect()
 }
 
 /// The active pods among `pods` on each node (`getPodsRankedByRelatedPodsOnSameNode`'s
@@ -790,21 +841,18 @@ fn rank_on(on_node: &BTreeMap<Str, i32>, p: &Pod) -> i32 {
     on_node.get(&p.spec.node_name).copied().unwrap_or(0)
 }
 
-/// The first `diff` of `pods` in deletion order, given each one's key.
-fn first_ranked_pods<'a>(
-    pods: &[&'a Pod],
+/// The indices in `pods` of the first `diff` in deletion order, given each one's key.
+fn first_ranked_pods(
+    pods: &[&Pod],
     keys: &[RankKey],
     diff: usize,
     now: Option<Time>,
     gates: FeatureGates,
-) -> Vec<&'a Pod> {
+) -> Vec<usize> {
     if diff >= pods.len() {
-        return pods.to_vec();
+        return (0..pods.len()).collect();
     }
     ranking::first_ranked(keys, diff, now.is_some(), gates)
-        .into_iter()
-        .map(|i| pods[i])
-        .collect()
 }
 
 /// `calculateStatus` of the ReplicaSet controller.

@@ -1,0 +1,161 @@
+//! A sync's path through upstream's code, laid out for reading: one row per call with its
+//! depth, its place upstream (file, lines, link), the explain lines it gave and the writes
+//! it made. The page's Code view draws these rows; `rollout explain` prints them.
+
+use crate::cluster::trace::TraceStep;
+use crate::controller::calls;
+use crate::controller::upstream::{self, Place};
+
+/// One call of the path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodeRow {
+    pub depth: u8,
+    pub func: &'static str,
+    pub place: Option<&'static Place>,
+    /// The function's lines on GitHub.
+    pub url: Option<String>,
+    /// The explain lines this call gave (their text).
+    pub explain: Vec<String>,
+    /// The indices, among the sync's writes, of those this call made.
+    pub writes: Vec<usize>,
+}
+
+impl CodeRow {
+    /// `pkg/controller/deployment/rolling.go:31–70`, or the file alone when its lines are
+    /// not known.
+    pub fn place_text(&self) -> String {
+        match self.place {
+            Some(p) if p.has_lines() => format!("{}:{}–{}", p.file, p.line, p.end),
+            Some(p) => p.file.to_string(),
+            None => String::new(),
+        }
+    }
+}
+
+/// The rows of `s`'s path, and the explain lines of functions the path does not show
+/// (`fn`, text).
+pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
+    let (per_call, loose) = calls::attach(&s.calls, &s.explain);
+    let table = upstream::table();
+    let mut rows: Vec<CodeRow> = s
+        .calls
+        .iter()
+        .zip(per_call)
+        .map(|(c, lines)| {
+            let place = upstream::find(c.scope, c.func);
+            CodeRow {
+                depth: c.depth,
+                func: c.func,
+                place,
+                url: place.map(|p| table.url(p)),
+                explain: lines.iter().map(|&i| s.explain[i].text.clone()).collect(),
+                writes: vec![],
+            }
+        })
+        .collect();
+    for (i, w) in s.writes.iter().enumerate() {
+        if let Some(r) = rows.get_mut(usize::from(w.call)) {
+            r.writes.push(i);
+        }
+    }
+    let loose = loose
+        .into_iter()
+        .map(|i| (s.explain[i].func.clone(), s.explain[i].text.clone()))
+        .collect();
+    (rows, loose)
+}
+
+/// A write in words: `update replicasets/status web-6bdbfc89d5`, and the refusal when the
+/// apiserver refused it.
+pub fn write_text(w: &calls::Write) -> String {
+    match &w.refused {
+        None => format!("{} {} {}", w.verb, w.resource, w.name),
+        Some(e) => format!("{} {} {}, refused: {e}", w.verb, w.resource, w.name),
+    }
+}
+
+/// Where the rows' lines are.
+pub fn release_text() -> String {
+    let t = upstream::table();
+    if t.places
+        .iter()
+        .all(|p| p.has_lines() && p.commit == t.places[0].commit)
+    {
+        format!("kubernetes/kubernetes {}", t.tag)
+    } else {
+        format!(
+            "kubernetes/kubernetes: each function at the commit its link names, or its file at {}",
+            t.tag
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::trace::{Controller, StepKind};
+    use crate::scenario::Scenario;
+
+    fn first_sync(controller: Controller) -> TraceStep {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/rolling-update.yaml"
+        ))
+        .unwrap();
+        let trace = Scenario::parse(&text).unwrap().run().unwrap();
+        trace
+            .into_iter()
+            .find(|s| s.kind == StepKind::Sync && s.controller == Some(controller))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_new_deployments_first_sync_creates_its_replica_set_in_get_new_replica_set() {
+        let s = first_sync(Controller::Deployment);
+        let (rows, loose) = code_rows(&s);
+        assert!(loose.is_empty(), "{loose:?}");
+        assert_eq!((rows[0].func, rows[0].depth), ("syncDeployment", 0));
+        let get_new = rows
+            .iter()
+            .rposition(|r| r.func == "getNewReplicaSet")
+            .unwrap();
+        let made: Vec<String> = rows[get_new]
+            .writes
+            .iter()
+            .map(|&i| write_text(&s.writes[i]))
+            .collect();
+        assert!(made[0].starts_with("create replicasets web-"), "{made:?}");
+        assert!(rows[get_new].explain[0].contains("create web-"));
+        let p = rows[get_new].place.unwrap();
+        assert_eq!(p.file, "pkg/controller/deployment/sync.go");
+        assert_eq!(
+            rows[get_new].url.as_deref(),
+            Some(upstream::table().url(p).as_str())
+        );
+        // Each call is one level under the call it is in.
+        for w in rows.windows(2) {
+            assert!(w[1].depth <= w[0].depth + 1, "{:?} then {:?}", w[0], w[1]);
+        }
+    }
+
+    #[test]
+    fn a_replica_sets_pods_are_created_by_manage_replicas_and_its_status_by_update_replica_set_status()
+     {
+        let s = first_sync(Controller::ReplicaSet);
+        let (rows, _) = code_rows(&s);
+        let by = |func: &str| -> Vec<String> {
+            rows.iter()
+                .filter(|r| r.func == func)
+                .flat_map(|r| r.writes.iter().map(|&i| write_text(&s.writes[i])))
+                .collect()
+        };
+        assert_eq!(by("manageReplicas").len(), 10);
+        assert!(
+            by("manageReplicas")
+                .iter()
+                .all(|w| w.starts_with("create pods web-"))
+        );
+        assert_eq!(by("updateReplicaSetStatus").len(), 1);
+        assert!(by("updateReplicaSetStatus")[0].starts_with("update replicasets/status web-"));
+    }
+}
