@@ -63,13 +63,27 @@ pub struct Write {
     /// `create`, `update` or `delete`, as the client calls it.
     pub verb: &'static str,
     /// `deployments`, `replicasets` or `pods`, with `/status` for the status subresource.
-    pub resource: String,
+    #[serde(serialize_with = "resource")]
+    pub resource: (&'static str, &'static str),
     pub name: String,
     /// The index, among the sync's calls, of the function that made it.
     pub call: u16,
     /// Why the apiserver refused it (nothing was written), when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+}
+
+/// A write's resource as the client names it (`replicasets/status`).
+pub fn resource_text((resource, sub): (&str, &str)) -> String {
+    if sub.is_empty() {
+        resource.to_string()
+    } else {
+        format!("{resource}/{sub}")
+    }
+}
+
+fn resource<S: Serializer>(r: &(&'static str, &'static str), s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&resource_text(*r))
 }
 
 #[derive(Default)]
@@ -143,14 +157,9 @@ impl CallLog {
             let Some(&call) = l.open.last() else {
                 return;
             };
-            let resource = if r.subresource.is_empty() {
-                r.resource.to_string()
-            } else {
-                format!("{}/{}", r.resource, r.subresource)
-            };
             l.writes.push(Write {
                 verb: r.verb,
-                resource,
+                resource: (r.resource, r.subresource),
                 name: r.name.to_string(),
                 call,
                 refused: r.refused.map(ToString::to_string),
@@ -243,15 +252,15 @@ mod tests {
         }
         let _ = inner(&log, false);
         let (calls, writes) = log.take();
-        let by: Vec<(&str, &str)> = writes
+        let by: Vec<(&str, String)> = writes
             .iter()
-            .map(|w| (calls[usize::from(w.call)].func, w.resource.as_str()))
+            .map(|w| (calls[usize::from(w.call)].func, resource_text(w.resource)))
             .collect();
         assert_eq!(
             by,
             [
-                ("syncRolloutStatus", "deployments/status"),
-                ("scaleReplicaSetAndRecordEvent", "replicasets")
+                ("syncRolloutStatus", "deployments/status".to_string()),
+                ("scaleReplicaSetAndRecordEvent", "replicasets".to_string())
             ]
         );
     }

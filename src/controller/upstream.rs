@@ -35,6 +35,8 @@ pub struct Table {
     /// The release the playground reproduces; a row without a commit is its file at this tag.
     pub tag: &'static str,
     pub places: Vec<Place>,
+    /// `places`' indices by (scope, name), for `find` (a recorded trace looks up every call).
+    by_name: Vec<(&'static str, &'static str, usize)>,
 }
 
 impl Table {
@@ -42,6 +44,7 @@ impl Table {
         let mut t = Table {
             tag: "",
             places: vec![],
+            by_name: vec![],
         };
         for (i, row) in text.lines().enumerate() {
             if row.is_empty() || row.starts_with('#') {
@@ -67,12 +70,24 @@ impl Table {
                 _ => return Err(format!("line {}: expected 7 columns: {row:?}", i + 1)),
             }
         }
+        t.by_name = t
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.scope, p.func, i))
+            .collect();
+        t.by_name.sort_unstable();
         Ok(t)
     }
 
     /// `func` as `scope`'s code names it: its own, else a shared helper's.
     pub fn find(&self, scope: Scope, func: &str) -> Option<&Place> {
-        let at = |s: &str| self.places.iter().find(|p| p.scope == s && p.func == func);
+        let at = |s: &str| {
+            self.by_name
+                .binary_search_by(|&(sc, f, _)| (sc, f).cmp(&(s, func)))
+                .ok()
+                .map(|i| &self.places[self.by_name[i].2])
+        };
         at(scope.as_str()).or_else(|| at("shared"))
     }
 

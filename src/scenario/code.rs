@@ -68,9 +68,10 @@ pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
 /// A write in words: `update replicasets/status web-6bdbfc89d5`, and the refusal when the
 /// apiserver refused it.
 pub fn write_text(w: &calls::Write) -> String {
+    let resource = calls::resource_text(w.resource);
     match &w.refused {
-        None => format!("{} {} {}", w.verb, w.resource, w.name),
-        Some(e) => format!("{} {} {}, refused: {e}", w.verb, w.resource, w.name),
+        None => format!("{} {resource} {}", w.verb, w.name),
+        Some(e) => format!("{} {resource} {}, refused: {e}", w.verb, w.name),
     }
 }
 

@@ -272,7 +272,7 @@ fn writes(s: &TraceStep, lane: Lane) -> Vec<Message> {
                 format!(
                     "{} {} ×{}: {}{more}",
                     w.verb,
-                    w.resource,
+                    crate::controller::calls::resource_text(w.resource),
                     run.len(),
                     shown.join(", ")
                 )

@@ -495,7 +495,12 @@ impl ReplicaSetController {
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
             let chosen = first_ranked_pods(active, keys, n, Some(now), self.gates);
-            let ranks = chosen.iter().map(|&i| keys[i].view(self.gates)).collect();
+            // The ranking keys in words, for a run that records its steps.
+            let ranks = if self.calls.is_recording() {
+                chosen.iter().map(|&i| keys[i].view(self.gates)).collect()
+            } else {
+                vec![]
+            };
             let victims: Vec<&Pod> = chosen.iter().map(|&i| active[i]).collect();
             let why = format!(
                 "{} active pods, spec.replicas {}: delete {n} ({})",
