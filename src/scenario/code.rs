@@ -65,6 +65,20 @@ pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
     (rows, loose)
 }
 
+/// The functions that decided a sync, each once, in call order: those that gave its numbers
+/// or made its writes (Learn mode links a revealed answer to them).
+pub fn deciding(s: &TraceStep) -> Vec<CodeRow> {
+    let (rows, _) = code_rows(s);
+    let mut out: Vec<CodeRow> = vec![];
+    for r in rows {
+        if (!r.explain.is_empty() || !r.writes.is_empty()) && !out.iter().any(|o| o.func == r.func)
+        {
+            out.push(r);
+        }
+    }
+    out
+}
+
 /// A write in words: `update replicasets/status web-6bdbfc89d5`, and the refusal when the
 /// apiserver refused it.
 pub fn write_text(w: &calls::Write) -> String {
@@ -137,6 +151,23 @@ mod tests {
         for w in rows.windows(2) {
             assert!(w[1].depth <= w[0].depth + 1, "{:?} then {:?}", w[0], w[1]);
         }
+    }
+
+    #[test]
+    fn the_functions_that_decided_a_sync_are_those_with_numbers_or_writes() {
+        let s = first_sync(Controller::Deployment);
+        let funcs: Vec<&str> = deciding(&s).iter().map(|r| r.func).collect();
+        assert_eq!(
+            funcs,
+            [
+                "syncDeployment",
+                "getNewReplicaSet",
+                "NewRSNewReplicas",
+                "reconcileNewReplicaSet",
+                "reconcileOldReplicaSets",
+                "syncRolloutStatus"
+            ]
+        );
     }
 
     #[test]

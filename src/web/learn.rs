@@ -175,8 +175,32 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
             <ul class="explain">
                 { for st.explain.iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
             </ul>
+            { decided_by(st) }
             <button class="primary" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
         </section>
+    }
+}
+
+/// The upstream functions that decided the sync, each a link to its lines.
+fn decided_by(st: &crate::cluster::trace::TraceStep) -> Html {
+    let rows = crate::scenario::code::deciding(st);
+    if rows.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <p class="decided-by">{"Decided in upstream's "}
+            { for rows.iter().enumerate().map(|(i, r)| html! {
+                <>
+                    if i > 0 { {", "} }
+                    if let Some(url) = &r.url {
+                        <a href={url.clone()} target="_blank" rel="noopener noreferrer" title={r.place_text()}><code>{ r.func }</code></a>
+                    } else {
+                        <code>{ r.func }</code>
+                    }
+                </>
+            }) }
+            {"."}
+        </p>
     }
 }
 

@@ -956,6 +956,11 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   const shown = await text(page, '.predict.revealed');
   assert(shown.includes('(you picked pause)'), 'what was picked, beside what happened: ' + shown);
   assert(shown.includes('This sync:'), 'that sync in its own numbers: ' + shown);
+  // The answer links to the upstream functions that decided it.
+  const decided = page.locator('.predict.revealed .decided-by a');
+  assert((await decided.count()) >= 2, 'links to the deciding functions: ' + await text(page, '.predict.revealed .decided-by'));
+  assert((await decided.first().innerText()) === 'syncDeployment', 'the ladder first');
+  assert(/^https:\/\/github\.com\/kubernetes\/kubernetes\/blob\//.test(await decided.first().getAttribute('href')), 'to the upstream file');
   await page.screenshot({ path: path.join(out, 'predict-revealed.png') });
   await seekEnd(page);
   await page.waitForSelector('.predict.score');
