@@ -21,12 +21,14 @@ pub struct CodeRow {
 }
 
 impl CodeRow {
-    /// `pkg/controller/deployment/rolling.go:31–70`, or the file alone when its lines are
-    /// not known.
+    /// `pkg/controller/deployment/rolling.go:31–66 @95f08499`, or the file at the tag when
+    /// its lines are not known (`… @v1.36.3`).
     pub fn place_text(&self) -> String {
         match self.place {
-            Some(p) if p.has_lines() => format!("{}:{}–{}", p.file, p.line, p.end),
-            Some(p) => p.file.to_string(),
+            Some(p) if p.has_lines() => {
+                format!("{}:{}–{} @{}", p.file, p.line, p.end, &p.commit[..8])
+            }
+            Some(p) => format!("{} @{}", p.file, upstream::table().tag),
             None => String::new(),
         }
     }
