@@ -253,3 +253,31 @@ fn explain_prints_a_steps_cause_numbers_expectations_and_batches() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("--step wants a step number from 1"));
 }
+
+/// `rollout run … | head -1`: the reader goes away after one line; the command ends as a
+/// pipe's writer does (exit 141), without a panic.
+#[test]
+fn a_reader_that_goes_away_ends_the_command_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rollout"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "scenarios/rolling-update.yaml", "--format", "jsonl"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("{\"t\":0"), "{first}");
+    // The reader is dropped here: the rest of the trace meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -24,7 +24,35 @@ use rollout_playground::scenario::{
 };
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its numbers, a ReplicaSet sync's expectations and batches; N counts from 1, DURATION is the last step at or before it)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+/// `print!` that ends the program as a pipe's writer does when its reader has gone
+/// (`rollout run … | head`: exit 141, as after SIGPIPE), instead of panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($t)*) {
+            gone(e)
+        }
+    }};
+}
+
+/// `println!`, as [`out!`] prints.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($t)*) {
+            gone(e)
+        }
+    }};
+}
+
+fn gone(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    panic!("failed printing to stdout: {e}");
+}
+
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,7 +63,7 @@ fn main() -> ExitCode {
         Some("share") => share(&args[1..]),
         Some("explain") => explain(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some(other) => {
@@ -99,7 +127,7 @@ fn explain(args: &[String]) -> ExitCode {
     if i >= trace.len() {
         return refuse(format!("the run has {} steps", trace.len()));
     }
-    println!("{}", table::explain_step(&trace, i));
+    outln!("{}", table::explain_step(&trace, i));
     ExitCode::SUCCESS
 }
 
@@ -166,11 +194,11 @@ fn run(args: &[String]) -> ExitCode {
         Err(e) => return refuse(&file, &text, &e),
     };
     if format == "jsonl" {
-        print!("{}", safe(&trace::to_jsonl(&steps)));
+        out!("{}", safe(&trace::to_jsonl(&steps)));
     } else if format == "summary" {
-        print!("{}", safe(&summary::render(&summary::rollouts(&steps))));
+        out!("{}", safe(&summary::render(&summary::rollouts(&steps))));
     } else {
-        print!("{}", safe(&table::render(&steps)));
+        out!("{}", safe(&table::render(&steps)));
     }
     let Some(session) = session else {
         return ExitCode::SUCCESS;
@@ -181,7 +209,7 @@ fn run(args: &[String]) -> ExitCode {
     if format == "jsonl" {
         eprint!("{text}");
     } else {
-        print!("\n{text}");
+        out!("\n{text}");
     }
     if let Some(why) = &session.stopped {
         eprintln!("{file}: {}", safe(why));
@@ -418,7 +446,7 @@ fn compare(args: &[String]) -> ExitCode {
         }
     }
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
-    print!("{}", safe(&summary::render_compare(&names, &columns)));
+    out!("{}", safe(&summary::render_compare(&names, &columns)));
     ExitCode::SUCCESS
 }
 
@@ -444,11 +472,11 @@ fn check(files: &[String]) -> ExitCode {
                     match r.outcome {
                         Ok(()) => {
                             passed += 1;
-                            println!("{}", safe(&format!("ok {}: {}", r.id, r.name)));
+                            outln!("{}", safe(&format!("ok {}: {}", r.id, r.name)));
                         }
                         Err(why) => {
                             failed += 1;
-                            println!("{}", safe(&format!("FAIL {}: {}: {why}", r.id, r.name)));
+                            outln!("{}", safe(&format!("FAIL {}: {}: {why}", r.id, r.name)));
                         }
                     }
                 }
@@ -459,7 +487,7 @@ fn check(files: &[String]) -> ExitCode {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     if failed > 0 || malformed {
         ExitCode::FAILURE
     } else {
@@ -482,7 +510,7 @@ fn share(files: &[String]) -> ExitCode {
             continue;
         };
         let link = share::encode(&s, 0);
-        println!("{f}\t{} chars\t#{link}", link.len() + 1);
+        outln!("{f}\t{} chars\t#{link}", link.len() + 1);
         // (where in the file, when the text is the reason; why)
         let refusal = match share::decode(&link) {
             Err(e) => Some((None, format!("the page will refuse this link: {e}"))),

@@ -102,11 +102,17 @@ fn row(t: &TraceStep, i: usize, r: &CodeRow, active: bool) -> Html {
 pub fn code_view(props: &Props) -> Html {
     // The write stepped into, with the step it belongs to (another step starts afresh).
     let into = use_state(|| None::<(usize, usize)>);
+    // Shown when asked: its rows are many elements to redraw at every step.
+    let open = use_state(|| false);
+    let head = super::machinery::toggle("The code", "code-body", &open);
+    if !*open {
+        return html! { <section class="code-view" aria-label="Code view">{ head }</section> };
+    }
     let Some((idx, t)) = shown(&props.run, props.pos) else {
         return html! {
             <section class="code-view" aria-label="Code view">
-                <h2>{"The code"}</h2>
-                <p class="muted">{"No sync yet: step forward or play."}</p>
+                { head }
+                <p class="muted" id="code-body">{"No sync yet: step forward or play."}</p>
             </section>
         };
     };
@@ -127,7 +133,9 @@ pub fn code_view(props: &Props) -> Html {
     let controller = t.controller.map_or("", |c| c.as_str());
     html! {
         <section class="code-view" aria-label="Code view">
-            <h2>{ format!("The code: {controller} sync {}", t.key.clone().unwrap_or_default()) }</h2>
+            { head }
+            <div id="code-body">
+            <h3 class="code-title">{ format!("{controller} sync {}", t.key.clone().unwrap_or_default()) }</h3>
             <p class="muted">{ format!("at {:.1}s, step {}; {}", t.t as f64 / 1000.0, idx + 1, code::release_text()) }</p>
             if let Some(c) = &t.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
@@ -152,6 +160,7 @@ pub fn code_view(props: &Props) -> Html {
                     }) }
                 </ul>
             }
+            </div>
         </section>
     }
 }

@@ -64,8 +64,29 @@ fn message(m: &Message) -> Html {
     }
 }
 
+/// A panel's heading as a button that shows or hides it (`body` is the id of what it shows).
+pub fn toggle(title: &str, body: &'static str, open: &UseStateHandle<bool>) -> Html {
+    let flip = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    html! {
+        <h2 class="panel-toggle">
+            <button aria-expanded={(**open).to_string()} aria-controls={body} onclick={flip}>
+                <span aria-hidden="true">{ if **open { "▾ " } else { "▸ " } }</span>{ title.to_string() }
+            </button>
+        </h2>
+    }
+}
+
 #[function_component(MachineryView)]
 pub fn machinery_view(props: &Props) -> Html {
+    // Shown when asked: eight steps of messages are many elements to redraw at every step.
+    let open = use_state(|| false);
+    let head = toggle("The machinery", "machinery-body", &open);
+    if !*open {
+        return html! { <section class="machinery" aria-label="The machinery">{ head }</section> };
+    }
     let s = &props.run.0;
     let end = (props.pos + 1).min(s.len());
     let from = end.saturating_sub(WINDOW);
@@ -93,11 +114,13 @@ pub fn machinery_view(props: &Props) -> Html {
     });
     html! {
         <section class="machinery" aria-label="The machinery">
-            <h2>{"The machinery"}</h2>
+            { head }
+            <div id="machinery-body">
             <p class="muted">{ format!("Steps {} to {}: each write, the watch event it raises, the handler that queues a key, the worker that takes it, and what that sync writes.", from + 1, end) }</p>
             <p class="lane-legend muted" aria-hidden="true">{ legend.join(" · ") }</p>
             <ol class="lanes" aria-hidden="true">{ for lanes }</ol>
             <ol class="messages">{ for steps }</ol>
+            </div>
         </section>
     }
 }

@@ -379,9 +379,11 @@ for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
 }
 
 await test('the Code view links each call to its upstream lines and steps into a sync\'s writes', async page => {
+  await page.click('.code-view .panel-toggle button');
   await page.waitForSelector('.code-view .call');
-  const head = await text(page, '.code-view h2');
-  assert(head.startsWith('The code: deployment sync default/web'), 'the first sync: ' + head);
+  assert((await page.locator('.code-view .panel-toggle button').getAttribute('aria-expanded')) === 'true', 'shown when asked');
+  const head = await page.locator('.code-view .code-title').textContent();
+  assert(head.startsWith('deployment sync default/web'), 'the first sync: ' + head);
   const href = await page.locator('.code-view .call[data-fn="syncDeployment"] a').getAttribute('href');
   assert(/^https:\/\/github\.com\/kubernetes\/kubernetes\/blob\/[0-9a-z.]+\/pkg\/controller\/deployment\/deployment_controller\.go#L\d+-L\d+$/.test(href),
     'syncDeployment links to its lines upstream: ' + href);
@@ -398,7 +400,7 @@ await test('the Code view links each call to its upstream lines and steps into a
   assert((await active()) === 'getNewReplicaSet', 'Step back returns to the first write (the second was in ' + second + ')');
   // The ReplicaSet's first sync: its pods are made in manageReplicas.
   await page.click('button[aria-label="Step forward"]');
-  await page.waitForFunction(() => document.querySelector('.code-view h2').innerText.includes('replicaset sync'));
+  await page.waitForFunction(() => document.querySelector('.code-view .code-title').textContent.includes('replicaset sync'));
   await page.click('.code-view button:has-text("Step into")');
   assert((await active()) === 'manageReplicas', 'pods are created by manageReplicas: ' + await active());
   assert((await text(page, '.code-steps [aria-live]')).includes('create pods web-'), 'the write names the pod');
@@ -410,6 +412,8 @@ await test('the machinery follows kubectl apply of a new Deployment to its first
   await page.fill('#console-input', `kubectl apply -f - <<EOF\n${doc}EOF`);
   await page.press('#console-input', 'Enter');
   await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/api created'));
+  await page.click('.machinery .panel-toggle button');
+  await page.waitForSelector('.machinery .msg');
   // Back to the command's own step, then forward until the kubelet reports the pod Ready.
   const current = () => text(page, '.machinery .step-head.current');
   for (let i = 0; i < 40 && !(await current()).includes('· kubectl'); i++) await page.click('button[aria-label="Step back"]');
@@ -457,6 +461,8 @@ for (const [view, url, prepare] of [
   ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
   ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
   ['the Code view, stepped into a write, and the machinery', base, async page => {
+    await page.click('.code-view .panel-toggle button');
+    await page.click('.machinery .panel-toggle button');
     await page.waitForSelector('.code-view .call');
     await page.click('.code-view button:has-text("Step into")');
     await page.waitForSelector('.code-view .call.active');
