@@ -171,8 +171,9 @@ pub struct Height {
 }
 
 /// A host page's command as it arrives: `{"type": "play"}`, `{"type": "pause"}`,
-/// `{"type": "step"}`, `{"type": "seek", "step": N}`, `{"type": "load", "scenario": YAML}` or
-/// `{"type": "load", "link": "v1.…"}`.
+/// `{"type": "step"}`, `{"type": "seek", "step": N}`, `{"type": "load", "scenario": YAML}`,
+/// `{"type": "load", "link": "v1.…"}` or `{"type": "theme", "theme": "light" | "dark"}` (a
+/// site's own theme toggle, followed live).
 #[derive(Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum HostCommand {
@@ -186,6 +187,9 @@ pub enum HostCommand {
         scenario: Option<String>,
         link: Option<String>,
     },
+    Theme {
+        theme: String,
+    },
 }
 
 /// A host page's command the page acts on.
@@ -197,6 +201,8 @@ pub enum Remote {
     Seek(usize),
     /// A scenario file or a share link.
     Load(String),
+    /// Dark (`true`) or light.
+    Theme(bool),
 }
 
 /// What a message from the embedding page is to the playground.
@@ -210,7 +216,7 @@ pub enum Heard {
 }
 
 /// The `type`s the API documents.
-const TYPES: [&str; 5] = ["play", "pause", "step", "seek", "load"];
+const TYPES: [&str; 6] = ["play", "pause", "step", "seek", "load", "theme"];
 
 /// Reads a message's data (as JSON): a command when its values make sense (a step that is a
 /// whole number from 1, a scenario no larger than a link may decode to), a refusal naming
@@ -246,6 +252,13 @@ pub fn hear(data: &serde_json::Value) -> Heard {
                 super::share::MAX_DECODED_BYTES
             )),
             Some(s) => Heard::Command(Remote::Load(s)),
+        },
+        HostCommand::Theme { theme } => match theme.as_str() {
+            "dark" => Heard::Command(Remote::Theme(true)),
+            "light" => Heard::Command(Remote::Theme(false)),
+            other => Heard::Refused(format!(
+                "theme: theme must be \"light\" or \"dark\", got {other:?}"
+            )),
         },
     }
 }
@@ -287,6 +300,11 @@ mod tests {
             ),
             (json!({"type": "load"}), "load: give scenario"),
             (
+                json!({"type": "theme", "theme": "blue"}),
+                "theme: theme must be \"light\" or \"dark\", got \"blue\"",
+            ),
+            (json!({"type": "theme"}), "theme: missing field `theme`"),
+            (
                 json!({"type": "load", "scenario": "a".repeat(crate::scenario::share::MAX_DECODED_BYTES + 1)}),
                 "load: the scenario is 262145 bytes, more than the 262144",
             ),
@@ -297,6 +315,14 @@ mod tests {
             }
         }
         assert_eq!(hear(&json!({"type": "play"})), Heard::Command(Remote::Play));
+        assert_eq!(
+            hear(&json!({"type": "theme", "theme": "dark"})),
+            Heard::Command(Remote::Theme(true))
+        );
+        assert_eq!(
+            hear(&json!({"type": "theme", "theme": "light"})),
+            Heard::Command(Remote::Theme(false))
+        );
         assert_eq!(
             hear(&json!({"type": "seek", "step": 5})),
             Heard::Command(Remote::Seek(4)),

@@ -143,11 +143,12 @@ pub fn confirm(question: &str) -> bool {
     window().confirm_with_message(question).unwrap_or(true)
 }
 
-/// The document's content height in CSS pixels.
+/// The content's height in CSS pixels: the body's, which (unlike the root element's) is not
+/// at least the frame's own height, so a host that follows it can shrink the frame too.
 pub fn content_height() -> u32 {
     window()
         .document()
-        .and_then(|d| d.document_element())
+        .and_then(|d| d.body())
         .map_or(0, |e| e.scroll_height().max(0) as u32)
 }
 

@@ -445,6 +445,51 @@ await test('the machinery follows kubectl apply of a new Deployment to its first
     'the chain, in order: ' + JSON.stringify(chain) + ' of ' + seen.length + ' messages: ' + seen.slice(0, 40).join(' | '));
 });
 
+await test('the <rollout-playground> element: its attributes make the frame, click and scroll load it, methods and events, the theme follows the site, the height both ways', async page => {
+  const evs = [];
+  await page.exposeFunction('__ev', e => evs.push(e));
+  await page.addInitScript(() => {
+    for (const t of ['ready', 'step']) document.addEventListener(t, e => {
+      if (e.target.id === 'rolling') window.__ev(t);
+    }, true);
+  });
+  await page.goto(new URL('component-example.html', base).href);
+  await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready);
+  const src = await page.locator('#rolling iframe').getAttribute('src');
+  const u = new URL(src);
+  assert(u.pathname === '/play/' && u.search.startsWith('?embed&') && u.hash.startsWith('#v1.') &&
+    ['controls=full', 'panel=branch', 'theme=light'].every(o => u.search.split('&').includes(o)), 'the options are the address: ' + src);
+  assert((await page.locator('#rolling iframe').getAttribute('title')).startsWith('A rolling update'), 'the frame has a title');
+  assert(evs[0] === 'ready', 'ready comes before the first step: ' + evs.slice(0, 3).join(', '));
+  // Nothing loads before it is asked for.
+  assert((await page.locator('#click iframe').count()) === 0 && (await page.locator('#lazy iframe').count()) === 0, 'click and lazy wait');
+  const facade = page.locator('#click .facade');
+  assert((await facade.innerText()).includes('Scaling a Deployment'), 'the button says what comes');
+  const before = await facade.boundingBox();
+  await facade.click();
+  const first = await page.locator('#click iframe').evaluate(f => f.style.height);
+  assert(first === `${Math.round(before.height)}px`, `the frame starts at the button's height, no jump (${first} vs ${before.height})`);
+  await page.waitForFunction(() => document.getElementById('click-readout').dataset.ready);
+  // Methods, and the step event they cause.
+  await page.evaluate(() => document.getElementById('rolling').seek(5));
+  await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.step === '5');
+  // The site's theme toggle switches the embeds live.
+  const theme = () => page.frameLocator('#rolling iframe').locator('html').getAttribute('data-theme');
+  assert((await theme()) === 'light', 'light first');
+  await page.click('#theme');
+  for (let i = 0; i < 50 && (await theme()) !== 'dark'; i++) await page.waitForTimeout(100);
+  assert((await theme()) === 'dark', 'dark after the site\'s toggle');
+  // The height follows the content, up for the full embed, down for a bare one.
+  const h = async id => (await page.locator(`#${id} iframe`).boundingBox()).height;
+  assert((await h('rolling')) > 480, 'the full embed grew past the first height: ' + await h('rolling'));
+  await page.locator('#lazy').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.getElementById('lazy-readout').dataset.ready);
+  for (let i = 0; i < 50 && (await h('lazy')) >= 480; i++) await page.waitForTimeout(100);
+  assert((await h('lazy')) < 480, 'the bare embed shrank below the first height: ' + await h('lazy'));
+  const inner = await page.frameLocator('#lazy iframe').locator('body').evaluate(b => b.scrollHeight);
+  assert(Math.abs((await h('lazy')) - inner) <= 2, `the frame is its content's height (${await h('lazy')} vs ${inner})`);
+}, new URL('component-example.html', base).href);
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
@@ -478,12 +523,15 @@ for (const [view, url, prepare] of [
     await page.press('#variant-2', 'Enter');
     await page.waitForSelector('.variant-field .error');
   }],
+  ['the component example, its button and a loaded element', base + 'component-example.html', async page => {
+    await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready, null, { timeout: 30000 });
+  }],
   ['the docs page', base + 'docs-example.html', async page => {
     await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready, null, { timeout: 30000 });
   }],
 ]) {
   await test(`axe-core finds nothing serious on ${view}`, async page => {
-    if (!url.includes('docs-example')) await page.waitForSelector('.cluster');
+    if (!url.includes('-example')) await page.waitForSelector('.cluster');
     await prepare(page);
     const v = await axeViolations(page);
     assert(v.length === 0, v.join('; '));

@@ -698,6 +698,11 @@ impl Model {
         let changed = match action {
             Action::Playback(a) => m.playback(a),
             Action::Remote(Remote::Load(text)) => m.load(&text),
+            Action::Remote(Remote::Theme(dark)) => {
+                let changed = m.dark != dark;
+                m.dark = dark;
+                changed
+            }
             Action::Remote(r) => match m.remote_playback(&r) {
                 Some(a) => return self.apply(Action::Playback(a)),
                 None => true,

@@ -242,7 +242,7 @@ impl Model {
                 self.seek(*i);
                 None
             }
-            Remote::Load(_) => None,
+            Remote::Load(_) | Remote::Theme(_) => None,
         }
     }
 }

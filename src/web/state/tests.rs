@@ -367,6 +367,18 @@ fn playing_from_the_end_starts_over_and_seeking_stays_within_until() {
     assert_eq!(m.play.pos, 3);
 }
 
+/// A host page's theme toggle switches an embed live, whatever the link or the OS said.
+#[test]
+fn a_theme_command_from_the_host_switches_the_theme_and_nothing_else() {
+    let m = page("?embed&theme=light&step=4");
+    assert!(!m.dark);
+    let m = m.apply(Action::Remote(Remote::Theme(true)));
+    assert!(m.dark);
+    assert_eq!(m.play.pos, 3, "the step stays");
+    let m = m.apply(Action::Remote(Remote::Theme(false)));
+    assert!(!m.dark);
+}
+
 #[test]
 fn compare_runs_the_variants_on_one_clock_and_a_link_keeps_them() {
     let m = page("").apply(Action::Variant(VariantAction::Open));
