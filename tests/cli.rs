@@ -281,3 +281,41 @@ fn a_reader_that_goes_away_ends_the_command_without_a_panic() {
         text(&out.stderr)
     );
 }
+
+/// The page's first paint (index.html, before the wasm) is the default example's first step as
+/// `rollout preview` draws it: kept current, and the picture's size reserved in the page.
+#[test]
+fn the_pages_first_paint_is_the_default_examples_preview() {
+    let out = rollout(&["preview", "scenarios/rolling-update.yaml"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = text(&out.stdout);
+    let kept =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/preview.svg")).unwrap();
+    assert_eq!(
+        svg, kept,
+        "www/preview.svg is out of date: rollout preview scenarios/rolling-update.yaml > www/preview.svg"
+    );
+    let height = svg
+        .split("height=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .unwrap();
+    let index =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/index.html")).unwrap();
+    assert!(
+        index.contains(&format!(
+            "src=\"preview.svg\" width=\"640\" height=\"{height}\""
+        )),
+        "index.html reserves the picture's size"
+    );
+    let bad = rollout(&[
+        "preview",
+        "scenarios/rolling-update.yaml",
+        "--format",
+        "png",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).starts_with("rollout preview: --format wants svg or html, got \"png\"")
+    );
+}

@@ -3,6 +3,11 @@
 // A plain script, loaded before the wasm, so that it works whatever state the wasm is in.
 (function () {
   'use strict';
+  // index.html's still picture is the default example's: a link or an embed opens another
+  // scenario, so it keeps only the loading note (style.css hides the picture under .linked).
+  if (location.hash.length > 1 || /[?&]embed(=|&|$)/.test(location.search)) {
+    document.documentElement.classList.add('linked');
+  }
   var shown = false;
   function wasmFailure(error) {
     if (!error) return false;

@@ -13,6 +13,7 @@
 //   step, until, panel (branch|events|chart|none), controls (full|minimal|none),
 //   theme (light|dark: switched live), autoplay, readonly, predict, chart
 //   loading   eager (default), lazy (when scrolled near) or click (a button stands in)
+//   preview   a still picture for the button (`rollout preview SCENARIO --step N`)
 //   title     the frame's title (and the button's words)
 // Methods: play(), pause(), step(), seek(n), load(scenarioOrLink). Events (detail = the
 // playground's message): ready, step, error. Messages are read only from the element's own
@@ -33,6 +34,7 @@ iframe { border-width: 0; }
   display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 6px; padding: 16px; cursor: pointer; }
 .facade:focus-visible { outline: 2px solid #326ce5; outline-offset: 2px; }
 .facade .play { font-size: 28px; line-height: 1; color: #326ce5; }
+.facade .still { display: block; max-width: 100%; height: auto; margin-bottom: 6px; }
 .facade .what { font-weight: 600; }
 .facade .note { font-size: 13px; color: #5d6b7e; }
 :host([theme="dark"]) .facade { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
@@ -53,7 +55,7 @@ const SHEET = sheet();
 
 class RolloutPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['src', 'link', 'scenario', 'loading', 'title', ...OPTIONS];
+    return ['src', 'link', 'scenario', 'loading', 'title', 'preview', ...OPTIONS];
   }
 
   constructor() {
@@ -161,6 +163,13 @@ class RolloutPlayground extends HTMLElement {
       note.textContent = loading === 'click'
         ? 'Load the playground: it runs the Kubernetes Deployment controller in this page.'
         : 'The playground loads when it comes into view.';
+      if (this.hasAttribute('preview')) {
+        const img = document.createElement('img');
+        img.src = new URL(this.getAttribute('preview'), document.baseURI).href;
+        img.alt = '';
+        img.className = 'still';
+        b.append(img);
+      }
       b.append(play, what, note);
       b.addEventListener('click', () => this._open(true));
       this.shadowRoot.append(b);

@@ -20,7 +20,7 @@ use rollout_playground::scenario::locate::locate;
 use rollout_playground::scenario::session::Session;
 use rollout_playground::scenario::variant::{MAX_VARIANTS, Variant};
 use rollout_playground::scenario::{
-    Scenario, ScenarioError, guarantees, parse_duration, share, summary, table,
+    Scenario, ScenarioError, guarantees, parse_duration, preview, share, summary, table,
 };
 use std::process::ExitCode;
 
@@ -52,7 +52,7 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +62,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("share") => share(&args[1..]),
         Some("explain") => explain(&args[1..]),
+        Some("preview") => preview(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             outln!("{USAGE}");
             ExitCode::SUCCESS
@@ -87,10 +88,15 @@ fn explain(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--step" => match it.next().map(|v| v.parse::<usize>()) {
-                Some(Ok(n)) if n >= 1 => step = Some(n - 1),
+            "--step" => match it.next() {
+                Some(v) if v.parse::<usize>().is_ok_and(|n| n >= 1) => {
+                    step = v.parse::<usize>().ok().map(|n| n - 1)
+                }
                 other => {
-                    return refuse(format!("--step wants a step number from 1, got {other:?}"));
+                    return refuse(format!(
+                        "--step wants a step number from 1, got {}",
+                        given(other)
+                    ));
                 }
             },
             "--t" => match it
@@ -128,6 +134,70 @@ fn explain(args: &[String]) -> ExitCode {
         return refuse(format!("the run has {} steps", trace.len()));
     }
     outln!("{}", table::explain_step(&trace, i));
+    ExitCode::SUCCESS
+}
+
+/// A flag's value as an error names it: quoted, or "nothing" when the flag ends the line.
+fn given(v: Option<&String>) -> String {
+    v.map_or("nothing".into(), |v| format!("{v:?}"))
+}
+
+/// `rollout preview`: step N of a scenario as an SVG picture (or an HTML page around it).
+fn preview(args: &[String]) -> ExitCode {
+    let refuse = |why: String| {
+        eprintln!("rollout preview: {why}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let (mut file, mut step, mut format) = (None, 0, "svg");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--step" => match it.next() {
+                Some(v) if v.parse::<usize>().is_ok_and(|n| n >= 1) => {
+                    step = v.parse::<usize>().unwrap_or(1) - 1
+                }
+                other => {
+                    return refuse(format!(
+                        "--step wants a step number from 1, got {}",
+                        given(other)
+                    ));
+                }
+            },
+            "--format" => match it.next().map(String::as_str) {
+                Some("svg") => format = "svg",
+                Some("html") => format = "html",
+                other => {
+                    return refuse(format!(
+                        "--format wants svg or html, got {}",
+                        given(other.map(|s| s.to_string()).as_ref())
+                    ));
+                }
+            },
+            f if file.is_none() && !f.starts_with('-') => file = Some(f.to_string()),
+            other => return refuse(format!("unknown argument {other:?}")),
+        }
+    }
+    let Some(file) = file else {
+        return refuse("which scenario?".into());
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => return refuse(format!("{file}: {e}")),
+    };
+    let (name, trace) = match Scenario::parse(&text).and_then(|s| Ok((s.name.clone(), s.run()?))) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("rollout preview: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if step >= trace.len() {
+        return refuse(format!("the run has {} steps", trace.len()));
+    }
+    match format {
+        "html" => out!("{}", preview::html(&name, &trace, step)),
+        _ => out!("{}", preview::svg(&name, &trace, step)),
+    }
     ExitCode::SUCCESS
 }
 

@@ -9,6 +9,7 @@ pub mod guarantees;
 pub mod learn;
 pub mod locate;
 pub mod machinery;
+pub mod preview;
 pub mod quick;
 pub mod session;
 pub mod share;

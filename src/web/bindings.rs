@@ -152,6 +152,13 @@ pub fn content_height() -> u32 {
         .map_or(0, |e| e.scroll_height().max(0) as u32)
 }
 
+/// Removes the element with this id, if there is one.
+pub fn remove_element(id: &str) {
+    if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {
+        el.remove();
+    }
+}
+
 /// Keeps a scrollable element scrolled to its end (the console).
 pub fn scroll_to_end(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {

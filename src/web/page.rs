@@ -61,6 +61,8 @@ pub fn app() -> Html {
     );
     use_embed_messages(&model);
     use_effect_with(model.dark, move |dark| bindings::set_theme(*dark));
+    // The still picture index.html shows while the wasm loads goes once the page is drawn.
+    use_effect_with((), |_| bindings::remove_element("preview"));
     use_embed_errors(model.notice.clone(), model.refusals);
     use_url_follows_work(&model);
     use_work_survives(&model, dispatch.clone());

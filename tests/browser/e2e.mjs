@@ -465,6 +465,10 @@ await test('the <rollout-playground> element: its attributes make the frame, cli
   assert((await page.locator('#click iframe').count()) === 0 && (await page.locator('#lazy iframe').count()) === 0, 'click and lazy wait');
   const facade = page.locator('#click .facade');
   assert((await facade.innerText()).includes('Scaling a Deployment'), 'the button says what comes');
+  await page.waitForFunction(() => {
+    const i = document.getElementById('click').shadowRoot.querySelector('.facade img.still');
+    return i && i.complete && i.naturalWidth > 0;
+  }, null, { timeout: 5000 }).catch(() => { throw new Error('the button shows its still picture'); });
   const before = await facade.boundingBox();
   await facade.click();
   const first = await page.locator('#click iframe').evaluate(f => f.style.height);
@@ -489,6 +493,26 @@ await test('the <rollout-playground> element: its attributes make the frame, cli
   const inner = await page.frameLocator('#lazy iframe').locator('body').evaluate(b => b.scrollHeight);
   assert(Math.abs((await h('lazy')) - inner) <= 2, `the frame is its content's height (${await h('lazy')} vs ${inner})`);
 }, new URL('component-example.html', base).href);
+
+await test('the page paints something real before the wasm: the default example\'s first step, gone once the playground is drawn', async page => {
+  const fresh = await browser.newPage();
+  await fresh.route('**/*.wasm', r => r.abort());
+  await fresh.goto(base);
+  await fresh.waitForSelector('#preview img');
+  assert(await fresh.locator('#preview img').evaluate(i => i.complete && i.naturalWidth === 640), 'the still picture is drawn');
+  assert((await fresh.locator('#preview').innerText()).includes('Loading the Deployment controller'), 'and says what is coming');
+  await fresh.close();
+  // The playground, once drawn, replaces it.
+  await page.waitForSelector('.cluster');
+  assert((await page.locator('#preview').count()) === 0, 'the picture is gone');
+  // A link opens another scenario: only the note shows before the wasm.
+  const linked = await browser.newPage();
+  await linked.route('**/*.wasm', r => r.abort());
+  await linked.goto(base + '#v1.x');
+  await linked.waitForSelector('#preview');
+  assert(!(await linked.locator('#preview img').isVisible()), 'no picture of another scenario');
+  await linked.close();
+});
 
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.

@@ -28,7 +28,7 @@ objects:
 
 export async function start(distDir) {
   const dist = path.resolve(distDir || 'dist');
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
   const server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
     if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }

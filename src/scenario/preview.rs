@@ -1,0 +1,251 @@
+//! A still picture of one step, for a first paint without the wasm: the scenario's name, the
+//! step, the Deployment, each ReplicaSet with its pods by state and the caption, as SVG (or an
+//! HTML page around it). `rollout preview` writes it; the page shows the default scenario's
+//! (`www/preview.svg`, kept up to date by a test) until the playground takes over, and a
+//! `<rollout-playground preview="…">` shows one in its button.
+
+use crate::cluster::trace::{StepKind, TraceStep};
+use std::borrow::Borrow;
+use std::fmt::Write;
+
+pub const WIDTH: u32 = 640;
+const BAR: f64 = 360.0;
+const ROW: u32 = 46;
+
+/// The page's palette (www/style.css, light theme), so the picture matches what replaces it.
+const AVAILABLE: &str = "#2e9e4f";
+const READY: &str = "#7fcf8f";
+const RUNNING: &str = "#f2c14e";
+const PENDING: &str = "#b8c0cc";
+const TERMINATING: &str = "#9aa3ae";
+const FG: &str = "#1c2430";
+const MUTED: &str = "#5d6b7e";
+
+/// Text for XML: what a scenario names (its own words) cannot become markup.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = vec![];
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// What step `i` is, in words.
+fn what<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> String {
+    let s = trace[i].borrow();
+    match s.kind {
+        StepKind::Sync => format!(
+            "{} sync{}",
+            s.controller.map_or("", |c| c.as_str()),
+            s.branch
+                .map(|b| format!(": {}", b.as_str()))
+                .unwrap_or_default()
+        ),
+        StepKind::Action => s.command.clone().unwrap_or_else(|| "a caption".into()),
+        StepKind::World => "the scheduler and kubelets".into(),
+    }
+}
+
+/// The latest caption at or before step `i`.
+fn caption<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> Option<&str> {
+    trace[..=i]
+        .iter()
+        .rev()
+        .find_map(|s| s.borrow().caption.as_deref())
+}
+
+/// Step `i` of a run of scenario `name` as an SVG picture.
+pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
+    let s = trace[i].borrow();
+    let mut body = String::new();
+    let mut y = 24;
+    let text = |body: &mut String, y: u32, size: u32, fill: &str, weight: &str, t: &str| {
+        let _ = writeln!(
+            body,
+            r#"<text x="16" y="{y}" font-size="{size}" fill="{fill}" font-weight="{weight}">{}</text>"#,
+            esc(t)
+        );
+    };
+    text(&mut body, y, 16, FG, "600", name);
+    y += 20;
+    let head = format!(
+        "step {} of {} · t = {:.1} s · {}",
+        i + 1,
+        trace.len(),
+        s.t as f64 / 1000.0,
+        what(trace, i)
+    );
+    text(&mut body, y, 13, MUTED, "400", &head);
+    y += 22;
+    if let Some(d) = &s.deployment {
+        let strategy = if d.strategy == "RollingUpdate" {
+            format!(
+                "RollingUpdate (maxSurge {}, maxUnavailable {})",
+                d.max_surge, d.max_unavailable
+            )
+        } else {
+            d.strategy.clone()
+        };
+        let line = format!(
+            "Deployment {}: {} replicas, {strategy}; available {}",
+            d.name, d.replicas, d.status.available_replicas
+        );
+        text(&mut body, y, 13, FG, "400", &line);
+        y += 12;
+    }
+    let most = s
+        .replica_sets
+        .iter()
+        .map(|r| {
+            (r.pods.pending + r.pods.running + r.pods.terminating).max(r.replicas.max(0) as u32)
+        })
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    for r in &s.replica_sets {
+        y += ROW - 22;
+        let image = r.images.join(", ");
+        text(
+            &mut body,
+            y,
+            13,
+            FG,
+            "400",
+            &format!("{} · rev {} · {image}", r.name, r.revision),
+        );
+        let p = &r.pods;
+        let parts = [
+            (p.available, AVAILABLE),
+            (p.ready.saturating_sub(p.available), READY),
+            (p.running.saturating_sub(p.ready), RUNNING),
+            (p.pending, PENDING),
+            (p.terminating, TERMINATING),
+        ];
+        // The desired pods as an outline, so a ReplicaSet with none yet still shows its size.
+        let desired = BAR * f64::from(r.replicas.max(0) as u32) / f64::from(most);
+        if desired > 0.0 {
+            let _ = writeln!(
+                body,
+                r##"<rect x="16" y="{}" width="{:.1}" height="12" rx="2" fill="none" stroke="#b8c0cc" stroke-dasharray="3 2"/>"##,
+                y + 6,
+                desired - 1.0
+            );
+        }
+        let mut x = 16.0;
+        for (n, fill) in parts {
+            if n == 0 {
+                continue;
+            }
+            let w = BAR * f64::from(n) / f64::from(most);
+            let _ = writeln!(
+                body,
+                r#"<rect x="{x:.1}" y="{}" width="{:.1}" height="12" rx="2" fill="{fill}"/>"#,
+                y + 6,
+                (w - 1.0).max(1.0)
+            );
+            x += w;
+        }
+        let counts = format!(
+            "{} desired · {} ready · {} available{}",
+            r.replicas,
+            p.ready,
+            p.available,
+            if p.terminating > 0 {
+                format!(" · {} terminating", p.terminating)
+            } else {
+                String::new()
+            }
+        );
+        let _ = writeln!(
+            body,
+            r#"<text x="{}" y="{}" font-size="12" fill="{MUTED}">{}</text>"#,
+            16 + BAR as u32 + 10,
+            y + 16,
+            esc(&counts)
+        );
+        y += 22;
+    }
+    if let Some(c) = caption(trace, i) {
+        y += 12;
+        for line in wrap(c, 86).into_iter().take(4) {
+            y += 18;
+            text(&mut body, y, 13, FG, "400", &line);
+        }
+    }
+    let height = y + 16;
+    let title = format!("{name}: {head}");
+    format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" font-family="system-ui, sans-serif">"#,
+            "\n<title>{title}</title>\n",
+            r##"<rect width="{w}" height="{h}" rx="8" fill="#ffffff" stroke="#d9dee6"/>"##,
+            "\n{body}</svg>\n"
+        ),
+        w = WIDTH,
+        h = height,
+        title = esc(&title),
+        body = body
+    )
+}
+
+/// The same picture as an HTML page of its own.
+pub fn html<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>{}</title></head>\n<body style=\"margin:0\">\n{}</body>\n</html>\n",
+        esc(name),
+        svg(name, trace, i)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn a_step_shows_each_replica_set_with_its_pods_and_the_caption() {
+        let text = crate::scenario::gallery::DEFAULT;
+        let sc = Scenario::parse(text).unwrap();
+        let trace = sc.clone().run().unwrap();
+        let i = trace.len() - 1;
+        let out = svg(&sc.name, &trace, i);
+        assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        for r in &trace[i].replica_sets {
+            assert!(out.contains(&r.name), "{} in the picture", r.name);
+        }
+        assert!(out.contains(&format!("step {} of {}", i + 1, trace.len())));
+        assert!(
+            out.contains("10 desired · 10 ready · 10 available"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn what_a_scenario_names_cannot_become_markup() {
+        assert_eq!(esc("<script>&\"'\u{1b}"), "&lt;script&gt;&amp;&quot;&#39; ");
+        assert_eq!(wrap("one two three four", 9), ["one two", "three", "four"]);
+    }
+}
