@@ -3,7 +3,8 @@
 # checks first, so a second run installs nothing):
 #   rustfmt, clippy, the wasm32 target; trunk and wasm-bindgen-cli (the version Cargo.lock pins);
 #   npm's binaryen (wasm-opt), playwright-core and axe-core; Debian's chromium, chromium-driver and brotli
-#   (scripts/size.sh reports the page's brotli size).
+#   (scripts/size.sh reports the page's brotli size), and hugo (the test command builds a docs site
+#   with the playground's Hugo shortcode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required (rustup)"; exit 1; }
@@ -25,6 +26,7 @@ missing=""
 have chromium || missing="$missing chromium"
 have chromedriver || missing="$missing chromium-driver"
 have brotli || missing="$missing brotli"
+have hugo || missing="$missing hugo"
 if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get install -y $missing || { $SUDO apt-get update && $SUDO apt-get install -y $missing; }

@@ -525,6 +525,116 @@ pub fn iframe_snippet(base: &str, fragment: &str, view: &ViewOptions, title: &st
     )
 }
 
+/// The forms the Embed dialog gives a snippet in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnippetForm {
+    /// The `<rollout-playground>` element with its module, for a page written in HTML.
+    Element,
+    /// The Hugo shortcode (`embed/hugo/rollout-playground`).
+    Hugo,
+    /// The element in MDX (Docusaurus, VitePress), its module loaded by the site's config.
+    Mdx,
+    /// A plain iframe and the script that sizes it.
+    Iframe,
+}
+
+impl SnippetForm {
+    pub const ALL: [SnippetForm; 4] = [
+        SnippetForm::Element,
+        SnippetForm::Hugo,
+        SnippetForm::Mdx,
+        SnippetForm::Iframe,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SnippetForm::Element => "HTML element",
+            SnippetForm::Hugo => "Hugo shortcode",
+            SnippetForm::Mdx => "MDX (Docusaurus, VitePress)",
+            SnippetForm::Iframe => "plain iframe",
+        }
+    }
+}
+
+/// The `<rollout-playground>` element's attributes for this view: `src` (the playground with
+/// the share fragment), the options the iframe's address would carry, `loading="click"` and a
+/// title. Flags are `"true"`, which every form can write.
+pub fn element_attributes(
+    base: &str,
+    fragment: &str,
+    view: &ViewOptions,
+    title: &str,
+) -> Vec<(&'static str, String)> {
+    let mut a = vec![("src", format!("{base}#{fragment}"))];
+    for (on, name) in [
+        (view.autoplay, "autoplay"),
+        (view.readonly, "readonly"),
+        (view.chart, "chart"),
+        (view.predict, "predict"),
+    ] {
+        if on {
+            a.push((name, "true".into()));
+        }
+    }
+    if let Some(dark) = view.dark {
+        a.push(("theme", if dark { "dark" } else { "light" }.into()));
+    }
+    for pair in view.to_query().split('&') {
+        if let Some((k @ ("controls" | "panel" | "step" | "until"), v)) = pair.split_once('=') {
+            let name = match k {
+                "controls" => "controls",
+                "panel" => "panel",
+                "step" => "step",
+                _ => "until",
+            };
+            a.push((name, v.to_string()));
+        }
+    }
+    a.push(("loading", "click".into()));
+    a.push(("title", format!("Rollout Playground: {title}")));
+    a
+}
+
+/// The Embed dialog's snippet in `form`.
+pub fn snippet(
+    form: SnippetForm,
+    base: &str,
+    fragment: &str,
+    view: &ViewOptions,
+    title: &str,
+) -> String {
+    let attr = |v: &str| {
+        v.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+    };
+    let attrs = || {
+        element_attributes(base, fragment, view, title)
+            .into_iter()
+            .map(|(k, v)| format!(" {k}=\"{}\"", attr(&v)))
+            .collect::<String>()
+    };
+    match form {
+        SnippetForm::Element => format!(
+            "<script type=\"module\" src=\"{base}rollout-playground.js\"></script>\n<rollout-playground{}></rollout-playground>",
+            attrs()
+        ),
+        // A shortcode's values are Go strings: a quote inside is escaped with a backslash.
+        SnippetForm::Hugo => format!(
+            "{{{{< rollout-playground{} >}}}}",
+            element_attributes(base, fragment, view, title)
+                .into_iter()
+                .map(|(k, v)| format!(" {k}=\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\"")))
+                .collect::<String>()
+        ),
+        SnippetForm::Mdx => format!(
+            "{{/* Load {base}rollout-playground.js once, as a module, in the site's config. */}}\n<rollout-playground{}></rollout-playground>",
+            attrs()
+        ),
+        SnippetForm::Iframe => iframe_snippet(base, fragment, view, title),
+    }
+}
+
 #[cfg(test)]
 mod view_tests {
     use super::*;
@@ -543,6 +653,54 @@ mod view_tests {
         let snippet = iframe_snippet("https://x.example/", "v1.abc", &o, "web \"1\" &quot;<");
         assert!(snippet.starts_with("<iframe src=\"https://x.example/?embed&autoplay&readonly&controls=minimal&panel=events&until=30#v1.abc\" title=\"Rollout Playground: web &quot;1&quot; &amp;quot;&lt;\""), "{snippet}");
         assert!(snippet.contains("d.type!==\"height\""));
+    }
+
+    #[test]
+    fn the_dialog_gives_the_element_in_html_hugo_and_mdx() {
+        let o = ViewOptions::from_query("embed&autoplay&theme=dark&controls=minimal&step=3");
+        let html = snippet(
+            SnippetForm::Element,
+            "https://x.example/play/",
+            "v1.abc",
+            &o,
+            "web \"1\"",
+        );
+        assert_eq!(
+            html,
+            "<script type=\"module\" src=\"https://x.example/play/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/#v1.abc\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web &quot;1&quot;\"></rollout-playground>"
+        );
+        let hugo = snippet(
+            SnippetForm::Hugo,
+            "https://x.example/play/",
+            "v1.abc",
+            &o,
+            "web \"1\"",
+        );
+        assert_eq!(
+            hugo,
+            "{{< rollout-playground src=\"https://x.example/play/#v1.abc\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web \\\"1\\\"\" >}}"
+        );
+        let mdx = snippet(
+            SnippetForm::Mdx,
+            "https://x.example/play/",
+            "v1.abc",
+            &o,
+            "web",
+        );
+        assert!(mdx.starts_with("{/* Load https://x.example/play/rollout-playground.js once"));
+        assert!(mdx.ends_with("title=\"Rollout Playground: web\"></rollout-playground>"));
+        // The reader's theme when the view names none.
+        let plain = snippet(
+            SnippetForm::Element,
+            "b/",
+            "v1.x",
+            &ViewOptions::default(),
+            "t",
+        );
+        assert!(
+            !plain.contains("theme=") && !plain.contains("autoplay"),
+            "{plain}"
+        );
     }
 
     #[test]

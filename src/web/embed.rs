@@ -27,6 +27,7 @@ pub struct ShareProps {
 #[function_component(ShareButtons)]
 pub fn share_buttons(props: &ShareProps) -> Html {
     let mode = use_state(|| None::<&'static str>);
+    let form = use_state(|| share::SnippetForm::Element);
     let options = use_state(|| ViewOptions {
         embed: true,
         ..ViewOptions::default()
@@ -80,7 +81,7 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         let fragment = share::encode(&props.session.0.scenario, props.pos);
         let base = bindings::base_url();
         (
-            share::iframe_snippet(&base, &fragment, &o, &props.session.0.scenario.name),
+            share::snippet(*form, &base, &fragment, &o, &props.session.0.scenario.name),
             format!("{base}?{}#{fragment}", o.to_query()),
         )
     } else {
@@ -105,6 +106,18 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                 <div class="share-box embed-dialog" role="dialog" aria-label="Embed this scenario" onkeydown={on_key("embed-button")}>
                     { embed_options(&o, &options, props.session.0.len()) }
                     <iframe class="embed-preview" src={preview} title="Preview of the embed" loading="lazy"></iframe>
+                    <label class="snippet-form">{"Snippet for "}
+                        <select id="embed-form" onchange={ let form = form.clone(); move |e: Event| {
+                            let v = bindings::select_value(&e);
+                            if let Some(f) = share::SnippetForm::ALL.into_iter().find(|f| f.label() == v) {
+                                form.set(f);
+                            }
+                        } }>
+                            { for share::SnippetForm::ALL.into_iter().map(|f| html! {
+                                <option value={f.label()} selected={*form == f}>{ f.label() }</option>
+                            }) }
+                        </select>
+                    </label>
                     <textarea readonly=true id="embed-snippet" aria-label="Snippet to copy" value={snippet} />
                     <div class="embed-actions">
                         <button onclick={copy}>{"Copy snippet"}</button>

@@ -514,6 +514,41 @@ await test('the page paints something real before the wasm: the default example\
   await linked.close();
 });
 
+await test('a Hugo site built with the shortcode: one module, the element with its attributes, raw HTML dropped, the playground loads on click', async page => {
+  const site = new URL('/site/deployments/', base).href;
+  await page.goto(site);
+  assert((await page.locator('script[src="/play/rollout-playground.js"]').count()) === 1, 'the module once per page');
+  assert((await page.locator('#raw').count()) === 0, 'Hugo dropped the raw HTML, not the shortcode');
+  const els = page.locator('rollout-playground');
+  assert((await els.count()) === 2, 'two elements');
+  assert((await els.first().getAttribute('title')) === 'Scaling a Deployment "web"', 'the quoted title survives');
+  // The second loads at once, at step 3.
+  await page.waitForFunction(() => {
+    const f = document.querySelectorAll('rollout-playground')[1].shadowRoot.querySelector('iframe');
+    return f && new URL(f.src).search.split('&').includes('step=3');
+  });
+  await els.first().evaluate(el => { window.__ready = new Promise(r => el.addEventListener('ready', e => r(e.detail.steps), { once: true })); });
+  await els.first().locator('.facade').click();
+  const ready = await page.evaluate(() => window.__ready);
+  assert(ready > 10, 'the clicked one is ready: ' + ready);
+}, new URL('/site/deployments/', base).href);
+
+await test('an MDX-shaped page: the element written before its module loads (as a framework renders it) upgrades and loads', async page => {
+  await page.goto(new URL('component-example.html', base).href);
+  const steps = await page.evaluate(async () => {
+    // What Docusaurus or VitePress render: the element with string attributes, in the page
+    // before the module runs (here, defined already: so a new tag name stands in, defined after).
+    const el = document.createElement('rollout-playground-mdx');
+    for (const [k, v] of Object.entries({ src: './', step: '2', controls: 'minimal', panel: 'none', title: 'MDX example' })) el.setAttribute(k, v);
+    document.body.append(el);
+    const ready = new Promise(r => el.addEventListener('ready', e => r(e.detail.steps), { once: true }));
+    const Ctor = customElements.get('rollout-playground');
+    customElements.define('rollout-playground-mdx', class extends Ctor {});
+    return ready;
+  });
+  assert(steps > 10, 'the upgraded element loaded: ' + steps);
+}, new URL('component-example.html', base).href);
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
@@ -629,9 +664,17 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
   await page.click('#embed-button');
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert(snippet.includes('?embed&controls=full&panel=branch#v1.') && snippet.includes('d.type!=="height"'), 'snippet: ' + snippet.slice(0, 120));
+  assert(snippet.startsWith('<script type="module" src="') && snippet.includes('rollout-playground.js"></script>\n<rollout-playground src="') &&
+    snippet.includes(' controls="full" panel="branch" loading="click" title="Rollout Playground: '), 'the element first: ' + snippet.slice(0, 200));
   await page.check('#embed-autoplay');
-  assert((await page.locator('#embed-snippet').inputValue()).includes('?embed&autoplay&'), 'options change the snippet');
+  assert((await page.locator('#embed-snippet').inputValue()).includes(' autoplay="true"'), 'options change the snippet');
+  await page.selectOption('#embed-form', 'Hugo shortcode');
+  assert((await page.locator('#embed-snippet').inputValue()).startsWith('{{< rollout-playground src="'), 'the Hugo shortcode');
+  await page.selectOption('#embed-form', 'MDX (Docusaurus, VitePress)');
+  assert((await page.locator('#embed-snippet').inputValue()).startsWith('{/* Load '), 'MDX');
+  await page.selectOption('#embed-form', 'plain iframe');
+  const iframe = await page.locator('#embed-snippet').inputValue();
+  assert(iframe.includes('?embed&autoplay&controls=full&panel=branch#v1.') && iframe.includes('d.type!=="height"'), 'the iframe: ' + iframe.slice(0, 120));
   assert((await page.locator('.embed-preview').getAttribute('src')).includes('embed&autoplay'), 'the preview follows');
   await page.keyboard.press('Escape');
   assert((await page.locator('.embed-dialog').count()) === 0, 'Esc closed the dialog');

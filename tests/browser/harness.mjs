@@ -4,7 +4,8 @@
 // page is served as its author would configure it for these two origins: each listed as a
 // playground it may embed (and allowed in its frame-src). axe-core is served beside the page
 // (/play/__axe.js), so that the accessibility checks load it as a same-origin script, which
-// the pages' Content-Security-Policy allows.
+// the pages' Content-Security-Policy allows. The docs site the test command builds with Hugo
+// (target/hugo-site, from tests/hugo) is served at /site/.
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
@@ -31,6 +32,15 @@ export async function start(distDir) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
   const server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
+    // The docs site the test command builds with Hugo (tests/hugo), beside the playground.
+    if (url.startsWith('/site/')) {
+      const site = path.resolve('target/hugo-site');
+      let f = path.join(site, url.slice('/site/'.length));
+      if (f.startsWith(site) && fs.existsSync(f) && fs.statSync(f).isDirectory()) f = path.join(f, 'index.html');
+      if (!f.startsWith(site) || !fs.existsSync(f)) { res.writeHead(404); return res.end(); }
+      res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
+      return fs.createReadStream(f).pipe(res);
+    }
     if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
     if (url === '/play/__axe.js') {
       res.writeHead(200, { 'content-type': types['.js'] });
