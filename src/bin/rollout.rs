@@ -111,19 +111,9 @@ fn explain(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let Some(file) = file else {
-        return refuse("which scenario?".into());
-    };
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) => return refuse(format!("{file}: {e}")),
-    };
-    let trace = match Scenario::parse(&text).and_then(|s| s.run()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("rollout explain: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let (_, trace) = match recorded("explain", file) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
     let i = match (step, at) {
         (Some(n), None) => n,
@@ -135,6 +125,26 @@ fn explain(args: &[String]) -> ExitCode {
     }
     outln!("{}", table::explain_step(&trace, i));
     ExitCode::SUCCESS
+}
+
+/// The scenario file `file` names, read and run (`explain`, `preview`), or the exit code
+/// after saying why not: 2 for a missing name or an unreadable file, 1 for a scenario that
+/// does not run.
+fn recorded(verb: &str, file: Option<String>) -> Result<(String, Vec<trace::TraceStep>), ExitCode> {
+    let Some(file) = file else {
+        eprintln!("rollout {verb}: which scenario?\n{USAGE}");
+        return Err(ExitCode::from(2));
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        eprintln!("rollout {verb}: {file}: {e}\n{USAGE}");
+        ExitCode::from(2)
+    })?;
+    Scenario::parse(&text)
+        .and_then(|s| Ok((s.name.clone(), s.run()?)))
+        .map_err(|e| {
+            eprintln!("rollout {verb}: {file}: {e}");
+            ExitCode::FAILURE
+        })
 }
 
 /// A flag's value as an error names it: quoted, or "nothing" when the flag ends the line.
@@ -177,19 +187,9 @@ fn preview(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let Some(file) = file else {
-        return refuse("which scenario?".into());
-    };
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) => return refuse(format!("{file}: {e}")),
-    };
-    let (name, trace) = match Scenario::parse(&text).and_then(|s| Ok((s.name.clone(), s.run()?))) {
+    let (name, trace) = match recorded("preview", file) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("rollout preview: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     if step >= trace.len() {
         return refuse(format!("the run has {} steps", trace.len()));

@@ -77,45 +77,18 @@ fn caption<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> Option<&str> {
         .find_map(|s| s.borrow().caption.as_deref())
 }
 
-/// Step `i` of a run of scenario `name` as an SVG picture.
-pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
-    let s = trace[i].borrow();
-    let mut body = String::new();
-    let mut y = 24;
-    let text = |body: &mut String, y: u32, size: u32, fill: &str, weight: &str, t: &str| {
-        let _ = writeln!(
-            body,
-            r#"<text x="16" y="{y}" font-size="{size}" fill="{fill}" font-weight="{weight}">{}</text>"#,
-            esc(t)
-        );
-    };
-    text(&mut body, y, 16, FG, "600", name);
-    y += 20;
-    let head = format!(
-        "step {} of {} · t = {:.1} s · {}",
-        i + 1,
-        trace.len(),
-        s.t as f64 / 1000.0,
-        what(trace, i)
+/// A line of text at the left margin.
+fn text(body: &mut String, y: u32, size: u32, fill: &str, weight: &str, t: &str) {
+    let _ = writeln!(
+        body,
+        r#"<text x="16" y="{y}" font-size="{size}" fill="{fill}" font-weight="{weight}">{}</text>"#,
+        esc(t)
     );
-    text(&mut body, y, 13, MUTED, "400", &head);
-    y += 22;
-    if let Some(d) = &s.deployment {
-        let strategy = if d.strategy == "RollingUpdate" {
-            format!(
-                "RollingUpdate (maxSurge {}, maxUnavailable {})",
-                d.max_surge, d.max_unavailable
-            )
-        } else {
-            d.strategy.clone()
-        };
-        let line = format!(
-            "Deployment {}: {} replicas, {strategy}; available {}",
-            d.name, d.replicas, d.status.available_replicas
-        );
-        text(&mut body, y, 13, FG, "400", &line);
-        y += 12;
-    }
+}
+
+/// Each ReplicaSet of step `s`, from `y` down: its name, revision and image, its desired pods
+/// (dashed) and its pods by state, with their counts; returns where it ended.
+fn replica_sets(body: &mut String, s: &TraceStep, mut y: u32) -> u32 {
     let most = s
         .replica_sets
         .iter()
@@ -129,7 +102,7 @@ pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
         y += ROW - 22;
         let image = r.images.join(", ");
         text(
-            &mut body,
+            body,
             y,
             13,
             FG,
@@ -188,6 +161,42 @@ pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
         );
         y += 22;
     }
+    y
+}
+
+/// Step `i` of a run of scenario `name` as an SVG picture.
+pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
+    let s = trace[i].borrow();
+    let mut body = String::new();
+    let mut y = 24;
+    text(&mut body, y, 16, FG, "600", name);
+    y += 20;
+    let head = format!(
+        "step {} of {} · t = {:.1} s · {}",
+        i + 1,
+        trace.len(),
+        s.t as f64 / 1000.0,
+        what(trace, i)
+    );
+    text(&mut body, y, 13, MUTED, "400", &head);
+    y += 22;
+    if let Some(d) = &s.deployment {
+        let strategy = if d.strategy == "RollingUpdate" {
+            format!(
+                "RollingUpdate (maxSurge {}, maxUnavailable {})",
+                d.max_surge, d.max_unavailable
+            )
+        } else {
+            d.strategy.clone()
+        };
+        let line = format!(
+            "Deployment {}: {} replicas, {strategy}; available {}",
+            d.name, d.replicas, d.status.available_replicas
+        );
+        text(&mut body, y, 13, FG, "400", &line);
+        y += 12;
+    }
+    y = replica_sets(&mut body, s, y);
     if let Some(c) = caption(trace, i) {
         y += 12;
         for line in wrap(c, 86).into_iter().take(4) {
