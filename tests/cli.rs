@@ -319,3 +319,137 @@ fn the_pages_first_paint_is_the_default_examples_preview() {
         text(&bad.stderr).starts_with("rollout preview: --format wants svg or html, got \"png\"")
     );
 }
+
+/// A scratch directory under target/ (removed first), for tests that write files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/test-scratch")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `rollout verify-embeds` passes on the repository's docs examples, whose embeds state the
+/// counts their text gives; the same page with a count the run no longer gives fails, naming
+/// the embed, its line and both numbers; a page with no embed is not an error.
+#[test]
+fn verify_embeds_passes_on_the_docs_examples_and_names_an_embed_whose_text_drifted() {
+    let out = rollout(&["verify-embeds", "www"]);
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", text(&out.stderr));
+    assert!(
+        said.contains("ok   www/docs-example.html:39: iframe \"Proportional scaling example\": opens at step 1 of 82; the 5 counts it states hold"),
+        "{said}"
+    );
+    assert!(
+        said.ends_with("5 embeds in 2 files: 5 ok, 0 failed\n"),
+        "{said}"
+    );
+
+    let dir = scratch("verify-embeds");
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/docs-example.html"
+    ))
+    .unwrap()
+    .replace("revision 1 11, revision 2 7", "revision 1 12, revision 2 7");
+    std::fs::create_dir_all(dir.join("guide")).unwrap();
+    std::fs::write(dir.join("guide/scaling.html"), page).unwrap();
+    std::fs::write(dir.join("index.html"), "<p>no embed here</p>").unwrap();
+    let out = rollout(&["verify-embeds", dir.to_str().unwrap()]);
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("guide/scaling.html:39: iframe \"Proportional scaling example\"\n       at step 52, revision 1's ReplicaSet is 11 pods; the page says 12 pods\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("guide/scaling.html:31: iframe \"Rolling update example\": opens"),
+        "{said}"
+    );
+    assert!(
+        said.ends_with("2 embeds in 1 file: 1 ok, 1 failed\n"),
+        "{said}"
+    );
+
+    let out = rollout(&["verify-embeds", "no/such/site"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("rollout verify-embeds: no/such/site: "));
+}
+
+/// `rollout --version` names the playground's release and the Kubernetes release it
+/// reproduces; the page names the same release (`scripts/publish.sh` reads it there).
+#[test]
+fn the_version_is_stated_by_the_cli_and_the_page() {
+    let out = rollout(&["--version"]);
+    assert!(out.status.success());
+    let v = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        text(&out.stdout),
+        format!("rollout {v} (the Deployment and ReplicaSet controllers of Kubernetes v1.36.3)\n")
+    );
+    let index =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/index.html")).unwrap();
+    assert!(
+        index.contains(&format!(
+            "<meta name=\"rollout-playground-version\" content=\"{v}\">"
+        )),
+        "www/index.html names release {v}"
+    );
+}
+
+/// `scripts/publish.sh` hosts each release under its own path and `latest/` at the newest:
+/// publishing a newer build leaves an older one's files as they were (old embeds keep their
+/// playground), the same build again changes nothing, and other files under a published
+/// version are refused.
+#[test]
+fn publish_keeps_each_release_under_its_own_path() {
+    let dir = scratch("publish");
+    let build = |name: &str, version: &str, wasm: &str| {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("index.html"),
+            format!("<meta name=\"rollout-playground-version\" content=\"{version}\">"),
+        )
+        .unwrap();
+        std::fs::write(d.join("playground.wasm"), wasm).unwrap();
+        d
+    };
+    let site = dir.join("site");
+    let publish = |dist: &std::path::Path| {
+        Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/publish.sh"))
+            .args([dist, site.as_path()])
+            .output()
+            .unwrap()
+    };
+    let read = |p: &str| std::fs::read_to_string(site.join(p)).unwrap();
+    let old = build("old", "0.9.0", "old wasm");
+    let new = build("new", "0.10.0", "new wasm");
+    assert!(publish(&old).status.success());
+    assert_eq!(read("latest/playground.wasm"), "old wasm");
+    let out = publish(&new);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(read("0.9.0/playground.wasm"), "old wasm");
+    assert_eq!(read("0.10.0/playground.wasm"), "new wasm");
+    assert_eq!(
+        read("latest/playground.wasm"),
+        "new wasm",
+        "0.10.0 is newer than 0.9.0"
+    );
+    assert_eq!(read("versions.txt"), "0.9.0\n0.10.0\n");
+    let again = publish(&old);
+    assert!(again.status.success());
+    assert!(text(&again.stdout).contains("0.9.0 is already published with these files"));
+    assert_eq!(
+        read("latest/playground.wasm"),
+        "new wasm",
+        "an older build does not move latest back"
+    );
+    let changed = build("changed", "0.9.0", "other wasm");
+    let out = publish(&changed);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a published release is never rewritten"));
+    assert_eq!(read("0.9.0/playground.wasm"), "old wasm");
+}

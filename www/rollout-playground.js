@@ -15,6 +15,8 @@
 //   loading   eager (default), lazy (when scrolled near) or click (a button stands in)
 //   preview   a still picture for the button (`rollout preview SCENARIO --step N`)
 //   title     the frame's title (and the button's words)
+//   version, expect  the release the snippet was written against and the counts its text
+//            states; the element leaves them to `rollout verify-embeds` (a docs site's CI)
 // Methods: play(), pause(), step(), seek(n), load(scenarioOrLink). Events (detail = the
 // playground's message): ready, step, error. Messages are read only from the element's own
 // frame, on the playground's origin; the frame's height follows its content both ways.

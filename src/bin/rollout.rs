@@ -52,7 +52,7 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\"; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,6 +63,15 @@ fn main() -> ExitCode {
         Some("share") => share(&args[1..]),
         Some("explain") => explain(&args[1..]),
         Some("preview") => preview(&args[1..]),
+        Some("verify-embeds") => verify_embeds(&args[1..]),
+        Some("-V") | Some("--version") | Some("version") => {
+            outln!(
+                "rollout {} (the Deployment and ReplicaSet controllers of Kubernetes {})",
+                env!("CARGO_PKG_VERSION"),
+                rollout_playground::controller::upstream::table().tag
+            );
+            ExitCode::SUCCESS
+        }
         Some("-h") | Some("--help") | Some("help") => {
             outln!("{USAGE}");
             ExitCode::SUCCESS
@@ -75,6 +84,76 @@ fn main() -> ExitCode {
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `rollout verify-embeds DIR|FILE…`: each embed's line, name and verdict; a summary; exit 1
+/// when one fails, 2 when a path cannot be read.
+fn verify_embeds(args: &[String]) -> ExitCode {
+    use rollout_playground::scenario::verify;
+    if args.is_empty() || args.iter().any(|a| a.starts_with('-')) {
+        eprintln!("rollout verify-embeds: give the site's directories or HTML files\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let this = env!("CARGO_PKG_VERSION");
+    let (mut files, mut embeds, mut failed) = (0, 0, 0);
+    for dir in args {
+        let paths = match verify::html_files(std::path::Path::new(dir)) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("rollout verify-embeds: {dir}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for path in paths {
+            let html = match std::fs::read(&path) {
+                Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+                Err(e) => {
+                    eprintln!("rollout verify-embeds: {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let found = verify::find(&html);
+            files += usize::from(!found.is_empty());
+            for e in found {
+                embeds += 1;
+                let v = verify::check(&e);
+                let written = match &e.version {
+                    Some(w) if w != this => format!(", written against {w}, checked with {this}"),
+                    _ => String::new(),
+                };
+                let at = format!("{}:{}: {} {:?}", path.display(), e.line, e.tag, e.name);
+                if v.failures.is_empty() {
+                    let states = match v.held {
+                        0 => "it states no counts".to_string(),
+                        1 => "the count it states holds".to_string(),
+                        n => format!("the {n} counts it states hold"),
+                    };
+                    outln!(
+                        "ok   {at}: opens at step {} of {}; {states}{written}",
+                        v.opens_at,
+                        v.steps,
+                    );
+                } else {
+                    failed += 1;
+                    outln!("FAIL {at}{written}");
+                    for f in &v.failures {
+                        outln!("       {f}");
+                    }
+                }
+            }
+        }
+    }
+    outln!(
+        "{embeds} embed{} in {files} file{}: {} ok, {failed} failed",
+        if embeds == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+        embeds - failed
+    );
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

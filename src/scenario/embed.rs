@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 /// Every message an embed posts carries `"source": "rollout-playground"`.
 pub const SOURCE: &str = "rollout-playground";
 
-/// `{"source": "rollout-playground", "type": "ready", "steps": N, "scenario": name}`
+/// `{"source": "rollout-playground", "type": "ready", "steps": N, "scenario": name, "version":
+/// the playground's release}` (a host can tell which release a pinned embed runs).
 #[derive(Debug, PartialEq, Serialize)]
 pub struct Ready<'a> {
     pub source: &'static str,
@@ -19,6 +20,7 @@ pub struct Ready<'a> {
     pub kind: &'static str,
     pub steps: usize,
     pub scenario: &'a str,
+    pub version: &'static str,
 }
 
 impl Ready<'_> {
@@ -28,6 +30,7 @@ impl Ready<'_> {
             kind: "ready",
             steps: s.len(),
             scenario: &s.scenario.name,
+            version: super::share::VERSION,
         }
     }
 }
@@ -170,6 +173,20 @@ pub struct Height {
     pub height: u32,
 }
 
+/// The most a frame may be made tall by an embed's `height` message (a runaway page cannot
+/// make its host scroll forever); `rollout-playground.js` keeps the same bound.
+pub const MAX_HEIGHT: u32 = 4000;
+
+/// The height an embed's message asks its frame for, if it is a `height` message: at most
+/// [`MAX_HEIGHT`], never 0.
+pub fn asked_height(data: &serde_json::Value) -> Option<u32> {
+    if data.get("source")?.as_str()? != SOURCE || data.get("type")?.as_str()? != "height" {
+        return None;
+    }
+    let h = data.get("height")?.as_f64()?;
+    (h >= 1.0).then(|| (h.min(MAX_HEIGHT as f64)) as u32)
+}
+
 /// A host page's command as it arrives: `{"type": "play"}`, `{"type": "pause"}`,
 /// `{"type": "step"}`, `{"type": "seek", "step": N}`, `{"type": "load", "scenario": YAML}`,
 /// `{"type": "load", "link": "v1.…"}` or `{"type": "theme", "theme": "light" | "dark"}` (a
@@ -271,6 +288,24 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_height_message_sizes_a_frame_within_bounds() {
+        let m = |h: serde_json::Value| json!({"source": "rollout-playground", "type": "height", "height": h});
+        assert_eq!(asked_height(&m(json!(612))), Some(612));
+        assert_eq!(asked_height(&m(json!(612.6))), Some(612));
+        assert_eq!(asked_height(&m(json!(90000))), Some(MAX_HEIGHT));
+        assert_eq!(asked_height(&m(json!(0))), None);
+        assert_eq!(asked_height(&m(json!("612"))), None);
+        assert_eq!(
+            asked_height(&json!({"source": "elsewhere", "type": "height", "height": 612})),
+            None
+        );
+        assert_eq!(
+            asked_height(&json!({"source": "rollout-playground", "type": "step", "height": 612})),
+            None
+        );
+    }
+
+    #[test]
     fn host_messages_are_commands_refusals_or_not_ours() {
         for other in [
             json!(null),
@@ -340,7 +375,7 @@ mod tests {
         let ready = serde_json::to_value(Ready::of(&s)).unwrap();
         assert_eq!(
             ready,
-            json!({"source": SOURCE, "type": "ready", "steps": s.len(), "scenario": s.scenario.name})
+            json!({"source": SOURCE, "type": "ready", "steps": s.len(), "scenario": s.scenario.name, "version": env!("CARGO_PKG_VERSION")})
         );
         let step = serde_json::to_value(Step::of(&s, 0)).unwrap();
         assert_eq!(step["step"], 1, "steps count from 1");

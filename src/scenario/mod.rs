@@ -16,6 +16,8 @@ pub mod share;
 pub mod summary;
 pub mod table;
 pub mod variant;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod verify;
 
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;

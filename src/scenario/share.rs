@@ -455,7 +455,51 @@ impl ViewOptions {
                 o.ignored.push(pair.to_string());
             }
         }
+        // A range that ends before it starts holds no step: `until` is refused, with why.
+        if let (Some(from), Some(until)) = (o.step, o.until)
+            && until < from
+        {
+            o.ignored.push(format!(
+                "until={} (it is before step={}: the range would hold no step)",
+                until + 1,
+                from + 1
+            ));
+            o.until = None;
+        }
         o
+    }
+
+    /// A step as the Embed dialog's field holds it: empty is no step, else a whole number from
+    /// 1 (`what` names the field in the refusal).
+    pub fn step_field(what: &str, text: &str) -> Result<Option<usize>, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        step_index(text)
+            .map(Some)
+            .ok_or_else(|| format!("{what} step must be a whole number from 1, not \"{text}\"."))
+    }
+
+    /// Why this view's step range cannot hold, if it cannot (the Embed dialog's note): `until`
+    /// before `step`, or either past the run's `steps`.
+    pub fn range_problem(&self, steps: usize) -> Option<String> {
+        let past = |what: &str, i: usize| {
+            format!(
+                "{what} step {} is past the run's last step, {steps}.",
+                i + 1
+            )
+        };
+        match (self.step, self.until) {
+            (Some(from), Some(until)) if until < from => Some(format!(
+                "Until step {} is before from step {}: the range would hold no step.",
+                until + 1,
+                from + 1
+            )),
+            (Some(from), _) if from >= steps => Some(past("From", from)),
+            (_, Some(until)) if until >= steps => Some(past("Until", until)),
+            _ => None,
+        }
     }
 }
 
@@ -520,7 +564,8 @@ pub fn iframe_snippet(base: &str, fragment: &str, view: &ViewOptions, title: &st
         .replace('"', "&quot;")
         .replace('<', "&lt;");
     format!(
-        "<iframe src=\"{base}?{}#{fragment}\" title=\"Rollout Playground: {title}\" style=\"width:100%;height:640px;border:1px solid #d9dee6;border-radius:8px\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.source!==\"rollout-playground\"||d.type!==\"height\")return;document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
+        "<iframe src=\"{}?{}#{fragment}\" title=\"Rollout Playground: {title}\" data-playground-version=\"{VERSION}\" style=\"width:100%;height:640px;border:1px solid #d9dee6;border-radius:8px\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.source!==\"rollout-playground\"||d.type!==\"height\")return;document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
+        pinned_base(base),
         view.to_query()
     )
 }
@@ -556,6 +601,20 @@ impl SnippetForm {
     }
 }
 
+/// This playground's release, which a snippet names (`version`) so that a docs site's CI can
+/// say which release an embed was written against (`rollout verify-embeds`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The address a snippet names: a playground served from `…/latest/` (`scripts/publish.sh`
+/// lays releases out as `…/VERSION/` and `…/latest/`) is pinned to this release's own path,
+/// so a page written today keeps today's playground when a newer one is published.
+pub fn pinned_base(base: &str) -> String {
+    match base.strip_suffix("/latest/") {
+        Some(root) => format!("{root}/{VERSION}/"),
+        None => base.to_string(),
+    }
+}
+
 /// The `<rollout-playground>` element's attributes for this view: `src` (the playground with
 /// the share fragment), the options the iframe's address would carry, `loading="click"` and a
 /// title. Flags are `"true"`, which every form can write.
@@ -565,7 +624,11 @@ pub fn element_attributes(
     view: &ViewOptions,
     title: &str,
 ) -> Vec<(&'static str, String)> {
-    let mut a = vec![("src", format!("{base}#{fragment}"))];
+    let base = pinned_base(base);
+    let mut a = vec![
+        ("src", format!("{base}#{fragment}")),
+        ("version", VERSION.to_string()),
+    ];
     for (on, name) in [
         (view.autoplay, "autoplay"),
         (view.readonly, "readonly"),
@@ -616,7 +679,8 @@ pub fn snippet(
     };
     match form {
         SnippetForm::Element => format!(
-            "<script type=\"module\" src=\"{base}rollout-playground.js\"></script>\n<rollout-playground{}></rollout-playground>",
+            "<script type=\"module\" src=\"{}rollout-playground.js\"></script>\n<rollout-playground{}></rollout-playground>",
+            pinned_base(base),
             attrs()
         ),
         // A shortcode's values are Go strings: a quote inside is escaped with a backslash.
@@ -628,7 +692,8 @@ pub fn snippet(
                 .collect::<String>()
         ),
         SnippetForm::Mdx => format!(
-            "{{/* Load {base}rollout-playground.js once, as a module, in the site's config. */}}\n<rollout-playground{}></rollout-playground>",
+            "{{/* Load {}rollout-playground.js once, as a module, in the site's config. */}}\n<rollout-playground{}></rollout-playground>",
+            pinned_base(base),
             attrs()
         ),
         SnippetForm::Iframe => iframe_snippet(base, fragment, view, title),
@@ -667,7 +732,9 @@ mod view_tests {
         );
         assert_eq!(
             html,
-            "<script type=\"module\" src=\"https://x.example/play/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/#v1.abc\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web &quot;1&quot;\"></rollout-playground>"
+            format!(
+                "<script type=\"module\" src=\"https://x.example/play/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/#v1.abc\" version=\"{VERSION}\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web &quot;1&quot;\"></rollout-playground>"
+            )
         );
         let hugo = snippet(
             SnippetForm::Hugo,
@@ -678,7 +745,9 @@ mod view_tests {
         );
         assert_eq!(
             hugo,
-            "{{< rollout-playground src=\"https://x.example/play/#v1.abc\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web \\\"1\\\"\" >}}"
+            format!(
+                "{{{{< rollout-playground src=\"https://x.example/play/#v1.abc\" version=\"{VERSION}\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web \\\"1\\\"\" >}}}}"
+            )
         );
         let mdx = snippet(
             SnippetForm::Mdx,
@@ -689,6 +758,30 @@ mod view_tests {
         );
         assert!(mdx.starts_with("{/* Load https://x.example/play/rollout-playground.js once"));
         assert!(mdx.ends_with("title=\"Rollout Playground: web\"></rollout-playground>"));
+        // Served from …/latest/, a snippet names this release's own path.
+        let pinned = snippet(
+            SnippetForm::Element,
+            "https://x.example/play/latest/",
+            "v1.abc",
+            &o,
+            "web",
+        );
+        assert!(pinned.starts_with(&format!("<script type=\"module\" src=\"https://x.example/play/{VERSION}/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/{VERSION}/#v1.abc\" version=\"{VERSION}\" ")), "{pinned}");
+        let frame = iframe_snippet("https://x.example/play/latest/", "v1.abc", &o, "web");
+        assert!(
+            frame.starts_with(&format!(
+                "<iframe src=\"https://x.example/play/{VERSION}/?embed"
+            )),
+            "{frame}"
+        );
+        assert!(
+            frame.contains(&format!(" data-playground-version=\"{VERSION}\" ")),
+            "{frame}"
+        );
+        assert_eq!(
+            pinned_base("https://x.example/play/"),
+            "https://x.example/play/"
+        );
         // The reader's theme when the view names none.
         let plain = snippet(
             SnippetForm::Element,
@@ -727,5 +820,60 @@ mod view_tests {
         assert!(o.embed && !o.autoplay);
         assert_eq!(o.dark, None);
         assert_eq!(o.ignored, vec!["theme=pink", "step=x", "zoom=2", "until=0"]);
+    }
+
+    #[test]
+    fn a_range_that_ends_before_it_starts_is_refused_with_why() {
+        let o = ViewOptions::from_query("embed&step=8&until=3");
+        assert_eq!((o.step, o.until), (Some(7), None));
+        assert_eq!(
+            o.ignored,
+            vec!["until=3 (it is before step=8: the range would hold no step)"]
+        );
+        // A range of one step holds.
+        let one = ViewOptions::from_query("step=8&until=8");
+        assert_eq!(
+            (one.step, one.until, one.ignored.len()),
+            (Some(7), Some(7), 0)
+        );
+    }
+
+    #[test]
+    fn the_embed_dialog_names_a_range_that_cannot_hold() {
+        let at = |step: Option<usize>, until: Option<usize>| ViewOptions {
+            step,
+            until,
+            ..ViewOptions::default()
+        };
+        let cases = [
+            (at(None, None), None),
+            (at(Some(2), Some(2)), None),
+            (at(Some(9), None), None),
+            (
+                at(Some(7), Some(2)),
+                Some("Until step 3 is before from step 8: the range would hold no step."),
+            ),
+            (
+                at(Some(10), None),
+                Some("From step 11 is past the run's last step, 10."),
+            ),
+            (
+                at(None, Some(12)),
+                Some("Until step 13 is past the run's last step, 10."),
+            ),
+        ];
+        for (view, want) in cases {
+            assert_eq!(view.range_problem(10).as_deref(), want, "{view:?}");
+        }
+        assert_eq!(ViewOptions::step_field("From", " 4 "), Ok(Some(3)));
+        assert_eq!(ViewOptions::step_field("From", ""), Ok(None));
+        for bad in ["0", "-3", "2.5"] {
+            assert_eq!(
+                ViewOptions::step_field("Until", bad),
+                Err(format!(
+                    "Until step must be a whole number from 1, not \"{bad}\"."
+                ))
+            );
+        }
     }
 }

@@ -35,6 +35,25 @@ pub fn narrow() -> bool {
     media("(max-width: 720px)")
 }
 
+/// Whether a CSS media query matches, kept current as it changes (a frame resized by its
+/// host page, a phone turned).
+#[hook]
+pub fn use_media(query: &'static str) -> bool {
+    let matches = use_state(|| media(query));
+    {
+        let matches = matches.clone();
+        use_effect_with(query, move |q| {
+            let list = window().match_media(q).ok().flatten();
+            let listener = list.map(|list| {
+                let l = list.clone();
+                EventListener::new(&list, "change", move |_| matches.set(l.matches()))
+            });
+            move || drop(listener)
+        });
+    }
+    *matches
+}
+
 /// Where a pointer is across an element, from 0 (its left edge) to 1.
 pub fn fraction_x(el: &NodeRef, e: &MouseEvent) -> Option<f64> {
     let r = el.cast::<web_sys::Element>()?.get_bounding_client_rect();
@@ -452,6 +471,37 @@ fn from_parent(e: &web_sys::MessageEvent) -> bool {
     };
     let framed = !js_sys::Object::is(&parent, &window());
     framed && e.source().is_some_and(|s| js_sys::Object::is(&s, &parent))
+}
+
+/// Keeps an iframe of this page (the Embed dialog's preview) as tall as the embed in it says
+/// its content is, as the snippet's frame on a host page is kept: `height` messages from that
+/// frame's window, and from no other, set its height.
+#[hook]
+pub fn use_frame_height(frame: NodeRef) {
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&window(), "message", move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            let Some(el) = frame.cast::<web_sys::HtmlIFrameElement>() else {
+                return;
+            };
+            let ours = match (el.content_window(), e.source()) {
+                (Some(w), Some(src)) => JsValue::from(w) == JsValue::from(src),
+                _ => false,
+            };
+            if !ours {
+                return;
+            }
+            let Ok(data) = serde_wasm_bindgen::from_value::<serde_json::Value>(e.data()) else {
+                return;
+            };
+            if let Some(h) = crate::scenario::embed::asked_height(&data) {
+                let _ = el.style().set_property("height", &format!("{h}px"));
+            }
+        });
+        move || drop(listener)
+    });
 }
 
 /// Takes `play`, `pause`, `step`, `seek` and `load` from the embedding page, and from nobody

@@ -41,6 +41,37 @@ fn branch_words(t: &TraceStep) -> String {
     }
 }
 
+/// The current sync in one line: `syncDeployment: rollout (RollingUpdate) at 3.0s`.
+fn summary_line(cur: &TraceStep) -> String {
+    format!(
+        "syncDeployment: {} at {:.1}s",
+        branch_words(cur),
+        cur.t as f64 / 1000.0
+    )
+}
+
+/// The branch panel of an embed: whole in a frame wide enough for it, folded into its one-line
+/// summary in a narrow one (as the main page does on a phone), opened by a click or Enter.
+#[function_component(EmbedBranch)]
+pub fn embed_branch(props: &Props) -> Html {
+    let narrow = super::bindings::use_media("(max-width: 640px)");
+    let panel = html! { <BranchPanel run={props.run.clone()} pos={props.pos} on_seek={props.on_seek.clone()} /> };
+    if !narrow {
+        return panel;
+    }
+    let syncs = syncs_upto(&props.run.0, props.pos);
+    let line = syncs.last().map_or_else(
+        || "syncDeployment: no sync yet".to_string(),
+        |(_, cur)| summary_line(cur),
+    );
+    html! {
+        <details class="branch-fold">
+            <summary>{ line }</summary>
+            { panel }
+        </details>
+    }
+}
+
 /// On a phone, the current sync's branch and its explanation right under the controls (the
 /// full panel is further down the page).
 #[function_component(BranchDrawer)]
@@ -52,7 +83,7 @@ pub fn branch_drawer(props: &Props) -> Html {
     };
     html! {
         <details class="branch-drawer">
-            <summary>{ format!("syncDeployment: {} at {:.1}s", branch_words(cur), cur.t as f64 / 1000.0) }</summary>
+            <summary>{ summary_line(cur) }</summary>
             <ul class="explain">
                 { for cur.explain.iter().map(|e| html! {
                     <li><code class="fn">{ e.func.clone() }</code>{ " " }<span>{ e.text.clone() }</span></li>

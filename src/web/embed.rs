@@ -32,6 +32,10 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         embed: true,
         ..ViewOptions::default()
     });
+    // The step fields as typed: a range that cannot hold is named, and what was typed stays.
+    let range = use_state(|| (String::new(), String::new()));
+    let preview_frame = use_node_ref();
+    bindings::use_frame_height(preview_frame.clone());
     let share = {
         let (run, pos, d, mode, predict) = (
             props.session.clone(),
@@ -74,9 +78,10 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
         })
     };
-    let o = (*options).clone();
+    let steps = props.session.0.len();
+    let (o, problem) = ranged(&options, &range, steps);
     // The link is encoded only while the Embed dialog is open (these buttons re-render at
-    // every step).
+    // every step). A range that cannot hold writes no snippet.
     let (snippet, preview) = if *mode == Some("embed") {
         let fragment = share::encode(&props.session.0.scenario, props.pos);
         let base = bindings::base_url();
@@ -104,8 +109,11 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
             if *mode == Some("embed") {
                 <div class="share-box embed-dialog" role="dialog" aria-label="Embed this scenario" onkeydown={on_key("embed-button")}>
-                    { embed_options(&o, &options, props.session.0.len()) }
-                    <iframe class="embed-preview" src={preview} title="Preview of the embed" loading="lazy"></iframe>
+                    { embed_options(&o, &options, &range, steps) }
+                    if let Some(p) = &problem {
+                        <p class="range-note" id="embed-range-note" role="alert">{ format!("{p} No snippet is written until it is fixed.") }</p>
+                    }
+                    <iframe class="embed-preview" ref={preview_frame} src={preview} title="Preview of the embed, as tall as the snippet's frame" loading="lazy"></iframe>
                     <label class="snippet-form">{"Snippet for "}
                         <select id="embed-form" onchange={ let form = form.clone(); move |e: Event| {
                             let v = bindings::select_value(&e);
@@ -118,9 +126,11 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                             }) }
                         </select>
                     </label>
-                    <textarea readonly=true id="embed-snippet" aria-label="Snippet to copy" value={snippet} />
+                    <textarea readonly=true id="embed-snippet" aria-label="Snippet to copy"
+                        value={if problem.is_some() { String::new() } else { snippet }}
+                        aria-describedby={problem.is_some().then_some("embed-range-note")} />
                     <div class="embed-actions">
-                        <button onclick={copy}>{"Copy snippet"}</button>
+                        <button onclick={copy} disabled={problem.is_some()}>{"Copy snippet"}</button>
                         <button aria-label="Close" onclick={ let c = close("embed-button"); move |_| c() }>{"Close"}</button>
                     </div>
                 </div>
@@ -129,8 +139,54 @@ pub fn share_buttons(props: &ShareProps) -> Html {
     }
 }
 
-/// The Embed dialog's options: what the embedded page shows and does, kept in `options`.
-fn embed_options(o: &ViewOptions, options: &UseStateHandle<ViewOptions>, steps: usize) -> Html {
+/// The dialog's options with the step fields as typed (`range`: from, until), and why that
+/// range cannot hold, if it cannot (then neither step is in the options).
+fn ranged(
+    options: &ViewOptions,
+    range: &(String, String),
+    steps: usize,
+) -> (ViewOptions, Option<String>) {
+    let mut o = options.clone();
+    let fields = ViewOptions::step_field("From", &range.0)
+        .and_then(|from| Ok((from, ViewOptions::step_field("Until", &range.1)?)));
+    match fields {
+        Ok((step, until)) => {
+            o.step = step;
+            o.until = until;
+            let problem = o.range_problem(steps);
+            if problem.is_some() {
+                (o.step, o.until) = (None, None);
+            }
+            (o, problem)
+        }
+        Err(e) => {
+            (o.step, o.until) = (None, None);
+            (o, Some(e))
+        }
+    }
+}
+
+/// The Embed dialog's options: what the embedded page shows and does, kept in `options` (the
+/// step fields as typed in `range`).
+fn embed_options(
+    o: &ViewOptions,
+    options: &UseStateHandle<ViewOptions>,
+    range: &UseStateHandle<(String, String)>,
+    steps: usize,
+) -> Html {
+    let typed = |until: bool| {
+        let range = range.clone();
+        Callback::from(move |e: Event| {
+            let mut r = (*range).clone();
+            let v = bindings::select_value(&e);
+            if until {
+                r.1 = v;
+            } else {
+                r.0 = v;
+            }
+            range.set(r);
+        })
+    };
     let set = |f: fn(&mut ViewOptions, String)| {
         let options = options.clone();
         Callback::from(move |e: Event| {
@@ -170,12 +226,10 @@ fn embed_options(o: &ViewOptions, options: &UseStateHandle<ViewOptions>, steps: 
                 <option value="chart" selected={o.panel == Panel::Chart}>{"chart"}</option>
                 <option value="none" selected={o.panel == Panel::None}>{"none"}</option>
             </select></label>
-            <label>{"from step "}<input type="number" min="1" max={steps.to_string()} placeholder="1" size="5"
-                value={o.step.map(|s| (s + 1).to_string()).unwrap_or_default()}
-                onchange={set(|o, v| o.step = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
-            <label>{"until step "}<input type="number" min="1" max={steps.to_string()} placeholder={steps.to_string()} size="5"
-                value={o.until.map(|s| (s + 1).to_string()).unwrap_or_default()}
-                onchange={set(|o, v| o.until = v.parse::<usize>().ok().filter(|n| *n >= 1).map(|n| n - 1))} /></label>
+            <label>{"from step "}<input type="number" id="embed-from" min="1" max={steps.to_string()} placeholder="1" size="5"
+                value={range.0.clone()} onchange={typed(false)} /></label>
+            <label>{"until step "}<input type="number" id="embed-until" min="1" max={steps.to_string()} placeholder={steps.to_string()} size="5"
+                value={range.1.clone()} onchange={typed(true)} /></label>
         </fieldset>
     }
 }
@@ -214,7 +268,7 @@ pub fn embed_view(
     };
     let panel = match view.panel {
         Panel::Branch => {
-            html! { <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} /> }
+            html! { <branch::EmbedBranch run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} /> }
         }
         Panel::Events => {
             html! { <status::StatusPanel run={run.clone()} pos={model.play.pos} events=true /> }

@@ -713,6 +713,82 @@ await test('an embed: until bounds the slider, step counts from 1, panel=events 
   assert((await page.locator('.tabs button.on').innerText()).includes('Events'), 'panel=events opens Events');
 }, base + '?embed&controls=full&panel=events&step=5&until=12');
 
+await test('compact in small frames: the branch panel folds to one line in a narrow embed, the Events table scrolls inside a 640 px frame', async page => {
+  await page.setViewportSize({ width: 600, height: 640 });
+  await page.goto(base + '?embed&controls=full&panel=branch&step=6');
+  await page.waitForSelector('.branch-fold');
+  const fold = page.locator('.branch-fold');
+  assert(!(await fold.evaluate(d => d.open)), 'folded at first');
+  const summary = fold.locator('summary');
+  const line = await summary.innerText();
+  assert(/^syncDeployment: \S.* at \d+\.\ds$/.test(line), 'the one-line summary: ' + line);
+  const box = await summary.boundingBox();
+  assert(box.height < 40, 'one line high: ' + box.height);
+  assert(!(await page.locator('.branch-fold .ladder').isVisible()), 'the ladder is folded away');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  assert(await page.locator('.branch-fold .ladder').isVisible(), 'Enter opens the whole panel');
+  await page.keyboard.press('Enter');
+  await page.screenshot({ path: path.join(out, 'embed-branch-folded-600.png') });
+  // Wider: the whole panel, no fold; narrower again: folded again (the frame resized live).
+  await page.setViewportSize({ width: 1000, height: 640 });
+  await page.waitForFunction(() => !document.querySelector('.branch-fold') && document.querySelector('.branch-panel .ladder'));
+  await page.setViewportSize({ width: 600, height: 640 });
+  await page.waitForSelector('.branch-fold');
+  for (const width of [640, 360]) {
+    await page.setViewportSize({ width, height: 640 });
+    await page.goto(base + '?embed&controls=full&panel=events&until=40&step=40');
+    await page.waitForSelector('pre.events');
+    const page_sideways = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert(page_sideways <= 0, `the page does not scroll sideways at ${width}: ${page_sideways}`);
+    const events = await page.locator('pre.events').evaluate(e => ({ sw: e.scrollWidth, cw: e.clientWidth, right: e.getBoundingClientRect().right }));
+    assert(events.right <= width, `the Events table stays inside the frame at ${width}: ${JSON.stringify(events)}`);
+    assert(events.sw <= events.cw || await page.locator('pre.events').evaluate(e => getComputedStyle(e).overflowX === 'auto'),
+      'what does not fit scrolls inside the table');
+    await page.screenshot({ path: path.join(out, `embed-events-${width}.png`) });
+  }
+}, base + '?embed');
+
+await test('a step range that cannot hold is refused with a note: in an embed\'s address and in the Embed dialog', async page => {
+  assert((await text(page, '.notice')).includes('until=3 (it is before step=8: the range would hold no step)'), 'the embed says why: ' + await text(page, '.notice'));
+  assert((await clock(page)).includes('step 8/'), 'it opens at step 8: ' + await clock(page));
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(base);
+  await page.waitForSelector('.cluster');
+  await page.click('#embed-button');
+  await page.waitForSelector('.embed-dialog');
+  // The options sit in a grid: no two run into each other.
+  const boxes = await page.locator('.embed-options label').evaluateAll(ls => ls.map(l => { const r = l.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }));
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, b] = [boxes[i], boxes[j]];
+    const overlap = a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1;
+    assert(!overlap, `options ${i} and ${j} run into each other: ${a} / ${b}`);
+  }
+  const dialog = await page.locator('.embed-dialog').boundingBox();
+  assert(dialog.x >= 0 && dialog.x + dialog.width <= 1280, 'the dialog is on screen: ' + JSON.stringify(dialog));
+  // The preview is the snippet's frame: as tall as the embed in it says its content is.
+  await page.waitForFunction(() => {
+    const f = document.querySelector('.embed-preview');
+    const body = f.contentDocument && f.contentDocument.body;
+    return body && body.querySelector('.cluster') && Math.abs(f.getBoundingClientRect().height - body.scrollHeight) <= 3;
+  }, null, { timeout: 20000 });
+  await page.fill('#embed-from', '8');
+  await page.press('#embed-from', 'Tab');
+  await page.fill('#embed-until', '3');
+  await page.press('#embed-until', 'Tab');
+  const note = await text(page, '#embed-range-note');
+  assert(note.startsWith('Until step 3 is before from step 8: the range would hold no step.'), 'the note: ' + note);
+  assert((await page.locator('#embed-snippet').inputValue()) === '', 'no snippet while the range cannot hold');
+  assert(await page.locator('.embed-actions button', { hasText: 'Copy snippet' }).isDisabled(), 'nothing to copy');
+  assert((await page.locator('#embed-until').inputValue()) === '3', 'what was typed stays');
+  await page.fill('#embed-until', '12');
+  await page.press('#embed-until', 'Tab');
+  assert((await page.locator('#embed-range-note').count()) === 0, 'fixed: no note');
+  const snippet = await page.locator('#embed-snippet').inputValue();
+  assert(snippet.includes(' step="8" until="12" '), 'the fixed range is in the snippet: ' + snippet.slice(0, 300));
+  await page.screenshot({ path: path.join(out, 'embed-dialog-1280x720.png') });
+}, base + '?embed&controls=full&step=8&until=3');
+
 await test('an embed reports a bad parameter and a failed load to its host', async page => {
   await page.goto(otherBase + 'docs-example.html?playground=' + encodeURIComponent(base));
   await page.evaluate(b => {

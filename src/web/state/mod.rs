@@ -289,6 +289,13 @@ impl Model {
 
     /// Goes to the step an opening asks for, playing if it asks to.
     fn landed(&mut self, opening: &Opening) {
+        if opening.pos > self.last() && self.notice.is_none() {
+            self.notice = Some(format!(
+                "Step {} is past the last step this view shows, {}: it opens there.",
+                opening.pos + 1,
+                self.last() + 1
+            ));
+        }
         self.seek(opening.pos);
         self.follow();
         self.play.playing = opening.autoplay && self.play.pos < self.last();

@@ -367,6 +367,34 @@ fn playing_from_the_end_starts_over_and_seeking_stays_within_until() {
     assert_eq!(m.play.pos, 3);
 }
 
+/// A step range that cannot hold is refused with a note (the view opens at `step`), and a step
+/// past the run says where it opened: neither is dropped without a word.
+#[test]
+fn a_range_that_cannot_hold_is_refused_with_a_note() {
+    let m = page("?embed&step=8&until=3");
+    assert_eq!(m.play.pos, 7);
+    assert_eq!(
+        m.last(),
+        m.session.len() - 1,
+        "until is refused, not applied"
+    );
+    assert_eq!(
+        m.notice.as_deref(),
+        Some("Ignored URL parameters: until=3 (it is before step=8: the range would hold no step)")
+    );
+    let m = page("?embed&step=5000");
+    let last = m.session.len();
+    assert_eq!(m.play.pos, last - 1);
+    assert_eq!(
+        m.notice,
+        Some(format!(
+            "Step 5000 is past the last step this view shows, {last}: it opens there."
+        ))
+    );
+    let m = page("?embed&step=2&until=3");
+    assert_eq!((m.play.pos, m.last(), m.notice.as_deref()), (1, 2, None));
+}
+
 /// A host page's theme toggle switches an embed live, whatever the link or the OS said.
 #[test]
 fn a_theme_command_from_the_host_switches_the_theme_and_nothing_else() {
