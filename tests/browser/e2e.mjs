@@ -789,6 +789,23 @@ await test('a step range that cannot hold is refused with a note: in an embed\'s
   await page.screenshot({ path: path.join(out, 'embed-dialog-1280x720.png') });
 }, base + '?embed&controls=full&step=8&until=3');
 
+await test('pinned releases: served from latest/, the Embed dialog writes the release\'s own path; an embed there says its release when ready', async page => {
+  const origin = new URL(base).origin;
+  await page.goto(origin + '/hosted/latest/');
+  await page.waitForSelector('.cluster');
+  const version = await page.locator('meta[name="rollout-playground-version"]').getAttribute('content');
+  assert(/^\d+\.\d+\.\d+/.test(version), 'the page names its release: ' + version);
+  await page.click('#embed-button');
+  await page.waitForSelector('.embed-dialog');
+  const snippet = await page.locator('#embed-snippet').inputValue();
+  assert(snippet.startsWith(`<script type="module" src="${origin}/hosted/${version}/rollout-playground.js"></script>\n<rollout-playground src="${origin}/hosted/${version}/#v1.`), 'pinned: ' + snippet.slice(0, 200));
+  assert(snippet.includes(` version="${version}" `), 'the snippet names its release');
+  await page.addInitScript(() => document.addEventListener('ready', e => { window.__ready = e.detail; }, true));
+  await page.goto(origin + `/hosted/${version}/component-example.html`);
+  const ready = await page.waitForFunction(() => window.__ready, null, { timeout: 30000 }).then(h => h.jsonValue());
+  assert(ready.version === version && ready.type === 'ready', 'ready names the release: ' + JSON.stringify(ready));
+}, base + '?embed');
+
 await test('an embed reports a bad parameter and a failed load to its host', async page => {
   await page.goto(otherBase + 'docs-example.html?playground=' + encodeURIComponent(base));
   await page.evaluate(b => {

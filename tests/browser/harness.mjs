@@ -5,11 +5,14 @@
 // playground it may embed (and allowed in its frame-src). axe-core is served beside the page
 // (/play/__axe.js), so that the accessibility checks load it as a same-origin script, which
 // the pages' Content-Security-Policy allows. The docs site the test command builds with Hugo
-// (target/hugo-site, from tests/hugo) is served at /site/.
+// (target/hugo-site, from tests/hugo) is served at /site/, and the build laid out by
+// scripts/publish.sh (its release's own path and latest/) at /hosted/.
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 
 // A scenario of one Deployment, web, of `replicas` pods on app:1 (the tests and the benchmark
 // add steps to it).
@@ -30,12 +33,14 @@ objects:
 export async function start(distDir) {
   const dist = path.resolve(distDir || 'dist');
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+  const hosted = fs.mkdtempSync(path.join(os.tmpdir(), 'rollout-hosted-'));
+  execFileSync(path.resolve('scripts/publish.sh'), [dist, hosted], { stdio: 'ignore' });
   const server = http.createServer((req, res) => {
     const url = decodeURIComponent(req.url.split('?')[0]);
-    // The docs site the test command builds with Hugo (tests/hugo), beside the playground.
-    if (url.startsWith('/site/')) {
-      const site = path.resolve('target/hugo-site');
-      let f = path.join(site, url.slice('/site/'.length));
+    // The docs site the test command builds with Hugo (tests/hugo), and the published layout.
+    for (const [prefix, site] of [['/site/', path.resolve('target/hugo-site')], ['/hosted/', hosted]]) {
+      if (!url.startsWith(prefix)) continue;
+      let f = path.join(site, url.slice(prefix.length));
       if (f.startsWith(site) && fs.existsSync(f) && fs.statSync(f).isDirectory()) f = path.join(f, 'index.html');
       if (!f.startsWith(site) || !fs.existsSync(f)) { res.writeHead(404); return res.end(); }
       res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
@@ -71,6 +76,6 @@ export async function start(distDir) {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
-  const stop = async () => { await browser.close(); other.close(); server.close(); };
+  const stop = async () => { await browser.close(); other.close(); server.close(); fs.rmSync(hosted, { recursive: true, force: true }); };
   return { base, otherBase, browser, stop };
 }
