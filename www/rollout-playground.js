@@ -2,10 +2,15 @@
 // framework, nothing fetched until the element asks for its frame. Self-host it beside the
 // playground (dist/), then:
 //
-//   <script type="module" src="/play/rollout-playground.js"></script>
+//   <script src="/play/rollout-playground.js"></script>
 //   <rollout-playground src="/play/#v1.…" step="12" loading="click"
 //       title="A rolling update, step by step"></rollout-playground>
 //
+// A plain script written just before the element (not a module, not async): the element is
+// defined before the browser first lays it out, so its button takes its height at once and
+// nothing below it moves (a module runs after the first paint, when the page has already drawn
+// the element as nothing). Loaded as a module it works too; loaded again, it defines nothing
+// twice (the whole file is one function, so nothing leaks into the page's globals).
 // Attributes (each an embed option of the playground's address, README "Embedding"):
 //   src       the playground's address with a share fragment (`rollout share` prints it)
 //   link      a share fragment (v1.…), when src is the playground's address alone
@@ -20,6 +25,7 @@
 // Methods: play(), pause(), step(), seek(n), load(scenarioOrLink). Events (detail = the
 // playground's message): ready, step, error. Messages are read only from the element's own
 // frame, on the playground's origin; the frame's height follows its content both ways.
+(() => {
 
 const OPTIONS = ['step', 'until', 'panel', 'controls', 'theme', 'autoplay', 'readonly', 'predict', 'chart'];
 const FLAGS = new Set(['autoplay', 'readonly', 'predict', 'chart']);
@@ -36,7 +42,7 @@ iframe { border-width: 0; }
   display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 6px; padding: 16px; cursor: pointer; }
 .facade:focus-visible { outline: 2px solid #326ce5; outline-offset: 2px; }
 .facade .play { font-size: 28px; line-height: 1; color: #326ce5; }
-.facade .still { display: block; max-width: 100%; height: auto; margin-bottom: 6px; }
+.facade .still { display: block; width: 100%; height: 280px; object-fit: contain; margin-bottom: 6px; }
 .facade .what { font-weight: 600; }
 .facade .note { font-size: 13px; color: #5d6b7e; }
 :host([theme="dark"]) .facade { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
@@ -240,3 +246,4 @@ class RolloutPlayground extends HTMLElement {
 }
 
 if (!customElements.get('rollout-playground')) customElements.define('rollout-playground', RolloutPlayground);
+})();

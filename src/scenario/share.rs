@@ -679,7 +679,7 @@ pub fn snippet(
     };
     match form {
         SnippetForm::Element => format!(
-            "<script type=\"module\" src=\"{}rollout-playground.js\"></script>\n<rollout-playground{}></rollout-playground>",
+            "<script src=\"{}rollout-playground.js\"></script>\n<rollout-playground{}></rollout-playground>",
             pinned_base(base),
             attrs()
         ),
@@ -692,7 +692,7 @@ pub fn snippet(
                 .collect::<String>()
         ),
         SnippetForm::Mdx => format!(
-            "{{/* Load {}rollout-playground.js once, as a module, in the site's config. */}}\n<rollout-playground{}></rollout-playground>",
+            "{{/* Load {}rollout-playground.js once, as a plain script in the head (not async, not a module), in the site's config. */}}\n<rollout-playground{}></rollout-playground>",
             pinned_base(base),
             attrs()
         ),
@@ -733,7 +733,7 @@ mod view_tests {
         assert_eq!(
             html,
             format!(
-                "<script type=\"module\" src=\"https://x.example/play/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/#v1.abc\" version=\"{VERSION}\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web &quot;1&quot;\"></rollout-playground>"
+                "<script src=\"https://x.example/play/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/#v1.abc\" version=\"{VERSION}\" autoplay=\"true\" theme=\"dark\" controls=\"minimal\" panel=\"branch\" step=\"3\" loading=\"click\" title=\"Rollout Playground: web &quot;1&quot;\"></rollout-playground>"
             )
         );
         let hugo = snippet(
@@ -766,7 +766,7 @@ mod view_tests {
             &o,
             "web",
         );
-        assert!(pinned.starts_with(&format!("<script type=\"module\" src=\"https://x.example/play/{VERSION}/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/{VERSION}/#v1.abc\" version=\"{VERSION}\" ")), "{pinned}");
+        assert!(pinned.starts_with(&format!("<script src=\"https://x.example/play/{VERSION}/rollout-playground.js\"></script>\n<rollout-playground src=\"https://x.example/play/{VERSION}/#v1.abc\" version=\"{VERSION}\" ")), "{pinned}");
         let frame = iframe_snippet("https://x.example/play/latest/", "v1.abc", &o, "web");
         assert!(
             frame.starts_with(&format!(

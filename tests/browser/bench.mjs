@@ -45,7 +45,10 @@ async function frameIntervals(page, count) {
   return { p95: d[Math.floor(d.length * 0.95)], worst: d[d.length - 1], n: d.length };
 }
 
-for (const n of [1000, 10000]) {
+// ONLY=text runs only the parts whose names contain it ("replicas", "first paint", "three
+// embeds", "long session").
+const part = name => !process.env.ONLY || name.includes(process.env.ONLY);
+for (const n of part('replicas') ? [1000, 10000] : []) {
   // The JS API on a page of its own: its trace, turned into JS objects, would count in the
   // memory figure of the page that follows.
   const text = scenario(n);
@@ -202,10 +205,57 @@ async function throttledFirstPaint() {
   say(`first paint (4x CPU, 150 ms / 1.6 Mbps, uncompressed): first contentful paint ${ms(fcp)}${picture ? ' (the still picture)' : ''}; the playground drawn ${ms(drawn)}`);
   await page.close();
 }
-await throttledFirstPaint();
+if (part('first paint')) await throttledFirstPaint();
 
-await longSession('kubectl scale', 'kubectl scale deployment/web --replicas={r}', 'scaled');
-await longSession('kubectl annotate', 'kubectl annotate deployment/web --overwrite note={i}', 'annotated');
+// A docs page with three click-to-load embeds on the same phone, from a host that compresses
+// (gzip) and caches the hashed files: when each still picture shows, how far the page shifts
+// (CLS), the longest main-thread task before the reader clicks, how long a clicked embed takes
+// to be ready, and how many times the wasm crosses the network once all three are open.
+async function docsPageWithThreeEmbeds(origin) {
+  const page = await browser.newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const wasmUrls = new Map();
+  let wasmBytes = 0, wasmTransfers = 0;
+  cdp.on('Network.responseReceived', e => { if (e.response.url.endsWith('.wasm')) wasmUrls.set(e.requestId, e.response.fromDiskCache || e.response.fromMemoryCache); });
+  cdp.on('Network.loadingFinished', e => {
+    if (wasmUrls.has(e.requestId) && !wasmUrls.get(e.requestId) && e.encodedDataLength > 1000) { wasmTransfers++; wasmBytes += e.encodedDataLength; }
+  });
+  await page.addInitScript(() => {
+    window.__cls = 0; window.__long = []; window.__ready = [];
+    new PerformanceObserver(l => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+    document.addEventListener('ready', () => window.__ready.push(performance.now()), true);
+  });
+  await page.goto(origin + '/compressed/three-embeds.html', { waitUntil: 'commit' });
+  const stills = await page.waitForFunction(() => {
+    const els = [...document.querySelectorAll('rollout-playground')];
+    const ok = els.length === 3 && els.every(el => { const i = el.shadowRoot && el.shadowRoot.querySelector('img.still'); return i && i.complete && i.naturalWidth > 0; });
+    return ok && performance.now();
+  }, null, { timeout: 60000, polling: 50 }).then(h => h.jsonValue());
+  await page.waitForTimeout(2000);
+  const before = await page.evaluate(() => ({ long: Math.max(0, ...window.__long), count: window.__long.length, cls: window.__cls }));
+  const clickedAt = await page.evaluate(() => { document.querySelector('#one').shadowRoot.querySelector('.facade').click(); return performance.now(); });
+  const readyAt = await page.waitForFunction(() => window.__ready.length >= 1 && window.__ready[0], null, { timeout: 120000, polling: 50 }).then(h => h.jsonValue());
+  for (const id of ['two', 'three']) await page.evaluate(id => document.querySelector('#' + id).shadowRoot.querySelector('.facade').click(), id);
+  const t2 = await page.evaluate(() => performance.now());
+  const allReady = await page.waitForFunction(() => window.__ready.length >= 3 && window.__ready[2], null, { timeout: 120000, polling: 50 }).then(h => h.jsonValue());
+  await page.waitForTimeout(500);
+  const cls = await page.evaluate(() => window.__cls);
+  say(`docs page with three click-to-load embeds (4x CPU, 150 ms / 1.6 Mbps, gzip): the three still pictures shown at ${ms(stills)}; ` +
+    `before the click: longest main-thread task ${ms(before.long)} (${before.count} over 50 ms), layout shift ${before.cls.toFixed(4)}; ` +
+    `a clicked embed ready ${ms(readyAt - clickedAt)} after the click; the other two ready ${ms(allReady - t2)} after theirs; ` +
+    `layout shift over the whole visit ${cls.toFixed(4)}; the wasm crossed the network ${wasmTransfers} time(s), ${(wasmBytes / 1024).toFixed(0)} KiB`);
+  await page.close();
+}
+if (part('three embeds')) await docsPageWithThreeEmbeds(new URL(base).origin);
+
+if (part('long session')) await longSession('kubectl scale', 'kubectl scale deployment/web --replicas={r}', 'scaled');
+if (part('long session')) await longSession('kubectl annotate', 'kubectl annotate deployment/web --overwrite note={i}', 'annotated');
 
 fs.writeFileSync(path.join(out, 'bench.txt'), lines.join('\n') + '\n');
 await stop();

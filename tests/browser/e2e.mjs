@@ -533,6 +533,38 @@ await test('a Hugo site built with the shortcode: one module, the element with i
   assert(ready > 10, 'the clicked one is ready: ' + ready);
 }, new URL('/site/deployments/', base).href);
 
+await test('a docs page with three click-to-load embeds does not move while their pictures and buttons load, and the wasm crosses the network once for all three', async page => {
+  // A phone's round trip, so the page is drawn before the element's script arrives (as it is
+  // out there); the figures on a slowed CPU and network are the benchmark's.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+  const wasm = new Map();
+  let transfers = 0;
+  cdp.on('Network.responseReceived', e => { if (e.response.url.endsWith('.wasm')) wasm.set(e.requestId, !!(e.response.fromDiskCache || e.response.fromMemoryCache)); });
+  cdp.on('Network.loadingFinished', e => { if (wasm.get(e.requestId) === false && e.encodedDataLength > 1000) transfers++; });
+  await page.addInitScript(() => {
+    window.__cls = 0; window.__ready = 0;
+    new PerformanceObserver(l => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    document.addEventListener('ready', () => window.__ready++, true);
+  });
+  await page.setViewportSize({ width: 412, height: 860 });
+  await page.goto(new URL(base).origin + '/compressed/three-embeds.html');
+  await page.waitForFunction(() => [...document.querySelectorAll('rollout-playground')].every(el => {
+    const i = el.shadowRoot && el.shadowRoot.querySelector('img.still');
+    return i && i.complete && i.naturalWidth > 0;
+  }));
+  await page.waitForTimeout(300);
+  const before = await page.evaluate(() => window.__cls);
+  assert(before < 0.01, 'the still pictures and their buttons move nothing: layout shift ' + before);
+  for (const id of ['one', 'two', 'three']) await page.evaluate(id => document.querySelector('#' + id).shadowRoot.querySelector('.facade').click(), id);
+  await page.waitForFunction(() => window.__ready === 3, null, { timeout: 60000 });
+  // (Each frame then grows or shrinks to its playground's height, which the reader asked for
+  // but which comes later than the 500 ms the layout-shift metric forgives: the benchmark
+  // reports the whole visit's figure.)
+  assert(transfers === 1, 'one download of the wasm for three embeds: ' + transfers);
+}, 'about:blank');
+
 await test('an MDX-shaped page: the element written before its module loads (as a framework renders it) upgrades and loads', async page => {
   await page.goto(new URL('component-example.html', base).href);
   const steps = await page.evaluate(async () => {
@@ -664,7 +696,7 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
   await page.click('#embed-button');
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert(snippet.startsWith('<script type="module" src="') && snippet.includes('rollout-playground.js"></script>\n<rollout-playground src="') &&
+  assert(snippet.startsWith('<script src="') && snippet.includes('rollout-playground.js"></script>\n<rollout-playground src="') &&
     snippet.includes(' controls="full" panel="branch" loading="click" title="Rollout Playground: '), 'the element first: ' + snippet.slice(0, 200));
   await page.check('#embed-autoplay');
   assert((await page.locator('#embed-snippet').inputValue()).includes(' autoplay="true"'), 'options change the snippet');
@@ -798,7 +830,7 @@ await test('pinned releases: served from latest/, the Embed dialog writes the re
   await page.click('#embed-button');
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert(snippet.startsWith(`<script type="module" src="${origin}/hosted/${version}/rollout-playground.js"></script>\n<rollout-playground src="${origin}/hosted/${version}/#v1.`), 'pinned: ' + snippet.slice(0, 200));
+  assert(snippet.startsWith(`<script src="${origin}/hosted/${version}/rollout-playground.js"></script>\n<rollout-playground src="${origin}/hosted/${version}/#v1.`), 'pinned: ' + snippet.slice(0, 200));
   assert(snippet.includes(` version="${version}" `), 'the snippet names its release');
   await page.addInitScript(() => document.addEventListener('ready', e => { window.__ready = e.detail; }, true));
   await page.goto(origin + `/hosted/${version}/component-example.html`);

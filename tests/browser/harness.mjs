@@ -6,13 +6,16 @@
 // (/play/__axe.js), so that the accessibility checks load it as a same-origin script, which
 // the pages' Content-Security-Policy allows. The docs site the test command builds with Hugo
 // (target/hugo-site, from tests/hugo) is served at /site/, and the build laid out by
-// scripts/publish.sh (its release's own path and latest/) at /hosted/.
+// scripts/publish.sh (its release's own path and latest/) at /hosted/. /compressed/ serves
+// dist/ as a docs host would: gzip, and hashed files cacheable for a year (the benchmark's
+// docs page with three embeds, tests/browser/three-embeds.html, is served beside it).
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import zlib from 'node:zlib';
 
 // A scenario of one Deployment, web, of `replicas` pods on app:1 (the tests and the benchmark
 // add steps to it).
@@ -33,6 +36,7 @@ objects:
 export async function start(distDir) {
   const dist = path.resolve(distDir || 'dist');
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+  const gzipped = new Map();
   const hosted = fs.mkdtempSync(path.join(os.tmpdir(), 'rollout-hosted-'));
   execFileSync(path.resolve('scripts/publish.sh'), [dist, hosted], { stdio: 'ignore' });
   const server = http.createServer((req, res) => {
@@ -45,6 +49,22 @@ export async function start(distDir) {
       if (!f.startsWith(site) || !fs.existsSync(f)) { res.writeHead(404); return res.end(); }
       res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
       return fs.createReadStream(f).pipe(res);
+    }
+    if (url === '/compressed/three-embeds.html' || url === '/play/three-embeds.html') {
+      res.writeHead(200, { 'content-type': types['.html'] });
+      return fs.createReadStream(path.resolve('tests/browser/three-embeds.html')).pipe(res);
+    }
+    if (url.startsWith('/compressed/')) {
+      let f = path.join(dist, url.slice('/compressed/'.length) || 'index.html');
+      if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
+      if (!gzipped.has(f)) gzipped.set(f, zlib.gzipSync(fs.readFileSync(f), { level: 9 }));
+      const hashed = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(f);
+      res.writeHead(200, {
+        'content-type': types[path.extname(f)] || 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+      });
+      return res.end(gzipped.get(f));
     }
     if (!url.startsWith('/play/')) { res.writeHead(404); return res.end(); }
     if (url === '/play/__axe.js') {
