@@ -206,7 +206,7 @@ pub struct DeploymentView {
     pub conditions: Vec<ConditionView>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeploymentStatusView {
     pub replicas: i32,

@@ -32,10 +32,39 @@ fn sizes(t: &TraceStep) -> BTreeMap<&str, i32> {
         .collect()
 }
 
-/// The focus Deployment's syncs that change something one can predict.
+/// Whether the run's first step is the focus Deployment's first sync and the only ReplicaSets
+/// it leaves are those it created: the page can then show the world before it (the Deployment
+/// just created, no ReplicaSet) and ask what that sync does, revision 1 included.
+pub fn asks_first(s: &Session) -> bool {
+    let Some(st) = s.trace.first() else {
+        return false;
+    };
+    let created = |name: &str| {
+        st.writes.iter().any(|w| {
+            w.verb == "create"
+                && w.resource == ("replicasets", "")
+                && w.refused.is_none()
+                && w.name == name
+        })
+    };
+    s.is_focus_sync(0)
+        && st.branch.is_some_and(|b| Branch::LADDER.contains(&b))
+        && !st.replica_sets.is_empty()
+        && st.replica_sets.iter().all(|r| created(&r.name))
+}
+
+/// The focus Deployment's syncs that change something one can predict: the first one too
+/// when the page can show the world before it ([`asks_first`]).
 pub fn questions(s: &Session) -> Vec<usize> {
     let mut out = vec![];
     let mut branch = None;
+    if asks_first(s) {
+        out.push(0);
+        branch = Some((
+            s.trace[0].branch.unwrap_or(Branch::Rollout),
+            s.trace[0].strategy.clone(),
+        ));
+    }
     for i in 1..s.trace.len() {
         if !s.is_focus_sync(i) {
             continue;
@@ -282,9 +311,25 @@ mod tests {
         for &i in &q {
             assert!(s.is_focus_sync(i));
         }
-        // The first (the creation is step 0, with nothing before it): the set image makes a
-        // new ReplicaSet at 3 (maxSurge) and, in the same sync, takes the old one to 8.
-        let k = q[0];
+        // The first is the creation at step 0: nothing before it, and revision 1 made at 10.
+        assert!(asks_first(&s));
+        assert_eq!(q[0], 0);
+        assert!(before(&s, 0).is_empty());
+        let first = Prediction {
+            branch: Branch::Rollout,
+            strategy: Some("RollingUpdate".into()),
+            sizes: vec![],
+            new_replica_set: Some(10),
+        };
+        assert!(check(&s, 0, &first).right());
+        assert!(
+            explain_sync(&s, 0).contains("is created at 10"),
+            "{}",
+            explain_sync(&s, 0)
+        );
+        // The next: the set image makes a new ReplicaSet at 3 (maxSurge) and, in the same
+        // sync, takes the old one to 8.
+        let k = q[1];
         assert_eq!(s.trace[k].t, 10_000);
         assert_eq!(before(&s, k).iter().map(|b| b.2).collect::<Vec<_>>(), [10]);
         let right = Prediction {

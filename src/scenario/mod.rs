@@ -16,7 +16,6 @@ pub mod share;
 pub mod summary;
 pub mod table;
 pub mod variant;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod verify;
 
 use crate::api::codec::{from_value, nd};

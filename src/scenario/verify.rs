@@ -3,7 +3,7 @@
 //! share link), runs each one's scenario as the page would open it, and checks what the embed
 //! states of it: that it still runs, that its step range holds, and the counts its `expect`
 //! attribute says the text around it gives (`expect="step 12: ready 8/10, up-to-date 6"`).
-//! Native only: the HTML is read by `html5gum`, which the page never needs.
+//! The HTML is read by `html5gum`; the page never calls this module.
 
 use super::share::{self, ViewOptions};
 use super::{Scenario, session::Session};
@@ -46,7 +46,8 @@ const OPTIONS: [&str; 9] = [
 const FLAGS: [&str; 4] = ["autoplay", "readonly", "predict", "chart"];
 
 /// The embeds in an HTML document, in document order. Script and style text is not markup
-/// (a `<rollout-playground>` inside a script's string is not an embed).
+/// (a `<rollout-playground>` inside a script's string is not an embed). (Long: the element's
+/// and the iframe's forms each read their attributes as the page would.)
 pub fn find(html: &str) -> Vec<Found> {
     use html5gum::{DefaultEmitter, Token, Tokenizer};
     let mut emitter = DefaultEmitter::<usize>::new_with_span();

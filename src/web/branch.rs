@@ -14,12 +14,20 @@ pub struct Props {
     pub pos: usize,
     /// Go to a step (a sync in the list).
     pub on_seek: Callback<usize>,
+    /// Before the first step (predict mode asking what the first sync does): no sync yet.
+    #[prop_or_default]
+    pub before: bool,
 }
 
 /// The syncs of the Deployment on screen up to step `pos` (other Deployments' syncs are
 /// theirs), oldest first.
-fn syncs_upto(s: &crate::scenario::session::Session, pos: usize) -> Vec<(usize, &TraceStep)> {
-    let upto = (pos + 1).min(s.len());
+fn syncs_upto(props: &Props) -> Vec<(usize, &TraceStep)> {
+    let s = &props.run.0;
+    let upto = if props.before {
+        0
+    } else {
+        (props.pos + 1).min(s.len())
+    };
     s.trace[..upto]
         .iter()
         .enumerate()
@@ -55,11 +63,11 @@ fn summary_line(cur: &TraceStep) -> String {
 #[function_component(EmbedBranch)]
 pub fn embed_branch(props: &Props) -> Html {
     let narrow = super::bindings::use_media("(max-width: 640px)");
-    let panel = html! { <BranchPanel run={props.run.clone()} pos={props.pos} on_seek={props.on_seek.clone()} /> };
+    let panel = html! { <BranchPanel run={props.run.clone()} pos={props.pos} on_seek={props.on_seek.clone()} before={props.before} /> };
     if !narrow {
         return panel;
     }
-    let syncs = syncs_upto(&props.run.0, props.pos);
+    let syncs = syncs_upto(props);
     let line = syncs.last().map_or_else(
         || "syncDeployment: no sync yet".to_string(),
         |(_, cur)| summary_line(cur),
@@ -76,8 +84,7 @@ pub fn embed_branch(props: &Props) -> Html {
 /// full panel is further down the page).
 #[function_component(BranchDrawer)]
 pub fn branch_drawer(props: &Props) -> Html {
-    let s = &props.run.0;
-    let syncs = syncs_upto(s, props.pos);
+    let syncs = syncs_upto(props);
     let Some(&(_, cur)) = syncs.last() else {
         return html! {};
     };
@@ -96,8 +103,7 @@ pub fn branch_drawer(props: &Props) -> Html {
 /// The branch panel. (Long: a component, whose markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
-    let s = &props.run.0;
-    let syncs = syncs_upto(s, props.pos);
+    let syncs = syncs_upto(props);
     let Some(&(idx, cur)) = syncs.last() else {
         return html! {
             <section class="branch-panel" aria-label="syncDeployment branch">

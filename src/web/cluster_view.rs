@@ -17,6 +17,10 @@ pub struct Props {
     pub selected: Option<Selected>,
     /// A pod or ReplicaSet picked, for its YAML.
     pub on_select: Callback<Option<Selected>>,
+    /// The world before the first step (predict mode asking what the first sync does): the
+    /// Deployment as created, nothing the sync made.
+    #[prop_or_default]
+    pub before: bool,
 }
 
 pub fn icon(s: PodState) -> &'static str {
@@ -70,9 +74,16 @@ pub fn cluster_view(props: &Props) -> Html {
     let Some(step) = s.trace.get(props.pos) else {
         return html! { <div class="cluster empty">{"Nothing has happened yet."}</div> };
     };
-    let pods = s.frames.get(props.pos).cloned().unwrap_or_default();
+    let pods = if props.before {
+        Default::default()
+    } else {
+        s.frames.get(props.pos).cloned().unwrap_or_default()
+    };
+    let zero = crate::cluster::trace::DeploymentStatusView::default();
     let deploy = match &step.deployment {
-        Some(d) => html! {
+        Some(d) => {
+            let status = if props.before { &zero } else { &d.status };
+            html! {
             <div class="deploy-head">
                 <h2>{ format!("deployment/{}", d.name) }</h2>
                 <span class="chip">{ format!("replicas {}", d.replicas) }</span>
@@ -80,15 +91,16 @@ pub fn cluster_view(props: &Props) -> Html {
                 if d.strategy == "RollingUpdate" {
                     <span class="chip">{ format!("maxSurge {} · maxUnavailable {}", d.max_surge, d.max_unavailable) }</span>
                 }
-                if let Some(r) = &d.revision {
+                if let (Some(r), false) = (&d.revision, props.before) {
                     <span class="chip">{ format!("revision {r}") }</span>
                 }
                 if d.paused { <span class="chip warn">{"paused"}</span> }
                 if d.deleting { <span class="chip warn">{"deleting"}</span> }
                 <span class="counters">{ format!("updated {} · ready {} · available {} · unavailable {}",
-                    d.status.updated_replicas, d.status.ready_replicas, d.status.available_replicas, d.status.unavailable_replicas) }</span>
+                    status.updated_replicas, status.ready_replicas, status.available_replicas, status.unavailable_replicas) }</span>
             </div>
-        },
+            }
+        }
         None => html! { <div class="deploy-head"><h2>{"no Deployment"}</h2></div> },
     };
     let newest = step.newest().map_or(0, |r| r.revision);
@@ -100,7 +112,12 @@ pub fn cluster_view(props: &Props) -> Html {
         Some(Selected::Pod(p)) => Some(p.clone()),
         _ => None,
     };
-    let rows = step.replica_sets.iter().enumerate().rev().map(|(j, rs)| {
+    let shown: &[_] = if props.before {
+        &[]
+    } else {
+        &step.replica_sets
+    };
+    let rows = shown.iter().enumerate().rev().map(|(j, rs)| {
         let mine: Vec<&PodView> = if canvas {
             vec![]
         } else {
@@ -137,7 +154,12 @@ pub fn cluster_view(props: &Props) -> Html {
     html! {
         <div class={classes!("cluster", (pods.len() > DENSE_PODS).then_some("dense"))} aria-label="cluster view">
             { deploy }
-            <div class="rs-list">{ for rows }</div>
+            <div class="rs-list">
+                if props.before {
+                    <p class="muted before-first">{"No ReplicaSet yet: the Deployment has just been created, and its first sync has not run."}</p>
+                }
+                { for rows }
+            </div>
             <details class="legend">
                 <summary>{"Legend"}</summary>
                 <ul>

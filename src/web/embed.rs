@@ -243,6 +243,7 @@ pub fn embed_view(
 ) -> Html {
     let run = Run(model.session.clone());
     let view = &model.view;
+    let before = model.before_first();
     let full = format!("{}#{}", bindings::base_url(), fragment);
     let timeline = match view.controls {
         Controls::None => html! {},
@@ -263,13 +264,14 @@ pub fn embed_view(
             }
         }
         Controls::Full => html! {
-            <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(dispatch, Action::Playback)} />
+            <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(dispatch, Action::Playback)} {before} />
         },
     };
     let panel = match view.panel {
         Panel::Branch => {
-            html! { <branch::EmbedBranch run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} /> }
+            html! { <branch::EmbedBranch run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} {before} /> }
         }
+        Panel::Events | Panel::Chart if before => super::page::waiting_note(),
         Panel::Events => {
             html! { <status::StatusPanel run={run.clone()} pos={model.play.pos} events=true /> }
         }
@@ -299,9 +301,9 @@ pub fn embed_view(
             } else {
             <main class="embed-grid">
                 <section class="center">
-                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} on_select={sends(dispatch, Action::Select)} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} on_select={sends(dispatch, Action::Select)} {before} />
                     { timeline }
-                    if view.chart && view.panel != Panel::Chart {
+                    if view.chart && view.panel != Panel::Chart && !before {
                         { super::page::chart_panel(model, dispatch) }
                     }
                 </section>

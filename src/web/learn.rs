@@ -81,7 +81,12 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
         <section class="predict asking" id="predict-question" tabindex="-1" aria-labelledby="predict-heading">
             <FocusOnQuestion {q} />
             <form {onsubmit}>
-                <h2 id="predict-heading">{ format!("Predict: what does the next Deployment sync do (t = {})?", secs(t)) }</h2>
+                <h2 id="predict-heading">{ if model.before_first() {
+                    let name = s.trace[q].key.as_deref().unwrap_or("the Deployment").to_string();
+                    format!("Predict: {name} has just been created, with no ReplicaSet. What does its first sync do (t = {})?", secs(t))
+                } else {
+                    format!("Predict: what does the next Deployment sync do (t = {})?", secs(t))
+                } }</h2>
                 <fieldset class="branches">
                     <legend>{"Which branch of syncDeployment fires? (keys 1–5)"}</legend>
                     { for learn::CHOICES.iter().enumerate().map(|(k, b)| {
@@ -110,7 +115,11 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
                     </fieldset>
                 }
                 <fieldset class="sizes">
-                    <legend>{"Each ReplicaSet's size (spec.replicas) after the sync"}</legend>
+                    <legend>{ if found.is_empty() {
+                        "No ReplicaSet exists yet: the size (spec.replicas) of the one the sync creates, if it creates one"
+                    } else {
+                        "Each ReplicaSet's size (spec.replicas) after the sync"
+                    } }</legend>
                     { for found.iter().enumerate().map(|(k, (name, rev, _))| {
                         number(Some(k), format!("rev {rev} {name}"), g.sizes.get(k).cloned().unwrap_or_default(), "0")
                     }) }

@@ -97,6 +97,8 @@ pub fn app() -> Html {
         return embed::embed_view(&model, &dispatch, (*caption).clone(), &link);
     }
     let readonly = model.view.readonly;
+    // Predict mode asking what the first sync does: the panels that would tell wait.
+    let before = model.before_first();
     html! {
         <div class="app">
             { top_bar(&model, &dispatch, &run) }
@@ -124,25 +126,38 @@ pub fn app() -> Html {
                     { focus_switcher(&deployments, &model, &dispatch) }
                     { caption_bar(&model, &dispatch, (*caption).clone()) }
                     { learn::predict_card(&model, &dispatch) }
-                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} on_select={sends(&dispatch, Action::Select)} />
-                    <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(&dispatch, Action::Playback)} />
-                    <branch::BranchDrawer run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                    <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} on_select={sends(&dispatch, Action::Select)} {before} />
+                    <timeline::Timeline run={run.clone()} pos={model.play.pos} vt_ms={model.play.vt_ms} playing={model.play.playing} speed={model.play.speed} last={model.last()} on={sends(&dispatch, Action::Playback)} {before} />
+                    <branch::BranchDrawer run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} {before} />
+                    if before {
+                        { waiting_note() }
+                    } else {
                     <inspector::Inspector run={run.clone()} pos={model.play.pos} selected={model.selected.clone()} playing={model.play.playing} readonly={readonly} on_select={sends(&dispatch, Action::Select)} on_command={sends(&dispatch, Action::Command)} />
                     if !readonly {
                         <console::Console lines={model.console.lines.clone()} history={model.console.history.clone()} names={names.clone()} on_command={sends(&dispatch, Action::Command)} />
                     }
                     { chart_panel(&model, &dispatch) }
                     <machinery::MachineryView run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                    }
                 </section>
                 <section class="right">
-                    <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
-                    <code::CodeView run={run.clone()} pos={model.play.pos} />
-                    <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
-                    <status::StatusPanel run={run} pos={model.play.pos} />
+                    <branch::BranchPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} {before} />
+                    if !before {
+                        <code::CodeView run={run.clone()} pos={model.play.pos} />
+                        <learn::GuaranteesPanel run={run.clone()} pos={model.play.pos} on_seek={seek(&dispatch)} />
+                        <status::StatusPanel run={run} pos={model.play.pos} />
+                    }
                 </section>
             </main>
             }
         </div>
+    }
+}
+
+/// In place of the panels that would give the first sync's answer away while it is asked.
+pub fn waiting_note() -> Html {
+    html! {
+        <p class="muted before-first">{"The console, the chart, the events and the code fill in once you have answered: they would give the first sync away."}</p>
     }
 }
 

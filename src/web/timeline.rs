@@ -19,6 +19,9 @@ pub struct Props {
     pub last: usize,
     /// Playback asked for (play, step, seek, speed).
     pub on: Callback<PlaybackAction>,
+    /// Before the first step (predict mode asking what the first sync does).
+    #[prop_or_default]
+    pub before: bool,
 }
 
 /// The clock line: virtual seconds and which step of how many.
@@ -73,32 +76,36 @@ pub fn timeline(props: &Props) -> Html {
             d.emit(PlaybackAction::SeekTime(t as u64));
         }
     });
-    let step = s.trace.get(props.pos);
-    let what = step
-        .map(|t| match (t.kind, t.controller) {
-            (StepKind::Action, _) => format!(
-                "{}: {}",
-                if s.is_typed(props.pos) {
-                    "you"
-                } else {
-                    "scenario"
-                },
-                t.command
-                    .as_deref()
-                    .unwrap_or("(caption)")
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-            ),
-            (StepKind::World, _) => t.changes.first().cloned().unwrap_or_default(),
-            (_, Some(c)) => format!(
-                "{} controller synced {}",
-                c.as_str(),
-                t.key.clone().unwrap_or_default()
-            ),
-            _ => String::new(),
-        })
-        .unwrap_or_default();
+    let what = if props.before {
+        "before the first step: the objects have just been created".to_string()
+    } else {
+        s.trace
+            .get(props.pos)
+            .map(|t| match (t.kind, t.controller) {
+                (StepKind::Action, _) => format!(
+                    "{}: {}",
+                    if s.is_typed(props.pos) {
+                        "you"
+                    } else {
+                        "scenario"
+                    },
+                    t.command
+                        .as_deref()
+                        .unwrap_or("(caption)")
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                ),
+                (StepKind::World, _) => t.changes.first().cloned().unwrap_or_default(),
+                (_, Some(c)) => format!(
+                    "{} controller synced {}",
+                    c.as_str(),
+                    t.key.clone().unwrap_or_default()
+                ),
+                _ => String::new(),
+            })
+            .unwrap_or_default()
+    };
     let btn = |label: &'static str,
                name: &'static str,
                a: fn() -> PlaybackAction,

@@ -603,9 +603,18 @@ for (const [view, url, prepare] of [
     await page.click('.code-view button:has-text("Step into")');
     await page.waitForSelector('.code-view .call.active');
   }],
+  ['predict mode, the first question (before the first sync)', base + '?predict', async page => {
+    await page.waitForSelector('.predict.asking .before-first, .cluster .before-first');
+  }],
   ['predict mode, a question open, and the guarantees panel', base + '?predict', async page => {
     await page.selectOption('select[aria-label="Speed"]', '8');
+    await page.waitForSelector('.predict.asking');
+    await page.locator('.predict.asking h2').click();
+    await page.keyboard.press('5');
+    await page.keyboard.press('Enter');
+    await page.click('.predict.revealed button.primary');
     await untilAsked(page);
+    await page.waitForSelector('.guarantees');
   }],
   ['the compare view (dark)', base + '?theme=dark', async page => {
     await page.click('.compare-button');
@@ -1176,6 +1185,23 @@ async function untilAsked(page) {
 await test('predict mode: it stops before a sync, a right then a wrong answer are marked, the score matches, keyboard only', async page => {
   assert((await page.getAttribute('.predict-button', 'aria-pressed')) === 'true', 'a ?predict link opens in predict mode');
   await page.selectOption('select[aria-label="Speed"]', '8');
+  // Issue 32: it opens before the first sync, so creating revision 1 is the first question.
+  await page.waitForSelector('.predict.asking');
+  assert((await text(page, '.predict.asking h2')).includes('has just been created, with no ReplicaSet'), 'the first question: ' + await text(page, '.predict.asking h2'));
+  assert((await text(page, '.cluster')).includes('No ReplicaSet yet'), 'the world before the first sync');
+  assert((await page.locator('.cluster .rs').count()) === 0, 'no ReplicaSet drawn');
+  assert((await page.locator('.status, .code-view, .machinery').count()) === 0, 'nothing that gives the first sync away');
+  assert((await text(page, '.branch-panel')).includes('No Deployment sync yet'), 'no sync in the branch panel yet');
+  assert(await page.evaluate(() => document.activeElement && document.activeElement.id === 'predict-question'), 'the first question takes the focus');
+  await page.locator('.predict.asking h2').click();
+  await page.keyboard.press('5');
+  await page.locator('.predict .size input').last().fill('10');
+  await page.screenshot({ path: path.join(out, 'predict-first-question.png') });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.predict.revealed');
+  assert((await text(page, '.predict.revealed h2')) === 'Right.', 'revision 1 at 10: ' + await text(page, '.predict.revealed'));
+  assert((await page.locator('.cluster .rs').count()) === 1, 'then the first step, with revision 1');
+  await page.click('.predict.revealed button.primary');
   await untilAsked(page);
   assert((await clock(page)).startsWith('t = 10.0s'), 'it stops before the sync at 10 s: ' + await clock(page));
   assert((await text(page, '.caption')).includes('once you have answered'), 'the caption does not give the answer away');
@@ -1211,7 +1237,7 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   await seekEnd(page);
   await page.waitForSelector('.predict.score');
   const score = await text(page, '.predict.score');
-  assert(score.includes('Score: 1 of 2 right'), 'the score: ' + score);
+  assert(score.includes('Score: 2 of 3 right'), 'the score: ' + score);
   assert(score.includes('you picked pause'), 'the missed list says what was missed: ' + score);
   const before = await clock(page);
   await page.click('.predict.score .missed button');

@@ -289,6 +289,14 @@ impl Model {
 
     /// Goes to the step an opening asks for, playing if it asks to.
     fn landed(&mut self, opening: &Opening) {
+        self.landed_at(opening);
+        self.ask_first();
+        if self.predict.asking.is_some() {
+            self.play.playing = false;
+        }
+    }
+
+    fn landed_at(&mut self, opening: &Opening) {
         if opening.pos > self.last() && self.notice.is_none() {
             self.notice = Some(format!(
                 "Step {} is past the last step this view shows, {}: it opens there.",
@@ -413,12 +421,36 @@ impl Model {
             return false;
         };
         self.reach(q - 1);
+        self.ask(q);
+        true
+    }
+
+    /// In predict mode at the first step, asks about the first sync when the run allows it
+    /// ([`learn::asks_first`]): the page shows the world before it ([`Model::before_first`]).
+    fn ask_first(&mut self) {
+        if matches!(self.mode(), Mode::Predict)
+            && self.play.pos == 0
+            && self.predict.questions.first() == Some(&0)
+            && !self.predict.verdicts.contains_key(&0)
+        {
+            self.ask(0);
+        }
+    }
+
+    /// Whether the page shows the world before the run's first step: predict mode asking what
+    /// the first sync does. Views draw the Deployment as created, and nothing it made.
+    pub fn before_first(&self) -> bool {
+        self.predict.asking == Some(0) && matches!(self.mode(), Mode::Predict)
+    }
+
+    /// Opens the question about sync `q` (the page already shows the step before it).
+    fn ask(&mut self, q: usize) {
         self.play.playing = false;
         self.predict.asking = Some(q);
         self.predict.revealed = None;
         self.predict.guess = Rc::new(Guess {
             branch: None,
-            strategy: self.session.trace[q - 1]
+            strategy: self.session.trace[q.saturating_sub(1)]
                 .deployment
                 .as_ref()
                 .map(|d| d.strategy.clone()),
@@ -428,7 +460,6 @@ impl Model {
                 .collect(),
             new_replica_set: String::new(),
         });
-        true
     }
 
     /// Checks the reader's answer and moves to the sync it was about.
@@ -881,6 +912,7 @@ impl Model {
                 self.predict.on = !self.predict.on;
                 self.play.playing = false;
                 self.refresh_learn();
+                self.ask_first();
             }
             Action::Reveal => self.reveal(),
             // Handed to their parts by `apply`.

@@ -498,11 +498,58 @@ fn the_mode_is_one_run_predict_or_compare_and_predict_waits_while_compared() {
     assert!(matches!(m.mode(), Mode::Predict), "predict mode comes back");
 }
 
+/// Issue 32, item 5: predict mode opens before the first sync, with the Deployment just
+/// created and no ReplicaSet, so creating revision 1 is a question; the answer is checked like
+/// any other, and the page then shows the first step.
+#[test]
+fn predict_mode_opens_before_the_first_sync_and_asks_what_it_does() {
+    let m = page("predict");
+    assert_eq!(m.predict.questions.first(), Some(&0));
+    assert_eq!((m.predict.asking, m.play.pos), (Some(0), 0));
+    assert!(m.before_first() && !m.play.playing);
+    assert!(
+        m.predict.guess.sizes.is_empty(),
+        "no ReplicaSet to size yet"
+    );
+    let first = &m.session.trace[0];
+    let created = first.replica_sets[0].replicas;
+    let m = m
+        .apply(Action::Answer(Answer::Digit(5)))
+        .apply(Action::Answer(Answer::Strategy("RollingUpdate".into())))
+        .apply(Action::Answer(Answer::NewReplicaSet(created.to_string())))
+        .apply(Action::Reveal);
+    let v = &m.predict.verdicts[&0];
+    assert!(v.right(), "{v:?}");
+    assert_eq!(v.sizes[0].actual, Some(created));
+    assert!(!m.before_first() && m.play.pos == 0 && m.predict.revealed == Some(0));
+    // Predict mode turned on at the first step asks too; an embed that opens later does not.
+    let m = page("").apply(Action::TogglePredict);
+    assert_eq!(m.predict.asking, Some(0));
+    let m = page("predict&step=5");
+    assert_eq!((m.predict.asking, m.play.pos), (None, 4));
+    // A run whose first sync finds a ReplicaSet it did not create (an orphan it adopts) does
+    // not ask it: the world before it is not drawn.
+    let orphan = crate::scenario::gallery::GALLERY
+        .iter()
+        .find(|g| g.0 == "adopt-orphan-replicaset")
+        .unwrap()
+        .1;
+    let s =
+        crate::scenario::session::Session::new(crate::scenario::Scenario::parse(orphan).unwrap())
+            .unwrap();
+    assert!(!learn::asks_first(&s));
+}
+
 #[test]
 fn predict_mode_stops_before_a_sync_and_checks_the_answer() {
     let m = page("predict");
     assert!(m.predict.on && !m.predict.questions.is_empty());
-    let q = m.predict.questions[0];
+    // The first question (the first sync) is the test above's; from the next one on.
+    assert_eq!(m.predict.asking, Some(0));
+    let m = m
+        .apply(Action::Answer(Answer::Digit(5)))
+        .apply(Action::Reveal);
+    let q = m.predict.questions[1];
     // Playing stops before the first question, with the sizes as they stand.
     let m = until_asked(m);
     assert_eq!(m.predict.asking, Some(q));
@@ -568,7 +615,7 @@ fn predict_mode_stops_before_a_sync_and_checks_the_answer() {
     // Seeking back closes the question; the answers stay until the run changes.
     let m = m.apply(Action::Playback(PlaybackAction::Seek(0)));
     assert_eq!(m.predict.asking, None);
-    assert_eq!(m.predict.verdicts.len(), 2);
+    assert_eq!(m.predict.verdicts.len(), 3);
     // Another example keeps predict mode on.
     let other = crate::scenario::gallery::GALLERY
         .iter()
