@@ -20,6 +20,21 @@ pub struct World {
     pub nodes: u32,
     pub failing_images: Vec<String>,
     pub crashing_images: Vec<String>,
+    /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
+    /// default). The cluster's, for the whole run: a step cannot change it.
+    pub kubernetes: crate::controller::release::Release,
+    /// Feature gates set against the release's defaults
+    /// (`featureGates: {DeploymentReplicaSetTerminatingReplicas: false}`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub feature_gates: std::collections::BTreeMap<String, bool>,
+}
+
+impl World {
+    /// The controllers' gates for this world's release and settings; a gate the release does
+    /// not have, or one set against its lock, is refused naming it.
+    pub fn gates(&self) -> Result<crate::controller::FeatureGates, String> {
+        self.kubernetes.gates(&self.feature_gates)
+    }
 }
 
 impl Default for World {
@@ -33,6 +48,8 @@ impl Default for World {
             nodes: 3,
             failing_images: vec![],
             crashing_images: vec![],
+            kubernetes: Default::default(),
+            feature_gates: Default::default(),
         }
     }
 }

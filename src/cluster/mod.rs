@@ -626,6 +626,7 @@ impl Cluster {
                     events: &mut sim.events,
                     explain: vec![],
                     calls,
+                    gates: sim.rsc.gates,
                 };
                 let report = sim.dc.process(&mut cx, &key);
                 s.explain = std::mem::take(&mut cx.explain);

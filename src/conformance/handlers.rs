@@ -247,6 +247,7 @@ impl Fixture {
                 events: &mut events,
                 explain: vec![],
                 calls: Default::default(),
+                gates: Default::default(),
             };
             let got: Vec<String> = self
                 .dc
@@ -450,6 +451,7 @@ pub fn sync_deployment(name: &str, i: &Value, e: &Value) -> R {
         events: &mut events,
         explain: vec![],
         calls: Default::default(),
+        gates: Default::default(),
     };
     // A stale lister: sync from the lister's copy while the store holds the apiserver's.
     let report = if let Some(ld) = i.get("listerDeployment") {

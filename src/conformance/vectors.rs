@@ -59,6 +59,7 @@ impl World {
             events: &mut self.events,
             explain: vec![],
             calls: Default::default(),
+            gates: Default::default(),
         };
         f(&mut self.dc, &mut cx)
     }

@@ -8,6 +8,7 @@ pub mod deployment;
 pub mod expectations;
 pub mod garbagecollector;
 pub mod ranking;
+pub mod release;
 pub mod replicaset;
 pub mod upstream;
 
@@ -15,10 +16,13 @@ use crate::api::{Pod, PodTemplateSpec, ReplicaSet};
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// The feature gates the controllers read (kube-controller-manager's `--feature-gates`), at
-/// today's defaults: one value, given to the controllers when the cluster is made.
+/// The feature gates the controllers read (kube-controller-manager's `--feature-gates`) and the
+/// release whose behaviour they reproduce: one value, given to the controllers when the
+/// cluster is made (`release::Release::gates` makes it from a scenario's world).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeatureGates {
+    /// The release (what changed between releases without a gate: `release.rs`).
+    pub release: release::Release,
     /// `PodDeletionCost`: the `controller.kubernetes.io/pod-deletion-cost` annotation ranks pods
     /// for deletion.
     pub pod_deletion_cost: bool,
@@ -32,6 +36,7 @@ pub struct FeatureGates {
 impl Default for FeatureGates {
     fn default() -> Self {
         FeatureGates {
+            release: release::Release::NEWEST,
             pod_deletion_cost: true,
             logarithmic_scale_down: true,
             deployment_replica_set_terminating_replicas: true,

@@ -256,6 +256,9 @@ impl Scenario {
                 ));
             }
         }
+        raw.world
+            .gates()
+            .map_err(|e| ScenarioError::field("world.featureGates", e))?;
         let variants = match raw.variants {
             None | Some(Value::Null) => vec![],
             Some(v) => variant::parse_variants(v)?,
@@ -318,7 +321,11 @@ impl Scenario {
     /// apiserver would; an invalid object is an error naming it and the field).
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         self.check_time()?;
-        let mut c = Cluster::new(self.world.clone());
+        let gates = self
+            .world
+            .gates()
+            .map_err(|e| ScenarioError::field("world.featureGates", e))?;
+        let mut c = Cluster::with_gates(self.world.clone(), gates);
         c.budget = self.budget;
         c.focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {

@@ -103,8 +103,9 @@ fn split_top_level(text: &str) -> Vec<&str> {
     parts
 }
 
-/// The world's fields a variant may set, as the scenario file spells them.
-const WORLD_FIELDS: [&str; 8] = [
+/// The world's fields a variant may set, as the scenario file spells them (and
+/// `featureGates.NAME`).
+const WORLD_FIELDS: [&str; 9] = [
     "scheduleMs",
     "startMs",
     "readyMs",
@@ -113,6 +114,7 @@ const WORLD_FIELDS: [&str; 8] = [
     "nodes",
     "failingImages",
     "crashingImages",
+    "kubernetes",
 ];
 
 fn check_path(path: &str) -> Result<(), String> {
@@ -121,6 +123,12 @@ fn check_path(path: &str) -> Result<(), String> {
     }
     match path.split_once('.') {
         Some(("world", f)) if WORLD_FIELDS.contains(&f) => Ok(()),
+        Some(("world", f))
+            if f.strip_prefix("featureGates.")
+                .is_some_and(|g| !g.is_empty() && !g.contains('.')) =>
+        {
+            Ok(())
+        }
         Some(("world", f)) => Err(format!(
             "{path}: the world has no field {f:?} (it has {})",
             WORLD_FIELDS.join(", ")
@@ -171,7 +179,8 @@ impl Scenario {
                     }
                     _ => value.clone(),
                 };
-                set_path(&mut world, &[field], value, path).map_err(|e| bad(path, e))?;
+                let fields: Vec<&str> = field.split('.').collect();
+                set_path(&mut world, &fields, value, path).map_err(|e| bad(path, e))?;
                 s.world = crate::api::codec::from_value(world.clone()).map_err(|e| {
                     bad(
                         path,
@@ -239,7 +248,9 @@ impl Scenario {
 }
 
 fn value_of<'a>(world: &'a Value, field: &str) -> &'a Value {
-    world.get(field).unwrap_or(&Value::Null)
+    world
+        .pointer(&format!("/{}", field.replace('.', "/")))
+        .unwrap_or(&Value::Null)
 }
 
 /// Reads the scenario file's `variants:` (a list of `{name, set}`, `set` a mapping of paths to
@@ -398,6 +409,22 @@ mod tests {
             .with_variant(&variant("world.failingImages=nginx:1.16.1"))
             .unwrap();
         assert_eq!(s.world.failing_images, vec!["nginx:1.16.1".to_string()]);
+        // Issue 34: a variant on another release, or with a gate set.
+        let s = base
+            .with_variant(&variant("world.kubernetes=1.33"))
+            .unwrap();
+        assert_eq!(s.world.kubernetes.to_string(), "1.33");
+        let s = base
+            .with_variant(&variant(
+                "world.kubernetes=1.34,world.featureGates.DeploymentReplicaSetTerminatingReplicas=true",
+            ))
+            .unwrap();
+        assert!(
+            s.world
+                .gates()
+                .unwrap()
+                .deployment_replica_set_terminating_replicas
+        );
     }
 
     #[test]
@@ -414,6 +441,10 @@ mod tests {
                 "unknown field \"spec.strategy.rollingUpdate.maxSurg\"",
             ),
             ("world.startMs=soon", "world.startMs: soon: invalid type"),
+            (
+                "world.kubernetes=1.37",
+                "world.kubernetes: 1.37: \"1.37\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36",
+            ),
         ];
         for (text, want) in cases {
             let e = base.with_variant(&variant(text)).unwrap_err().to_string();

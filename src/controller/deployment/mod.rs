@@ -32,6 +32,8 @@ pub struct Ctx<'a> {
     pub explain: Vec<Explain>,
     /// The upstream functions the sync runs (kept only in a run that records its steps).
     pub calls: CallLog,
+    /// The release and gates the controller runs with.
+    pub gates: crate::controller::FeatureGates,
 }
 
 impl Ctx<'_> {

@@ -41,6 +41,9 @@ impl DeploymentController {
         let now = cx.now();
         cx.calls.leaf("calculateStatus");
         let mut s = super::sync::calculate_status(all, new_rs, d, now);
+        if !cx.gates.deployment_replica_set_terminating_replicas {
+            s.terminating_replicas = None;
+        }
         if !has_progress_deadline(d) {
             remove_deployment_condition(&mut s, PROGRESSING);
         }

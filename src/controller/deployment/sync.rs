@@ -244,10 +244,15 @@ impl DeploymentController {
                 d,
                 EventType::Normal,
                 "ScalingReplicaSet",
-                format!(
-                    "Scaled up replica set {} from 0 to {count}",
-                    created.metadata.name
-                ),
+                // PR #125118 (v1.32) wrote "from 0 to"; before, "to N".
+                if cx.gates.release.scaling_event_says_from_to() {
+                    format!(
+                        "Scaled up replica set {} from 0 to {count}",
+                        created.metadata.name
+                    )
+                } else {
+                    format!("Scaled up replica set {} to {count}", created.metadata.name)
+                },
             );
         }
         let mut needs_update = set_deployment_revision(d, new_revision);
@@ -467,10 +472,17 @@ impl DeploymentController {
                 d,
                 EventType::Normal,
                 "ScalingReplicaSet",
-                format!(
-                    "Scaled {op} replica set {} from {old_scale} to {new_scale}",
-                    rs.metadata.name
-                ),
+                if cx.gates.release.scaling_event_says_from_to() {
+                    format!(
+                        "Scaled {op} replica set {} from {old_scale} to {new_scale}",
+                        rs.metadata.name
+                    )
+                } else {
+                    format!(
+                        "Scaled {op} replica set {} to {new_scale} from {old_scale}",
+                        rs.metadata.name
+                    )
+                },
             );
         }
         Ok((size_changed, updated))
@@ -544,7 +556,11 @@ impl DeploymentController {
     ) -> SyncResult {
         let _call = cx.calls.enter("syncDeploymentStatus");
         cx.calls.leaf("calculateStatus");
-        let s = calculate_status(all, new_rs, d, cx.now());
+        let mut s = calculate_status(all, new_rs, d, cx.now());
+        // KEP-3973: with the gate off the field is left out (nil), not counted.
+        if !cx.gates.deployment_replica_set_terminating_replicas {
+            s.terminating_replicas = None;
+        }
         if d.status == s {
             return Ok(());
         }

@@ -1,0 +1,140 @@
+//! Issue 34: the same scenario on two releases gives each release's behaviour. One test per
+//! upstream change, named after it (the PR or KEP), each on the release before and the release
+//! that brought it; and the setting refused naming what it takes.
+
+use rollout_playground::scenario::session::Session;
+use rollout_playground::scenario::{Scenario, ScenarioError};
+
+/// S1 of the version research: three replicas scaled to one, whose pods take 30 s to
+/// terminate, on `release` with extra `world` lines.
+fn slow_termination(release: &str, world: &str) -> Session {
+    let text = format!(
+        "name: slow-termination
+world:
+  kubernetes: \"{release}\"
+  terminationMs: 30000
+{world}objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: web}}
+    spec:
+      replicas: 3
+      selector: {{matchLabels: {{app: web}}}}
+      strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: 1, maxUnavailable: 0}}}}
+      template:
+        metadata: {{labels: {{app: web}}}}
+        spec: {{containers: [{{name: app, image: \"nginx:1.27\"}}]}}
+steps:
+  - {{at: 10s, run: kubectl scale deployment/web --replicas=1}}
+"
+    );
+    Session::new(Scenario::parse(&text).unwrap()).unwrap()
+}
+
+/// The last step at or before `t_ms`.
+fn at(s: &Session, t_ms: u64) -> usize {
+    s.trace.partition_point(|st| st.t <= t_ms) - 1
+}
+
+/// KEP-3973: `status.terminatingReplicas` is in a ReplicaSet's and a Deployment's status from
+/// 1.35 (the gate on by default), not in 1.33 or 1.34 (alpha, off) unless the gate is set,
+/// and never in 1.32 (no gate to set).
+#[test]
+fn kep_3973_terminating_replicas_are_counted_from_1_35() {
+    let read = |s: &Session, what: &str| s.read(at(s, 20_000), what).unwrap();
+    for (release, world, shown) in [
+        ("1.32", "", false),
+        ("1.33", "", false),
+        ("1.34", "", false),
+        (
+            "1.34",
+            "  featureGates: {DeploymentReplicaSetTerminatingReplicas: true}\n",
+            true,
+        ),
+        ("1.35", "", true),
+        ("1.36", "", true),
+    ] {
+        let s = slow_termination(release, world);
+        let rs = read(&s, "kubectl get rs -o json");
+        let d = read(&s, "kubectl get deployment web -o json");
+        assert_eq!(
+            rs.contains("\"terminatingReplicas\": 2"),
+            shown,
+            "{release} {world}: {rs}"
+        );
+        assert_eq!(
+            d.contains("\"terminatingReplicas\": 2"),
+            shown,
+            "{release} {world}: {d}"
+        );
+        if !shown {
+            assert!(!rs.contains("terminatingReplicas"), "{release}: {rs}");
+            assert!(!d.contains("terminatingReplicas"), "{release}: {d}");
+        }
+    }
+}
+
+/// PR #125118 (v1.32): the `ScalingReplicaSet` event says "from 3 to 1"; in 1.31 "to 1 from
+/// 3", and the new ReplicaSet was "Scaled up replica set … to 3".
+#[test]
+fn pr_125118_scaling_events_say_from_then_to_from_1_32() {
+    let events = |release: &str| {
+        let s = slow_termination(release, "");
+        s.read(s.len() - 1, "kubectl get events").unwrap()
+    };
+    let old = events("1.31");
+    assert!(old.contains("Scaled down replica set web-"), "{old}");
+    assert!(old.contains(" to 1 from 3"), "{old}");
+    assert!(!old.contains(" from 3 to 1"), "{old}");
+    assert!(old.contains(" to 3\n") || old.contains(" to 3 "), "{old}");
+    assert!(!old.contains("from 0 to 3"), "{old}");
+    let new = events("1.32");
+    assert!(new.contains(" from 3 to 1"), "{new}");
+    assert!(new.contains("from 0 to 3"), "{new}");
+}
+
+/// A release or a gate the playground does not have is refused naming what it takes, as is a
+/// locked gate set against its lock; nothing else about the scenario changes.
+#[test]
+fn an_unknown_release_or_gate_is_refused_naming_the_accepted_ones() {
+    let parse = |world: &str| Scenario::parse(&format!("name: x\nworld: {world}\nobjects: []\n"));
+    let field = |r: Result<Scenario, ScenarioError>| match r {
+        Err(ScenarioError::Field { path, message }) => format!("{path}: {message}"),
+        other => panic!("not refused: {other:?}"),
+    };
+    assert_eq!(
+        field(parse("{kubernetes: \"1.37\"}")),
+        "world.kubernetes: \"1.37\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36"
+    );
+    assert_eq!(
+        field(parse(
+            "{featureGates: {DeploymentPodReplacementPolicy: true}}"
+        )),
+        "world.featureGates: unrecognized feature gate \"DeploymentPodReplacementPolicy\" in 1.36: it has DeploymentReplicaSetTerminatingReplicas, PodDeletionCost, LogarithmicScaleDown"
+    );
+    assert_eq!(
+        field(parse(
+            "{kubernetes: 1.32, featureGates: {LogarithmicScaleDown: false}}"
+        )),
+        "world.featureGates: cannot set feature gate LogarithmicScaleDown to false: it is locked to true since 1.31"
+    );
+    // A scenario that names no release runs on the newest, and keeps one it names.
+    let s = parse("{}").unwrap();
+    assert_eq!(s.world.kubernetes.to_string(), "1.36");
+    let s = parse("{kubernetes: \"1.33\"}").unwrap();
+    assert!(
+        s.to_yaml().contains("kubernetes: '1.33'") || s.to_yaml().contains("kubernetes: \"1.33\""),
+        "{}",
+        s.to_yaml()
+    );
+    let back = rollout_playground::scenario::share::decode(
+        &rollout_playground::scenario::share::encode(&s, 0),
+    )
+    .unwrap();
+    assert_eq!(
+        back.scenario.world.kubernetes.to_string(),
+        "1.33",
+        "a share link carries it"
+    );
+}
