@@ -138,3 +138,53 @@ fn an_unknown_release_or_gate_is_refused_naming_the_accepted_ones() {
         "a share link carries it"
     );
 }
+
+/// A Deployment named with 250 characters (a valid DNS subdomain), two replicas.
+fn long_name(release: &str) -> Session {
+    let name = format!("web-{}", "x".repeat(246));
+    let text = format!(
+        "name: long-name
+world: {{kubernetes: \"{release}\"}}
+objects:
+  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: {name}}}
+    spec:
+      replicas: 2
+      selector: {{matchLabels: {{app: web}}}}
+      template:
+        metadata: {{labels: {{app: web}}}}
+        spec: {{containers: [{{name: app, image: \"nginx:1.27\"}}]}}
+until: 30s
+"
+    );
+    Session::new(Scenario::parse(&text).unwrap()).unwrap()
+}
+
+/// PR #132560 (v1.34): `generateReplicaSetName` cuts a long Deployment name so that its
+/// ReplicaSet's name fits 253 characters; in 1.33 the apiserver refuses that ReplicaSet, the
+/// controller says so (`ReplicaSetCreateError`) and no pod runs.
+#[test]
+fn pr_132560_a_long_deployment_name_gets_a_replica_set_from_1_34() {
+    let old = long_name("1.33");
+    let end = old.len() - 1;
+    let events = old.read(end, "kubectl get events").unwrap();
+    assert!(events.contains("ReplicaSetCreateError"), "{events}");
+    assert!(
+        events.contains("must be no more than 253 characters"),
+        "{events}"
+    );
+    let rs = old.read(end, "kubectl get rs").unwrap();
+    assert!(rs.starts_with("No resources found"), "{rs}");
+    let new = long_name("1.34");
+    let end = new.len() - 1;
+    let rs = new.read(end, "kubectl get rs -o name").unwrap();
+    let rs_name = rs.trim().trim_start_matches("replicaset.apps/");
+    assert_eq!(rs_name.len(), 253, "{rs_name}");
+    let d = new.trace[end].deployment.clone().unwrap();
+    assert_eq!(
+        (d.status.ready_replicas, d.status.available_replicas),
+        (2, 2)
+    );
+}

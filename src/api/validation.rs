@@ -83,7 +83,28 @@ pub fn is_dns1123_label(s: &str) -> bool {
 }
 
 pub fn is_dns1123_subdomain(s: &str) -> bool {
-    s.len() <= 253 && s.split('.').all(is_dns1123_label)
+    dns1123_subdomain_errors(s).is_empty()
+}
+
+/// apimachinery's `IsDNS1123Subdomain`: at most 253 characters, and its regex, whose labels
+/// (unlike a DNS label's) have no length limit of their own. Each problem is its own error.
+pub fn dns1123_subdomain_errors(s: &str) -> Vec<&'static str> {
+    let mut errs = vec![];
+    if s.len() > 253 {
+        errs.push("must be no more than 253 characters");
+    }
+    let shaped = s.split('.').all(|l| {
+        let b = l.as_bytes();
+        !b.is_empty()
+            && b.iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && b[0] != b'-'
+            && b[b.len() - 1] != b'-'
+    });
+    if !shaped {
+        errs.push(DNS1123_SUBDOMAIN_MSG);
+    }
+    errs
 }
 
 /// apimachinery's `IsValidLabelValue`: what is wrong with a label value, in its words.
@@ -319,12 +340,10 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     let name = &d.metadata.name;
     if name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    } else if !is_dns1123_subdomain(name) {
-        errs.push(invalid(
-            "metadata.name",
-            format!("\"{name}\""),
-            DNS1123_SUBDOMAIN_MSG,
-        ));
+    } else {
+        for m in dns1123_subdomain_errors(name) {
+            errs.push(invalid("metadata.name", format!("\"{name}\""), m));
+        }
     }
     validate_labels(&d.metadata.labels, "metadata.labels", &mut errs);
     let s = &d.spec;
@@ -501,12 +520,10 @@ pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
     let name = &rs.metadata.name;
     if name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    } else if !is_dns1123_subdomain(name) {
-        errs.push(invalid(
-            "metadata.name",
-            format!("\"{name}\""),
-            DNS1123_SUBDOMAIN_MSG,
-        ));
+    } else {
+        for m in dns1123_subdomain_errors(name) {
+            errs.push(invalid("metadata.name", format!("\"{name}\""), m));
+        }
     }
     if let Some(r) = rs.spec.replicas {
         non_negative(r as i64, "spec.replicas", &mut errs);
@@ -544,12 +561,14 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
     let mut errs = Vec::new();
     if p.metadata.name.is_empty() && p.metadata.generate_name.is_empty() {
         errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    } else if !p.metadata.name.is_empty() && !is_dns1123_subdomain(&p.metadata.name) {
-        errs.push(invalid(
-            "metadata.name",
-            format!("\"{}\"", p.metadata.name),
-            DNS1123_SUBDOMAIN_MSG,
-        ));
+    } else if !p.metadata.name.is_empty() {
+        for m in dns1123_subdomain_errors(&p.metadata.name) {
+            errs.push(invalid(
+                "metadata.name",
+                format!("\"{}\"", p.metadata.name),
+                m,
+            ));
+        }
     }
     validate_pod_parts(&p.metadata.labels, &p.spec, false, "", &mut errs);
     for e in &mut errs {
@@ -563,5 +582,30 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
             name: p.metadata.name.to_string(),
             errors: errs,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// apimachinery's `IsDNS1123Subdomain`: 253 characters at most, and a label of a subdomain
+    /// may be longer than a DNS label's 63 (a Deployment named with 250 characters is valid).
+    #[test]
+    fn a_subdomain_is_checked_as_apimachinery_checks_it() {
+        assert!(is_dns1123_subdomain(&"a".repeat(250)));
+        assert!(is_dns1123_subdomain("web-1.example"));
+        assert_eq!(
+            dns1123_subdomain_errors(&"a".repeat(254)),
+            vec!["must be no more than 253 characters"]
+        );
+        for bad in ["Web", "-web", "web-", "a..b", ""] {
+            assert_eq!(
+                dns1123_subdomain_errors(bad),
+                vec![DNS1123_SUBDOMAIN_MSG],
+                "{bad}"
+            );
+        }
+        assert!(!is_dns1123_label(&"a".repeat(64)));
     }
 }

@@ -766,7 +766,11 @@ impl Store {
         }
         let generated = obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty();
         if generated {
-            let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
+            let name = format!(
+                "{}{}",
+                generated_base(&obj.meta().generate_name),
+                self.random_suffix()
+            );
             obj.meta_mut().name = name.into();
         }
         if let (Object::Pod(p), Some(limit)) = (&obj, self.pod_create_limit) {
@@ -786,7 +790,11 @@ impl Store {
             && attempts < MAX_NAME_GENERATION_CREATE_ATTEMPTS
             && self.objects[slot(kind)].by_key.contains_key(&key)
         {
-            let name = format!("{}{}", obj.meta().generate_name, self.random_suffix());
+            let name = format!(
+                "{}{}",
+                generated_base(&obj.meta().generate_name),
+                self.random_suffix()
+            );
             obj.meta_mut().name = name.into();
             key = obj.meta().key();
             attempts += 1;
@@ -1147,6 +1155,14 @@ mod tests {
     use super::Store;
     use crate::api::{Object, yaml::parse_objects};
 
+    /// The apiserver's name generator keeps 58 characters of a base, then 5 random ones.
+    #[test]
+    fn a_generated_name_is_at_most_63_characters() {
+        assert_eq!(super::generated_base("web-7d4b9c-"), "web-7d4b9c-");
+        let long = format!("{}-7d4b9c-", "x".repeat(60));
+        assert_eq!(super::generated_base(&long), "x".repeat(58));
+    }
+
     /// A Deployment `web` (app=web, one container).
     const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'app:1'}]}\n";
 
@@ -1245,5 +1261,15 @@ mod tests {
             1,
             "a ReplicaSet's annotations"
         );
+    }
+}
+
+/// The apiserver's `SimpleNameGenerator`: a generated name is at most 63 characters, so its
+/// base keeps at most 58 before the 5 random ones (a long ReplicaSet's pods lose the dash).
+fn generated_base(base: &str) -> &str {
+    const MAX_GENERATED_NAME_LENGTH: usize = 63 - 5;
+    match base.char_indices().nth(MAX_GENERATED_NAME_LENGTH) {
+        Some((cut, _)) => &base[..cut],
+        None => base,
     }
 }

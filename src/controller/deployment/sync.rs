@@ -7,6 +7,7 @@ use super::{Ctx, DeploymentController, SyncError, SyncResult};
 use crate::api::*;
 use crate::apiserver::events::EventType;
 use crate::apiserver::store::ApiError;
+use crate::controller::release::Release;
 use crate::controller::{by_size_newer, by_size_older, compute_hash, filter_active_replica_sets};
 
 impl DeploymentController {
@@ -197,7 +198,7 @@ impl DeploymentController {
         new_revision: &str,
     ) -> SyncResult<ReplicaSet> {
         let now = cx.now();
-        let (mut new_rs, hash) = new_replica_set_for(d);
+        let (mut new_rs, hash) = new_replica_set_for(d, cx.gates.release);
         let mut all: Vec<&ReplicaSet> = old_rss.iter().collect();
         all.push(&new_rs);
         cx.calls.leaf("NewRSNewReplicas");
@@ -654,10 +655,25 @@ pub fn with_new(old: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<ReplicaSet>
     all
 }
 
+/// `generateReplicaSetName`: `<name>-<hash>`. From v1.34 (PR #132560) the Deployment's name is
+/// cut so that the whole fits a DNS subdomain (253 characters); before, a long name made a
+/// name the apiserver refuses, and the ReplicaSet was never created.
+pub fn generate_replica_set_name(name: &str, hash: &str, release: Release) -> Str {
+    const MAX: usize = 253;
+    let keep = MAX.saturating_sub(1 + hash.len());
+    let name = if release.shortens_replica_set_names() && name.len() > keep && keep > 0 {
+        // Deployment names are ASCII (a DNS subdomain): any byte is a character boundary.
+        &name[..keep]
+    } else {
+        name
+    };
+    Str::concat(&[name, "-", hash])
+}
+
 /// The Deployment's new ReplicaSet as `getNewReplicaSet` builds it before creating it:
 /// `<name>-<pod-template-hash>`, the Deployment's controller reference, the hash in its
 /// selector and template labels, no replicas yet. Returns it and the hash.
-fn new_replica_set_for(d: &Deployment) -> (ReplicaSet, String) {
+fn new_replica_set_for(d: &Deployment, release: Release) -> (ReplicaSet, String) {
     let mut template = d.spec.template.clone();
     let hash = compute_hash(&template, d.status.collision_count);
     template
@@ -669,7 +685,7 @@ fn new_replica_set_for(d: &Deployment) -> (ReplicaSet, String) {
         .with_label(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, &hash);
     let rs = ReplicaSet {
         metadata: ObjectMeta {
-            name: Str::concat(&[&d.metadata.name, "-", &hash]),
+            name: generate_replica_set_name(&d.metadata.name, &hash, release),
             namespace: d.metadata.namespace.clone(),
             owner_references: vec![OwnerReference::controller_of(
                 Deployment::API_VERSION,
