@@ -1150,6 +1150,16 @@ pub fn splitmix(mut x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The apiserver's `SimpleNameGenerator`: a generated name is at most 63 characters, so its
+/// base keeps at most 58 before the 5 random ones (a long ReplicaSet's pods lose the dash).
+fn generated_base(base: &str) -> &str {
+    const MAX_GENERATED_NAME_LENGTH: usize = 63 - 5;
+    match base.char_indices().nth(MAX_GENERATED_NAME_LENGTH) {
+        Some((cut, _)) => &base[..cut],
+        None => base,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Store;
@@ -1261,15 +1271,5 @@ mod tests {
             1,
             "a ReplicaSet's annotations"
         );
-    }
-}
-
-/// The apiserver's `SimpleNameGenerator`: a generated name is at most 63 characters, so its
-/// base keeps at most 58 before the 5 random ones (a long ReplicaSet's pods lose the dash).
-fn generated_base(base: &str) -> &str {
-    const MAX_GENERATED_NAME_LENGTH: usize = 63 - 5;
-    match base.char_indices().nth(MAX_GENERATED_NAME_LENGTH) {
-        Some((cut, _)) => &base[..cut],
-        None => base,
     }
 }
