@@ -188,3 +188,53 @@ fn pr_132560_a_long_deployment_name_gets_a_replica_set_from_1_34() {
         (2, 2)
     );
 }
+
+/// S3 of the version research, as a bare ReplicaSet: minReadySeconds 10; a stray pod that
+/// never becomes Ready (its image cannot be pulled) is adopted, one good pod is Ready at about
+/// 3 s, and a second, made by a scale at 5 s, at about 8 s.
+fn staggered(release: &str) -> Session {
+    let text = format!(
+        "name: staggered
+world: {{kubernetes: \"{release}\", failingImages: [\"broken:*\"]}}
+objects:
+  - |
+    apiVersion: v1
+    kind: Pod
+    metadata: {{name: stray, labels: {{app: web}}}}
+    spec: {{containers: [{{name: c, image: \"broken:1\"}}]}}
+  - |
+    apiVersion: apps/v1
+    kind: ReplicaSet
+    metadata: {{name: web}}
+    spec:
+      replicas: 2
+      minReadySeconds: 10
+      selector: {{matchLabels: {{app: web}}}}
+      template:
+        metadata: {{labels: {{app: web}}}}
+        spec: {{containers: [{{name: app, image: \"nginx:1.27\"}}]}}
+steps:
+  - {{at: 5s, run: kubectl scale rs web --replicas=3}}
+until: 60s
+"
+    );
+    Session::new(Scenario::parse(&text).unwrap()).unwrap()
+}
+
+/// PR #132121 (v1.34): the ReplicaSet controller checks availability again whenever ready and
+/// available differ, when the next Ready pod is due. Before, only once every replica was Ready:
+/// with one pod that never is, the second good pod's own re-check (the `updatePod` handler's,
+/// minReadySeconds + 1 s after it was Ready) is dropped for the first one's, already waiting
+/// in the queue, and the pod is counted only when something else wakes the ReplicaSet up.
+#[test]
+fn pr_132121_availability_is_counted_again_while_a_replica_is_not_ready_from_1_34() {
+    let available_at = |release: &str, t_ms: u64| {
+        let s = staggered(release);
+        let json = s.read(at(&s, t_ms), "kubectl get rs web -o json").unwrap();
+        let rs: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let n = |f: &str| rs["status"][f].as_i64().unwrap_or(0);
+        (n("readyReplicas"), n("availableReplicas"))
+    };
+    assert_eq!(available_at("1.34", 25_000), (2, 2));
+    assert_eq!(available_at("1.33", 25_000), (2, 1));
+}

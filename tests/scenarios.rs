@@ -679,25 +679,29 @@ until: 60s
 }
 
 /// `syncReplicaSet` (1.34+) requeues while ready ≠ available under minReadySeconds, for when
-/// the first ready pod will have been ready long enough (`FindMinNextPodAvailabilityCheck`).
+/// the first ready pod will have been ready long enough (`FindMinNextPodAvailabilityCheck`),
+/// and `IsPodAvailable` counts it then (PR #132122: at exactly minReadySeconds). Before 1.34 it
+/// is available only after more than minReadySeconds: a moment later.
 #[test]
 fn a_replica_set_counts_a_pod_available_as_soon_as_it_has_been_ready_for_min_ready_seconds() {
-    let steps = run_web(
-        "replicas: 1, minReadySeconds: 5",
-        r#"{name: nginx, image: "nginx:1.14.2"}"#,
-        "until: 20s\n",
-    );
-    let available_at = steps
-        .iter()
-        .find(|s| {
-            s.replica_sets
-                .iter()
-                .any(|r| r.status.available_replicas == 1)
-        })
-        .map(|s| s.t);
-    // Ready at 3 s (schedule 1 s, start 2 s): available once ready for more than 5 s, seen
-    // at the next tick, not at the pod handler's requeue a second later.
-    assert_eq!(available_at, Some(8_001));
+    for (release, at) in [("1.36", 8_000), ("1.34", 8_000), ("1.33", 8_001)] {
+        let steps = run_web(
+            "replicas: 1, minReadySeconds: 5",
+            r#"{name: nginx, image: "nginx:1.14.2"}"#,
+            &format!("world: {{kubernetes: \"{release}\"}}\nuntil: 20s\n"),
+        );
+        let available_at = steps
+            .iter()
+            .find(|s| {
+                s.replica_sets
+                    .iter()
+                    .any(|r| r.status.available_replicas == 1)
+            })
+            .map(|s| s.t);
+        // Ready at 3 s (schedule 1 s, start 2 s), available 5 s later: not at the pod
+        // handler's requeue a second after that.
+        assert_eq!(available_at, Some(at), "{release}");
+    }
 }
 
 /// With a pod that never becomes ready, ready never equals spec.replicas: the pre-1.34 requeue

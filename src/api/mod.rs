@@ -535,8 +535,9 @@ impl Pod {
             .is_some_and(|c| c.status == ConditionStatus::True)
     }
 
-    /// `podutil.IsPodAvailable`: ready, and ready for longer than `min_ready_seconds` (strictly).
-    pub fn is_available(&self, min_ready_seconds: i32, now: Time) -> bool {
+    /// `podutil.IsPodAvailable`: ready, and ready for `min_ready_seconds`: at least that long
+    /// when `at_min_ready` (v1.34, PR #132122), else longer (before).
+    pub fn is_available(&self, min_ready_seconds: i32, now: Time, at_min_ready: bool) -> bool {
         let Some(c) = self
             .ready_condition()
             .filter(|c| c.status == ConditionStatus::True)
@@ -546,8 +547,10 @@ impl Pod {
         if min_ready_seconds == 0 {
             return true;
         }
-        c.last_transition_time
-            .is_some_and(|t| t.plus_secs(min_ready_seconds as i64) < now)
+        c.last_transition_time.is_some_and(|t| {
+            let due = t.plus_secs(min_ready_seconds as i64);
+            if at_min_ready { due <= now } else { due < now }
+        })
     }
 
     /// Succeeded or Failed (`podutil.IsPodTerminal`).

@@ -258,7 +258,7 @@ impl Cluster {
             next_queue: 0,
             budget: Budget::PAGE,
             over: None,
-            book: podbook::PodBook::default(),
+            book: podbook::PodBook::new(gates.release.available_at_min_ready_seconds()),
             watches: vec![],
             context_namespace: "default".into(),
         };
@@ -876,8 +876,9 @@ impl Cluster {
                 .pods_controlled_by(&rs.metadata.uid)
                 .collect();
             pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+            let at = self.sim.book.at_min_ready;
             for p in pods {
-                out.push(pod_view(p, rs, now));
+                out.push(pod_view(p, rs, now, at));
             }
         }
         out
@@ -885,6 +886,12 @@ impl Cluster {
 
     pub fn snapshot(&mut self) -> (Option<DeploymentView>, Vec<ReplicaSetView>) {
         let Some(name) = self.sim.focus.clone() else {
+            // No Deployment to follow (a scenario of ReplicaSets or pods): no ReplicaSet is
+            // drawn, and the book says so (a recorded frame is then empty).
+            let now = self.now();
+            self.sim
+                .book
+                .refresh(&self.sim.store, &[], now, self.rec.options.frames);
             return (None, vec![]);
         };
         let d = self.sim.store.deployment(&name).cloned();
@@ -917,7 +924,12 @@ impl Cluster {
                         .store
                         .pods_controlled_by(&rs.metadata.uid)
                         .fold(PodCounts::default(), |mut c, p| {
-                            let one = podbook::counts_of(p, rs.spec.min_ready_seconds, now);
+                            let one = podbook::counts_of(
+                                p,
+                                rs.spec.min_ready_seconds,
+                                now,
+                                self.sim.book.at_min_ready,
+                            );
                             c.pending += one.pending;
                             c.running += one.running;
                             c.ready += one.ready;
@@ -1043,7 +1055,7 @@ pub fn replica_set_view_counted(rs: &ReplicaSet, pods: PodCounts) -> ReplicaSetV
 }
 
 /// One pod as the cluster view draws it.
-pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time) -> PodView {
+pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time, at_min_ready: bool) -> PodView {
     let status = kubelet::display_status(p);
     let state = if p.metadata.deletion_timestamp.is_some() {
         PodState::Terminating
@@ -1053,7 +1065,7 @@ pub fn pod_view(p: &Pod, rs: &ReplicaSet, now: Time) -> PodView {
             "ImagePullBackOff" => PodState::ImagePullBackOff,
             "CrashLoopBackOff" => PodState::CrashLoopBackOff,
             "ContainerCreating" => PodState::ContainerCreating,
-            _ if p.is_ready() && p.is_available(rs.spec.min_ready_seconds, now) => {
+            _ if p.is_ready() && p.is_available(rs.spec.min_ready_seconds, now, at_min_ready) => {
                 PodState::Available
             }
             _ if p.is_ready() => PodState::Ready,

@@ -63,6 +63,20 @@ pub struct PodBook {
     frame: Option<(Vec<Str>, Rc<Frame>)>,
     /// Whether entries carry their pod views (frames are recorded).
     views: bool,
+    /// Whether a pod is available once Ready for exactly minReadySeconds (the release's
+    /// `IsPodAvailable`, `Release::available_at_min_ready_seconds`).
+    pub at_min_ready: bool,
+}
+
+impl PodBook {
+    /// An empty book for a release whose `IsPodAvailable` counts a pod Ready for exactly
+    /// minReadySeconds as available (`at_min_ready`) or not.
+    pub fn new(at_min_ready: bool) -> PodBook {
+        PodBook {
+            at_min_ready,
+            ..PodBook::default()
+        }
+    }
 }
 
 fn add(c: &mut PodCounts, d: &PodCounts, sign: i32) {
@@ -75,7 +89,7 @@ fn add(c: &mut PodCounts, d: &PodCounts, sign: i32) {
 }
 
 /// What one pod counts as in a ReplicaSet's `pods` counts (the trace's contract).
-pub fn counts_of(p: &Pod, min_ready: i32, now: Time) -> PodCounts {
+pub fn counts_of(p: &Pod, min_ready: i32, now: Time, at_min_ready: bool) -> PodCounts {
     let mut c = PodCounts::default();
     if p.metadata.deletion_timestamp.is_some() {
         c.terminating = 1;
@@ -86,7 +100,7 @@ pub fn counts_of(p: &Pod, min_ready: i32, now: Time) -> PodCounts {
             c.running = 1;
             if p.is_ready() {
                 c.ready = 1;
-                if p.is_available(min_ready, now) {
+                if p.is_available(min_ready, now, at_min_ready) {
                     c.available = 1;
                 }
             }
@@ -148,7 +162,7 @@ impl PodBook {
                 };
                 for p in store.pods_controlled_by(&rs.metadata.uid) {
                     self.under.insert(p.metadata.key(), rs.metadata.uid.clone());
-                    put(&mut set, p, rs, now, views);
+                    put(&mut set, p, rs, now, views, self.at_min_ready);
                 }
                 self.sets.insert(rs.metadata.uid.clone(), set);
             }
@@ -199,7 +213,7 @@ impl PodBook {
                 && let Some(rs) = rss.iter().find(|rs| rs.metadata.uid == uid)
             {
                 let set = self.sets.get_mut(&uid).expect("a booked ReplicaSet");
-                put(set, p, rs, now, views);
+                put(set, p, rs, now, views, self.at_min_ready);
                 self.under.insert(key, uid);
                 self.frame = None;
             }
@@ -218,10 +232,10 @@ impl PodBook {
             for name in names {
                 let key = Str::concat(&[&rs.metadata.namespace, "/", &name]);
                 if let Some(p) = store.pod(&key)
-                    && p.is_available(set.min_ready, now)
+                    && p.is_available(set.min_ready, now, self.at_min_ready)
                 {
                     take(set, &name);
-                    put(set, p, rs, now, views);
+                    put(set, p, rs, now, views, self.at_min_ready);
                     self.frame = None;
                 }
             }
@@ -265,8 +279,8 @@ impl PodBook {
     }
 }
 
-fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time, views: bool) {
-    let counts = counts_of(p, set.min_ready, now);
+fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time, views: bool, at_min_ready: bool) {
+    let counts = counts_of(p, set.min_ready, now, at_min_ready);
     add(&mut set.counts, &counts, 1);
     if counts.ready == 1 && counts.available == 0 && set.min_ready > 0 {
         set.waiting.insert(p.metadata.name.clone());
@@ -276,7 +290,7 @@ fn put(set: &mut Set, p: &Pod, rs: &ReplicaSet, now: Time, views: bool) {
         p.metadata.name.clone(),
         Entry {
             resource_version: p.metadata.resource_version.clone(),
-            view: views.then(|| Rc::new(pod_view(p, rs, now))),
+            view: views.then(|| Rc::new(pod_view(p, rs, now, at_min_ready))),
             counts,
         },
     );

@@ -345,14 +345,14 @@ impl ReplicaSetController {
                 store
                     .pods_controlled_by(uid)
                     .filter(|p| rs.spec.selector.matches(&p.metadata.labels)),
-                self.gates.deployment_replica_set_terminating_replicas,
+                self.gates,
                 now,
             )
         };
         if rs.spec.min_ready_seconds > 0 {
             return walk();
         }
-        let mut counter = StatusCounter::new(rs, now);
+        let mut counter = StatusCounter::new(rs, now, self.gates);
         for t in store.pod_tallies(uid) {
             if rs.spec.selector.matches(&t.labels) {
                 counter.add_group(t);
@@ -418,10 +418,12 @@ impl ReplicaSetController {
         (v, keys)
     }
 
-    /// With minReadySeconds, while some ready pods are not yet available, the key comes back
-    /// when the first of them will be (`FindMinNextPodAvailabilityCheck`). A pod is available
-    /// once ready for *more* than minReadySeconds: upstream's check runs a moment after the
-    /// instant, here the clock's next tick.
+    /// With minReadySeconds, the key comes back to count availability again. From v1.34
+    /// (PR #132121), whenever some ready pods are not yet available, at the moment the first of
+    /// them will be (`FindMinNextPodAvailabilityCheck`; available at exactly minReadySeconds,
+    /// PR #132122). Before, only once every replica was ready and not all available, and then
+    /// minReadySeconds later (a pod is available only after *more* than minReadySeconds; the
+    /// `updatePod` handler's extra re-check covers the others).
     fn requeue_for_availability(
         &mut self,
         key: &str,
@@ -435,12 +437,30 @@ impl ReplicaSetController {
             updated.status.available_replicas,
         );
         let min_ready = updated.spec.min_ready_seconds;
-        if min_ready == 0 || ready == available {
-            return;
-        }
-        let delay = next_available.map_or(min_ready as i64 * 1000, |ns| {
-            (ns + NS_PER_MS - 1) / NS_PER_MS + 1
-        });
+        let release = self.gates.release;
+        let delay = if release.rechecks_availability_when_due() {
+            if min_ready == 0 || ready == available {
+                return;
+            }
+            next_available.map_or(min_ready as i64 * 1000, |ns| {
+                let ms = (ns + NS_PER_MS - 1) / NS_PER_MS;
+                if release.available_at_min_ready_seconds() {
+                    ms
+                } else {
+                    ms + 1
+                }
+            })
+        } else {
+            let replicas = updated.replicas();
+            if min_ready == 0 || ready != replicas || available == replicas {
+                return;
+            }
+            // A real sync runs a moment after the Ready transition it saw, so its check comes
+            // just past the strict boundary; here every sync runs at the instant itself, and
+            // the millisecond stands for that moment (else each check would land exactly on
+            // the boundary, miss it, and wait minReadySeconds more).
+            min_ready as i64 * 1000 + 1
+        };
         self.queue.add_after(key, now_ms, delay as u64);
         report.explain.push(self.calls.explain(
             "syncReplicaSet",
@@ -869,12 +889,11 @@ pub fn calculate_status(
     track_terminating: bool,
     now: Time,
 ) -> ReplicaSetStatus {
-    let (mut s, n, _) = count_status(
-        rs,
-        active.iter().chain(terminating).copied(),
-        track_terminating,
-        now,
-    );
+    let gates = crate::controller::FeatureGates {
+        deployment_replica_set_terminating_replicas: track_terminating,
+        ..Default::default()
+    };
+    let (mut s, n, _) = count_status(rs, active.iter().chain(terminating).copied(), gates, now);
     set_failure_condition(rs, &mut s, n, manage_err, now);
     s
 }
@@ -886,14 +905,14 @@ pub fn calculate_status(
 fn count_status<'a>(
     rs: &ReplicaSet,
     claimed: impl Iterator<Item = &'a Pod>,
-    track_terminating: bool,
+    gates: crate::controller::FeatureGates,
     now: Time,
 ) -> Counted {
-    let mut counter = StatusCounter::new(rs, now);
+    let mut counter = StatusCounter::new(rs, now, gates);
     for p in claimed {
         counter.add(p);
     }
-    counter.finish(track_terminating)
+    counter.finish(gates.deployment_replica_set_terminating_replicas)
 }
 
 /// The running sums of [`count_status`], fed one claimed pod at a time.
@@ -902,6 +921,8 @@ struct StatusCounter<'r> {
     /// The template's labels as a selector (fullyLabeledReplicas).
     template: LabelSelector,
     now: Time,
+    /// The release's `IsPodAvailable` boundary (`Release::available_at_min_ready_seconds`).
+    at_min_ready: bool,
     active: usize,
     terminating: usize,
     fully: i32,
@@ -914,11 +935,16 @@ struct StatusCounter<'r> {
 type Counted = (ReplicaSetStatus, usize, Option<i64>);
 
 impl<'r> StatusCounter<'r> {
-    fn new(rs: &'r ReplicaSet, now: Time) -> StatusCounter<'r> {
+    fn new(
+        rs: &'r ReplicaSet,
+        now: Time,
+        gates: crate::controller::FeatureGates,
+    ) -> StatusCounter<'r> {
         StatusCounter {
             rs,
             template: LabelSelector::from_labels(&rs.spec.template.metadata.labels),
             now,
+            at_min_ready: gates.release.available_at_min_ready_seconds(),
             active: 0,
             terminating: 0,
             fully: 0,
@@ -943,7 +969,7 @@ impl<'r> StatusCounter<'r> {
         if p.is_ready() {
             self.ready += 1;
             let min_ready = self.rs.spec.min_ready_seconds;
-            if p.is_available(min_ready, self.now) {
+            if p.is_available(min_ready, self.now, self.at_min_ready) {
                 self.available += 1;
             } else if let Some(t) = p.ready_condition().and_then(|c| c.last_transition_time) {
                 let ns = t.plus_secs(min_ready as i64).since(self.now);
