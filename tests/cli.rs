@@ -58,12 +58,24 @@ fn compare_prints_the_variants_side_by_side_and_marks_the_best() {
             && lines[0].contains("type=Recreate"),
         "{s}"
     );
+    // A row where the variants differ starts with ≠.
     let row = |label: &str| {
-        *lines
+        lines
             .iter()
-            .find(|l| l.trim_start().starts_with(label))
+            .find_map(|l| {
+                let l = l.trim_start_matches('≠').trim_start();
+                l.starts_with(label).then_some(l)
+            })
             .unwrap_or_else(|| panic!("{label} in\n{s}"))
     };
+    assert!(
+        lines.iter().any(|l| l.starts_with("≠ lowest available")),
+        "{s}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("  progress deadline")),
+        "alike: no mark\n{s}"
+    );
     // As written: 8 of 10; maxSurge 0 / maxUnavailable 1: 9 of 10 (the best); Recreate: 0.
     let lowest = row("lowest available");
     assert!(

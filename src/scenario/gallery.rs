@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -23,6 +23,7 @@ pub const NAMES: [&str; 18] = [
     "crash-loop",
     "adopt-orphan-replicaset",
     "compare-strategies",
+    "kubernetes-releases",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
@@ -47,7 +48,10 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 6] = [
     ),
     (
         "Planning a rollout",
-        &[(17, "Compare: 25%/25%, maxSurge 0, 100% surge, Recreate")],
+        &[
+            (17, "Compare: 25%/25%, maxSurge 0, 100% surge, Recreate"),
+            (18, "Kubernetes 1.34 and 1.35: terminating pods counted"),
+        ],
     ),
     (
         "Failures",
@@ -146,6 +150,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "compare-strategies",
         include_str!("../../scenarios/compare-strategies.yaml"),
+    ),
+    (
+        "kubernetes-releases",
+        include_str!("../../scenarios/kubernetes-releases.yaml"),
     ),
 ];
 

@@ -352,6 +352,14 @@ pub struct CompareRow {
     pub best: Vec<bool>,
 }
 
+impl CompareRow {
+    /// Whether the variants differ on this row (two releases doing one scenario differently
+    /// show here, even where no value is better).
+    pub fn differs(&self) -> bool {
+        self.cells.windows(2).any(|w| w[0] != w[1])
+    }
+}
+
 /// Marks the best values (`better(a, b)`: a beats b); none when every value is the same.
 fn best_of<T: Copy + PartialEq>(values: &[Option<T>], better: impl Fn(T, T) -> bool) -> Vec<bool> {
     let present: Vec<T> = values.iter().flatten().copied().collect();
@@ -523,13 +531,14 @@ pub fn render_compare(names: &[String], columns: &[Vec<Rollout>]) -> String {
         if r.heading {
             out.push_str(&format!("{}\n", r.label));
         } else {
-            out.push_str(&line(
-                &r.label,
-                (0..names.len()).map(|i| cell(r, i)).collect(),
-            ));
+            let mut l = line(&r.label, (0..names.len()).map(|i| cell(r, i)).collect());
+            if r.differs() {
+                l.replace_range(..1, "≠");
+            }
+            out.push_str(&l);
         }
     }
-    out.push_str("(* the best of the row)\n");
+    out.push_str("(* the best of the row; ≠ a row where the variants differ)\n");
     out
 }
 

@@ -252,7 +252,10 @@ fn compare_table(names: &[String], rows: &[summary::CompareRow]) -> Html {
                     } else {
                         html! {
                             <tr>
-                                <th scope="row">{ r.label.clone() }</th>
+                                <th scope="row" class={classes!(r.differs().then_some("differs"))}>
+                                    { r.label.clone() }
+                                    if r.differs() { <span class="differs-mark" aria-hidden="true">{" ≠"}</span><span class="sr-only">{" (the variants differ)"}</span> }
+                                </th>
                                 { for r.cells.iter().zip(&r.best).map(|(c, b)| html! {
                                     <td class={classes!(b.then_some("best"))}>{ c.clone() }
                                         if *b { <span class="best-mark" aria-hidden="true">{" ★"}</span><span class="sr-only">{" (best)"}</span> }
@@ -263,7 +266,7 @@ fn compare_table(names: &[String], rows: &[summary::CompareRow]) -> Html {
                     }) }
                 </tbody>
             </table>
-            <p class="muted">{"★ the best of the row (no mark where every variant is alike). Times are virtual."}</p>
+            <p class="muted">{"★ the best of the row (no mark where every variant is alike); ≠ a row where the variants differ. Times are virtual."}</p>
         </div>
     }
 }
