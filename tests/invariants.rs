@@ -124,6 +124,9 @@ fn the_page_never_computes_controller_behaviour() {
         "crate::cluster::kubelet::World",
         "crate::cluster::watch::WatchEnd",
         "crate::controller::deployment::Branch",
+        // The release a world names (a setting the picker lists; what it changes is the
+        // controllers').
+        "crate::controller::release::Release",
         // The recorded events, and when two are one (the count the Events panel shows).
         "crate::apiserver::events::{Event, EventRecorder}",
     ];

@@ -4,6 +4,7 @@
 
 use crate::cluster::trace::TraceStep;
 use crate::controller::calls;
+use crate::controller::release::Release;
 use crate::controller::upstream::{self, Place};
 
 /// One call of the path.
@@ -18,12 +19,18 @@ pub struct CodeRow {
     pub explain: Vec<String>,
     /// The indices, among the sync's writes, of those this call made.
     pub writes: Vec<usize>,
+    /// For a release older than the data file's, its branch (`release-1.33`): the link is to
+    /// the function's file there, whose lines the data file does not know.
+    pub branch: Option<String>,
 }
 
 impl CodeRow {
     /// `pkg/controller/deployment/rolling.go:31–66 @95f08499`, or the file at the tag when
     /// its lines are not known (`… @v1.36.3`).
     pub fn place_text(&self) -> String {
+        if let (Some(p), Some(b)) = (self.place, &self.branch) {
+            return format!("{} @{b}", p.file);
+        }
         match self.place {
             Some(p) if p.has_lines() => {
                 format!("{}:{}–{} @{}", p.file, p.line, p.end, &p.commit[..8])
@@ -37,7 +44,14 @@ impl CodeRow {
 /// The rows of `s`'s path, and the explain lines of functions the path does not show
 /// (`fn`, text).
 pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
+    code_rows_at(s, Release::NEWEST)
+}
+
+/// [`code_rows`] for a run on `release`: on an older release than the data file's, each
+/// function links to its file on that release's branch.
+pub fn code_rows_at(s: &TraceStep, release: Release) -> (Vec<CodeRow>, Vec<(String, String)>) {
     let (per_call, loose) = calls::attach(&s.calls, &s.explain);
+    let branch = (release != Release::NEWEST).then(|| format!("release-{release}"));
     let table = upstream::table();
     let mut rows: Vec<CodeRow> = s
         .calls
@@ -49,9 +63,16 @@ pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
                 depth: c.depth,
                 func: c.func,
                 place,
-                url: place.map(|p| table.url(p)),
+                url: place.map(|p| match &branch {
+                    Some(b) => format!(
+                        "https://github.com/kubernetes/kubernetes/blob/{b}/{}",
+                        p.file
+                    ),
+                    None => table.url(p),
+                }),
                 explain: lines.iter().map(|&i| s.explain[i].text.clone()).collect(),
                 writes: vec![],
+                branch: branch.clone(),
             }
         })
         .collect();
@@ -91,8 +112,14 @@ pub fn write_text(w: &calls::Write) -> String {
     }
 }
 
-/// Where the rows' lines are.
-pub fn release_text() -> String {
+/// Where the rows' lines are, for a run on `release`.
+pub fn release_text(release: Release) -> String {
+    if release != Release::NEWEST {
+        return format!(
+            "Kubernetes {release}: each function links to its file on the release-{release} branch (the lines are known for {} only)",
+            Release::NEWEST
+        );
+    }
     let t = upstream::table();
     if t.places
         .iter()

@@ -192,7 +192,7 @@ fn code_lines(s: &TraceStep, out: &mut Vec<String>) {
     if !rows.is_empty() {
         out.push(format!(
             "path through upstream's code ({}), with the numbers:",
-            super::code::release_text()
+            super::code::release_text(crate::controller::release::Release::NEWEST)
         ));
         for r in &rows {
             let pad = "  ".repeat(usize::from(r.depth) + 1);

@@ -116,7 +116,8 @@ pub fn code_view(props: &Props) -> Html {
             </section>
         };
     };
-    let (rows, loose) = code::code_rows(t);
+    let release = props.run.0.scenario.world.kubernetes;
+    let (rows, loose) = code::code_rows_at(t, release);
     let at = into.and_then(|(step, w)| (step == idx && w < t.writes.len()).then_some(w));
     let active = at.map(|w| usize::from(t.writes[w].call));
     let n = t.writes.len();
@@ -136,7 +137,7 @@ pub fn code_view(props: &Props) -> Html {
             { head }
             <div id="code-body">
             <h3 class="code-title">{ format!("{controller} sync {}", t.key.clone().unwrap_or_default()) }</h3>
-            <p class="muted">{ format!("at {:.1}s, step {}; {}", t.t as f64 / 1000.0, idx + 1, code::release_text()) }</p>
+            <p class="muted">{ format!("at {:.1}s, step {}; {}", t.t as f64 / 1000.0, idx + 1, code::release_text(release)) }</p>
             if let Some(c) = &t.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
             }

@@ -110,6 +110,10 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             if *mode == Some("embed") {
                 <div class="share-box embed-dialog" role="dialog" aria-label="Embed this scenario" onkeydown={on_key("embed-button")}>
                     { embed_options(&o, &options, &range, steps) }
+                    <p class="muted embed-release">{ format!(
+                        "The embed runs on Kubernetes {}, the scenario's release (the top bar's picker changes it; the link carries it).",
+                        props.session.0.scenario.world.kubernetes
+                    ) }</p>
                     if let Some(p) = &problem {
                         <p class="range-note" id="embed-range-note" role="alert">{ format!("{p} No snippet is written until it is fixed.") }</p>
                     }

@@ -418,6 +418,9 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                     }
                 </select>
             </label>
+            if !compared {
+                { release_picker(model, dispatch) }
+            }
             <p class="description">{ model.session.scenario.description.clone() }</p>
             if !compared && !model.view.readonly {
                 <button class="compare-button" title="Run this scenario with other strategies side by side"
@@ -434,6 +437,34 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }
             </button>
         </header>
+    }
+}
+
+/// The Kubernetes release the run reproduces (the scenario's `world.kubernetes`): another one
+/// runs the scenario again on it, at the same step; a link made then carries it.
+fn release_picker(model: &Model, dispatch: &Dispatch) -> Html {
+    use crate::controller::release::Release;
+    let world = model.session.scenario.world.clone();
+    let current = world.kubernetes;
+    let d = dispatch.clone();
+    let onchange = Callback::from(move |e: Event| {
+        if let Ok(r) = Release::parse(&bindings::select_value(&e))
+            && r != world.kubernetes
+        {
+            let mut w = world.clone();
+            w.kubernetes = r;
+            d.dispatch(Action::SetWorld(w));
+        }
+    });
+    html! {
+        <label class="release" title="The Kubernetes release whose controllers run this scenario">
+            <span>{"Kubernetes"}</span>
+            <select id="release" aria-label="Kubernetes release" {onchange} disabled={model.view.readonly}>
+                { for Release::all().map(|r| html! {
+                    <option value={r.to_string()} selected={r == current}>{ r.to_string() }</option>
+                }) }
+            </select>
+        </label>
     }
 }
 

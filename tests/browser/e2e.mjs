@@ -1172,6 +1172,41 @@ await test('the compare-strategies example opens as four variants side by side',
   assert(/25.*20.*40.*20/s.test(highest), 'highest total pods per variant: ' + highest);
 });
 
+await test('the Kubernetes release: picking one re-runs the scenario as that release does, a link keeps it, and Compare shows two releases side by side', async page => {
+  assert((await page.locator('#release').inputValue()) === '1.36', 'the newest by default');
+  await seekEnd(page);
+  await command(page, 'kubectl get deployment web -o json');
+  await page.waitForFunction(() => document.querySelector('.console').innerText.includes('"observedGeneration"'));
+  assert((await text(page, '.console')).includes('"terminatingReplicas"'), 'on 1.36 the Deployment counts terminating pods');
+  await page.selectOption('#release', '1.31');
+  await page.waitForFunction(() => document.querySelector('#release').value === '1.31');
+  await seekEnd(page);
+  await command(page, 'kubectl get events');
+  await page.waitForFunction(() => document.querySelector('.console').innerText.includes('ScalingReplicaSet'));
+  const events = await text(page, '.console');
+  assert(/Scaled down replica set web-\S+ to \d+ from \d+/.test(events), 'on 1.31 the events say "to N from M": ' + events.slice(-600));
+  await command(page, 'kubectl get deployment web -o json');
+  const json = await page.locator('.console').innerText();
+  assert(!json.slice(json.lastIndexOf('kubectl get deployment web -o json')).includes('terminatingReplicas'), 'on 1.31 there is no such field');
+  // A link made now opens on 1.31.
+  await page.click('#share-button');
+  const link = await page.inputValue('#share-text');
+  const other = await browser.newPage();
+  await other.goto(link);
+  await other.waitForSelector('.cluster');
+  assert((await other.locator('#release').inputValue()) === '1.31', 'the link keeps the release');
+  await other.close();
+  await page.keyboard.press('Escape');
+  // The gallery's comparison of two releases.
+  await pickExample(page, 'Kubernetes 1.34 and 1.35: terminating pods counted');
+  await page.waitForSelector('.compare-table');
+  const head = await text(page, '.compare-table');
+  assert(head.includes('Kubernetes 1.34') && head.includes('Kubernetes 1.35'), 'two releases side by side: ' + head.slice(0, 200));
+  const syncs = await page.locator('.compare-table tr', { hasText: 'deployment syncs' }).innerText();
+  assert(syncs.includes('≠'), 'the row that differs is marked: ' + syncs);
+  await page.screenshot({ path: path.join(out, 'compare-releases.png') });
+});
+
 // Plays (past captions) until predict mode asks.
 async function untilAsked(page) {
   for (let i = 0; i < 40 && !(await page.$('.predict.asking')); i++) {

@@ -462,10 +462,15 @@ impl ReplicaSetController {
             min_ready as i64 * 1000 + 1
         };
         self.queue.add_after(key, now_ms, delay as u64);
+        let why = if release.rechecks_availability_when_due() {
+            String::new()
+        } else {
+            format!(" (before 1.34: once all {ready} are ready, minReadySeconds later)")
+        };
         report.explain.push(self.calls.explain(
             "syncReplicaSet",
             format!(
-                "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms"
+                "minReadySeconds {min_ready}: {ready} ready, {available} available: check again in {delay} ms{why}"
             ),
         ));
     }
