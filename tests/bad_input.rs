@@ -259,9 +259,10 @@ fn unknown_fields_are_refused_as_strict_field_validation_refuses_them() {
         "    spec: {affinity: {nodeAffinity: {}}, volumes: [{name: v, emptyDir: {}}], containers:",
     );
     let mut c = cluster();
+    // (The scenario created web without apply: kubectl warns, then keeps the annotation.)
     assert_eq!(
         kubectl::run(&mut c, &format!("kubectl apply -f -\n{known}")),
-        Ok("deployment.apps/web configured".into())
+        Ok("Warning: resource deployment.apps/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\ndeployment.apps/web configured".into())
     );
     // A scenario's objects are created the same way.
     let text = format!(

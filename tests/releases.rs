@@ -238,3 +238,99 @@ fn pr_132121_availability_is_counted_again_while_a_replica_is_not_ready_from_1_3
     assert_eq!(available_at("1.34", 25_000), (2, 2));
     assert_eq!(available_at("1.33", 25_000), (2, 1));
 }
+
+/// A cluster on `release` that has run until 5 s with two Deployments, `web` (applied with
+/// `kubectl apply`, then given a new image) and `api`.
+fn kubectl_on(release: &str) -> rollout_playground::cluster::Cluster {
+    let deployment = |name: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n  replicas: 2\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n    spec: {{containers: [{{name: app, image: \"nginx:1.27\"}}]}}\n"
+        )
+    };
+    let text = format!(
+        "name: kubectl\nworld: {{kubernetes: \"{release}\"}}\nobjects:\n  - |\n{}\nuntil: 1s\n",
+        deployment("api")
+            .lines()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let mut c = Scenario::parse(&text).unwrap().start().unwrap();
+    c.drain().unwrap();
+    kubectl::run(
+        &mut c,
+        &format!("kubectl apply -f -\n{}", deployment("web")),
+    )
+    .unwrap();
+    c.drain().unwrap();
+    kubectl::run(&mut c, "kubectl set image deployment/web app=nginx:1.28").unwrap();
+    c.drain().unwrap();
+    c
+}
+
+use rollout_playground::kubectl;
+
+/// kubectl's own changes between releases (its release is the cluster's here), each named
+/// after its upstream commit: `scale -o yaml` prints the replicas asked for from 1.36
+/// (PR #136945); `describe` of several objects leaves the events out from 1.36 (PR #137145);
+/// `scale` of an object not found says the server's error as it is from 1.35 (kubernetes
+/// bb210806); `rollout undo` warns of an object `kubectl apply` wrote from 1.36 (fbe6f7f9).
+#[test]
+fn kubectl_prints_as_its_release_prints() {
+    let run = |release: &str, cmd: &str| {
+        let mut c = kubectl_on(release);
+        match kubectl::run(&mut c, cmd) {
+            Ok(out) => out,
+            Err(e) => e.to_string(),
+        }
+    };
+    let spec_replicas = |out: &str| {
+        out.lines()
+            .skip_while(|l| *l != "spec:")
+            .find_map(|l| l.trim().strip_prefix("replicas: ").map(str::to_string))
+            .unwrap()
+    };
+    let scale = "kubectl scale deployment/api --replicas=5 -o yaml";
+    assert_eq!(spec_replicas(&run("1.35", scale)), "2");
+    assert_eq!(spec_replicas(&run("1.36", scale)), "5");
+
+    let describe = "kubectl describe deployments";
+    assert!(run("1.35", describe).contains("Events:"));
+    assert!(!run("1.36", describe).contains("Events:"));
+    assert!(run("1.36", "kubectl describe deployments --show-events=true").contains("Events:"));
+    assert!(run("1.36", "kubectl describe deployment web").contains("Events:"));
+
+    let missing = "kubectl scale deployment/missing --replicas=2";
+    assert_eq!(
+        run("1.34", missing),
+        "error: no objects passed to scale deployments.apps \"missing\" not found"
+    );
+    assert_eq!(
+        run("1.35", missing),
+        "Error from server (NotFound): deployments.apps \"missing\" not found"
+    );
+
+    let undo = "kubectl rollout undo deployment/web";
+    assert_eq!(run("1.35", undo), "deployment.apps/web rolled back");
+    assert_eq!(
+        run("1.36", undo),
+        "Warning: resource deployment.apps/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\ndeployment.apps/web rolled back"
+    );
+    assert_eq!(
+        run("1.36", "kubectl rollout undo deployment/api"),
+        "error: no rollout history found for deployment \"api\"",
+        "api was not applied: no warning"
+    );
+}
+
+/// Client-side apply keeps the manifest it applied on the object, as kubectl writes it: compact
+/// JSON, keys sorted, the namespace filled in, `annotations` present, and a newline.
+#[test]
+fn kubectl_apply_keeps_its_last_applied_configuration() {
+    let c = kubectl_on("1.36");
+    let d = c.store.deployment("default/web").unwrap();
+    assert_eq!(
+        d.metadata.annotations[rollout_playground::api::LAST_APPLIED_ANNOTATION].as_str(),
+        "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"annotations\":{},\"name\":\"web\",\"namespace\":\"default\"},\"spec\":{\"replicas\":2,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"image\":\"nginx:1.27\",\"name\":\"app\"}]}}}}\n"
+    );
+}

@@ -348,6 +348,11 @@ impl Cluster {
 
     /// A copy of the world as it stands, with a clock of its own, recording steps as this one
     /// does (without frames, checkpoints or a step limit); the recording stays with `self`.
+    /// The Kubernetes release this cluster runs (its controllers', and kubectl's).
+    pub fn release(&self) -> crate::controller::release::Release {
+        self.sim.rsc.gates.release
+    }
+
     pub fn world_copy(&self) -> Cluster {
         let mut sim = self.sim.clone();
         sim.detach_clock();

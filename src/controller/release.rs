@@ -77,6 +77,30 @@ impl Release {
         self.minor >= 34
     }
 
+    /// PR #136945 (kubectl v1.36): `kubectl scale -o yaml|json` prints the object with the
+    /// replicas asked for; before, as it was found.
+    pub fn scale_prints_the_new_replicas(self) -> bool {
+        self.minor >= 36
+    }
+
+    /// kubectl v1.36 (kubernetes/kubernetes fbe6f7f9): `rollout undo` warns, before rolling
+    /// back, of an object `kubectl apply` wrote (its last-applied annotation is not rolled back).
+    pub fn undo_warns_of_apply(self) -> bool {
+        self.minor >= 36
+    }
+
+    /// kubectl v1.35 (kubernetes/kubernetes bb210806): `scale` of an object not found prints
+    /// the server's error as it is; before, after "no objects passed to scale".
+    pub fn scale_says_not_found_as_is(self) -> bool {
+        self.minor >= 35
+    }
+
+    /// kubectl v1.36 (PR #137145): `describe` of several objects, or by a name's prefix, leaves
+    /// the events out unless `--show-events` is given; before, it showed them for each.
+    pub fn describe_of_several_hides_events(self) -> bool {
+        self.minor >= 36
+    }
+
     /// The feature gates at this release's defaults, with `set` (by upstream's names) on top.
     /// A gate the release does not have, or a locked one set against its lock, is refused as
     /// kube-controller-manager refuses it at start.

@@ -54,6 +54,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
     };
     let manifests =
         parse_manifests(text).map_err(|e| format!("error: error validating \"{source}\": {e}"))?;
+    let server_side = a.bool_flag("server-side")?;
     let (mut objs, strict): (Vec<Object>, Vec<(Value, Vec<String>)>) = manifests
         .into_iter()
         .map(|m| (m.object, (m.value, m.unknown)))
@@ -101,7 +102,28 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
     // Every object or none: a bad second document puts the store back as it was.
     let snapshot = c.store.clone();
     let mut out = vec![];
-    for obj in objs {
+    for (mut obj, (value, _)) in objs.into_iter().zip(&strict) {
+        // Client-side apply keeps what it applied on the object, for its next three-way merge;
+        // an object it finds without it (made another way) is warned about, then patched.
+        if verb == "apply" && !server_side {
+            let found = c.store.get(obj.kind(), &obj.meta().key());
+            if let Some(found) = found
+                && !found
+                    .meta()
+                    .annotations
+                    .contains_key(LAST_APPLIED_ANNOTATION)
+            {
+                out.push(format!(
+                    "Warning: resource {}/{} is missing the {LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
+                    object_prefix(obj.kind()),
+                    obj.meta().name
+                ));
+            }
+            let config = last_applied(value, &obj.meta().namespace);
+            obj.meta_mut()
+                .annotations
+                .insert(LAST_APPLIED_ANNOTATION.into(), config.into());
+        }
         match apply_one(c, verb, obj) {
             Ok(line) => out.push(line),
             Err(e) => {
@@ -119,17 +141,58 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
     Ok(out.join("\n"))
 }
 
+/// How kubectl names an object's kind in `TYPE/NAME` (`info.ObjectName()`).
+fn object_prefix(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Deployment => "deployment.apps",
+        Kind::ReplicaSet => "replicaset.apps",
+        Kind::Pod => "pod",
+    }
+}
+
+/// kubectl's `GetModifiedConfiguration`: the manifest as applied (its namespace filled in, its
+/// own last-applied annotation left out, `annotations` present even when empty), as compact
+/// JSON with each map's keys sorted (Go's encoding of a map) and a newline.
+fn last_applied(value: &Value, namespace: &str) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&m[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let mut v = value.clone();
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.entry("namespace")
+            .or_insert_with(|| Value::String(namespace.into()));
+        let annotations = m
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(Default::default()));
+        match annotations {
+            Value::Object(a) => {
+                a.remove(LAST_APPLIED_ANNOTATION);
+            }
+            other => *other = Value::Object(Default::default()),
+        }
+    }
+    serde_json::to_string(&sorted(&v)).unwrap_or_default() + "\n"
+}
+
 /// One object of an apply or a create: created when new (a create of an existing one is
 /// AlreadyExists), else replaced, keeping what the server owns (resourceVersion, the
 /// controller's annotations, owner references, finalizers); "unchanged" when nothing moved.
 fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiError> {
     let kind = obj.kind();
     let name = obj.meta().name.clone();
-    let prefix = match kind {
-        Kind::Deployment => "deployment.apps",
-        Kind::ReplicaSet => "replicaset.apps",
-        Kind::Pod => "pod",
-    };
+    let prefix = object_prefix(kind);
     let key = obj.meta().key();
     let Some(old) = c.store.get(kind, &key).cloned() else {
         return c.create(obj).map(|_| format!("{prefix}/{name} created"));

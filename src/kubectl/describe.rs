@@ -1109,7 +1109,9 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
     // Several objects (or an error) leave the events out, unless asked for.
     let show_events = match a.flag("show-events") {
         Some(_) => a.bool_flag("show-events")?,
-        None => errs.is_empty() && found.len() <= 1,
+        None => {
+            !c.release().describe_of_several_hides_events() || (errs.is_empty() && found.len() <= 1)
+        }
     };
     // `describe TYPE NAME` where no object has that name: those whose name starts with it.
     if found.is_empty()

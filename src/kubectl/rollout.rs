@@ -181,6 +181,20 @@ fn undo_command(c: &mut Cluster, rest: &[String]) -> Outcome {
     let visit = objects(c, &a)?;
     for item in visit.items {
         let r = item.and_then(|info| {
+            // kubectl v1.36 (kubernetes/kubernetes fbe6f7f9): an object `kubectl apply` wrote
+            // is warned about first (its last-applied annotation stays as it was).
+            if c.release().undo_warns_of_apply()
+                && info
+                    .object
+                    .meta()
+                    .annotations
+                    .contains_key(LAST_APPLIED_ANNOTATION)
+            {
+                report.warnings.push(format!(
+                    "Warning: resource {} was previously managed with 'kubectl apply'. Rolling back will not update the {LAST_APPLIED_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.",
+                    info.object_name()
+                ));
+            }
             let Object::Deployment(d) = &info.object else {
                 return Err(not_implemented("rollbacker", &info.object));
             };

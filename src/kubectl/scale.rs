@@ -36,9 +36,9 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         return Err("error: required flag(s) \"replicas\" not set".into());
     };
     let (dry, mut report) = dry_run(c, &a)?;
-    let name_only = match a.flag("o").or(a.flag("output")).flatten() {
-        None => false,
-        Some("name") => true,
+    let output = match a.flag("o").or(a.flag("output")).flatten() {
+        None => None,
+        Some(o @ ("name" | "yaml" | "json")) => Some(o),
         Some(o) => return Err(super::get::unknown_output(o, "json,name,yaml")),
     };
     if n < 0 {
@@ -64,7 +64,15 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     if infos.is_empty() {
         return Err(match errs.len() {
             0 => KubectlError::Go("no objects passed to scale".into()),
-            1 => errs.remove(0),
+            1 if c.release().scale_says_not_found_as_is() => errs.remove(0),
+            // Before v1.35 kubectl wrapped the error (`no objects passed to scale %w`).
+            1 => KubectlError::Go(format!(
+                "no objects passed to scale {}",
+                match errs.remove(0) {
+                    KubectlError::Server(e) => e.to_string(),
+                    other => other.bare(),
+                }
+            )),
             _ => KubectlError::Many(errs),
         });
     }
@@ -90,15 +98,24 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             return report.finish();
         }
         *replicas = Some(n);
+        // kubectl prints the object it fetched; from v1.36 (PR #136945) with the replicas it
+        // asked for, before with the ones it found.
+        let shown = match output {
+            Some("yaml" | "json") if c.release().scale_prints_the_new_replicas() => {
+                Some(obj.clone())
+            }
+            Some("yaml" | "json") => Some(info.object.clone()),
+            _ => None,
+        };
         if let Err(e) = write(c, obj, dry) {
             report.err(e);
             return report.finish();
         }
         report.wrote |= dry == DryRun::None;
-        report.item(Ok(if name_only {
-            info.object_name()
-        } else {
-            format!("{} scaled{}", info.object_name(), dry.suffix())
+        report.item(Ok(match output {
+            Some("name") => info.object_name(),
+            Some(o) => super::get::printed(shown.as_ref().unwrap_or(&info.object), o),
+            None => format!("{} scaled{}", info.object_name(), dry.suffix()),
         }));
     }
     // The objects not found are said after the others.

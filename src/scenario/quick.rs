@@ -486,9 +486,23 @@ mod tests {
             "{m}"
         );
         kubectl::run(&mut c, &format!("kubectl apply -f -\n{m}")).unwrap();
-        let after = c.store.deployment("default/web").unwrap();
+        let after = c.store.deployment("default/web").unwrap().clone();
         assert_eq!(after.spec, d.spec, "applying the current spec keeps it");
-        assert_eq!(after.metadata.generation, d.metadata.generation);
+        // The first apply keeps its last-applied annotation on the object (a Deployment's
+        // generation counts annotation changes too); the same apply again changes nothing.
+        assert!(
+            after
+                .metadata
+                .annotations
+                .contains_key(crate::api::LAST_APPLIED_ANNOTATION)
+        );
+        kubectl::run(&mut c, &format!("kubectl apply -f -\n{m}")).unwrap();
+        let again = c.store.deployment("default/web").unwrap();
+        assert_eq!(again.metadata.generation, after.metadata.generation);
+        assert_eq!(
+            again.metadata.resource_version,
+            after.metadata.resource_version
+        );
     }
 
     #[test]
