@@ -122,7 +122,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             let config = last_applied(value, &obj.meta().namespace);
             obj.meta_mut()
                 .annotations
-                .insert(LAST_APPLIED_ANNOTATION.into(), config.into());
+                .insert(LAST_APPLIED_ANNOTATION.into(), config);
         }
         match apply_one(c, verb, obj) {
             Ok(line) => out.push(line),
