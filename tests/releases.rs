@@ -334,3 +334,30 @@ fn kubectl_apply_keeps_its_last_applied_configuration() {
         "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"annotations\":{},\"name\":\"web\",\"namespace\":\"default\"},\"spec\":{\"replicas\":2,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"image\":\"nginx:1.27\",\"name\":\"app\"}]}}}}\n"
     );
 }
+
+/// The trace names the release's functions: from 1.34 a ReplicaSet sync that waits on
+/// minReadySeconds calls `FindMinNextPodAvailabilityCheck` (PR #132121); before, it did not
+/// exist, and the explain line says why the sync waits as it does.
+#[test]
+fn the_path_through_the_code_is_the_releases() {
+    let calls = |release: &str| {
+        let text = format!(
+            "name: x\nworld: {{kubernetes: \"{release}\"}}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec: {{replicas: 1, minReadySeconds: 5, selector: {{matchLabels: {{app: web}}}}, template: {{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{{name: app, image: \"nginx:1.27\"}}]}}}}}}\nuntil: 20s\n"
+        );
+        let trace = Scenario::parse(&text).unwrap().run().unwrap();
+        let names: Vec<&str> = trace
+            .iter()
+            .flat_map(|s| s.calls.iter().map(|c| c.func))
+            .collect();
+        let explained = trace
+            .iter()
+            .flat_map(|s| &s.explain)
+            .any(|e| e.text.contains("before 1.34: once all 1 are ready"));
+        (
+            names.contains(&"FindMinNextPodAvailabilityCheck"),
+            explained,
+        )
+    };
+    assert_eq!(calls("1.34"), (true, false));
+    assert_eq!(calls("1.33"), (false, true));
+}

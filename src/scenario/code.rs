@@ -19,8 +19,8 @@ pub struct CodeRow {
     pub explain: Vec<String>,
     /// The indices, among the sync's writes, of those this call made.
     pub writes: Vec<usize>,
-    /// For a release older than the data file's, its branch (`release-1.33`): the link is to
-    /// the function's file there, whose lines the data file does not know.
+    /// For a release older than the data file's, its tag (`v1.33.0`): the link is to the
+    /// function's file there, whose lines the data file does not know.
     pub branch: Option<String>,
 }
 
@@ -51,7 +51,8 @@ pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
 /// function links to its file on that release's branch.
 pub fn code_rows_at(s: &TraceStep, release: Release) -> (Vec<CodeRow>, Vec<(String, String)>) {
     let (per_call, loose) = calls::attach(&s.calls, &s.explain);
-    let branch = (release != Release::NEWEST).then(|| format!("release-{release}"));
+    // The release's own tag (the data file's lines are at the newest release's commits).
+    let branch = (release != Release::NEWEST).then(|| format!("v{release}.0"));
     let table = upstream::table();
     let mut rows: Vec<CodeRow> = s
         .calls
@@ -116,7 +117,7 @@ pub fn write_text(w: &calls::Write) -> String {
 pub fn release_text(release: Release) -> String {
     if release != Release::NEWEST {
         return format!(
-            "Kubernetes {release}: each function links to its file on the release-{release} branch (the lines are known for {} only)",
+            "Kubernetes {release}: each function links to its file at v{release}.0 (the lines are known for {} only)",
             Release::NEWEST
         );
     }

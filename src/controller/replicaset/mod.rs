@@ -442,6 +442,7 @@ impl ReplicaSetController {
             if min_ready == 0 || ready == available {
                 return;
             }
+            self.calls.leaf("FindMinNextPodAvailabilityCheck");
             next_available.map_or(min_ready as i64 * 1000, |ns| {
                 let ms = (ns + NS_PER_MS - 1) / NS_PER_MS;
                 if release.available_at_min_ready_seconds() {
