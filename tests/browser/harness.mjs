@@ -58,7 +58,7 @@ export async function start(distDir) {
       let f = path.join(dist, url.slice('/compressed/'.length) || 'index.html');
       if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) f = path.join(dist, 'index.html');
       if (!gzipped.has(f)) gzipped.set(f, zlib.gzipSync(fs.readFileSync(f), { level: 9 }));
-      const hashed = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(f);
+      const hashed = /-[0-9a-f]{8,}(_bg)?\.(js|wasm|css)$/.test(f);
       res.writeHead(200, {
         'content-type': types[path.extname(f)] || 'application/octet-stream',
         'content-encoding': 'gzip',
