@@ -183,11 +183,8 @@ async function longSession(name, command, answer) {
     `${(after / 1048576).toFixed(0)} MB after; page elements ${elementsBefore} before, ${elementsAfter} after`);
   await page.close();
 }
-// What a reader on a mid-range phone waits for (4x CPU, 150 ms / 1.6 Mbps): the first
-// contentful paint (the still picture index.html carries, before the wasm) and the playground
-// drawn (before the still picture, the page was blank until then). The harness serves
-// uncompressed, as the slowest host would.
-async function throttledFirstPaint() {
+// A page on a mid-range phone: 4x CPU, 150 ms / 1.6 Mbps (with its DevTools session).
+async function phone() {
   const page = await browser.newPage();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
@@ -195,6 +192,15 @@ async function throttledFirstPaint() {
     offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { page, cdp };
+}
+
+// What a reader on a mid-range phone waits for (4x CPU, 150 ms / 1.6 Mbps): the first
+// contentful paint (the still picture index.html carries, before the wasm) and the playground
+// drawn (before the still picture, the page was blank until then). The harness serves
+// uncompressed, as the slowest host would.
+async function throttledFirstPaint() {
+  const { page, cdp } = await phone();
   const t0 = Date.now();
   await page.goto(base, { waitUntil: 'commit' });
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60000 });
@@ -212,13 +218,7 @@ if (part('first paint')) await throttledFirstPaint();
 // (CLS), the longest main-thread task before the reader clicks, how long a clicked embed takes
 // to be ready, and how many times the wasm crosses the network once all three are open.
 async function docsPageWithThreeEmbeds(origin) {
-  const page = await browser.newPage();
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { page, cdp } = await phone();
   const wasmUrls = new Map();
   let wasmBytes = 0, wasmTransfers = 0;
   cdp.on('Network.responseReceived', e => { if (e.response.url.endsWith('.wasm')) wasmUrls.set(e.requestId, e.response.fromDiskCache || e.response.fromMemoryCache); });
