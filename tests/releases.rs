@@ -361,3 +361,23 @@ fn the_path_through_the_code_is_the_releases() {
     assert_eq!(calls("1.34"), (true, false));
     assert_eq!(calls("1.33"), (false, true));
 }
+
+/// `rollout explain` links a run's functions to its own release, as the Code view does.
+#[test]
+fn explain_links_to_the_runs_release() {
+    let s = long_name("1.33");
+    let trace: Vec<_> = s.trace.iter().map(|t| (**t).clone()).collect();
+    let text = rollout_playground::scenario::table::explain_step_at(
+        &trace,
+        0,
+        s.scenario.world.kubernetes,
+    );
+    assert!(
+        text.contains("path through upstream's code (Kubernetes 1.33: each function's file at v1.33.0; the lines are known for 1.36 only)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pkg/controller/deployment/deployment_controller.go @v1.33.0"),
+        "{text}"
+    );
+}

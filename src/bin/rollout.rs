@@ -190,7 +190,7 @@ fn explain(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let (_, trace) = match recorded("explain", file) {
+    let (_, release, trace) = match recorded("explain", file) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -202,14 +202,21 @@ fn explain(args: &[String]) -> ExitCode {
     if i >= trace.len() {
         return refuse(format!("the run has {} steps", trace.len()));
     }
-    outln!("{}", table::explain_step(&trace, i));
+    outln!("{}", table::explain_step_at(&trace, i, release));
     ExitCode::SUCCESS
 }
+
+/// A scenario's name, release and trace.
+type Recorded = (
+    String,
+    rollout_playground::controller::release::Release,
+    Vec<trace::TraceStep>,
+);
 
 /// The scenario file `file` names, read and run (`explain`, `preview`), or the exit code
 /// after saying why not: 2 for a missing name or an unreadable file, 1 for a scenario that
 /// does not run.
-fn recorded(verb: &str, file: Option<String>) -> Result<(String, Vec<trace::TraceStep>), ExitCode> {
+fn recorded(verb: &str, file: Option<String>) -> Result<Recorded, ExitCode> {
     let Some(file) = file else {
         eprintln!("rollout {verb}: which scenario?\n{USAGE}");
         return Err(ExitCode::from(2));
@@ -219,7 +226,7 @@ fn recorded(verb: &str, file: Option<String>) -> Result<(String, Vec<trace::Trac
         ExitCode::from(2)
     })?;
     Scenario::parse(&text)
-        .and_then(|s| Ok((s.name.clone(), s.run()?)))
+        .and_then(|s| Ok((s.name.clone(), s.world.kubernetes, s.run()?)))
         .map_err(|e| {
             eprintln!("rollout {verb}: {file}: {e}");
             ExitCode::FAILURE
@@ -266,7 +273,7 @@ fn preview(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let (name, trace) = match recorded("preview", file) {
+    let (name, _, trace) = match recorded("preview", file) {
         Ok(r) => r,
         Err(code) => return code,
     };

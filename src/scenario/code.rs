@@ -117,7 +117,7 @@ pub fn write_text(w: &calls::Write) -> String {
 pub fn release_text(release: Release) -> String {
     if release != Release::NEWEST {
         return format!(
-            "Kubernetes {release}: each function links to its file at v{release}.0 (the lines are known for {} only)",
+            "Kubernetes {release}: each function's file at v{release}.0; the lines are known for {} only",
             Release::NEWEST
         );
     }

@@ -74,6 +74,15 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
 /// and the slow-start batches it created pods in, and what the work queues held. (Long: one
 /// block per part of the step.)
 pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) -> String {
+    explain_step_at(steps, i, crate::controller::release::Release::NEWEST)
+}
+
+/// [`explain_step`] for a run on `release`: the path's links follow that release.
+pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
+    steps: &[S],
+    i: usize,
+    release: crate::controller::release::Release,
+) -> String {
     let s = steps[i].borrow();
     let mut out = vec![];
     let what = match s.kind {
@@ -107,7 +116,7 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
     if let Some(c) = &s.cause {
         out.push(format!("cause: {}", cause_text(c)));
     }
-    code_lines(s, &mut out);
+    code_lines(s, release, &mut out);
     if let Some(e) = &s.expectations {
         let one = |v: &crate::controller::replicaset::ExpectationsView| {
             format!(
@@ -187,12 +196,12 @@ pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) ->
 
 /// A sync's path through upstream's code with the numbers each call decided, and its writes
 /// (`explain_step`).
-fn code_lines(s: &TraceStep, out: &mut Vec<String>) {
-    let (rows, loose) = super::code::code_rows(s);
+fn code_lines(s: &TraceStep, release: crate::controller::release::Release, out: &mut Vec<String>) {
+    let (rows, loose) = super::code::code_rows_at(s, release);
     if !rows.is_empty() {
         out.push(format!(
             "path through upstream's code ({}), with the numbers:",
-            super::code::release_text(crate::controller::release::Release::NEWEST)
+            super::code::release_text(release)
         ));
         for r in &rows {
             let pad = "  ".repeat(usize::from(r.depth) + 1);
