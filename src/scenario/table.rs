@@ -69,15 +69,17 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
     out
 }
 
-/// `rollout explain`: step `i` of a trace in words: what it was, why it ran (its cause), the
-/// explain lines with their numbers, for a ReplicaSet sync its expectations before and after
-/// and the slow-start batches it created pods in, and what the work queues held. (Long: one
-/// block per part of the step.)
+/// `rollout explain`: step `i` of a trace in words, its path's links at the newest release
+/// ([`explain_step_at`]).
 pub fn explain_step<S: std::borrow::Borrow<TraceStep>>(steps: &[S], i: usize) -> String {
     explain_step_at(steps, i, crate::controller::release::Release::NEWEST)
 }
 
-/// [`explain_step`] for a run on `release`: the path's links follow that release.
+/// `rollout explain` for a run on `release`: step `i` of a trace in words: what it was, why it
+/// ran (its cause), its path through upstream's code (links at that release), the explain lines
+/// with their numbers, for a ReplicaSet sync its expectations before and after and the
+/// slow-start batches it created pods in, and what the work queues held. (Long: one block per
+/// part of the step.)
 pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
     steps: &[S],
     i: usize,
