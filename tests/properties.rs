@@ -12,15 +12,17 @@ use rollout_playground::scenario::Scenario;
 use rollout_playground::scenario::guarantees;
 use rollout_playground::scenario::session::Session;
 
+/// On Kubernetes 1.`minor`, with pods available `min_ready` seconds after they are Ready.
 fn scenario(
     replicas: i32,
     surge: i32,
     unavailable: i32,
     history: i32,
     images: &[(u64, u8)],
+    (minor, min_ready): (u32, i32),
 ) -> String {
     let mut s = format!(
-        "name: prop\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {replicas}\n      revisionHistoryLimit: {history}\n      strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: {surge}, maxUnavailable: {unavailable}}}}}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:0'}}]}}\nsteps:\n"
+        "name: prop\nworld: {{kubernetes: \"1.{minor}\"}}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: {replicas}\n      minReadySeconds: {min_ready}\n      revisionHistoryLimit: {history}\n      strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: {surge}, maxUnavailable: {unavailable}}}}}\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: 'app:0'}}]}}\nsteps:\n"
     );
     let mut t = 20_000;
     for (gap, img) in images {
@@ -43,9 +45,12 @@ proptest! {
         unavailable in 0i32..5,
         history in 0i32..4,
         images in proptest::collection::vec((0u64..6000, 1u8..5), 1..5),
+        // Every release the playground reproduces, with and without minReadySeconds (the
+        // releases count availability differently: release.rs).
+        release in (31u32..=36, 0i32..3),
     ) {
         prop_assume!(surge + unavailable > 0);
-        let text = scenario(replicas, surge, unavailable, history, &images);
+        let text = scenario(replicas, surge, unavailable, history, &images, release);
         let sc = Scenario::parse(&text).unwrap();
         let steps = sc.run().unwrap();
         let unavailable_eff = unavailable.min(replicas);
@@ -107,7 +112,7 @@ proptest! {
         every in 3u64..60,
         commands in proptest::collection::vec((0usize..1000, 0u8..4, 1u8..9), 1..5),
     ) {
-        let text = scenario(replicas, 1, 1, 2, &[(4000, 1)]);
+        let text = scenario(replicas, 1, 1, 2, &[(4000, 1)], (36, 0));
         let mut s = Session::with_checkpoints(Scenario::parse(&text).unwrap(), every).unwrap();
         for (at, verb, n) in commands {
             let i = at * s.len() / 1000;
