@@ -6,6 +6,7 @@
 use rollout_playground::cluster::trace::{Controller, TraceStep, to_jsonl};
 use rollout_playground::controller::deployment::Branch;
 use rollout_playground::scenario::Scenario;
+use rollout_playground::scenario::session::Session;
 use std::path::PathBuf;
 
 fn gallery() -> Vec<PathBuf> {
@@ -1346,4 +1347,59 @@ fn a_scale_down_records_the_pods_it_deleted_with_their_ranking_keys() {
         text.contains(&format!("  {}: assigned, Running, ready, ", recorded[0])),
         "{text}"
     );
+}
+
+/// Issue 35: a readiness probe that starts failing at an instant turns Ready pods NotReady after
+/// `failureThreshold` failed probes, one each `periodSeconds` (the kubelet's `Unhealthy` event
+/// each time, aggregated), and Ready again `successThreshold` probes after it passes; the
+/// ReplicaSet and the Deployment follow. A container without a probe is not asked.
+#[test]
+fn a_readiness_probe_that_fails_from_an_instant_turns_pods_not_ready_and_back() {
+    let text = |probe: &str| {
+        format!(
+            "name: unready\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 3\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec:\n          containers:\n            - name: app\n              image: \"app:1\"\n{probe}steps:\n  - {{at: 20s, world: {{unreadyImages: [\"app:*\"]}}}}\n  - {{at: 60s, world: {{unreadyImages: []}}}}\nuntil: settled\n"
+        )
+    };
+    let probe = "              readinessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 5, failureThreshold: 3, successThreshold: 2}\n";
+    let session = Session::new(Scenario::parse(&text(probe)).unwrap()).unwrap();
+    let ready_at = |t: u64| {
+        let i = session.trace.partition_point(|s| s.t <= t) - 1;
+        let d = session.trace[i].deployment.clone().unwrap();
+        (d.status.ready_replicas, d.status.available_replicas)
+    };
+    assert_eq!(ready_at(19_000), (3, 3));
+    // Failed probes at 25, 30 and 35 s: NotReady at 35 s.
+    assert_eq!(ready_at(34_999), (3, 3));
+    assert_eq!(ready_at(35_000), (0, 0));
+    // Passing again from 60 s: two probes, Ready at 70 s.
+    assert_eq!(ready_at(69_999), (0, 0));
+    assert_eq!(ready_at(70_000), (3, 3));
+    // At 35 s, the third failure: three events over the ten seconds since the first.
+    let i = session.trace.partition_point(|s| s.t <= 40_000) - 1;
+    let events = session
+        .read(i, "kubectl describe pods -l app=web --show-events=true")
+        .unwrap();
+    assert!(
+        events.contains("Warning  Unhealthy  0s (x3 over 10s)  kubelet            Readiness probe failed: HTTP probe failed with statuscode: 503"),
+        "{events}"
+    );
+    let available = session.trace[i]
+        .deployment
+        .as_ref()
+        .unwrap()
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Available")
+        .map(|c| (c.status.clone(), c.reason.clone()));
+    assert_eq!(
+        available,
+        Some(("False".into(), "MinimumReplicasUnavailable".into()))
+    );
+    // Without a probe the kubelet has nothing to ask: the pods stay Ready.
+    let plain = Scenario::parse(&text("")).unwrap().run().unwrap();
+    assert!(plain.iter().filter(|s| s.t >= 20_000).all(|s| {
+        s.deployment
+            .as_ref()
+            .is_some_and(|d| d.status.ready_replicas == 3)
+    }));
 }

@@ -20,6 +20,9 @@ pub struct World {
     pub nodes: u32,
     pub failing_images: Vec<String>,
     pub crashing_images: Vec<String>,
+    /// Images whose containers fail their readiness probe while listed (a container without
+    /// a readiness probe is ready while it runs, as the kubelet has nothing to ask).
+    pub unready_images: Vec<String>,
     /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
     /// default). The cluster's, for the whole run: a step cannot change it.
     pub kubernetes: crate::controller::release::Release,
@@ -48,6 +51,7 @@ impl Default for World {
             nodes: 3,
             failing_images: vec![],
             crashing_images: vec![],
+            unready_images: vec![],
             kubernetes: Default::default(),
             feature_gates: Default::default(),
         }
@@ -101,6 +105,8 @@ pub struct WorldPatch {
     pub failing_images: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crashing_images: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unready_images: Option<Vec<String>>,
 }
 
 impl World {
@@ -127,6 +133,9 @@ impl World {
         if let Some(v) = &p.crashing_images {
             self.crashing_images.clone_from(v);
         }
+        if let Some(v) = &p.unready_images {
+            self.unready_images.clone_from(v);
+        }
     }
 
     pub fn image_fails(&self, image: &str) -> bool {
@@ -134,6 +143,10 @@ impl World {
     }
     pub fn image_crashes(&self, image: &str) -> bool {
         self.crashing_images.iter().any(|g| glob_match(g, image))
+    }
+    /// Whether a container of this image fails its readiness probe now.
+    pub fn image_unready(&self, image: &str) -> bool {
+        self.unready_images.iter().any(|g| glob_match(g, image))
     }
     /// Whether the world has a node of this name (`node-1` … `node-<nodes>`).
     pub fn has_node(&self, name: &str) -> bool {
@@ -156,6 +169,9 @@ pub enum PodStep {
     PullRetry(u32),
     Crash,
     Restart,
+    /// The readiness probe fails for the n-th time in a row (at `failureThreshold`, the pod is
+    /// not Ready).
+    ProbeFailed(u32),
     Gone,
 }
 
@@ -227,7 +243,16 @@ impl Kubelet<'_> {
             }
             PodStep::Start | PodStep::Restart => self.start(name, &image, &mut p),
             PodStep::Crash => self.crash(name, uid, &mut p),
+            // A probe the world fails keeps the pod unready; when the world has it pass again,
+            // the pod is made Ready then (`Cluster::apply_world`).
+            PodStep::Ready if self.world.image_unready(&image) && readiness_probe(&p).is_some() => {
+                return None;
+            }
             PodStep::Ready => self.ready(name, &mut p),
+            PodStep::ProbeFailed(_) if !self.world.image_unready(&image) || !p.is_ready() => {
+                return None;
+            }
+            PodStep::ProbeFailed(n) => self.probe_failed(name, &mut p, n),
             PodStep::Gone => unreachable!("handled above"),
         };
         self.store.update_status(Object::Pod(p)).ok()?;
@@ -493,6 +518,50 @@ impl Kubelet<'_> {
             .unwrap_or(self.world.ready_ms)
     }
 
+    /// The readiness probe fails for the `n`-th time in a row: the prober's `Unhealthy` event
+    /// (aggregated by the event recorder, as upstream's), and at `failureThreshold` the
+    /// container and the pod are not ready; they stay so until the probe passes again. (The
+    /// kubelet goes on probing, and its count of events goes on growing; here they stop there.)
+    fn probe_failed(&mut self, name: &str, p: &mut Pod, n: u32) -> (Happening, Next) {
+        let now = self.store.now();
+        let probe = readiness_probe(p).unwrap_or_else(|| ProbeTiming::of(&serde_json::Value::Null));
+        let output = p
+            .spec
+            .containers
+            .first()
+            .and_then(|c| c.extra.get("readinessProbe"))
+            .map_or(String::new(), probe_failure);
+        self.event(
+            &p.metadata,
+            EventType::Warning,
+            "Unhealthy",
+            format!("Readiness probe failed: {output}"),
+        );
+        if i64::from(n) < probe.failure_threshold {
+            let period = probe.period_seconds.max(1) as u64 * 1000;
+            return (
+                self.say(|| format!("{name}'s readiness probe failed ({n} in a row)")),
+                Some((period, PodStep::ProbeFailed(n + 1))),
+            );
+        }
+        for c in &mut p.status.container_statuses {
+            c.ready = false;
+        }
+        let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
+        let why = format!("containers with unready status: [{}]", unready.join(" "));
+        for type_ in ["ContainersReady", "Ready"] {
+            set_pod_condition(p, type_, ConditionStatus::False, now);
+            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
+                c.reason = "ContainersNotReady".into();
+                c.message = why.as_str().into();
+            }
+        }
+        (
+            self.say(|| format!("{name} is no longer Ready (its readiness probe fails)")),
+            None,
+        )
+    }
+
     /// The readiness probes pass.
     fn ready(&mut self, name: &str, p: &mut Pod) -> (Happening, Next) {
         let now = self.store.now();
@@ -507,6 +576,31 @@ impl Kubelet<'_> {
             }
         }
         (self.say(|| format!("{name} is Ready")), None)
+    }
+}
+
+/// The first container's readiness probe, with its numbers (the pod's image is that
+/// container's).
+pub fn readiness_probe(p: &Pod) -> Option<ProbeTiming> {
+    p.spec.containers.first().and_then(|c| c.readiness_probe())
+}
+
+/// What a failing probe says, as the prober words it for its kind: an HTTP check answered
+/// 503 (the world's "not ready"), a refused connection, or an exec check that exits 1 with
+/// nothing printed.
+fn probe_failure(probe: &serde_json::Value) -> String {
+    if probe.get("httpGet").is_some() {
+        "HTTP probe failed with statuscode: 503".into()
+    } else if let Some(t) = probe.get("tcpSocket") {
+        let port = t.get("port").map_or(String::new(), |p| match p {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        format!("dial tcp :{port}: connect: connection refused")
+    } else if probe.get("grpc").is_some() {
+        "service unhealthy (responded with \"NOT_SERVING\")".into()
+    } else {
+        String::new()
     }
 }
 

@@ -552,7 +552,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
     let mut s = TraceStep::new(c.now_ms(), StepKind::Action);
     s.caption = step.caption.clone();
     if let Some(w) = &step.world {
-        c.world.apply(w);
+        c.apply_world(w);
         s.changes.push(format!(
             "world: {}",
             serde_json::to_string(w).expect("a world patch is JSON")

@@ -105,7 +105,7 @@ fn split_top_level(text: &str) -> Vec<&str> {
 
 /// The world's fields a variant may set, as the scenario file spells them (and
 /// `featureGates.NAME`).
-const WORLD_FIELDS: [&str; 9] = [
+const WORLD_FIELDS: [&str; 10] = [
     "scheduleMs",
     "startMs",
     "readyMs",
@@ -114,6 +114,7 @@ const WORLD_FIELDS: [&str; 9] = [
     "nodes",
     "failingImages",
     "crashingImages",
+    "unreadyImages",
     "kubernetes",
 ];
 
@@ -174,7 +175,7 @@ impl Scenario {
             check_path(path).map_err(|e| bad(path, e))?;
             if let Some(field) = path.strip_prefix("world.") {
                 let value = match (field, value) {
-                    ("failingImages" | "crashingImages", Value::String(x)) => {
+                    ("failingImages" | "crashingImages" | "unreadyImages", Value::String(x)) => {
                         Value::Array(vec![Value::String(x.clone())])
                     }
                     _ => value.clone(),
@@ -409,6 +410,11 @@ mod tests {
             .with_variant(&variant("world.failingImages=nginx:1.16.1"))
             .unwrap();
         assert_eq!(s.world.failing_images, vec!["nginx:1.16.1".to_string()]);
+        // Issue 35: a variant whose image fails its readiness probe.
+        let s = base
+            .with_variant(&variant("world.unreadyImages=nginx:*"))
+            .unwrap();
+        assert_eq!(s.world.unready_images, vec!["nginx:*".to_string()]);
         // Issue 34: a variant on another release, or with a gate set.
         let s = base
             .with_variant(&variant("world.kubernetes=1.33"))

@@ -63,6 +63,7 @@ pub fn world_panel(props: &Props) -> Html {
                 { number("nodes", w.nodes as u64, |w, v| w.nodes = v.clamp(1, 100) as u32) }
                 { images("images that fail to pull", &w.failing_images, |w, v| w.failing_images = v) }
                 { images("images that crash", &w.crashing_images, |w, v| w.crashing_images = v) }
+                { images("images whose readiness probe fails", &w.unready_images, |w, v| w.unready_images = v) }
             </div>
         </details>
     }
