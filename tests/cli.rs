@@ -332,6 +332,28 @@ fn the_pages_first_paint_is_the_default_examples_preview() {
     );
 }
 
+/// The gallery's still pictures (`www/previews/NAME.svg`, each example's first step), which
+/// the Embed dialog's snippets name in `preview`: made at build time, kept current here.
+#[test]
+fn each_gallery_example_has_its_still_picture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/previews");
+    let mut names = vec![];
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let out = rollout(&["preview", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let kept = std::fs::read_to_string(format!("{dir}/{name}.svg")).unwrap_or_default();
+        assert!(
+            text(&out.stdout) == kept,
+            "www/previews/{name}.svg is out of date: for f in scenarios/*.yaml; do rollout preview $f > www/previews/$(basename $f .yaml).svg; done"
+        );
+        names.push(name);
+    }
+    let kept = std::fs::read_dir(dir).unwrap().count();
+    assert_eq!(kept, names.len(), "one picture per example, and no other");
+}
+
 /// A scratch directory under target/ (removed first), for tests that write files.
 fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -344,6 +344,10 @@ pub struct ViewOptions {
     pub predict: bool,
     /// Parameters that were not understood (reported, never fatal).
     pub ignored: Vec<String>,
+    /// Not a URL parameter: the still picture an element's button shows (`preview`), a gallery
+    /// example's own (`previews/NAME.svg`, made at build time) when the embed opens at its
+    /// first step.
+    pub preview: Option<String>,
 }
 
 impl Default for ViewOptions {
@@ -360,6 +364,7 @@ impl Default for ViewOptions {
             chart: false,
             predict: false,
             ignored: vec![],
+            preview: None,
         }
     }
 }
@@ -653,6 +658,9 @@ pub fn element_attributes(
             a.push((name, v.to_string()));
         }
     }
+    if let Some(p) = &view.preview {
+        a.push(("preview", p.clone()));
+    }
     a.push(("loading", "click".into()));
     a.push(("title", format!("Rollout Playground: {title}")));
     a
@@ -758,6 +766,22 @@ mod view_tests {
         );
         assert!(mdx.starts_with("{/* Load https://x.example/play/rollout-playground.js once"));
         assert!(mdx.ends_with("title=\"Rollout Playground: web\"></rollout-playground>"));
+        // A gallery example's still picture goes into the element's button.
+        let pictured = ViewOptions {
+            preview: Some("https://x.example/play/previews/scale.svg".into()),
+            ..o.clone()
+        };
+        let html = snippet(
+            SnippetForm::Element,
+            "https://x.example/play/",
+            "v1.abc",
+            &pictured,
+            "web",
+        );
+        assert!(
+            html.contains(" step=\"3\" preview=\"https://x.example/play/previews/scale.svg\" loading=\"click\" "),
+            "{html}"
+        );
         // Served from …/latest/, a snippet names this release's own path.
         let pinned = snippet(
             SnippetForm::Element,

@@ -16,6 +16,10 @@ pub struct ShareProps {
     #[prop_or_default]
     pub predict: bool,
     pub shared: Option<String>,
+    /// The gallery example shown, as its file names it, while the run is the example's own (no
+    /// command typed): its still picture goes into the snippet.
+    #[prop_or_default]
+    pub gallery: Option<&'static str>,
     /// The link made, to show and copy.
     pub on_shared: Callback<String>,
 }
@@ -79,7 +83,16 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         })
     };
     let steps = props.session.0.len();
-    let (o, problem) = ranged(&options, &range, steps);
+    let (mut o, problem) = ranged(&options, &range, steps);
+    // A gallery example opened at its first step has a still picture made at build time.
+    if let Some(name) = props.gallery
+        && o.step.unwrap_or(props.pos) == 0
+    {
+        o.preview = Some(format!(
+            "{}previews/{name}.svg",
+            share::pinned_base(&bindings::base_url())
+        ));
+    }
     // The link is encoded only while the Embed dialog is open (these buttons re-render at
     // every step). A range that cannot hold writes no snippet.
     let (snippet, preview) = if *mode == Some("embed") {

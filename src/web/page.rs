@@ -431,7 +431,8 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
                     title="Predict mode: answer before each Deployment sync that changes something"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::TogglePredict) }>{"Predict"}</button>
             }
-            <embed::ShareButtons session={run.clone()} pos={model.play.pos} predict={model.predict.on} shared={model.shared.clone()} on_shared={sends(dispatch, Action::Shared)} />
+            <embed::ShareButtons session={run.clone()} pos={model.play.pos} predict={model.predict.on} shared={model.shared.clone()} on_shared={sends(dispatch, Action::Shared)}
+                gallery={model.gallery.filter(|_| !model.session.typed.iter().any(|t| *t)).and_then(|i| NAMES.get(i).copied())} />
             <button class="theme" aria-label={if model.dark { "Light theme" } else { "Dark theme" }}
                 onclick={ let (d, dark) = (dispatch.clone(), model.dark); move |_| { bindings::remember_theme(!dark); d.dispatch(Action::ToggleTheme) } }>
                 { if model.dark { "☀ Light" } else { "☾ Dark" } }

@@ -709,7 +709,8 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
   assert(snippet.startsWith('<script src="') && snippet.includes('rollout-playground.js"></script>\n<rollout-playground src="') &&
-    snippet.includes(' controls="full" panel="branch" loading="click" title="Rollout Playground: '), 'the element first: ' + snippet.slice(0, 200));
+    snippet.includes(' controls="full" panel="branch" preview="' + new URL('previews/rolling-update.svg', base).href + '" loading="click" title="Rollout Playground: '), 'the element first, with the example\'s still picture: ' + snippet.slice(0, 400));
+  assert((await (await fetch(new URL('previews/rolling-update.svg', base).href)).text()).startsWith('<svg'), 'the picture is there');
   await page.check('#embed-autoplay');
   assert((await page.locator('#embed-snippet').inputValue()).includes(' autoplay="true"'), 'options change the snippet');
   await page.selectOption('#embed-form', 'Hugo shortcode');
