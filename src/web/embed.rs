@@ -83,25 +83,11 @@ pub fn share_buttons(props: &ShareProps) -> Html {
         })
     };
     let steps = props.session.0.len();
-    let (mut o, problem) = ranged(&options, &range, steps);
-    // A gallery example opened at its first step has a still picture made at build time.
-    if let Some(name) = props.gallery
-        && o.step.unwrap_or(props.pos) == 0
-    {
-        o.preview = Some(format!(
-            "{}previews/{name}.svg",
-            share::pinned_base(&bindings::base_url())
-        ));
-    }
+    let (o, problem) = ranged(&options, &range, steps);
     // The link is encoded only while the Embed dialog is open (these buttons re-render at
     // every step). A range that cannot hold writes no snippet.
     let (snippet, preview) = if *mode == Some("embed") {
-        let fragment = share::encode(&props.session.0.scenario, props.pos);
-        let base = bindings::base_url();
-        (
-            share::snippet(*form, &base, &fragment, &o, &props.session.0.scenario.name),
-            format!("{base}?{}#{fragment}", o.to_query()),
-        )
+        written(props, *form, &o)
     } else {
         Default::default()
     };
@@ -154,6 +140,26 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
         </div>
     }
+}
+
+/// The Embed dialog's snippet in `form` and its preview's address, for the view `o`: a
+/// gallery example opened at its first step names its still picture, made at build time.
+fn written(props: &ShareProps, form: share::SnippetForm, o: &ViewOptions) -> (String, String) {
+    let mut o = o.clone();
+    if let Some(name) = props.gallery
+        && o.step.unwrap_or(props.pos) == 0
+    {
+        o.preview = Some(format!(
+            "{}previews/{name}.svg",
+            share::pinned_base(&bindings::base_url())
+        ));
+    }
+    let fragment = share::encode(&props.session.0.scenario, props.pos);
+    let base = bindings::base_url();
+    (
+        share::snippet(form, &base, &fragment, &o, &props.session.0.scenario.name),
+        format!("{base}?{}#{fragment}", o.to_query()),
+    )
 }
 
 /// The dialog's options with the step fields as typed (`range`: from, until), and why that
