@@ -45,9 +45,14 @@ proptest! {
         unavailable in 0i32..5,
         history in 0i32..4,
         images in proptest::collection::vec((0u64..6000, 1u8..5), 1..5),
-        // Every release the playground reproduces, with and without minReadySeconds (the
-        // releases count availability differently: release.rs).
-        release in (31u32..=36, 0i32..3),
+        // Every release the playground reproduces. (Not with minReadySeconds: upstream's
+        // deletion ranking never looks at availability, its TODO for issue #22065 in
+        // controller_utils.go, and ranks pods on crowded nodes before recently ready ones, so
+        // `cleanupUnhealthyReplicas` scaling away a ReplicaSet's ready but not yet available
+        // pods may delete an available one: the floor is not promised then, and a shrunk case
+        // on 1.34 with minReadySeconds 2 shows it. The releases' availability rules have their
+        // own tests in tests/releases.rs.)
+        release in (31u32..=36, 0i32..1),
     ) {
         prop_assume!(surge + unavailable > 0);
         let text = scenario(replicas, surge, unavailable, history, &images, release);
