@@ -420,15 +420,7 @@ impl Kubelet<'_> {
         }
         set_pod_condition(p, "Initialized", ConditionStatus::True, now);
         // Not ready until the readiness probes pass (`GeneratePodReadyCondition`).
-        let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
-        let why = format!("containers with unready status: [{}]", unready.join(" "));
-        for type_ in ["ContainersReady", "Ready"] {
-            set_pod_condition(p, type_, ConditionStatus::False, now);
-            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
-                c.reason = "ContainersNotReady".into();
-                c.message = why.as_str().into();
-            }
-        }
+        set_not_ready(p, now);
         // As the kubelet reports each container it starts.
         for c in p.spec.containers.iter() {
             let pulled = format!("Container image \"{}\" already present on machine", c.image);
@@ -547,15 +539,7 @@ impl Kubelet<'_> {
         for c in &mut p.status.container_statuses {
             c.ready = false;
         }
-        let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
-        let why = format!("containers with unready status: [{}]", unready.join(" "));
-        for type_ in ["ContainersReady", "Ready"] {
-            set_pod_condition(p, type_, ConditionStatus::False, now);
-            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
-                c.reason = "ContainersNotReady".into();
-                c.message = why.as_str().into();
-            }
-        }
+        set_not_ready(p, now);
         (
             self.say(|| format!("{name} is no longer Ready (its readiness probe fails)")),
             None,
@@ -601,6 +585,20 @@ fn probe_failure(probe: &serde_json::Value) -> String {
         "service unhealthy (responded with \"NOT_SERVING\")".into()
     } else {
         String::new()
+    }
+}
+
+/// The pod's ContainersReady and Ready conditions false, as `GeneratePodReadyCondition` words
+/// them: `ContainersNotReady`, naming the containers not ready.
+fn set_not_ready(p: &mut Pod, now: Time) {
+    let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
+    let why = format!("containers with unready status: [{}]", unready.join(" "));
+    for type_ in ["ContainersReady", "Ready"] {
+        set_pod_condition(p, type_, ConditionStatus::False, now);
+        if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
+            c.reason = "ContainersNotReady".into();
+            c.message = why.as_str().into();
+        }
     }
 }
 
