@@ -4,6 +4,7 @@
 
 use super::args::Args;
 use super::command::Command;
+use super::resource::Resource;
 use super::{KubectlError, Outcome, api_err};
 use crate::api::schema;
 use crate::api::yaml::{parse_manifests, parse_objects};
@@ -115,7 +116,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
             {
                 out.push(format!(
                     "Warning: resource {}/{} is missing the {LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
-                    object_prefix(obj.kind()),
+                    Resource::of(obj.kind()).prefix(),
                     obj.meta().name
                 ));
             }
@@ -139,15 +140,6 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         }
     }
     Ok(out.join("\n"))
-}
-
-/// How kubectl names an object's kind in `TYPE/NAME` (`info.ObjectName()`).
-fn object_prefix(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Deployment => "deployment.apps",
-        Kind::ReplicaSet => "replicaset.apps",
-        Kind::Pod => "pod",
-    }
 }
 
 /// kubectl's `GetModifiedConfiguration`: the manifest as applied (its namespace filled in, its
@@ -192,7 +184,7 @@ fn last_applied(value: &Value, namespace: &str) -> String {
 fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiError> {
     let kind = obj.kind();
     let name = obj.meta().name.clone();
-    let prefix = object_prefix(kind);
+    let prefix = Resource::of(kind).prefix();
     let key = obj.meta().key();
     let Some(old) = c.store.get(kind, &key).cloned() else {
         return c.create(obj).map(|_| format!("{prefix}/{name} created"));

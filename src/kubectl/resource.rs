@@ -34,6 +34,14 @@ impl Resource {
             .find(|(name, _)| *name == s)
             .map(|(_, r)| *r)
     }
+    /// The resource that holds objects of `kind`.
+    pub fn of(kind: Kind) -> Resource {
+        match kind {
+            Kind::Deployment => Resource::Deployment,
+            Kind::ReplicaSet => Resource::ReplicaSet,
+            Kind::Pod => Resource::Pod,
+        }
+    }
     pub fn kind(self) -> Kind {
         match self {
             Resource::Deployment => Kind::Deployment,
