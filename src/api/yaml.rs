@@ -106,33 +106,140 @@ pub struct Manifest {
     pub unknown: Vec<String>,
 }
 
-/// [`parse_objects`], each object with what strict field validation needs.
+/// An object of a pasted cluster state that the run does not continue, and why (a kind the
+/// playground does not model: a Service, a ConfigMap; a Node, whose name the world keeps).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    pub kind: String,
+    pub name: String,
+    pub reason: String,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}: {}", self.kind, self.name, self.reason)
+    }
+}
+
+/// What a text holds: its objects, and the objects of a cluster state that the playground
+/// does not model.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    pub manifests: Vec<Manifest>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// [`parse_objects`], each object with what strict field validation needs. A kind the
+/// playground does not model is refused.
 pub fn parse_manifests(text: &str) -> Result<Vec<Manifest>, ManifestError> {
-    let mut out = vec![];
+    let parsed = parse_state(text)?;
+    if let Some(s) = parsed.skipped.first() {
+        return Err(ManifestError {
+            line: None,
+            message: s.to_string(),
+        });
+    }
+    Ok(parsed.manifests)
+}
+
+/// Reads a text holding manifests, or a cluster's state as `kubectl get … -o yaml` prints it:
+/// a `v1` `List` (its `items`), or several documents. An object that comes from a cluster
+/// (in a `List`, or with a `metadata.uid`) of a kind the playground does not model is set
+/// aside and named (`skipped`); written by hand, it is refused as the apiserver would. A
+/// broken object is refused naming it (`items[3] (Pod/web-x): spec…`) and its line.
+pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
+    let mut out = Parsed::default();
     for (i, doc) in serde_norway::Deserializer::from_str(text).enumerate() {
         let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
         if v.is_null() {
             continue;
         }
-        let object = object_from_value(v.clone()).map_err(|mut e| {
-            if e.line.is_none() {
-                e.line = error_line(text, i, &e.message);
-            }
-            e
-        })?;
-        out.push(Manifest {
-            unknown: super::schema::unknown_fields(object.kind(), &v),
-            object,
-            value: v,
-        });
+        let Some(items) = list_items(&v) else {
+            let m = read_one(v, false, &mut out.skipped).map_err(|mut e| {
+                if e.line.is_none() {
+                    e.line = error_line(text, i, &e.message);
+                }
+                e
+            })?;
+            out.manifests.extend(m);
+            continue;
+        };
+        for (j, item) in items.iter().enumerate() {
+            let label = object_label(item);
+            let m = read_one(item.clone(), true, &mut out.skipped).map_err(|e| {
+                let at = format!("items[{j}].{}", e.message);
+                ManifestError {
+                    line: e.line.or_else(|| error_line(text, i, &at)),
+                    message: format!("items[{j}]{label}: {}", e.message),
+                }
+            })?;
+            out.manifests.extend(m);
+        }
     }
-    if out.is_empty() {
+    if out.manifests.is_empty() && out.skipped.is_empty() {
         return Err(ManifestError {
             line: None,
             message: "no objects passed to apply".into(),
         });
     }
     Ok(out)
+}
+
+/// The items of a `List` (`kind: List`, or a kind's own list such as `PodList`).
+fn list_items(v: &Value) -> Option<&Vec<Value>> {
+    let kind = v.get("kind")?.as_str()?;
+    if !kind.ends_with("List") {
+        return None;
+    }
+    v.get("items")?.as_array()
+}
+
+/// ` (Kind/name)` of a manifest value, for messages; empty when it has neither.
+fn object_label(v: &Value) -> String {
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let name = v
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if kind.is_empty() && name.is_empty() {
+        String::new()
+    } else {
+        format!(" ({kind}/{name})")
+    }
+}
+
+/// One document as a manifest; one from a cluster (`in_list`, or with a uid) of a kind the
+/// playground does not model goes to `skipped` instead.
+fn read_one(
+    v: Value,
+    in_list: bool,
+    skipped: &mut Vec<Skipped>,
+) -> Result<Option<Manifest>, ManifestError> {
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let from_cluster = in_list || v.pointer("/metadata/uid").is_some_and(|u| u != "");
+    if from_cluster && !kind.is_empty() && !matches!(kind, "Deployment" | "ReplicaSet" | "Pod") {
+        let name = v.pointer("/metadata/name").and_then(Value::as_str);
+        skipped.push(Skipped {
+            kind: kind.to_string(),
+            name: name.unwrap_or("").to_string(),
+            reason: not_modeled(kind).into(),
+        });
+        return Ok(None);
+    }
+    let object = object_from_value(v.clone())?;
+    Ok(Some(Manifest {
+        unknown: super::schema::unknown_fields(object.kind(), &v),
+        object,
+        value: v,
+    }))
+}
+
+/// Why an object of a cluster state of this kind is not continued.
+fn not_modeled(kind: &str) -> &'static str {
+    match kind {
+        "Node" => "its name is kept as one of the world's nodes; its capacity is not modeled",
+        _ => "the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod",
+    }
 }
 
 /// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document

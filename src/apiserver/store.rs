@@ -421,7 +421,7 @@ impl Store {
     /// Gives the store a clock of its own at the same instant (a copied store shares its
     /// original's clock until then) and returns it.
     pub fn detach_clock(&mut self) -> Clock {
-        self.clock = Clock::at(self.clock.now());
+        self.clock = Clock::copy_of(&self.clock);
         self.clock.clone()
     }
 
@@ -780,7 +780,7 @@ impl Store {
             }
             self.pod_create_limit = Some(limit - 1);
         }
-        admit_create(&mut obj)?;
+        admit(&mut obj, false)?;
         let mut key = obj.meta().key();
         // A generated name that is taken is generated again, up to 8 names in all, as the
         // apiserver does since RetryGenerateName (GA in 1.32): a 5-character suffix collides
@@ -834,7 +834,7 @@ impl Store {
         if obj.meta().namespace.is_empty() {
             obj.meta_mut().namespace = "default".into();
         }
-        admit_create(&mut obj)?;
+        admit(&mut obj, false)?;
         if !obj.meta().name.is_empty()
             && self.objects[slot(kind)]
                 .by_key
@@ -864,6 +864,62 @@ impl Store {
         }
         self.put(Rc::new(obj.clone()));
         obj
+    }
+
+    /// Takes an object of a pasted cluster state as that cluster's apiserver holds it: uid,
+    /// resourceVersion, generation, timestamps, ownerReferences and status kept (defaulted and
+    /// validated as a stored object is), then announced as an informer's first list announces
+    /// it (ADDED), as to a controller manager that restarts against that cluster. Later writes
+    /// take resourceVersions after the state's highest.
+    pub fn restore(&mut self, mut obj: Object) -> Result<Rc<Object>, ApiError> {
+        let kind = obj.kind();
+        if obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        admit(&mut obj, true)?;
+        if self.objects[slot(kind)]
+            .by_key
+            .contains_key(&obj.meta().key())
+        {
+            return Err(ApiError::AlreadyExists {
+                kind,
+                name: obj.meta().name.to_string(),
+            });
+        }
+        let uid = obj.meta().uid.clone();
+        if let Some(other) = self.by_uid(&uid) {
+            return Err(ApiError::Invalid(crate::api::validation::Invalid {
+                kind: kind.as_str(),
+                name: obj.meta().name.to_string(),
+                errors: vec![crate::api::validation::FieldError {
+                    field: "metadata.uid".into(),
+                    detail: format!(
+                        "Duplicate value: \"{uid}\": {} {} has it already",
+                        other.kind().as_str(),
+                        other.meta().name
+                    ),
+                }],
+            }));
+        }
+        let now = self.now();
+        let rv = obj.meta().resource_version.parse::<u64>().ok();
+        let m = obj.meta_mut();
+        if m.uid.is_empty() {
+            m.uid = self.next_uid();
+        }
+        match rv {
+            Some(n) => self.rv = self.rv.max(n),
+            None => m.resource_version = self.next_rv(),
+        }
+        m.generation = m.generation.max(1);
+        m.creation_timestamp.get_or_insert(now);
+        if let Object::Pod(p) = &mut obj {
+            self.parts.intern(p);
+        }
+        let obj = Rc::new(obj);
+        self.put(obj.clone());
+        self.watch.push(WatchEvent::Added(obj.clone()));
+        Ok(obj)
     }
 
     fn check_rv(&self, new: &ObjectMeta, old: &ObjectMeta, kind: Kind) -> Result<(), ApiError> {
@@ -1119,21 +1175,29 @@ impl Store {
 
 /// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
 /// A created object's registry strategy: defaults, validation, the status a new object starts
-/// with.
-fn admit_create(obj: &mut Object) -> Result<(), ApiError> {
+/// with (`restored`: a stored object's, whose status is kept).
+fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
     match obj {
         Object::Deployment(d) => {
             defaults::default_deployment(d);
             validation::validate_deployment(d).map_err(ApiError::Invalid)?;
-            d.status = Default::default();
+            if !restored {
+                d.status = Default::default();
+            }
         }
         Object::ReplicaSet(r) => {
             defaults::default_replicaset(r);
             validation::validate_replicaset(r).map_err(ApiError::Invalid)?;
+            if !restored {
+                r.status = Default::default();
+            }
         }
         Object::Pod(p) => {
             defaults::default_pod(p);
             validation::validate_pod(p).map_err(ApiError::Invalid)?;
+            if !restored {
+                p.status = Default::default();
+            }
             if p.status.phase.is_empty() {
                 p.status.phase = crate::api::PHASE_PENDING.into();
             }

@@ -30,6 +30,10 @@ pub struct World {
     /// (`featureGates: {DeploymentReplicaSetTerminatingReplicas: false}`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub feature_gates: std::collections::BTreeMap<String, bool>,
+    /// The nodes by name, when a pasted cluster state named them (its Nodes, and the nodes
+    /// its pods run on); else the world's nodes are `node-1` … `node-<nodes>`.
+    #[serde(skip)]
+    pub node_names: Vec<String>,
 }
 
 impl World {
@@ -54,6 +58,7 @@ impl Default for World {
             unready_images: vec![],
             kubernetes: Default::default(),
             feature_gates: Default::default(),
+            node_names: vec![],
         }
     }
 }
@@ -148,11 +153,19 @@ impl World {
     pub fn image_unready(&self, image: &str) -> bool {
         self.unready_images.iter().any(|g| glob_match(g, image))
     }
-    /// Whether the world has a node of this name (`node-1` … `node-<nodes>`).
+    /// Whether the world has a node of this name (`node-1` … `node-<nodes>`, or one a pasted
+    /// state named).
     pub fn has_node(&self, name: &str) -> bool {
+        if !self.node_names.is_empty() {
+            return self.node_names.iter().any(|n| n == name);
+        }
         (0..self.nodes.max(1)).any(|i| self.node_name(i) == name)
     }
+    /// The `i`-th node, round-robin.
     pub fn node_name(&self, i: u32) -> String {
+        if !self.node_names.is_empty() {
+            return self.node_names[i as usize % self.node_names.len()].clone();
+        }
         format!("node-{}", i % self.nodes.max(1) + 1)
     }
 }
@@ -561,6 +574,61 @@ impl Kubelet<'_> {
         }
         (self.say(|| format!("{name} is Ready")), None)
     }
+}
+
+/// What the scheduler or a kubelet does next with a pod it has just been told of (an informer's
+/// ADDED): after how many milliseconds from `now`, which step. A new pod is to be bound. A pod
+/// of a pasted cluster state goes on from where it stands: a terminating one is gone when its
+/// termination ends; one creating its containers starts them; one in an image pull back-off
+/// pulls again, one in CrashLoopBackOff restarts after its back-off; one running but not
+/// Ready turns Ready once its probe passes; a Ready one whose probe the world fails turns
+/// NotReady; a finished one stays as it is.
+pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
+    let ms_until = |t: Time| (t.since(now) / 1_000_000).max(0) as u64;
+    if let Some(deletion) = p.metadata.deletion_timestamp {
+        // The deletion began a grace period before its deletionTimestamp.
+        let grace = p
+            .metadata
+            .deletion_grace_period_seconds
+            .unwrap_or(30)
+            .max(0);
+        let began = deletion.plus_secs(-grace);
+        let gone = if world.use_grace_period {
+            deletion
+        } else {
+            began.plus_ms(world.termination_ms as i64)
+        };
+        return Some((ms_until(gone), PodStep::Gone));
+    }
+    if p.status.phase == PHASE_SUCCEEDED || p.status.phase == PHASE_FAILED {
+        return None;
+    }
+    let status = p.status.container_statuses.first();
+    let (Some(status), false) = (status, p.spec.node_name.is_empty()) else {
+        return Some((world.schedule_ms, PodStep::Bind));
+    };
+    if let Some(w) = &status.state.waiting {
+        return Some(match w.reason.as_str() {
+            "ErrImagePull" | "ImagePullBackOff" => (back_off_ms(1) - 5000, PodStep::PullRetry(1)),
+            "CrashLoopBackOff" => (
+                back_off_ms(status.restart_count.max(1) as u32),
+                PodStep::Restart,
+            ),
+            _ => (world.start_ms, PodStep::Start),
+        });
+    }
+    let Some(running) = &status.state.running else {
+        return None;
+    };
+    let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
+    let probe = readiness_probe(p);
+    if p.is_ready() {
+        let period = probe.filter(|_| world.image_unready(image))?.period_seconds;
+        return Some((period.max(1) as u64 * 1000, PodStep::ProbeFailed(1)));
+    }
+    let after = probe.map_or(world.ready_ms, |probe| probe.ready_after_ms());
+    let started = running.started_at.unwrap_or(now);
+    Some((ms_until(started.plus_ms(after as i64)), PodStep::Ready))
 }
 
 /// The first container's readiness probe, with its numbers (the pod's image is that

@@ -12,6 +12,7 @@
 pub mod budget;
 pub mod kubelet;
 pub mod podbook;
+pub mod restore;
 pub mod trace;
 pub mod watch;
 
@@ -115,6 +116,8 @@ pub struct Sim {
     /// --namespace=…`): where a command without `-n` works. Kept with the world, as a
     /// person's kubeconfig outlives each command.
     pub context_namespace: String,
+    /// What continuing a pasted cluster state did, when the run began from one.
+    pub restored: Option<Rc<restore::Restored>>,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -261,6 +264,7 @@ impl Cluster {
             book: podbook::PodBook::new(gates.release.available_at_min_ready_seconds()),
             watches: vec![],
             context_namespace: "default".into(),
+            restored: None,
         };
         Cluster {
             sim,
@@ -280,7 +284,8 @@ impl Cluster {
 
     /// Where time moves: only [`Cluster::advance`] calls this.
     fn set_clock(&mut self, t_ms: u64) {
-        self.sim.store.clock().set(Time::from_virtual(t_ms));
+        let clock = self.sim.store.clock();
+        clock.set(clock.instant(t_ms));
     }
 
     /// True once the trace reached `step_limit` or the run crossed its budget: every further
@@ -509,8 +514,11 @@ impl Cluster {
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
         match ev.view() {
             // (A pod created with its node named is bound already: see `PodStep::Bind`.)
-            WatchRef::Added(Object::Pod(p)) if p.metadata.deletion_timestamp.is_none() => {
-                self.add_timer(self.now_ms() + self.sim.world.schedule_ms, p, PodStep::Bind);
+            WatchRef::Added(Object::Pod(p)) => {
+                if let Some((after, step)) = kubelet::next_for_seen(p, &self.sim.world, self.now())
+                {
+                    self.add_timer(self.now_ms() + after, p, step);
+                }
             }
             WatchRef::Modified {
                 old: Object::Pod(o),

@@ -20,7 +20,7 @@ pub mod verify;
 
 use crate::api::codec::{from_value, nd};
 use crate::api::yaml::parse_document;
-use crate::api::yaml::{object_from_value, parse_manifests};
+use crate::api::yaml::{object_from_value, parse_state};
 use crate::cluster::budget::{Budget, OverBudget};
 use crate::cluster::kubelet::{World, WorldPatch};
 use crate::cluster::trace::{StepKind, TraceStep};
@@ -328,21 +328,31 @@ impl Scenario {
         let mut c = Cluster::with_gates(self.world.clone(), gates);
         c.budget = self.budget;
         c.focus = self.focus_key();
+        // Objects with a uid are a cluster's state, which the run continues; the others are
+        // created, after it, as a client's `POST` creates them.
+        let (mut state, mut skipped, mut created) = (vec![], vec![], vec![]);
         for (i, text) in self.objects.iter().enumerate() {
-            let objs = parse_manifests(text).map_err(|e| ScenarioError::Object {
+            let parsed = parse_state(text).map_err(|e| ScenarioError::Object {
                 index: i,
                 label: None,
                 message: e.to_string(),
             })?;
-            for m in objs {
+            skipped.extend(parsed.skipped);
+            for m in parsed.manifests {
                 let o = m.object;
                 let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
-                if !m.unknown.is_empty() {
-                    return Err(ScenarioError::Object {
-                        index: i,
-                        label: Some(label),
-                        message: crate::api::schema::strict_decoding_error(o.kind(), &m.unknown),
-                    });
+                let err = |message: String| ScenarioError::Object {
+                    index: i,
+                    label: Some(label.clone()),
+                    message,
+                };
+                let restored = !o.meta().uid.is_empty();
+                // A state's fields are its apiserver's, which may be newer than this schema.
+                if !restored && !m.unknown.is_empty() {
+                    let kind = o.kind();
+                    return Err(err(crate::api::schema::strict_decoding_error(
+                        kind, &m.unknown,
+                    )));
                 }
                 let replicas = match &o {
                     crate::api::Object::Deployment(d) => d.spec.replicas,
@@ -352,18 +362,37 @@ impl Scenario {
                 if let Some(n) = replicas {
                     self.budget
                         .check_replicas(n.into())
-                        .map_err(|e| ScenarioError::Object {
-                            index: i,
-                            label: Some(label.clone()),
-                            message: format!("spec.replicas: {e}"),
-                        })?;
+                        .map_err(|e| err(format!("spec.replicas: {e}")))?;
                 }
-                c.create(o).map_err(|e| ScenarioError::Object {
-                    index: i,
-                    label: Some(label),
+                if restored {
+                    state.push((i, o));
+                } else {
+                    created.push((i, o));
+                }
+            }
+        }
+        if !state.is_empty() || !skipped.is_empty() {
+            let (index, objs): (Vec<usize>, Vec<_>) = state.into_iter().unzip();
+            let labels: Vec<String> = objs
+                .iter()
+                .map(|o| format!("{}/{}", o.kind().as_str(), o.meta().name))
+                .collect();
+            let done = c
+                .restore(objs, skipped)
+                .map_err(|(k, e)| ScenarioError::Object {
+                    index: index[k],
+                    label: Some(labels[k].clone()),
                     message: e.to_string(),
                 })?;
-            }
+            c.restored = Some(std::rc::Rc::new(done));
+        }
+        for (i, o) in created {
+            let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
+            c.create(o).map_err(|e| ScenarioError::Object {
+                index: i,
+                label: Some(label),
+                message: e.to_string(),
+            })?;
         }
         Ok(c)
     }

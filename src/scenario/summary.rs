@@ -165,7 +165,8 @@ pub(crate) fn complete(d: &DeploymentView) -> bool {
 
 /// Every rollout of the run: each time the Deployment's newest ReplicaSet becomes another one
 /// (a new template, or a rollback that renumbers an old one). A Deployment's first
-/// ReplicaSet is not a rollout: it moves from nothing.
+/// ReplicaSet is not a rollout: it moves from nothing; one found beside older ReplicaSets that
+/// still hold replicas is a rollout under way.
 pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> {
     let trace: Vec<&TraceStep> = trace.iter().map(|s| s.borrow()).collect();
     let mut starts = vec![];
@@ -178,6 +179,15 @@ pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> 
         let Some(rs) = s.newest() else { continue };
         match last {
             Some(prev) if prev != rs.name => starts.push((last_action.unwrap_or(i), i)),
+            // A run that begins with older ReplicaSets still holding replicas begins in the
+            // middle of a rollout (a pasted cluster state): it is one, under way.
+            None if s
+                .replica_sets
+                .iter()
+                .any(|r| r.name != rs.name && r.replicas > 0) =>
+            {
+                starts.push((last_action.unwrap_or(i), i));
+            }
             _ => {}
         }
         last = Some(&rs.name);
@@ -185,9 +195,18 @@ pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> 
     let mut out = vec![];
     for (n, &(change, seen)) in starts.iter().enumerate() {
         let next = starts.get(n + 1).map(|&(c, _)| c);
-        out.push(measure(&trace, change, seen, next));
+        let mut r = measure(&trace, change, seen, next);
+        if n == 0 && last_before_first(&trace, seen) && trace[change].command.is_none() {
+            r.change = "under way in the cluster state the run began from".into();
+        }
+        out.push(r);
     }
     out
+}
+
+/// Whether no step before `seen` had a ReplicaSet: the rollout seen there began before the run.
+fn last_before_first(trace: &[&TraceStep], seen: usize) -> bool {
+    trace[..seen].iter().all(|s| s.newest().is_none())
 }
 
 /// Measures one rollout: it starts at step `change`, its new ReplicaSet appears at `seen`, and
