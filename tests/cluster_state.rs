@@ -1,6 +1,6 @@
 //! A cluster's state pasted as `kubectl get deploy,rs,pods -o yaml` prints it (issue 35, item
 //! 1): the run continues it as a controller manager restarting against that cluster would.
-//! The fixture, tests/fixtures/mid-rollout-state.yaml, is a rollout half done: Deployment
+//! The state is the gallery's scenarios/pasted-mid-rollout.yaml, a rollout half done: Deployment
 //! `shop/web` at revision 7 (10 replicas, maxSurge 4, maxUnavailable 2), its old ReplicaSet at
 //! revision 6 with 8 Ready pods and one terminating, its new one at revision 7 with 3 Ready
 //! pods, one running but not yet Ready, one creating its container and one unscheduled.
@@ -11,7 +11,7 @@ use rollout_playground::controller::deployment::Branch;
 use rollout_playground::scenario::Scenario;
 use rollout_playground::scenario::table::explain_step;
 
-const STATE: &str = include_str!("fixtures/mid-rollout-state.yaml");
+const GALLERY: &str = include_str!("../scenarios/pasted-mid-rollout.yaml");
 const OLD: &str = "shop/web-6d4b8c7f9d";
 const NEW: &str = "shop/web-7c9f5b8d6f";
 
@@ -26,8 +26,13 @@ fn pod_names(c: &Cluster, rs: &str) -> Vec<String> {
     v
 }
 
+/// The state as pasted: the scenario's one object text.
+fn state() -> String {
+    Scenario::parse(GALLERY).unwrap().objects.remove(0)
+}
+
 fn started() -> (Scenario, Cluster) {
-    let s = Scenario::from_manifest(STATE);
+    let s = Scenario::from_manifest(&state());
     let c = s.start().unwrap_or_else(|e| panic!("{e}"));
     (s, c)
 }
@@ -183,7 +188,7 @@ fn the_terminating_pod_finishes_terminating_and_the_rest_go_on_from_their_state(
 #[test]
 fn objects_a_state_cannot_continue_are_named_and_the_rest_is_kept() {
     let extra = "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, uid: 0b6c2d1e-1111-4aaa-8bbb-222233334444}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: stray\n  namespace: shop\n  uid: 9f3e1d2c-5555-4ccc-9ddd-666677778888\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5f6d7c8b9a, uid: 11112222-3333-4444-8555-666677778888, controller: true}]\nspec: {containers: [{name: web, image: nginx:1.25}]}\n";
-    let s = Scenario::from_manifest(&format!("{STATE}{extra}"));
+    let s = Scenario::from_manifest(&format!("{}{extra}", state()));
     let c = s.start().unwrap_or_else(|e| panic!("{e}"));
     let lines = c.restored.as_ref().unwrap().lines();
     assert!(lines.contains(&"Not continued: Service/web: the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod.".to_string()), "{lines:?}");
@@ -194,7 +199,7 @@ fn objects_a_state_cannot_continue_are_named_and_the_rest_is_kept() {
 
 #[test]
 fn a_list_with_a_broken_object_is_refused_naming_the_item_and_field() {
-    let broken = STATE.replacen("    replicas: 6\n", "    replicas: six\n", 1);
+    let broken = state().replacen("    replicas: 6\n", "    replicas: six\n", 1);
     let e = Scenario::from_manifest(&broken)
         .start()
         .err()

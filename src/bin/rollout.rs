@@ -336,6 +336,15 @@ fn run(args: &[String]) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
+    // A pasted cluster state: what was continued from when, and what was not (on stderr, so
+    // that the output stays the run's).
+    if let Ok(c) = scenario.start()
+        && let Some(r) = &c.restored
+    {
+        for line in r.lines() {
+            eprintln!("{file}: {}", safe(&line));
+        }
+    }
     // The checks read the run as the page records it (pods and the Deployment per step).
     let run = if check {
         Session::new(scenario).map(|s| {

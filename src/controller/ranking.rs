@@ -133,11 +133,14 @@ pub struct RankView {
     pub restarts: i32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created: Option<Time>,
+    /// The instant of the sync that ranked the pods (their ages are told from it).
+    #[serde(skip)]
+    pub at: Option<Time>,
 }
 
 impl<'a> RankKey<'a> {
-    /// The keys in words (the trace's deletions).
-    pub fn view(&self, gates: FeatureGates) -> RankView {
+    /// The keys in words (the trace's deletions), ranked at `at`.
+    pub fn view(&self, gates: FeatureGates, at: Option<Time>) -> RankView {
         let low = (self.head & 0xffff_ffff) as u32;
         let cost = ((self.head >> Head::COST) & 0xffff_ffff) as u32;
         RankView {
@@ -155,6 +158,7 @@ impl<'a> RankKey<'a> {
             ready_since: self.ready_at.map(|(t, _)| t),
             restarts: self.restarts,
             created: self.created.map(|(t, _)| t),
+            at,
         }
     }
 

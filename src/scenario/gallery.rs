@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 19] = [
+pub const NAMES: [&str; 20] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -24,10 +24,11 @@ pub const NAMES: [&str; 19] = [
     "adopt-orphan-replicaset",
     "compare-strategies",
     "kubernetes-releases",
+    "pasted-mid-rollout",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
-pub const GROUPS: [(&str, &[(usize, &str)]); 6] = [
+pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
     (
         "Basics",
         &[
@@ -76,6 +77,10 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 6] = [
             (8, "Rollback: kubectl today and the old annotation"),
             (12, "revisionHistoryLimit prunes old ReplicaSets"),
         ],
+    ),
+    (
+        "Your cluster",
+        &[(19, "A rollout half done, pasted from kubectl get -o yaml")],
     ),
 ];
 
@@ -154,6 +159,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "kubernetes-releases",
         include_str!("../../scenarios/kubernetes-releases.yaml"),
+    ),
+    (
+        "pasted-mid-rollout",
+        include_str!("../../scenarios/pasted-mid-rollout.yaml"),
     ),
 ];
 

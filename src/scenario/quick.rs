@@ -367,7 +367,24 @@ pub struct Problem {
 /// Checks the manifest as `kubectl apply` would have the apiserver check it: it parses, it is
 /// a Deployment, and it passes defaulting and validation. Every problem comes with its line.
 pub fn check(text: &str) -> Vec<Problem> {
-    let manifests = match parse_manifests(text) {
+    check_as(text, false)
+}
+
+/// [`check`] for "Start from my manifest", which starts a cluster from the text: any kind the
+/// playground models, or a cluster's state as `kubectl get … -o yaml` prints it (whose
+/// objects, with uids, carry the fields their apiserver has; kinds it does not model are set
+/// aside and named when the run starts).
+pub fn check_start(text: &str) -> Vec<Problem> {
+    check_as(text, true)
+}
+
+fn check_as(text: &str, start: bool) -> Vec<Problem> {
+    let parsed = if start {
+        crate::api::yaml::parse_state(text).map(|p| p.manifests)
+    } else {
+        parse_manifests(text)
+    };
+    let manifests = match parsed {
         Ok(o) => o,
         Err(e) => {
             return vec![Problem {
@@ -378,7 +395,10 @@ pub fn check(text: &str) -> Vec<Problem> {
         }
     };
     let mut out = vec![];
-    for m in manifests {
+    for mut m in manifests {
+        if !m.object.meta().uid.is_empty() {
+            m.unknown.clear();
+        }
         // Strict field validation: a field the API does not have is refused before defaults.
         for f in &m.unknown {
             out.push(Problem {
@@ -406,6 +426,7 @@ pub fn check(text: &str) -> Vec<Problem> {
                     }
                 }
             }
+            _ if start => {}
             other => out.push(Problem {
                 line: Some(1),
                 field: Some("kind".into()),

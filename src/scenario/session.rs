@@ -57,6 +57,8 @@ pub struct Session {
     /// than copied.
     pub end: Option<Checkpoint>,
     pub checkpoint_writes: u64,
+    /// What continuing a pasted cluster state did, when the run began from one.
+    pub restored: Option<Rc<crate::cluster::restore::Restored>>,
 }
 
 /// Why a console command or a world change was refused; the run is left as it was.
@@ -280,6 +282,7 @@ impl Session {
             checkpoints: vec![],
             end: None,
             checkpoint_writes: CHECKPOINT_WRITES,
+            restored: None,
         };
         s.typed = vec![false; s.scenario.steps.len()];
         s
@@ -376,6 +379,7 @@ impl Session {
         };
         self.over = c.over.take();
         self.focus = c.focus.clone();
+        self.restored = c.restored.clone();
         let (scenario_pos, now_ms) = (c.rec.scenario_pos, c.now_ms());
         let (sim, mut rec) = c.into_parts();
         self.focus_objects.append(&mut rec.focus_objects);

@@ -147,27 +147,8 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
     }
     if !s.deletions.is_empty() {
         out.push("deleted, first to last (ActivePodsWithRanks: each key decides only a tie in the ones before it):".into());
-        let at = |t: Option<crate::api::Time>| {
-            t.map_or("-".to_string(), |t| {
-                format!("{:.1} s", t.virtual_ms() as f64 / 1000.0)
-            })
-        };
         for d in &s.deletions {
-            let r = &d.rank;
-            let cost = r
-                .deletion_cost
-                .map_or(String::new(), |c| format!(", deletion cost {c}"));
-            out.push(format!(
-                "  {}: {}, {}, {}{cost}, {} on its node, ready since {}, {} restarts, created {}",
-                d.pod,
-                if r.assigned { "assigned" } else { "unassigned" },
-                r.phase,
-                if r.ready { "ready" } else { "not ready" },
-                r.co_located,
-                at(r.ready_since),
-                r.restarts,
-                at(r.created),
-            ));
+            out.push(deletion_line(d));
         }
     }
     if let Some(q) = &s.queues {
@@ -198,6 +179,37 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
 
 /// A sync's path through upstream's code with the numbers each call decided, and its writes
 /// (`explain_step`).
+/// One deleted pod with its ranking keys; ages are told at the sync (seconds within a run,
+/// kubectl's ages for a pasted state's pods).
+fn deletion_line(d: &crate::controller::replicaset::Deletion) -> String {
+    let age = |t: Option<crate::api::Time>| match (t, d.rank.at) {
+        (Some(t), Some(at)) => {
+            let ms = at.since(t) / 1_000_000;
+            if ms < 60_000 {
+                format!("{:.1} s", ms as f64 / 1000.0)
+            } else {
+                crate::api::time::human_duration(ms)
+            }
+        }
+        _ => "-".to_string(),
+    };
+    let r = &d.rank;
+    let cost = r
+        .deletion_cost
+        .map_or(String::new(), |c| format!(", deletion cost {c}"));
+    format!(
+        "  {}: {}, {}, {}{cost}, {} on its node, ready for {}, {} restarts, created {} before",
+        d.pod,
+        if r.assigned { "assigned" } else { "unassigned" },
+        r.phase,
+        if r.ready { "ready" } else { "not ready" },
+        r.co_located,
+        age(r.ready_since),
+        r.restarts,
+        age(r.created),
+    )
+}
+
 fn code_lines(s: &TraceStep, release: crate::controller::release::Release, out: &mut Vec<String>) {
     let (rows, loose) = super::code::code_rows_at(s, release);
     if !rows.is_empty() {

@@ -523,7 +523,10 @@ impl ReplicaSetController {
             let chosen = first_ranked_pods(active, keys, n, Some(now), self.gates);
             // The ranking keys in words, for a run that records its steps.
             let ranks = if self.calls.is_recording() {
-                chosen.iter().map(|&i| keys[i].view(self.gates)).collect()
+                chosen
+                    .iter()
+                    .map(|&i| keys[i].view(self.gates, Some(now)))
+                    .collect()
             } else {
                 vec![]
             };

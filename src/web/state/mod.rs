@@ -283,6 +283,10 @@ impl Model {
             n.editor.problems = Rc::new(vec![]);
             n.console = self.console.clone();
         }
+        // A pasted cluster state: what was continued from when, and what was not.
+        if let Some(r) = &n.session.restored {
+            n.notice = Some(r.lines().join(" "));
+        }
         n.landed(opening);
         n
     }
@@ -825,7 +829,7 @@ impl Model {
                 self.load_current_spec();
             }
             EditorAction::StartFromManifest => {
-                let problems = quick::check(&self.editor.text);
+                let problems = quick::check_start(&self.editor.text);
                 if problems.is_empty() {
                     let text = self.editor.text.clone();
                     let scenario = Scenario::from_manifest(&text);
