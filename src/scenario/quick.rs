@@ -85,6 +85,24 @@ fn first_document(text: &str) -> Result<Value, String> {
         .map_err(|e| format!("the manifest is not valid YAML: {e}"))
 }
 
+/// The Deployment the controls edit in a manifest: the document itself, or in a `List` (a
+/// pasted cluster state) its first Deployment.
+fn the_deployment(v: &mut Value) -> &mut Value {
+    let is_list = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"));
+    let at = v.get("items").and_then(Value::as_array).and_then(|items| {
+        items
+            .iter()
+            .position(|i| i.get("kind").and_then(Value::as_str) == Some("Deployment"))
+    });
+    match (is_list, at) {
+        (true, Some(i)) => &mut v["items"][i],
+        _ => v,
+    }
+}
+
 fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, k| match v {
         Value::Array(a) => a.get(k.parse::<usize>().ok()?),
@@ -96,11 +114,12 @@ fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
 /// The quick controls' values as the manifest states them (`None` when it leaves the field to
 /// its default).
 pub fn read(text: &str) -> Result<Vec<(Field, Option<String>)>, String> {
-    let v = first_document(text)?;
+    let mut doc = first_document(text)?;
+    let v = the_deployment(&mut doc);
     Ok(Field::ALL
         .iter()
         .map(|f| {
-            let val = lookup(&v, f.path()).and_then(|x| match x {
+            let val = lookup(v, f.path()).and_then(|x| match x {
                 Value::String(s) => Some(s.clone()),
                 Value::Number(n) => Some(n.to_string()),
                 Value::Bool(b) => Some(b.to_string()),
@@ -133,7 +152,8 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
         })?)),
     };
     let path = field.path();
-    let mut cur = &mut v;
+    let d = the_deployment(&mut v);
+    let mut cur = &mut *d;
     for k in &path[..path.len() - 1] {
         cur = match cur {
             Value::Array(a) => {
@@ -162,7 +182,9 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
     // Recreate takes no rollingUpdate block: the apiserver rejects one.
     if field == Field::Strategy
         && value == "Recreate"
-        && let Some(Value::Object(s)) = v.get_mut("spec").and_then(|s| s.get_mut("strategy"))
+        && let Some(Value::Object(s)) = the_deployment(&mut v)
+            .get_mut("spec")
+            .and_then(|s| s.get_mut("strategy"))
     {
         s.shift_remove("rollingUpdate");
     }
@@ -453,6 +475,17 @@ mod tests {
             .find(|(x, _)| *x == f)
             .unwrap()
             .1
+    }
+
+    #[test]
+    fn the_controls_edit_the_deployment_of_a_pasted_list() {
+        let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec: {replicas: 10}\n";
+        assert_eq!(value(list, Field::Replicas).as_deref(), Some("10"));
+        let written = write(list, Field::Replicas, "12").unwrap();
+        assert_eq!(value(&written, Field::Replicas).as_deref(), Some("12"));
+        let v = crate::api::yaml::parse_document(&written).unwrap();
+        assert!(v.get("spec").is_none(), "{written}");
+        assert_eq!(v["items"][0]["kind"], "Pod");
     }
 
     #[test]

@@ -108,6 +108,12 @@ pub fn app() -> Html {
                     <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissNotice) }>{"×"}</button>
                 </div>
             }
+            if let (Some(r), true) = (model.session.restored.clone(), model.state_note) {
+                <div class="notice state" role="status">
+                    <span>{ r.lines().join(" ") }</span>
+                    <button aria-label="Dismiss" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::DismissStateNote) }>{"×"}</button>
+                </div>
+            }
             { recording_bar(&model, &dispatch) }
             if let Mode::Compare(c) = model.mode() {
                 <main class="compare-main">

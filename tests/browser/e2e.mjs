@@ -191,6 +191,32 @@ await test('Start from my manifest opens a cluster with only the pasted objects'
   assert(out.includes('checkout-api') && !/\bweb\b/.test(out), 'only the pasted Deployment: ' + out);
 });
 
+// The gallery's pasted state, as a reader would paste what kubectl printed.
+const pastedState = fs.readFileSync('scenarios/pasted-mid-rollout.yaml', 'utf8')
+  .split('\n  - |\n')[1].split('\n').map(l => l.slice(4)).join('\n');
+
+await test('a cluster state pasted mid-rollout starts from where it stands and completes', async page => {
+  await page.fill('#manifest', pastedState);
+  await page.click('button[aria-label="Start from my manifest"]');
+  await page.waitForFunction(() => document.querySelector('.branch-panel h2') && document.querySelector('.branch-panel h2').innerText.includes('shop/web'));
+  const note = await text(page, '.notice.state');
+  assert(note.includes('Continued 18 objects from the cluster state, at its latest timestamp 2026-11-26T14:02:58Z.'), 'says what was continued: ' + note);
+  assert(note.includes('Nodes: ip-10-0-1-23.eu-west-1.compute.internal'), 'and its nodes: ' + note);
+  assert((await page.locator('#manifest').inputValue()) === pastedState, 'the pasted text is kept');
+  // The first sync's numbers are the state's.
+  const branch = await text(page, '.branch-panel');
+  assert(branch.includes('rollout'), 'the rollout rung: ' + branch);
+  await seekEnd(page);
+  await command(page, 'kubectl get rs -n shop');
+  await page.waitForFunction(() => /web-7c9f5b8d6f\s+10\s+10\s+10/.test(document.querySelector('#console-out').innerText));
+  await command(page, 'kubectl get pods -n shop');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('web-7c9f5b8d6f-g5wb7'));
+  const out = await text(page, '#console-out');
+  assert(!out.includes('web-6d4b8c7f9d-'), 'the old pods are gone: ' + out);
+  await page.click('.notice.state button[aria-label="Dismiss"]');
+  assert((await page.locator('.notice.state').count()) === 0, 'dismissed');
+});
+
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');

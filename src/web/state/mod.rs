@@ -63,6 +63,9 @@ pub struct Model {
     pub selected: Option<Selected>,
     /// A message about the last thing that went wrong outside the editor and the console.
     pub notice: Option<String>,
+    /// Whether to say what continuing a pasted cluster state did (`session.restored`): from
+    /// the opening of such a run until the reader dismisses it.
+    pub state_note: bool,
     /// How many links or host-page `load`s were refused: each is answered (an embed tells its
     /// host, the same refusal twice too, which the notice alone would not) and the address bar
     /// goes back to the work, which stays as it was.
@@ -117,6 +120,7 @@ pub enum Action {
     SetWorld(World),
     Select(Option<Selected>),
     DismissNotice,
+    DismissStateNote,
     /// Something the reader should know that changed nothing (a gallery file that did not load).
     Notice(String),
     ToggleTheme,
@@ -214,6 +218,7 @@ impl Model {
         let mut m = Model {
             editor: Editor::new(editor_text(&session.scenario)),
             notice: session.stopped.clone(),
+            state_note: session.restored.is_some(),
             session: Rc::new(session),
             gallery,
             play: Playback::default(),
@@ -282,10 +287,6 @@ impl Model {
             n.editor.dirty = true;
             n.editor.problems = Rc::new(vec![]);
             n.console = self.console.clone();
-        }
-        // A pasted cluster state: what was continued from when, and what was not.
-        if let Some(r) = &n.session.restored {
-            n.notice = Some(r.lines().join(" "));
         }
         n.landed(opening);
         n
@@ -910,6 +911,7 @@ impl Model {
             Action::SetWorld(w) => self.rerun(|s| s.set_world(w)),
             Action::Select(sel) => self.selected = sel,
             Action::DismissNotice => self.notice = None,
+            Action::DismissStateNote => self.state_note = false,
             Action::Notice(text) => self.notice = Some(text),
             Action::ToggleTheme => self.dark = !self.dark,
             Action::TogglePredict => {
