@@ -478,6 +478,7 @@ impl ReplicaSetController {
 
     /// The decision half of `manageReplicas`: how many pods to create, or which to delete
     /// (ranked among the pods of every sibling ReplicaSet), with the explain line.
+    /// (Long: both branches of upstream's diff, each with the words a recording keeps.)
     fn plan_replicas(
         &self,
         active_count: usize,
