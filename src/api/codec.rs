@@ -294,6 +294,7 @@ fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result
 }
 
 top_level!(Pod, "Pod", "v1", PodSpec, PodStatus);
+top_level!(Node, "Node", "v1", NodeSpec, NodeStatus);
 top_level!(
     Deployment,
     "Deployment",
@@ -315,6 +316,7 @@ impl Serialize for Object {
             Object::Deployment(o) => o.serialize(s),
             Object::ReplicaSet(o) => o.serialize(s),
             Object::Pod(o) => o.serialize(s),
+            Object::Node(o) => o.serialize(s),
         }
     }
 }

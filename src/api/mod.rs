@@ -739,6 +739,104 @@ impl Deployment {
     }
 }
 
+// ---------------------------------------------------------------- Node
+
+/// A `v1` Node: what the scheduler fits pods on (its allocatable resources, whether it is
+/// cordoned, its taints and labels). Cluster-scoped: its namespace is empty.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Node {
+    pub metadata: ObjectMeta,
+    pub spec: NodeSpec,
+    pub status: NodeStatus,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSpec {
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub unschedulable: bool,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub taints: Vec<Taint>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taint {
+    #[serde(default, deserialize_with = "codec::nd")]
+    pub key: String,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub value: String,
+    #[serde(default, deserialize_with = "codec::nd")]
+    pub effect: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_added: Option<Time>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeStatus {
+    /// Quantities by resource name (`cpu: "4"`, `memory: 16Gi`, `pods: "110"`).
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub capacity: Map,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub allocatable: Map,
+    #[serde(
+        default,
+        deserialize_with = "codec::nd",
+        skip_serializing_if = "codec::omit"
+    )]
+    pub conditions: Vec<PodCondition>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Node {
+    /// A resource's allocatable quantity as text (`"4"`, `"16Gi"`), as the scheduler reads it.
+    pub fn allocatable(&self, resource: &str) -> Option<String> {
+        quantity_text(self.status.allocatable.get(resource)?)
+    }
+    /// Whether its Ready condition is True (a node without one is taken as Ready: the
+    /// playground has no node lifecycle controller to say otherwise).
+    pub fn is_ready(&self) -> bool {
+        self.status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Ready")
+            .is_none_or(|c| c.status == "True")
+    }
+}
+
+/// A quantity as written: a string, or a bare number (`cpu: 4`).
+pub fn quantity_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 // ---------------------------------------------------------------- ReplicaSet
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -859,6 +957,7 @@ pub enum Object {
     Deployment(Box<Deployment>),
     ReplicaSet(Box<ReplicaSet>),
     Pod(Pod),
+    Node(Box<Node>),
 }
 
 /// A kind the store serves, typed (kube-rs's `Resource`): an object goes into the store as an
@@ -893,6 +992,18 @@ impl Typed for ReplicaSet {
     }
 }
 
+impl Typed for Node {
+    fn into_object(self) -> Object {
+        Object::Node(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::Node(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
 impl Typed for Pod {
     fn into_object(self) -> Object {
         Object::Pod(self)
@@ -910,6 +1021,7 @@ pub enum Kind {
     Deployment,
     ReplicaSet,
     Pod,
+    Node,
 }
 
 impl Kind {
@@ -918,7 +1030,12 @@ impl Kind {
             Kind::Deployment => "Deployment",
             Kind::ReplicaSet => "ReplicaSet",
             Kind::Pod => "Pod",
+            Kind::Node => "Node",
         }
+    }
+    /// Whether its objects live in a namespace (a Node does not).
+    pub fn namespaced(self) -> bool {
+        self != Kind::Node
     }
     /// The resource name kubectl and the apiserver use in messages (`deployments.apps`).
     pub fn resource(self) -> &'static str {
@@ -926,6 +1043,7 @@ impl Kind {
             Kind::Deployment => "deployments.apps",
             Kind::ReplicaSet => "replicasets.apps",
             Kind::Pod => "pods",
+            Kind::Node => "nodes",
         }
     }
 }
@@ -936,6 +1054,7 @@ impl Object {
             Object::Deployment(_) => Kind::Deployment,
             Object::ReplicaSet(_) => Kind::ReplicaSet,
             Object::Pod(_) => Kind::Pod,
+            Object::Node(_) => Kind::Node,
         }
     }
     pub fn meta(&self) -> &ObjectMeta {
@@ -943,6 +1062,7 @@ impl Object {
             Object::Deployment(o) => &o.metadata,
             Object::ReplicaSet(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
+            Object::Node(o) => &o.metadata,
         }
     }
     pub fn meta_mut(&mut self) -> &mut ObjectMeta {
@@ -950,6 +1070,7 @@ impl Object {
             Object::Deployment(o) => &mut o.metadata,
             Object::ReplicaSet(o) => &mut o.metadata,
             Object::Pod(o) => &mut o.metadata,
+            Object::Node(o) => &mut o.metadata,
         }
     }
     pub fn to_value(&self) -> Value {

@@ -69,9 +69,70 @@ fn parse(s: &str) -> Option<(i128, Format)> {
 
 /// The canonical form of a quantity, or `None` if it does not parse.
 pub fn canonical(s: &str) -> Option<String> {
-    let (nanos, mut format) = parse(s)?;
+    let (nanos, format) = parse(s)?;
+    Some(render(nanos, format))
+}
+
+/// A sum of quantities, as `Quantity.Add` keeps one: exact, in the notation of its first
+/// non-zero term (`250m` three times is `750m`; `128Mi` three times `384Mi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amount {
+    nanos: i128,
+    format: Format,
+}
+
+impl Default for Amount {
+    fn default() -> Amount {
+        Amount {
+            nanos: 0,
+            format: Format::DecimalSI,
+        }
+    }
+}
+
+impl Amount {
+    /// A quantity as written, or `None` if it does not parse.
+    pub fn of(s: &str) -> Option<Amount> {
+        let (nanos, format) = parse(s)?;
+        Some(Amount { nanos, format })
+    }
+    pub fn add(&mut self, other: Amount) {
+        if self.nanos == 0 {
+            self.format = other.format;
+        }
+        self.nanos += other.nanos;
+    }
+    /// The larger of two (a pod's init containers against its containers).
+    pub fn max(self, other: Amount) -> Amount {
+        if other.nanos > self.nanos {
+            other
+        } else {
+            self
+        }
+    }
+    /// In thousandths, rounded up (`MilliValue`).
+    pub fn milli(self) -> i128 {
+        (self.nanos + 999_999).div_euclid(1_000_000)
+    }
+    /// In whole units, rounded up (`Value`).
+    pub fn units(self) -> i128 {
+        (self.nanos + NANO - 1).div_euclid(NANO)
+    }
+    pub fn is_zero(self) -> bool {
+        self.nanos == 0
+    }
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&render(self.nanos, self.format))
+    }
+}
+
+/// A value in nano-units written as apimachinery writes a quantity of this notation.
+fn render(nanos: i128, mut format: Format) -> String {
     if nanos == 0 {
-        return Some("0".into());
+        return "0".into();
     }
     // A binary quantity under 1024 or not a whole number is shown in decimal, to keep it exact.
     if format == Format::BinarySI && (nanos.abs() < 1024 * NANO || nanos % NANO != 0) {
@@ -87,7 +148,7 @@ pub fn canonical(s: &str) -> Option<String> {
             power += 1;
         }
         let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][power];
-        return Some(format!("{sign}{units}{suffix}"));
+        return format!("{sign}{units}{suffix}");
     }
     // Decimal: the largest exponent (a multiple of 3, from 10^-9) that leaves a whole mantissa.
     let (mut mantissa, mut exp) = (n, -9i32);
@@ -100,7 +161,7 @@ pub fn canonical(s: &str) -> Option<String> {
         (Format::DecimalExponent, e) => format!("e{e}"),
         (_, e) => ["n", "u", "m", "", "k", "M", "G", "T", "P", "E"][((e + 9) / 3) as usize].into(),
     };
-    Some(format!("{sign}{mantissa}{suffix}"))
+    format!("{sign}{mantissa}{suffix}")
 }
 
 #[cfg(test)]

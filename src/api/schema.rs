@@ -31,6 +31,7 @@ pub fn unknown_fields(kind: Kind, v: &Value) -> Vec<String> {
         Kind::Deployment => DEPLOYMENT,
         Kind::ReplicaSet => REPLICA_SET,
         Kind::Pod => POD,
+        Kind::Node => NODE,
     };
     let mut out = vec![];
     walk(root, v, &mut String::new(), &mut out);

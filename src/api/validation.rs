@@ -56,7 +56,11 @@ pub struct Invalid {
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let group = if self.kind == "Pod" { "" } else { ".apps" };
+        let group = if matches!(self.kind, "Pod" | "Node") {
+            ""
+        } else {
+            ".apps"
+        };
         write!(f, "{}{group} \"{}\" is invalid: ", self.kind, self.name)?;
         if self.errors.len() == 1 {
             write!(f, "{}", self.errors[0])
@@ -580,6 +584,54 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
         Err(Invalid {
             kind: "Pod",
             name: p.metadata.name.to_string(),
+            errors: errs,
+        })
+    }
+}
+
+/// A Node as the apiserver validates one (its name, its taints), and what the playground's
+/// scheduler needs of it: `status.allocatable`, in quantities that parse.
+pub fn validate_node(n: &Node) -> Result<(), Invalid> {
+    let mut errs = Vec::new();
+    if n.metadata.name.is_empty() {
+        errs.push(required("metadata.name").with_detail("name or generateName is required"));
+    }
+    for m in dns1123_subdomain_errors(&n.metadata.name) {
+        let name = format!("\"{}\"", n.metadata.name);
+        errs.push(invalid("metadata.name", name, m));
+    }
+    for (i, t) in n.spec.taints.iter().enumerate() {
+        if t.key.is_empty() {
+            errs.push(required(&format!("spec.taints[{i}].key")));
+        }
+        const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+        if !EFFECTS.contains(&t.effect.as_str()) {
+            let field = format!("spec.taints[{i}].effect");
+            errs.push(unsupported(&field, &t.effect, &EFFECTS));
+        }
+    }
+    if n.status.allocatable.is_empty() {
+        errs.push(FieldError {
+            field: "status.allocatable".into(),
+            detail: "Required value: the scheduler fits pods by it (a node's kubelet reports it; `kubectl get node NAME -o yaml` prints it)".into(),
+        });
+    }
+    for (k, v) in &n.status.allocatable {
+        let text = quantity_text(v).unwrap_or_default();
+        if super::quantity::canonical(&text).is_none() {
+            errs.push(invalid(
+                &format!("status.allocatable[{k}]"),
+                format!("\"{text}\""),
+                "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            ));
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "Node",
+            name: n.metadata.name.to_string(),
             errors: errs,
         })
     }

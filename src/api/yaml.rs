@@ -61,10 +61,10 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     }
     let want = match kind {
         "Deployment" | "ReplicaSet" => "apps/v1",
-        "Pod" => "v1",
+        "Pod" | "Node" => "v1",
         _ => {
             return Err(err(format!(
-                "no matches for kind \"{kind}\" in version \"{api}\": the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod"
+                "no matches for kind \"{kind}\" in version \"{api}\": {MODELED}"
             )));
         }
     };
@@ -82,6 +82,7 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     Ok(match kind {
         "Deployment" => Object::Deployment(Box::new(typed::<Deployment>(v)?)),
         "ReplicaSet" => Object::ReplicaSet(Box::new(typed::<ReplicaSet>(v)?)),
+        "Node" => Object::Node(Box::new(typed::<crate::api::Node>(v)?)),
         _ => Object::Pod(typed::<Pod>(v)?),
     })
 }
@@ -217,12 +218,13 @@ fn read_one(
 ) -> Result<Option<Manifest>, ManifestError> {
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
     let from_cluster = in_list || v.pointer("/metadata/uid").is_some_and(|u| u != "");
-    if from_cluster && !kind.is_empty() && !matches!(kind, "Deployment" | "ReplicaSet" | "Pod") {
+    let modeled = matches!(kind, "Deployment" | "ReplicaSet" | "Pod" | "Node");
+    if from_cluster && !kind.is_empty() && !modeled {
         let name = v.pointer("/metadata/name").and_then(Value::as_str);
         skipped.push(Skipped {
             kind: kind.to_string(),
             name: name.unwrap_or("").to_string(),
-            reason: not_modeled(kind).into(),
+            reason: MODELED.into(),
         });
         return Ok(None);
     }
@@ -234,13 +236,9 @@ fn read_one(
     }))
 }
 
-/// Why an object of a cluster state of this kind is not continued.
-fn not_modeled(kind: &str) -> &'static str {
-    match kind {
-        "Node" => "its name is kept as one of the world's nodes; its capacity is not modeled",
-        _ => "the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod",
-    }
-}
+/// The kinds the playground models, for refusals.
+const MODELED: &str =
+    "the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod and Node";
 
 /// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document
 /// `index` of `text`: that document is found among the text's `---`-separated parts as the one

@@ -150,6 +150,7 @@ fn resource_of(k: Kind) -> &'static str {
         Kind::Deployment => "deployments",
         Kind::ReplicaSet => "replicasets",
         Kind::Pod => "pods",
+        Kind::Node => "nodes",
     }
 }
 
@@ -238,6 +239,7 @@ fn slot(kind: Kind) -> usize {
         Kind::Deployment => 0,
         Kind::ReplicaSet => 1,
         Kind::Pod => 2,
+        Kind::Node => 3,
     }
 }
 
@@ -360,7 +362,7 @@ pub struct Store {
     name_seq: u64,
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
-    objects: [Table; 3],
+    objects: [Table; 4],
     slots: Slots,
     by_uid: FxHashMap<Str, (Kind, Str)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), naming their
@@ -758,12 +760,7 @@ impl Store {
     /// generation and creationTimestamp, as `POST` does.
     pub fn create(&mut self, mut obj: Object) -> Result<Rc<Object>, ApiError> {
         let kind = obj.kind();
-        {
-            let m = obj.meta_mut();
-            if m.namespace.is_empty() {
-                m.namespace = "default".into();
-            }
-        }
+        default_namespace(&mut obj);
         let generated = obj.meta().name.is_empty() && !obj.meta().generate_name.is_empty();
         if generated {
             let name = format!(
@@ -831,9 +828,7 @@ impl Store {
     /// object is not created.
     pub fn create_dry_run(&self, mut obj: Object) -> Result<Object, ApiError> {
         let kind = obj.kind();
-        if obj.meta().namespace.is_empty() {
-            obj.meta_mut().namespace = "default".into();
-        }
+        default_namespace(&mut obj);
         admit(&mut obj, false)?;
         if !obj.meta().name.is_empty()
             && self.objects[slot(kind)]
@@ -851,9 +846,7 @@ impl Store {
     /// Inserts an object exactly as given (fixtures for conformance tests): no validation,
     /// a uid and resourceVersion only where missing, no watch event.
     pub fn insert_raw(&mut self, mut obj: Object) -> Object {
-        if obj.meta().namespace.is_empty() {
-            obj.meta_mut().namespace = "default".into();
-        }
+        default_namespace(&mut obj);
         if obj.meta().uid.is_empty() {
             let uid = self.next_uid();
             obj.meta_mut().uid = uid;
@@ -873,9 +866,7 @@ impl Store {
     /// take resourceVersions after the state's highest.
     pub fn restore(&mut self, mut obj: Object) -> Result<Rc<Object>, ApiError> {
         let kind = obj.kind();
-        if obj.meta().namespace.is_empty() {
-            obj.meta_mut().namespace = "default".into();
-        }
+        default_namespace(&mut obj);
         admit(&mut obj, true)?;
         if self.objects[slot(kind)]
             .by_key
@@ -968,9 +959,7 @@ impl Store {
         status: bool,
     ) -> Result<(Object, Rc<Object>), ApiError> {
         let kind = obj.kind();
-        if obj.meta().namespace.is_empty() {
-            obj.meta_mut().namespace = "default".into();
-        }
+        default_namespace(&mut obj);
         let key = obj.meta().key();
         let Some(old) = self.stored(kind, &key).cloned() else {
             return Err(ApiError::NotFound {
@@ -1082,6 +1071,15 @@ impl Store {
                 }
                 false
             }
+            (Object::Node(n), Object::Node(o)) => {
+                if status {
+                    keep(&mut n.spec, &o.spec);
+                } else {
+                    keep(&mut n.status, &o.status);
+                }
+                validation::validate_node(n).map_err(ApiError::Invalid)?;
+                false
+            }
             _ => false,
         })
     }
@@ -1173,7 +1171,18 @@ impl Store {
     }
 }
 
-/// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
+/// An object without a namespace is in `default`; a cluster-scoped one (a Node) has none, as
+/// the apiserver's `BeforeCreate` clears it.
+fn default_namespace(obj: &mut Object) {
+    let namespaced = obj.kind().namespaced();
+    let m = obj.meta_mut();
+    if !namespaced {
+        m.namespace = Str::default();
+    } else if m.namespace.is_empty() {
+        m.namespace = "default".into();
+    }
+}
+
 /// A created object's registry strategy: defaults, validation, the status a new object starts
 /// with (`restored`: a stored object's, whose status is kept).
 fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
@@ -1192,6 +1201,8 @@ fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
                 r.status = Default::default();
             }
         }
+        // A node's kubelet registers it with its status, which the strategy keeps.
+        Object::Node(n) => validation::validate_node(n).map_err(ApiError::Invalid)?,
         Object::Pod(p) => {
             defaults::default_pod(p);
             validation::validate_pod(p).map_err(ApiError::Invalid)?;
@@ -1206,6 +1217,7 @@ fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
 pub fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = x;

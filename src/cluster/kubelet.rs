@@ -200,6 +200,29 @@ pub type Happening = String;
 /// What follows a lifecycle step: after how many milliseconds, which step.
 pub type Next = Option<(u64, PodStep)>;
 
+/// A pod the scheduler found no node for, waiting in its unschedulable queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parked {
+    pub uid: Str,
+    pub attempts: u32,
+    /// When the last attempt failed (virtual ms).
+    pub failed_ms: u64,
+}
+
+impl Parked {
+    /// When a cluster event may move it back to the active queue: after its back-off (1 s,
+    /// doubling with each attempt, at most 10 s: the scheduler's podInitialBackoff and
+    /// podMaxBackoff).
+    pub fn retry_at(&self) -> u64 {
+        let backoff = (1000u64 << self.attempts.saturating_sub(1).min(4)).min(10_000);
+        self.failed_ms + backoff
+    }
+}
+
+/// How long a pod stays in the unschedulable queue with no event to move it
+/// (podMaxInUnschedulablePodsDuration).
+const MAX_UNSCHEDULABLE_MS: u64 = 5 * 60 * 1000;
+
 /// The scheduler and the kubelets as one pod step sees them: the store, the event recorder,
 /// the world's timings and nodes, and the scheduler's round-robin position.
 pub struct Kubelet<'a> {
@@ -209,6 +232,10 @@ pub struct Kubelet<'a> {
     pub node_rr: &'a mut u32,
     /// Whether the step's description is wanted (it is spelled only when a trace is kept).
     pub describe: bool,
+    /// The release, whose scheduler words its refusals.
+    pub release: crate::controller::release::Release,
+    /// The scheduler's unschedulable queue.
+    pub parked: &'a mut std::collections::BTreeMap<Str, Parked>,
 }
 
 impl Kubelet<'_> {
@@ -292,14 +319,33 @@ impl Kubelet<'_> {
     /// world does not have, it stays Pending). Its containers are then being created.
     fn bind(&mut self, key: &str, name: &str, mut p: Pod) -> Option<(Happening, Next)> {
         let now = self.store.now();
+        let parked = self.parked.remove(key);
+        // Bound already (a retry woken twice): nothing to do.
+        if p.status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == "PodScheduled" && c.status == "True")
+        {
+            return None;
+        }
         let preset = !p.spec.node_name.is_empty();
         let node = if preset {
-            if !self.world.has_node(&p.spec.node_name) {
+            let known = if self.store.count(Kind::Node) > 0 {
+                self.store
+                    .get(Kind::Node, &key_of("", &p.spec.node_name))
+                    .is_some()
+            } else {
+                self.world.has_node(&p.spec.node_name)
+            };
+            if !known {
                 return None;
             }
             p.spec.node_name.to_string()
         } else {
-            let node = self.world.node_name(*self.node_rr);
+            let node = match self.pick_node(&p) {
+                Ok(n) => n,
+                Err(why) => return self.unschedulable(key, name, p, why, parked),
+            };
             *self.node_rr += 1;
             p.spec.node_name = node.as_str().into();
             self.store.update(Object::Pod(p)).ok()?;
@@ -349,6 +395,80 @@ impl Kubelet<'_> {
         Some((
             self.say(|| format!("{name} {how} {node}")),
             Some((self.world.start_ms, PodStep::Start)),
+        ))
+    }
+
+    /// The node for a pod: on the store's Nodes, the scheduler's filters and pick; without
+    /// any, the world's nodes round-robin (they have room for every pod).
+    fn pick_node(&self, p: &Pod) -> Result<String, String> {
+        if self.store.count(Kind::Node) == 0 {
+            return Ok(self.world.node_name(*self.node_rr));
+        }
+        let nodes: Vec<&Node> = self
+            .store
+            .list(Kind::Node)
+            .filter_map(|o| match o {
+                Object::Node(n) => Some(&**n),
+                _ => None,
+            })
+            .collect();
+        let usage = super::scheduler::usage(self.store);
+        let start = *self.node_rr as usize;
+        super::scheduler::schedule(p, &nodes, &usage, start, self.release)
+    }
+
+    /// The pod fits on no node: the scheduler's Warning FailedScheduling (its message cut at
+    /// 1024 bytes, as events are) and the pod's PodScheduled condition False, Unschedulable,
+    /// with the whole message; it waits in the unschedulable queue for an event that may let
+    /// it fit, or at most five minutes.
+    fn unschedulable(
+        &mut self,
+        key: &str,
+        name: &str,
+        mut p: Pod,
+        why: String,
+        parked: Option<Parked>,
+    ) -> Option<(Happening, Next)> {
+        let now = self.store.now();
+        let message = if why.len() > 1024 {
+            let mut cut = 1020;
+            while !why.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{} ...", &why[..cut])
+        } else {
+            why.clone()
+        };
+        self.rec.record(
+            "default-scheduler",
+            Involved::of(Kind::Pod, &p.metadata),
+            EventType::Warning,
+            "FailedScheduling",
+            message,
+        );
+        set_pod_condition(&mut p, "PodScheduled", ConditionStatus::False, now);
+        if let Some(c) = p
+            .status
+            .conditions
+            .iter_mut()
+            .find(|c| c.type_ == "PodScheduled")
+        {
+            c.reason = "Unschedulable".into();
+            c.message = why.as_str().into();
+        }
+        let uid = p.metadata.uid.clone();
+        self.store.update_status(Object::Pod(p)).ok()?;
+        let failed_ms = self.store.clock().now_ms();
+        let attempts = parked.map_or(0, |q| q.attempts) + 1;
+        let entry = Parked {
+            uid,
+            attempts,
+            failed_ms,
+        };
+        self.parked.insert(key.into(), entry);
+        Some((
+            self.say(|| format!("{name} cannot be scheduled: {why}")),
+            Some((MAX_UNSCHEDULABLE_MS, PodStep::Bind)),
         ))
     }
 

@@ -13,6 +13,7 @@ pub mod budget;
 pub mod kubelet;
 pub mod podbook;
 pub mod restore;
+pub mod scheduler;
 pub mod trace;
 pub mod watch;
 
@@ -31,7 +32,7 @@ use crate::controller::garbagecollector::GarbageCollector;
 use crate::controller::replicaset::ReplicaSetController;
 use budget::{Budget, Exceeded, OverBudget};
 use kubelet::{Kubelet, PodStep, World};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use trace::*;
 
@@ -118,6 +119,9 @@ pub struct Sim {
     pub context_namespace: String,
     /// What continuing a pasted cluster state did, when the run began from one.
     pub restored: Option<Rc<restore::Restored>>,
+    /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
+    /// its unschedulable queue holds them until a cluster event may let them fit.
+    pub unschedulable: BTreeMap<Str, kubelet::Parked>,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -265,6 +269,7 @@ impl Cluster {
             watches: vec![],
             context_namespace: "default".into(),
             restored: None,
+            unschedulable: BTreeMap::new(),
         };
         Cluster {
             sim,
@@ -512,7 +517,45 @@ impl Cluster {
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
+        // A pod gone from a node, or a node added or changed, may let a pod the scheduler
+        // parked fit (its queueing hints): it is tried again once its back-off has passed.
+        let frees = match ev.view() {
+            WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
+            WatchRef::Added(Object::Node(_))
+            | WatchRef::Modified {
+                new: Object::Node(_),
+                ..
+            } => true,
+            _ => false,
+        };
+        if frees && !self.sim.unschedulable.is_empty() {
+            let now = self.now_ms();
+            let wake: Vec<(Str, Str, u64)> = self
+                .sim
+                .unschedulable
+                .iter()
+                .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
+                .collect();
+            for (key, uid, at) in wake {
+                self.sim.timers.add(at, (key, uid, PodStep::Bind));
+            }
+        }
         match ev.view() {
+            // A node written without a Ready condition: its kubelet posts one, as it does
+            // once it has registered the node.
+            WatchRef::Added(Object::Node(n))
+                if !n.status.conditions.iter().any(|c| c.type_ == "Ready") =>
+            {
+                let mut n = n.clone();
+                n.status.conditions.push(crate::api::PodCondition {
+                    type_: "Ready".into(),
+                    status: "True".into(),
+                    last_transition_time: Some(self.now()),
+                    reason: "KubeletReady".into(),
+                    message: "kubelet is posting ready status".into(),
+                });
+                let _ = self.sim.store.update_status(Object::Node(n));
+            }
             // (A pod created with its node named is bound already: see `PodStep::Bind`.)
             WatchRef::Added(Object::Pod(p)) => {
                 if let Some((after, step)) = kubelet::next_for_seen(p, &self.sim.world, self.now())
@@ -756,6 +799,9 @@ impl Cluster {
             && !self.sim.gc.queue.has_delayed()
             && self.sim.timers.iter().all(|(_, (key, _, s))| match s {
                 PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_) => true,
+                // The scheduler's periodic retry of a pod that fits nowhere changes nothing:
+                // what could make it fit (a pod gone, a node changed) wakes it anyway.
+                PodStep::Bind => self.sim.unschedulable.contains_key(key),
                 // A pull that will fail again changes nothing; one the world now has does.
                 PodStep::PullRetry(_) => self.sim.store.pod(key).is_none_or(|p| {
                     let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
@@ -825,6 +871,8 @@ impl Cluster {
                     world: &self.sim.world,
                     node_rr: &mut self.sim.node_rr,
                     describe: recording,
+                    release: self.sim.rsc.gates.release,
+                    parked: &mut self.sim.unschedulable,
                 };
                 if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
                     if recording {

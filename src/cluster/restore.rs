@@ -58,6 +58,9 @@ fn latest(o: &Object) -> Option<Time> {
         Object::ReplicaSet(r) => {
             times.extend(r.status.conditions.iter().map(|c| c.last_transition_time));
         }
+        Object::Node(n) => {
+            times.extend(n.status.conditions.iter().map(|c| c.last_transition_time));
+        }
         Object::Pod(p) => {
             times.push(p.status.start_time);
             times.extend(p.status.conditions.iter().map(|c| c.last_transition_time));
@@ -103,7 +106,8 @@ fn dangling(objs: &[Object]) -> Vec<(usize, String)> {
 }
 
 /// The world as the state shows it: its nodes by name (the Nodes given, then those its pods
-/// are bound to), and the images its pods cannot pull or keep crashing on, which go on doing
+/// are bound to; without Nodes the scheduler places pods on these, with room for all), and
+/// the images its pods cannot pull or keep crashing on, which go on doing
 /// so. Each change is said.
 fn world_from(c: &mut Cluster, pods: &[&Pod], nodes: &[String]) -> Vec<String> {
     let mut said = vec![];
@@ -146,8 +150,7 @@ impl Cluster {
     /// Takes a cluster's state into the store (see the module's doc): objects whose owners the
     /// state lacks are set aside, the world takes the state's nodes and failing images, the
     /// clock starts at the state's latest timestamp, and each object is stored as it was.
-    /// `skipped` are the objects the text held that the playground does not model (their
-    /// Nodes name the world's nodes). An object the apiserver would not hold is an error
+    /// `skipped` are the objects the text held that the playground does not model. An object the apiserver would not hold is an error
     /// with its index in `objs`.
     pub fn restore(
         &mut self,
@@ -172,11 +175,10 @@ impl Cluster {
             .enumerate()
             .filter(|(i, _)| !aside.iter().any(|(j, _)| j == i))
             .collect();
-        let nodes: Vec<String> = done
-            .skipped
+        let nodes: Vec<String> = objs
             .iter()
-            .filter(|s| s.kind == "Node")
-            .map(|s| s.name.clone())
+            .filter(|(_, o)| o.kind() == crate::api::Kind::Node)
+            .map(|(_, o)| o.meta().name.to_string())
             .collect();
         let pods: Vec<&Pod> = objs
             .iter()

@@ -77,6 +77,20 @@ impl Release {
         self.minor >= 34
     }
 
+    /// PR #134740 (v1.35): the scheduler's TaintToleration filter says "node(s) had untolerated
+    /// taint(s)"; before, it named the first such taint, `node(s) had untolerated taint {key:
+    /// value}` (1.34's later patches took the change too; its .0 did not).
+    pub fn scheduler_hides_taints(self) -> bool {
+        self.minor >= 35
+    }
+
+    /// DynamicResourceAllocation, on by default from v1.34: its PostFilter runs before
+    /// preemption, and for a pod without claims says "no new claims to deallocate", which a
+    /// FailedScheduling message carries before "preemption: …".
+    pub fn scheduler_runs_dra_post_filter(self) -> bool {
+        self.minor >= 34
+    }
+
     /// PR #136945 (kubectl v1.36): `kubectl scale -o yaml|json` prints the object with the
     /// replicas asked for; before, as it was found.
     pub fn scale_prints_the_new_replicas(self) -> bool {

@@ -169,7 +169,8 @@ impl Builder {
                     c.store
                         .list(res.kind())
                         .filter(|o| {
-                            ns.is_none_or(|ns| o.meta().namespace == ns)
+                            (!res.kind().namespaced()
+                                || ns.is_none_or(|ns| o.meta().namespace == ns))
                                 && labels.matches(&o.meta().labels)
                                 && keep(o)
                         })
@@ -239,6 +240,8 @@ fn info(res: Resource, o: &Object) -> Info {
 }
 
 fn get(c: &Cluster, ns: &str, res: Resource, name: &str) -> Result<Info, KubectlError> {
+    // A cluster-scoped object (a Node) is in no namespace, whichever the command names.
+    let ns = if res.kind().namespaced() { ns } else { "" };
     c.store
         .get(res.kind(), &format!("{ns}/{name}"))
         .map(|o| info(res, o))

@@ -10,6 +10,7 @@ pub struct Names {
     pub objects: Vec<String>,
     pub pods: Vec<String>,
     pub namespaces: Vec<String>,
+    pub nodes: Vec<String>,
 }
 
 /// Completes the last word of a console line, as kubectl's shell completion would: verbs,
@@ -38,6 +39,7 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
                     Some(Resource::Pod) => pods.to_vec(),
                     Some(Resource::Deployment) => names.iter().take(1).cloned().collect(),
                     Some(Resource::ReplicaSet) => names.iter().skip(1).cloned().collect(),
+                    Some(Resource::Node) => all.nodes.clone(),
                     None => vec![],
                 };
                 of.into_iter().map(|n| format!("{r}/{n}")).collect()

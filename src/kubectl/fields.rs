@@ -71,6 +71,7 @@ impl FieldSelector {
             Resource::Deployment => ("apps/v1, Resource=deployments", &META),
             Resource::ReplicaSet => ("apps/v1, Resource=replicasets", &REPLICA_SET),
             Resource::Pod => ("/v1, Resource=pods", &POD),
+            Resource::Node => ("/v1, Resource=nodes", &NODE),
         };
         self.supported_by(resource, supported, labels)?;
         Ok(move |o: &Object| self.matches(|f| object_field(o, f)))
@@ -78,6 +79,8 @@ impl FieldSelector {
 }
 
 const META: [&str; 2] = ["metadata.name", "metadata.namespace"];
+/// The node fields the apiserver selects on (`pkg/registry/core/node` `NodeToSelectableFields`).
+const NODE: [&str; 2] = ["metadata.name", "spec.unschedulable"];
 const REPLICA_SET: [&str; 3] = ["metadata.name", "metadata.namespace", "status.replicas"];
 /// The pod fields the apiserver selects on (`pkg/registry/core/pod` `PodToSelectableFields`)
 /// that the playground keeps.
@@ -100,6 +103,7 @@ fn object_field(o: &Object, field: &str) -> String {
         ("status.replicas", Object::ReplicaSet(rs)) => rs.status.replicas.to_string(),
         ("status.phase", Object::Pod(p)) => p.status.phase.to_string(),
         ("spec.nodeName", Object::Pod(p)) => p.spec.node_name.to_string(),
+        ("spec.unschedulable", Object::Node(n)) => n.spec.unschedulable.to_string(),
         (f, Object::Pod(p)) => {
             // The rest are kept as the manifest gave them (defaults as the apiserver sets).
             let v = serde_json::to_value(p).unwrap_or_default();

@@ -124,7 +124,11 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
         }
         Some("name") => found.iter().for_each(|i| report.item(Ok(i.object_name()))),
         _ if found.is_empty() && errs.is_empty() => {
-            report.item(Ok(if every_ns {
+            // Nodes are in no namespace, so none is named.
+            let cluster_scoped = args[0]
+                .split(',')
+                .all(|t| Resource::parse(t).is_some_and(|r| !r.kind().namespaced()));
+            report.item(Ok(if every_ns || cluster_scoped {
                 "No resources found".into()
             } else {
                 format!("No resources found in {} namespace.", a.ns())
@@ -149,21 +153,24 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
     }
     let with_kind = kinds.len() > 1 || a.bool_flag("show-kind").unwrap_or(false);
     // With every namespace, each row says which; -o wide and --show-labels add columns.
-    let columns = |mut row: Vec<String>, ns: &str, more: Vec<String>, labels_of: String| {
-        if every_ns {
-            row.insert(0, ns.to_string());
-        }
-        if wide {
-            row.extend(more);
-        }
-        if labels {
-            row.push(labels_of);
-        }
-        row
-    };
+    let columns =
+        |res: Resource, mut row: Vec<String>, ns: &str, more: Vec<String>, labels_of: String| {
+            // A cluster-scoped resource has no NAMESPACE column, even with -A.
+            if every_ns && res.kind().namespaced() {
+                row.insert(0, ns.to_string());
+            }
+            if wide {
+                row.extend(more);
+            }
+            if labels {
+                row.push(labels_of);
+            }
+            row
+        };
     let mut out = vec![];
     for res in kinds {
         let mut rows = vec![columns(
+            res,
             headers(res).map(String::from).to_vec(),
             "NAMESPACE",
             wide_headers(res).iter().map(|h| h.to_string()).collect(),
@@ -176,6 +183,7 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
                 cells[0] = i.object_name();
             }
             columns(
+                res,
                 cells,
                 &m.namespace,
                 wide_row(&i.object),
@@ -245,6 +253,7 @@ pub(super) fn headers(res: Resource) -> [&'static str; 5] {
         Resource::Deployment => ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
         Resource::ReplicaSet => ["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
         Resource::Pod => ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+        Resource::Node => ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
     }
 }
 
@@ -253,6 +262,13 @@ pub(super) fn wide_headers(res: Resource) -> &'static [&'static str] {
     match res {
         Resource::Deployment | Resource::ReplicaSet => &["CONTAINERS", "IMAGES", "SELECTOR"],
         Resource::Pod => &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+        Resource::Node => &[
+            "INTERNAL-IP",
+            "EXTERNAL-IP",
+            "OS-IMAGE",
+            "KERNEL-VERSION",
+            "CONTAINER-RUNTIME",
+        ],
     }
 }
 
@@ -277,6 +293,7 @@ pub(super) fn wide_row(o: &Object) -> Vec<String> {
         Object::Deployment(d) => template(&d.spec.template, &d.selector()),
         Object::ReplicaSet(r) => template(&r.spec.template, &r.spec.selector),
         Object::Pod(p) => crate::api::table::pod_wide_cells(p).to_vec(),
+        Object::Node(n) => super::node::wide_cells(n),
     }
 }
 
@@ -310,5 +327,6 @@ pub(super) fn row(c: &Cluster, o: &Object) -> Vec<String> {
                 age(c, &p.metadata),
             ]
         }
+        Object::Node(n) => super::node::row(n, age(c, &n.metadata)),
     }
 }

@@ -197,6 +197,7 @@ fn listing(info: &Info, label: bool, single: bool) -> String {
     if !single {
         let (kind, group) = match info.object.kind() {
             Kind::Pod => ("Pod", ""),
+            Kind::Node => ("Node", ""),
             Kind::Deployment => ("Deployment", "apps"),
             Kind::ReplicaSet => ("ReplicaSet", "apps"),
         };

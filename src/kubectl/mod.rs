@@ -20,6 +20,7 @@ mod effect;
 mod fields;
 mod get;
 mod label;
+mod node;
 mod patch;
 mod resource;
 pub mod rollout;

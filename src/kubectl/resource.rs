@@ -7,11 +7,12 @@ pub enum Resource {
     Deployment,
     ReplicaSet,
     Pod,
+    Node,
 }
 
 impl Resource {
     /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
-    pub const NAMES: [(&str, Resource); 13] = [
+    pub const NAMES: [(&str, Resource); 16] = [
         ("deployment", Resource::Deployment),
         ("deployments", Resource::Deployment),
         ("deploy", Resource::Deployment),
@@ -25,6 +26,9 @@ impl Resource {
         ("pod", Resource::Pod),
         ("pods", Resource::Pod),
         ("po", Resource::Pod),
+        ("node", Resource::Node),
+        ("nodes", Resource::Node),
+        ("no", Resource::Node),
     ];
 
     pub fn parse(s: &str) -> Option<Resource> {
@@ -40,6 +44,7 @@ impl Resource {
             Kind::Deployment => Resource::Deployment,
             Kind::ReplicaSet => Resource::ReplicaSet,
             Kind::Pod => Resource::Pod,
+            Kind::Node => Resource::Node,
         }
     }
     pub fn kind(self) -> Kind {
@@ -47,6 +52,7 @@ impl Resource {
             Resource::Deployment => Kind::Deployment,
             Resource::ReplicaSet => Kind::ReplicaSet,
             Resource::Pod => Kind::Pod,
+            Resource::Node => Kind::Node,
         }
     }
     pub(super) fn prefix(self) -> &'static str {
@@ -54,6 +60,7 @@ impl Resource {
             Resource::Deployment => "deployment.apps",
             Resource::ReplicaSet => "replicaset.apps",
             Resource::Pod => "pod",
+            Resource::Node => "node",
         }
     }
 }

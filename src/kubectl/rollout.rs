@@ -67,6 +67,7 @@ fn group_kind(o: &Object) -> &'static str {
         Kind::Deployment => "Deployment.apps",
         Kind::ReplicaSet => "ReplicaSet.apps",
         Kind::Pod => "Pod",
+        Kind::Node => "Node",
     }
 }
 

@@ -81,8 +81,8 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         let replicas = match &mut obj {
             Object::Deployment(d) => &mut d.spec.replicas,
             Object::ReplicaSet(rs) => &mut rs.spec.replicas,
-            // Pods have no scale subresource.
-            Object::Pod(_) => {
+            // Pods and nodes have no scale subresource.
+            Object::Pod(_) | Object::Node(_) => {
                 report.err(KubectlError::Client(
                     "Error from server (NotFound): the server could not find the requested resource"
                         .into(),

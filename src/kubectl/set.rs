@@ -102,12 +102,16 @@ fn edit_containers<T>(
     Ok(out)
 }
 
-/// The pod spec kubectl's `UpdatePodSpecForObject` changes: a template's, or a pod's own.
-fn pod_spec(obj: &mut Object) -> &mut PodSpec {
+/// The pod spec kubectl's `UpdatePodSpecForObject` changes: a template's, or a pod's own (a
+/// Node has none, and is refused as kubectl refuses it).
+fn pod_spec(obj: &mut Object) -> Result<&mut PodSpec, KubectlError> {
     match obj {
-        Object::Deployment(d) => &mut d.spec.template.spec,
-        Object::ReplicaSet(rs) => &mut rs.spec.template.spec,
-        Object::Pod(p) => &mut p.spec,
+        Object::Deployment(d) => Ok(&mut d.spec.template.spec),
+        Object::ReplicaSet(rs) => Ok(&mut rs.spec.template.spec),
+        Object::Pod(p) => Ok(&mut p.spec),
+        Object::Node(_) => Err(KubectlError::Client(
+            "error: the object is not a pod or does not have a pod template: *v1.Node".into(),
+        )),
     }
 }
 
@@ -117,6 +121,7 @@ fn kind_name(o: &Object) -> &'static str {
         Kind::Deployment => "Deployment",
         Kind::ReplicaSet => "ReplicaSet",
         Kind::Pod => "Pod",
+        Kind::Node => "Node",
     }
 }
 
@@ -215,7 +220,7 @@ fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
     for info in &found {
         let mut obj = info.object.clone();
         for (name, image) in &images {
-            let hits = edit_containers(pod_spec(&mut obj), true, |ct, _| {
+            let hits = edit_containers(pod_spec(&mut obj)?, true, |ct, _| {
                 let hit =
                     ct.get("name").and_then(Value::as_str) == Some(name.as_str()) || name == "*";
                 if hit {
@@ -411,7 +416,7 @@ impl EnvEdit<'_> {
     fn apply(&self, c: &mut Cluster, report: &mut Report, info: &Info) -> Result<(), KubectlError> {
         let mut obj = info.object.clone();
         let mut listing = vec![];
-        let results = edit_containers(pod_spec(&mut obj), false, |ct, _| {
+        let results = edit_containers(pod_spec(&mut obj)?, false, |ct, _| {
             let name = ct
                 .get("name")
                 .and_then(Value::as_str)
@@ -602,7 +607,7 @@ fn set_resources(c: &mut Cluster, rest: &[String]) -> Outcome {
         .unwrap_or("*");
     for info in &found {
         let mut obj = info.object.clone();
-        let hits = edit_containers(pod_spec(&mut obj), false, |ct, _| {
+        let hits = edit_containers(pod_spec(&mut obj)?, false, |ct, _| {
             let name = ct.get("name").and_then(Value::as_str).unwrap_or("");
             if !picks(name, selector) {
                 return false;

@@ -549,6 +549,7 @@ fn completion_offers_verbs_subcommands_resources_and_names() {
         objects: vec!["web".to_string(), "web-abc".to_string()],
         pods: vec!["web-abc-x1".to_string()],
         namespaces: vec!["default".to_string(), "shop".to_string()],
+        nodes: vec!["node-1".to_string()],
     };
     assert_eq!(complete("kubectl ro", &names).0, "kubectl rollout ");
     assert_eq!(complete("rollout h", &names).0, "rollout history ");

@@ -3,7 +3,9 @@
 //! (k8s.io/kubectl/pkg/cmd/cmd.go). A new verb is a file of its own and a row here.
 
 use super::command::Command;
-use super::{Outcome, apply, config, delete, describe, get, label, patch, rollout, scale, set};
+use super::{
+    Outcome, apply, config, delete, describe, get, label, node, patch, rollout, scale, set,
+};
 use crate::cluster::Cluster;
 
 /// A subcommand (`rollout status`) and whether it only reads the world.
@@ -48,13 +50,14 @@ const fn sub(name: &'static str, read_only: bool, short: &'static str) -> Sub {
 const BEGINNER: &str = "Basic Commands (Beginner)";
 const INTERMEDIATE: &str = "Basic Commands (Intermediate)";
 const DEPLOY: &str = "Deploy Commands";
+const CLUSTER: &str = "Cluster Management Commands";
 const TROUBLESHOOTING: &str = "Troubleshooting and Debugging Commands";
 const ADVANCED: &str = "Advanced Commands";
 const SETTINGS: &str = "Settings Commands";
 const OTHER: &str = "Other Commands";
 
 /// In the order `kubectl help` lists them.
-pub const VERBS: [Verb; 13] = [
+pub const VERBS: [Verb; 15] = [
     Verb {
         name: "create",
         short: "Create a resource from a file or from stdin",
@@ -121,6 +124,22 @@ pub const VERBS: [Verb; 13] = [
         subcommands: &[],
         read_only: false,
         run: scale::run,
+    },
+    Verb {
+        name: "cordon",
+        short: "Mark node as unschedulable",
+        group: CLUSTER,
+        subcommands: &[],
+        read_only: false,
+        run: node::run,
+    },
+    Verb {
+        name: "uncordon",
+        short: "Mark node as schedulable",
+        group: CLUSTER,
+        subcommands: &[],
+        read_only: false,
+        run: node::run,
     },
     Verb {
         name: "describe",
@@ -190,10 +209,11 @@ pub const VERBS: [Verb; 13] = [
 ];
 
 /// The groups in the order `kubectl help` prints them.
-const GROUPS: [&str; 7] = [
+const GROUPS: [&str; 8] = [
     BEGINNER,
     INTERMEDIATE,
     DEPLOY,
+    CLUSTER,
     TROUBLESHOOTING,
     ADVANCED,
     SETTINGS,

@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 20] = [
+pub const NAMES: [&str; 21] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -25,6 +25,7 @@ pub const NAMES: [&str; 20] = [
     "compare-strategies",
     "kubernetes-releases",
     "pasted-mid-rollout",
+    "capacity-stuck-rollout",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
@@ -80,7 +81,10 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
     ),
     (
         "Your cluster",
-        &[(19, "A rollout half done, pasted from kubectl get -o yaml")],
+        &[
+            (19, "A rollout half done, pasted from kubectl get -o yaml"),
+            (20, "Stuck on capacity: surge pods that fit on no node"),
+        ],
     ),
 ];
 
@@ -163,6 +167,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "pasted-mid-rollout",
         include_str!("../../scenarios/pasted-mid-rollout.yaml"),
+    ),
+    (
+        "capacity-stuck-rollout",
+        include_str!("../../scenarios/capacity-stuck-rollout.yaml"),
     ),
 ];
 

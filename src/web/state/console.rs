@@ -70,6 +70,19 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         .get(pos)
         .map(|f| f.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
+    // The nodes the step's pods run on.
+    let mut nodes: Vec<String> = s
+        .frames
+        .get(pos)
+        .map(|f| {
+            f.iter()
+                .map(|p| p.node.clone())
+                .filter(|n| !n.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    nodes.sort();
+    nodes.dedup();
     let mut namespaces = vec!["default".to_string()];
     let created = s.trace.iter().filter_map(|st| {
         let cmd = st.command.as_deref()?;
@@ -108,6 +121,7 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         objects,
         pods,
         namespaces,
+        nodes,
     };
     (names, example)
 }

@@ -1,0 +1,223 @@
+//! Nodes with capacity (issue 35, item 2): `v1` Node objects, kube-scheduler's filters on
+//! them, its FailedScheduling words for a pod that fits nowhere, and `kubectl get nodes`,
+//! `describe node`, `cordon` and `uncordon`.
+
+use rollout_playground::api::Object;
+use rollout_playground::cluster::Cluster;
+use rollout_playground::kubectl;
+use rollout_playground::scenario::Scenario;
+
+/// Three nodes of 4 CPUs and a Deployment of 12 pods requesting 1 CPU each, with this
+/// rolling update strategy, updated at 10 s; the run goes on to `until`.
+fn full_cluster(surge: &str, unavailable: &str, until: &str) -> String {
+    let mut s = String::from("name: full\nobjects:\n");
+    for i in 1..=3 {
+        s.push_str(&format!("  - |\n    apiVersion: v1\n    kind: Node\n    metadata: {{name: node-{i}}}\n    status: {{allocatable: {{cpu: \"4\", memory: 16Gi, pods: \"110\"}}}}\n"));
+    }
+    s.push_str(&format!("  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 12\n      selector: {{matchLabels: {{app: web}}}}\n      strategy: {{rollingUpdate: {{maxSurge: {surge}, maxUnavailable: {unavailable}}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: \"app:1\", resources: {{requests: {{cpu: \"1\"}}}}}}]}}\nsteps:\n  - {{at: 10s, run: kubectl set image deployment/web app=app:2}}\nuntil: {until}\n"));
+    s
+}
+
+fn run(text: &str) -> Cluster {
+    let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{e}"));
+    let mut c = s.start().unwrap();
+    s.run_on(&mut c).unwrap();
+    c
+}
+
+fn pods_of_image<'a>(
+    c: &'a Cluster,
+    image: &'a str,
+) -> impl Iterator<Item = &'a rollout_playground::api::Pod> + 'a {
+    c.store
+        .pods()
+        .filter(move |p| p.spec.containers[0].image.as_str() == image)
+}
+
+#[test]
+fn surge_pods_that_fit_nowhere_stay_pending_and_the_rollout_waits() {
+    let mut c = run(&full_cluster("25%", "0", "300s"));
+    let new: Vec<_> = pods_of_image(&c, "app:2").collect();
+    assert_eq!(new.len(), 3, "maxSurge 25% of 12");
+    for p in &new {
+        assert!(p.spec.node_name.is_empty(), "{} was bound", p.metadata.name);
+        assert_eq!(p.status.phase.as_str(), "Pending");
+        let cond = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "PodScheduled")
+            .unwrap();
+        assert_eq!(
+            (cond.status.as_str(), cond.reason.as_str()),
+            ("False", "Unschedulable")
+        );
+    }
+    assert_eq!(pods_of_image(&c, "app:1").count(), 12, "no old pod may go");
+    let d = c.store.deployment("default/web").unwrap();
+    assert_eq!(
+        (d.status.updated_replicas, d.status.available_replicas),
+        (3, 12)
+    );
+    let name = new[0].metadata.name.to_string();
+    let out = kubectl::run(&mut c, &format!("kubectl describe pod {name}")).unwrap();
+    assert!(
+        out.contains("Warning  FailedScheduling  ")
+            && out.contains("default-scheduler  0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."),
+        "{out}"
+    );
+    let out = kubectl::run(&mut c, "kubectl get pods").unwrap();
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" Pending ")).count(),
+        3,
+        "{out}"
+    );
+}
+
+#[test]
+fn the_same_rollout_with_max_unavailable_1_completes() {
+    let c = run(&full_cluster("25%", "1", "settled"));
+    let d = c.store.deployment("default/web").unwrap();
+    assert_eq!(
+        (d.status.updated_replicas, d.status.available_replicas),
+        (12, 12)
+    );
+    assert_eq!(pods_of_image(&c, "app:2").count(), 12);
+    assert_eq!(pods_of_image(&c, "app:1").count(), 0);
+    // Never more than 12 CPUs' worth on the nodes: 4 bound pods a node at most.
+    for n in 1..=3 {
+        let on = c
+            .store
+            .pods()
+            .filter(|p| p.spec.node_name == format!("node-{n}").as_str());
+        assert!(on.count() <= 4);
+    }
+}
+
+#[test]
+fn the_1_33_scheduler_words_it_without_the_dra_plugin() {
+    let text = full_cluster("25%", "0", "60s").replace(
+        "name: full\n",
+        "name: full\nworld: {kubernetes: \"1.33\"}\n",
+    );
+    let c = run(&text);
+    let p = pods_of_image(&c, "app:2").next().unwrap();
+    let cond = p
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "PodScheduled")
+        .unwrap();
+    assert_eq!(
+        cond.message.as_str(),
+        "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+    );
+}
+
+#[test]
+fn kubectl_lists_cordons_and_describes_nodes() {
+    let mut c = run(&full_cluster("25%", "1", "5s"));
+    let get = kubectl::run(&mut c, "kubectl get nodes").unwrap();
+    let lines: Vec<&str> = get.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines,
+        [
+            "NAME     STATUS   ROLES    AGE   VERSION",
+            "node-1   Ready    <none>   10s",
+            "node-2   Ready    <none>   10s",
+            "node-3   Ready    <none>   10s"
+        ]
+    );
+    assert_eq!(
+        kubectl::run(&mut c, "kubectl cordon node-2").unwrap(),
+        "node/node-2 cordoned"
+    );
+    assert_eq!(
+        kubectl::run(&mut c, "kubectl cordon node-2").unwrap(),
+        "node/node-2 already cordoned"
+    );
+    let get = kubectl::run(&mut c, "kubectl get no node-2").unwrap();
+    assert!(
+        get.contains("node-2   Ready,SchedulingDisabled   <none>"),
+        "{get}"
+    );
+    let e = kubectl::run(&mut c, "kubectl cordon node-9")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "Error from server (NotFound): nodes \"node-9\" not found"
+    );
+    assert_eq!(
+        kubectl::run(&mut c, "kubectl uncordon node-2").unwrap(),
+        "node/node-2 uncordoned"
+    );
+    let Some(Object::Node(n)) = c.store.get(rollout_playground::api::Kind::Node, "/node-2") else {
+        panic!("node-2");
+    };
+    assert!(!n.spec.unschedulable);
+    let d = kubectl::run(&mut c, "kubectl describe node node-1").unwrap();
+    assert!(
+        d.contains(
+            "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n"
+        ),
+        "{d}"
+    );
+    assert!(d.contains("  cpu                4 (100%)  0 (0%)\n"), "{d}");
+    assert!(d.contains("Non-terminated Pods:"), "{d}");
+}
+
+#[test]
+fn a_cordoned_node_takes_no_new_pod() {
+    let text = full_cluster("25%", "1", "settled").replace(
+        "  - {at: 10s, run: kubectl set image deployment/web app=app:2}\n",
+        "  - {at: 5s, run: kubectl cordon node-3}\n  - {at: 10s, run: kubectl set image deployment/web app=app:2}\n",
+    );
+    let c = run(&text);
+    let new: Vec<_> = pods_of_image(&c, "app:2").collect();
+    assert!(new.iter().all(|p| p.spec.node_name != "node-3"));
+    // The pods that wait are told why on each node: cordoned, or full.
+    let waiting = new.iter().find(|p| p.spec.node_name.is_empty()).unwrap();
+    let cond = waiting
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "PodScheduled")
+        .unwrap();
+    assert_eq!(
+        cond.message.as_str(),
+        "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+    );
+}
+
+#[test]
+fn a_node_without_allocatable_is_refused_naming_the_field() {
+    let text = "name: bad\nobjects:\n  - |\n    apiVersion: v1\n    kind: Node\n    metadata: {name: n1}\n";
+    let e = Scenario::parse(text)
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains(
+            "objects[0] (Node/n1): Node \"n1\" is invalid: status.allocatable: Required value"
+        ),
+        "{e}"
+    );
+    let text = "name: bad\nobjects:\n  - |\n    apiVersion: v1\n    kind: Node\n    metadata: {name: n1}\n    spec: {taints: [{key: k, effect: NoWay}]}\n    status: {allocatable: {cpu: lots}}\n";
+    let e = Scenario::parse(text)
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("spec.taints[0].effect: Unsupported value: \"NoWay\""),
+        "{e}"
+    );
+    assert!(
+        e.contains("status.allocatable[cpu]: Invalid value: \"lots\""),
+        "{e}"
+    );
+}
