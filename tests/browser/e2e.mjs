@@ -217,6 +217,21 @@ await test('a cluster state pasted mid-rollout starts from where it stands and c
   assert((await page.locator('.notice.state').count()) === 0, 'dismissed');
 });
 
+await test('surge pods that fit on no node wait Pending with the scheduler\'s words, and cordon works in the console', async page => {
+  await pickExample(page, 'Stuck on capacity: surge pods that fit on no node');
+  await seekEnd(page);
+  await page.click('.tabs button:has-text("Events")');
+  await page.waitForFunction(() => document.querySelector('pre.events') && document.querySelector('pre.events').innerText.includes('FailedScheduling'));
+  const events = await text(page, 'pre.events');
+  assert(events.includes('0/3 nodes are available: 3 Insufficient cpu.'), 'the scheduler says why: ' + events.slice(0, 600));
+  await command(page, 'kubectl get nodes');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-3   Ready'));
+  await command(page, 'kubectl cordon node-2');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node/node-2 cordoned'));
+  await command(page, 'kubectl get nodes');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('Ready,SchedulingDisabled'));
+});
+
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');
