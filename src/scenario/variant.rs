@@ -1,12 +1,13 @@
 //! What-ifs: the same scenario with the focus Deployment's spec or the world changed, run side
 //! by side. A variant is a list of `path=value` settings: `spec.…` paths change the focus
 //! Deployment's manifest under `objects:`, `world.…` paths change the world
-//! (`world.startMs=5000`, `world.failingImages=nginx:1.16.1`). Values are read as YAML scalars
+//! (`world.startMs=5000`, `world.failingImages=nginx:1.16.1`), `nodes.…` paths change every
+//! Node under `objects:` (`nodes.status.allocatable.cpu=8`). Values are read as YAML scalars
 //! or flow collections (`0`, `50%`, `Recreate`, `[a, b]`). A scenario file may list its
 //! variants (`variants:`), which `rollout compare` and the page's Compare view open.
 
 use super::{Scenario, ScenarioError};
-use crate::api::yaml::{parse_document, parse_manifests, to_editor_yaml};
+use crate::api::yaml::{parse_document, parse_state, to_editor_yaml};
 use crate::api::{Kind, Map, Value};
 
 /// The fewest and the most variants a comparison shows.
@@ -134,9 +135,9 @@ fn check_path(path: &str) -> Result<(), String> {
             "{path}: the world has no field {f:?} (it has {})",
             WORLD_FIELDS.join(", ")
         )),
-        Some(("spec" | "metadata", _)) => Ok(()),
+        Some(("spec" | "metadata" | "nodes", _)) => Ok(()),
         _ => Err(format!(
-            "{path}: a variant changes the focus Deployment (spec.…, metadata.…) or the world (world.…)"
+            "{path}: a variant changes the focus Deployment (spec.…, metadata.…), the world (world.…) or every Node (nodes.…)"
         )),
     }
 }
@@ -190,6 +191,10 @@ impl Scenario {
                 })?;
                 continue;
             }
+            if let Some(field) = path.strip_prefix("nodes.") {
+                s.set_on_nodes(field, value).map_err(|e| bad(path, e))?;
+                continue;
+            }
             if manifest.is_none() {
                 manifest = Some(self.focus_manifest().map_err(|e| bad(path, e))?);
             }
@@ -221,14 +226,49 @@ impl Scenario {
         Ok(s)
     }
 
+    /// Sets `field` (dotted, within a Node: `status.allocatable.cpu`) on every Node under
+    /// `objects:`; a scenario without one has nothing to set.
+    fn set_on_nodes(&mut self, field: &str, value: &Value) -> Result<(), String> {
+        let parts: Vec<&str> = field.split('.').collect();
+        let mut found = false;
+        for text in &mut self.objects {
+            let Ok(parsed) = parse_state(text) else {
+                continue;
+            };
+            if !parsed
+                .manifests
+                .iter()
+                .any(|m| m.object.kind() == Kind::Node)
+            {
+                continue;
+            }
+            let mut docs = vec![];
+            for m in parsed.manifests {
+                let mut v = m.value;
+                if m.object.kind() == Kind::Node {
+                    set_path(&mut v, &parts, value.clone(), field)?;
+                    found = true;
+                }
+                docs.push(to_editor_yaml(&v));
+            }
+            *text = docs.join("---\n");
+        }
+        if found {
+            Ok(())
+        } else {
+            Err("the scenario has no Node under `objects:` to change".into())
+        }
+    }
+
     /// The object text holding the focus Deployment (the scenario's `focus`, else the first
     /// Deployment): its index under `objects`, its documents, and which one.
     pub(crate) fn focus_manifest(&self) -> Result<(usize, Vec<Value>, usize), String> {
         let focus = self.focus_key();
         for (i, text) in self.objects.iter().enumerate() {
-            let Ok(docs) = parse_manifests(text) else {
+            let Ok(parsed) = parse_state(text) else {
                 continue;
             };
+            let docs = parsed.manifests;
             let found = docs.iter().position(|m| {
                 m.object.kind() == Kind::Deployment
                     && focus.as_ref().is_none_or(|f| {
