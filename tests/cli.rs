@@ -226,13 +226,18 @@ fn run_check_on_the_gallery_finds_no_unexpected_breach() {
         // the one whose maxSurge drops to 0 with surge pods standing goes above its ceiling.
         let deadline = path.ends_with("progress-deadline-exceeded.yaml");
         let surge_dropped = path.ends_with("capacity-stuck-rollout.yaml");
-        assert_eq!(
-            out.status.success(),
-            !deadline && !surge_dropped,
-            "{path:?}: {s}"
-        );
+        // And the one whose node is lost, whose pods are unavailable until replaced.
+        let node_lost = path.ends_with("node-lost.yaml");
+        let clean = !deadline && !surge_dropped && !node_lost;
+        assert_eq!(out.status.success(), clean, "{path:?}: {s}");
         if surge_dropped {
             assert!(s.contains("expected: the spec changed mid-rollout"), "{s}");
+        }
+        if node_lost {
+            assert!(
+                s.contains("expected: the world changed at t = 10.0 s"),
+                "{s}"
+            );
         }
         if deadline {
             assert!(

@@ -221,3 +221,117 @@ fn a_node_without_allocatable_is_refused_naming_the_field() {
         "{e}"
     );
 }
+
+/// Three nodes of 4 CPUs and 6 pods of 1 CPU, two on each; node-2's kubelet stops at 10 s and
+/// comes back at 420 s.
+fn node_down_scenario(until: &str) -> String {
+    let mut s = String::from("name: node-down\nobjects:\n");
+    for i in 1..=3 {
+        s.push_str(&format!("  - |\n    apiVersion: v1\n    kind: Node\n    metadata: {{name: node-{i}}}\n    status: {{allocatable: {{cpu: \"4\", memory: 16Gi, pods: \"110\"}}}}\n"));
+    }
+    s.push_str(&format!("  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 6\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: \"app:1\", resources: {{requests: {{cpu: \"1\"}}}}}}]}}\nsteps:\n  - {{at: 10s, world: {{nodesDown: [node-2]}}}}\n  - {{at: 420s, world: {{nodesDown: []}}}}\nuntil: {until}\n"));
+    s
+}
+
+#[test]
+fn a_node_that_stops_reporting_is_tainted_and_its_pods_evicted_after_300_s() {
+    let s = Scenario::parse(&node_down_scenario("settled")).unwrap();
+    let mut c = s.start().unwrap();
+    s.run_until(&mut c, 0, 1).unwrap();
+    let on2: Vec<String> = c
+        .store
+        .pods()
+        .filter(|p| p.spec.node_name == "node-2")
+        .map(|p| p.metadata.name.to_string())
+        .collect();
+    assert_eq!(on2.len(), 2, "LeastAllocated spreads 6 pods two to a node");
+    s.run_on(&mut c).unwrap();
+    let at = |what: &str| {
+        c.rec
+            .trace
+            .iter()
+            .find(|st| st.changes.iter().any(|x| x.contains(what)))
+            .map(|st| st.t)
+    };
+    // The grace period (50 s) after the kubelet stopped: Unknown, tainted, pods not Ready.
+    assert_eq!(
+        at("node-2: its kubelet stopped posting status"),
+        Some(60_000)
+    );
+    // 300 s of toleration later, evicted; they stay Terminating until the node is back.
+    assert_eq!(
+        at(&format!("{} evicted from its lost node", on2[0])),
+        Some(360_000)
+    );
+    // (Its deletion began long before: the kubelet, back, finishes it at once.)
+    assert_eq!(at(&format!("{} is gone", on2[0])), Some(420_000));
+    // At 400 s, before it is back.
+    let text = node_down_scenario("400s").replace("  - {at: 420s, world: {nodesDown: []}}\n", "");
+    let s400 = Scenario::parse(&text).unwrap();
+    let mut c2 = s400.start().unwrap();
+    s400.run_on(&mut c2).unwrap();
+    let out = kubectl::run(&mut c2, "kubectl get nodes").unwrap();
+    // Unknown reads NotReady; a taint is not a cordon, so no SchedulingDisabled.
+    assert!(out.contains("node-2   NotReady   <none>"), "{out}");
+    let pods = kubectl::run(&mut c2, "kubectl get pods").unwrap();
+    assert_eq!(
+        pods.lines().filter(|l| l.contains("Terminating")).count(),
+        2,
+        "{pods}"
+    );
+    // Their replacements run on the two nodes left.
+    let running: Vec<_> = c2
+        .store
+        .pods()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .collect();
+    assert_eq!(running.len(), 6);
+    assert!(running.iter().all(|p| p.spec.node_name != "node-2"));
+    let d = kubectl::run(&mut c2, &format!("kubectl describe pod {}", on2[0])).unwrap();
+    assert!(d.contains("Warning  NodeNotReady"), "{d}");
+    assert!(
+        d.contains(&format!(
+            "taint-eviction-controller  Marking for deletion Pod default/{}",
+            on2[0]
+        )),
+        "{d}"
+    );
+    let n = kubectl::run(&mut c2, "kubectl describe node node-2").unwrap();
+    assert!(
+        n.contains("node.kubernetes.io/unreachable:NoExecute"),
+        "{n}"
+    );
+    assert!(n.contains("Node node-2 status is now: NodeNotReady"), "{n}");
+    // Back at 420 s: Ready, untainted; its terminating pods finish.
+    let end = kubectl::run(&mut c, "kubectl get nodes node-2").unwrap();
+    assert!(end.contains("node-2   Ready "), "{end}");
+    assert_eq!(c.store.pods().count(), 6);
+}
+
+#[test]
+fn a_node_down_must_be_a_node() {
+    let text = node_down_scenario("settled").replace("nodesDown: [node-2]", "nodesDown: [node-9]");
+    let s = Scenario::parse(&text).unwrap();
+    let trace = s.run().unwrap();
+    let step = trace.iter().find(|t| !t.errors.is_empty()).unwrap();
+    assert_eq!(
+        step.errors,
+        [
+            "world.nodesDown: \"node-9\" is not a Node (the world's nodes are v1 Node objects under objects:)"
+        ]
+    );
+    let text = node_down_scenario("settled").replace(
+        "name: node-down\n",
+        "name: node-down\nworld: {nodesDown: [node-7]}\n",
+    );
+    let e = Scenario::parse(&text)
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("world.nodesDown: \"node-7\" is not a Node"),
+        "{e}"
+    );
+}

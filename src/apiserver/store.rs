@@ -10,8 +10,8 @@ use super::clock::Clock;
 use super::intern::PodParts;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
-    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, PodStatus, ReplicaSet,
-    Shared, Str, Time, Typed, defaults,
+    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Shared, Str,
+    Time, Typed, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, btree_map};
@@ -1206,9 +1206,15 @@ fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
         Object::Pod(p) => {
             defaults::default_pod(p);
             validation::validate_pod(p).map_err(ApiError::Invalid)?;
-            // (Compared first: the controllers' pods come without a status, and a new default
+            // (Looked at first: the controllers' pods come without a status, and a new default
             // one would cost each an allocation.)
-            if !restored && *p.status != PodStatus::default() {
+            let s = &p.status;
+            let has_status = !s.phase.is_empty()
+                || !s.conditions.is_empty()
+                || s.start_time.is_some()
+                || !s.container_statuses.is_empty()
+                || !s.extra.is_empty();
+            if !restored && has_status {
                 p.status = Default::default();
             }
             if p.status.phase.is_empty() {

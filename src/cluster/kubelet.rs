@@ -23,6 +23,11 @@ pub struct World {
     /// Images whose containers fail their readiness probe while listed (a container without
     /// a readiness probe is ready while it runs, as the kubelet has nothing to ask).
     pub unready_images: Vec<String>,
+    /// Nodes (`v1` Node objects, by name) whose kubelet has stopped reporting while they are
+    /// listed: the node lifecycle controller marks them Unknown and taints them, and their
+    /// pods are evicted after their toleration (300 s by default).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes_down: Vec<String>,
     /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
     /// default). The cluster's, for the whole run: a step cannot change it.
     pub kubernetes: crate::controller::release::Release,
@@ -56,6 +61,7 @@ impl Default for World {
             failing_images: vec![],
             crashing_images: vec![],
             unready_images: vec![],
+            nodes_down: vec![],
             kubernetes: Default::default(),
             feature_gates: Default::default(),
             node_names: vec![],
@@ -112,6 +118,8 @@ pub struct WorldPatch {
     pub crashing_images: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unready_images: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_down: Option<Vec<String>>,
 }
 
 impl World {
@@ -140,6 +148,9 @@ impl World {
         }
         if let Some(v) = &p.unready_images {
             self.unready_images.clone_from(v);
+        }
+        if let Some(v) = &p.nodes_down {
+            self.nodes_down.clone_from(v);
         }
     }
 
@@ -185,6 +196,13 @@ pub enum PodStep {
     /// The readiness probe fails for the n-th time in a row (at `failureThreshold`, the pod is
     /// not Ready).
     ProbeFailed(u32),
+    /// A node's kubelet stopped reporting a grace period ago (`--node-monitor-grace-period`):
+    /// the node lifecycle controller marks it Unknown, taints it and its pods not Ready (the
+    /// timer's key is the node's).
+    NodeLost,
+    /// The taint eviction controller deletes a pod of a lost node whose toleration has run
+    /// out.
+    TaintEvict,
     Gone,
 }
 
@@ -245,6 +263,16 @@ impl Kubelet<'_> {
         let pod = self.store.pod(key).filter(|p| p.metadata.uid == uid)?;
         // The name is the key's last part: borrowed from it, not copied from the pod.
         let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
+        // A node whose kubelet is down does nothing for its pods (`world.nodesDown`).
+        if !pod.spec.node_name.is_empty()
+            && self
+                .world
+                .nodes_down
+                .iter()
+                .any(|n| *n == *pod.spec.node_name)
+        {
+            return None;
+        }
         if step == PodStep::Gone {
             self.store.remove_pod(key)?;
             return Some((self.say(|| format!("{name} is gone")), None));
@@ -294,6 +322,8 @@ impl Kubelet<'_> {
             }
             PodStep::ProbeFailed(n) => self.probe_failed(name, &mut p, n),
             PodStep::Gone => unreachable!("handled above"),
+            // The controllers' own timers (`Cluster::lifecycle_step`), not the kubelet's.
+            PodStep::NodeLost | PodStep::TaintEvict => return None,
         };
         self.store.update_status(Object::Pod(p)).ok()?;
         Some((what, next))

@@ -11,6 +11,7 @@
 
 pub mod budget;
 pub mod kubelet;
+pub mod nodelifecycle;
 pub mod podbook;
 pub mod restore;
 pub mod scheduler;
@@ -406,9 +407,15 @@ impl Cluster {
     /// turns its Ready pods NotReady after `failureThreshold` probes, one each `periodSeconds`;
     /// one that passes again makes its running pods Ready after `successThreshold` probes (the
     /// kubelet's prober; a container without a readiness probe is not asked).
-    pub fn apply_world(&mut self, patch: &kubelet::WorldPatch) {
+    /// Returns what it could not do (a node named in `nodesDown` that is not a Node).
+    pub fn apply_world(&mut self, patch: &kubelet::WorldPatch) -> Vec<String> {
         let before = self.sim.world.clone();
         self.sim.world.apply(patch);
+        let errors = if patch.nodes_down.is_some() {
+            self.nodes_changed(&before.nodes_down)
+        } else {
+            vec![]
+        };
         let now = self.now_ms();
         let mut due = vec![];
         for p in self.sim.store.pods() {
@@ -439,6 +446,7 @@ impl Cluster {
         for (at, p, step) in due {
             self.add_timer(at, &p, step);
         }
+        errors
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
@@ -516,9 +524,9 @@ impl Cluster {
         self.sim.watches.retain(|w| w.end.is_none());
     }
 
-    fn kubelet_watch(&mut self, ev: &WatchEvent) {
-        // A pod gone from a node, or a node added or changed, may let a pod the scheduler
-        // parked fit (its queueing hints): it is tried again once its back-off has passed.
+    /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked
+    /// fit (its queueing hints): it is tried again once its back-off has passed.
+    fn wake_parked(&mut self, ev: &WatchEvent) {
         let frees = match ev.view() {
             WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
             WatchRef::Added(Object::Node(_))
@@ -528,17 +536,24 @@ impl Cluster {
             } => true,
             _ => false,
         };
-        if frees && !self.sim.unschedulable.is_empty() {
-            let now = self.now_ms();
-            let wake: Vec<(Str, Str, u64)> = self
-                .sim
-                .unschedulable
-                .iter()
-                .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
-                .collect();
-            for (key, uid, at) in wake {
-                self.sim.timers.add(at, (key, uid, PodStep::Bind));
-            }
+        if !frees {
+            return;
+        }
+        let now = self.now_ms();
+        let wake: Vec<(Str, Str, u64)> = self
+            .sim
+            .unschedulable
+            .iter()
+            .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
+            .collect();
+        for (key, uid, at) in wake {
+            self.sim.timers.add(at, (key, uid, PodStep::Bind));
+        }
+    }
+
+    fn kubelet_watch(&mut self, ev: &WatchEvent) {
+        if !self.sim.unschedulable.is_empty() {
+            self.wake_parked(ev);
         }
         match ev.view() {
             // A node written without a Ready condition: its kubelet posts one, as it does
@@ -567,7 +582,9 @@ impl Cluster {
                 old: Object::Pod(o),
                 new: Object::Pod(n),
             } if o.metadata.deletion_timestamp.is_none()
-                && n.metadata.deletion_timestamp.is_some() =>
+                && n.metadata.deletion_timestamp.is_some()
+                // A node whose kubelet is down cannot stop the pod: it stays Terminating.
+                && !self.sim.world.nodes_down.iter().any(|x| *x == *n.spec.node_name) =>
             {
                 let ms = if self.sim.world.use_grace_period {
                     n.metadata
@@ -865,6 +882,14 @@ impl Cluster {
                 }
             }
             while let Some((key, uid, step)) = instant.due.pop_front() {
+                if matches!(step, PodStep::NodeLost | PodStep::TaintEvict) {
+                    if let Some(what) = self.lifecycle_step(&key, &uid, step)
+                        && recording
+                    {
+                        instant.changes.push(what);
+                    }
+                    continue;
+                }
                 let mut kubelet = Kubelet {
                     store: &mut self.sim.store,
                     rec: &mut self.sim.events,

@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 21] = [
+pub const NAMES: [&str; 22] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -26,6 +26,7 @@ pub const NAMES: [&str; 21] = [
     "kubernetes-releases",
     "pasted-mid-rollout",
     "capacity-stuck-rollout",
+    "node-lost",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
@@ -84,6 +85,7 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
         &[
             (19, "A rollout half done, pasted from kubectl get -o yaml"),
             (20, "Stuck on capacity: surge pods that fit on no node"),
+            (21, "A node that stops reporting: tainted, its pods evicted"),
         ],
     ),
 ];
@@ -172,6 +174,7 @@ pub const GALLERY: &[(&str, &str)] = &[
         "capacity-stuck-rollout",
         include_str!("../../scenarios/capacity-stuck-rollout.yaml"),
     ),
+    ("node-lost", include_str!("../../scenarios/node-lost.yaml")),
 ];
 
 #[cfg(test)]

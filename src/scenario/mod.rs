@@ -328,8 +328,26 @@ impl Scenario {
         let mut c = Cluster::with_gates(self.world.clone(), gates);
         c.budget = self.budget;
         c.focus = self.focus_key();
-        // Objects with a uid are a cluster's state, which the run continues; the others are
-        // created, after it, as a client's `POST` creates them.
+        self.load_objects(&mut c)?;
+        // Nodes down from the start: their kubelets stop now.
+        if !self.world.nodes_down.is_empty() {
+            c.world.nodes_down.clear();
+            let patch = crate::cluster::kubelet::WorldPatch {
+                nodes_down: Some(self.world.nodes_down.clone()),
+                ..Default::default()
+            };
+            if let Some(e) = c.apply_world(&patch).into_iter().next() {
+                let e = e.trim_start_matches("world.nodesDown: ").to_string();
+                return Err(ScenarioError::field("world.nodesDown", e));
+            }
+        }
+        Ok(c)
+    }
+
+    /// The scenario's objects into a new cluster: those with a uid are a cluster's state,
+    /// which the run continues ([`Cluster::restore`]); the others are created after it, as a
+    /// client's `POST` creates them. An object refused is an error naming it.
+    fn load_objects(&self, c: &mut Cluster) -> Result<(), ScenarioError> {
         let (mut state, mut skipped, mut created) = (vec![], vec![], vec![]);
         for (i, text) in self.objects.iter().enumerate() {
             let parsed = parse_state(text).map_err(|e| ScenarioError::Object {
@@ -394,7 +412,7 @@ impl Scenario {
                 message: e.to_string(),
             })?;
         }
-        Ok(c)
+        Ok(())
     }
 
     /// The virtual time the scenario asks for, within its budget: `until` and every step's
@@ -581,7 +599,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
     let mut s = TraceStep::new(c.now_ms(), StepKind::Action);
     s.caption = step.caption.clone();
     if let Some(w) = &step.world {
-        c.apply_world(w);
+        s.errors.extend(c.apply_world(w));
         s.changes.push(format!(
             "world: {}",
             serde_json::to_string(w).expect("a world patch is JSON")

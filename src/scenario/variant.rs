@@ -106,7 +106,7 @@ fn split_top_level(text: &str) -> Vec<&str> {
 
 /// The world's fields a variant may set, as the scenario file spells them (and
 /// `featureGates.NAME`).
-const WORLD_FIELDS: [&str; 10] = [
+const WORLD_FIELDS: [&str; 11] = [
     "scheduleMs",
     "startMs",
     "readyMs",
@@ -116,6 +116,7 @@ const WORLD_FIELDS: [&str; 10] = [
     "failingImages",
     "crashingImages",
     "unreadyImages",
+    "nodesDown",
     "kubernetes",
 ];
 
@@ -176,9 +177,10 @@ impl Scenario {
             check_path(path).map_err(|e| bad(path, e))?;
             if let Some(field) = path.strip_prefix("world.") {
                 let value = match (field, value) {
-                    ("failingImages" | "crashingImages" | "unreadyImages", Value::String(x)) => {
-                        Value::Array(vec![Value::String(x.clone())])
-                    }
+                    (
+                        "failingImages" | "crashingImages" | "unreadyImages" | "nodesDown",
+                        Value::String(x),
+                    ) => Value::Array(vec![Value::String(x.clone())]),
                     _ => value.clone(),
                 };
                 let fields: Vec<&str> = field.split('.').collect();

@@ -39,7 +39,10 @@ pub fn world_panel(props: &Props) -> Html {
             <label><span>{ label }</span><input type="number" min="0" value={value.to_string()} aria-label={label} {onchange} /></label>
         }
     };
-    let images = |label: &'static str, value: &[String], set: fn(&mut World, Vec<String>)| {
+    let list_field = |label: &'static str,
+                      example: &'static str,
+                      value: &[String],
+                      set: fn(&mut World, Vec<String>)| {
         let w = props.world.clone();
         let d = props.on_world.clone();
         let onchange = Callback::from(move |e: Event| {
@@ -48,9 +51,10 @@ pub fn world_panel(props: &Props) -> Html {
             d.emit(w);
         });
         html! {
-            <label class="wide"><span>{ label }</span><input type="text" placeholder="e.g. nginx:bad, *:broken" value={list(value)} aria-label={label} {onchange} /></label>
+            <label class="wide"><span>{ label }</span><input type="text" placeholder={example} value={list(value)} aria-label={label} {onchange} /></label>
         }
     };
+    const IMAGES: &str = "e.g. nginx:bad, *:broken";
     let w = &props.world;
     html! {
         <details class="world">
@@ -61,9 +65,10 @@ pub fn world_panel(props: &Props) -> Html {
                 { number("ready after start (ms)", w.ready_ms, |w, v| w.ready_ms = v) }
                 { number("termination (ms)", w.termination_ms, |w, v| w.termination_ms = v) }
                 { number("nodes", w.nodes as u64, |w, v| w.nodes = v.clamp(1, 100) as u32) }
-                { images("images that fail to pull", &w.failing_images, |w, v| w.failing_images = v) }
-                { images("images that crash", &w.crashing_images, |w, v| w.crashing_images = v) }
-                { images("images whose readiness probe fails", &w.unready_images, |w, v| w.unready_images = v) }
+                { list_field("images that fail to pull", IMAGES, &w.failing_images, |w, v| w.failing_images = v) }
+                { list_field("images that crash", IMAGES, &w.crashing_images, |w, v| w.crashing_images = v) }
+                { list_field("images whose readiness probe fails", IMAGES, &w.unready_images, |w, v| w.unready_images = v) }
+                { list_field("nodes whose kubelet is down (Node objects)", "e.g. node-2", &w.nodes_down, |w, v| w.nodes_down = v) }
             </div>
         </details>
     }
