@@ -229,3 +229,49 @@ fn a_state_written_by_hand_is_still_created_as_a_client_creates_it() {
     assert!(c.restored.is_none());
     assert_eq!(c.now_ms(), 0);
 }
+
+#[test]
+fn a_states_nodes_are_the_schedulers_and_keep_their_conditions() {
+    // The state with its three nodes, as `kubectl get …,nodes -o yaml` adds them: each with
+    // its uid, allocatable and Ready condition; node-3 cordoned.
+    let mut nodes = String::new();
+    for (i, ip) in [(1, "10-0-1-23"), (2, "10-0-2-41"), (3, "10-0-3-17")] {
+        let cordon = if i == 3 {
+            "  spec: {unschedulable: true}\n"
+        } else {
+            ""
+        };
+        nodes.push_str(&format!(
+            "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: ip-{ip}.eu-west-1.compute.internal\n    uid: 0000000{i}-aaaa-4bbb-8ccc-dddddddddddd\n    resourceVersion: \"4821390{i}\"\n    creationTimestamp: \"2026-10-01T00:00:00Z\"\n{cordon}  status:\n    allocatable: {{cpu: 3920m, memory: 15Gi, pods: \"58\"}}\n    conditions:\n    - {{type: Ready, status: \"True\", reason: KubeletReady, message: kubelet is posting ready status, lastTransitionTime: \"2026-10-01T00:01:00Z\"}}\n"
+        ));
+    }
+    let text = state().replacen(
+        "apiVersion: v1\nitems:\n",
+        &format!("apiVersion: v1\nitems:\n{nodes}"),
+        1,
+    );
+    let s = Scenario::from_manifest(&text);
+    let mut c = s.start().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.store.count(rollout_playground::api::Kind::Node), 3);
+    let before: Vec<String> = c
+        .store
+        .pods()
+        .map(|p| p.metadata.name.to_string())
+        .collect();
+    s.run_on(&mut c).unwrap();
+    // The new pods went to the two nodes that take them, never to the cordoned one.
+    let new: Vec<String> = c
+        .store
+        .pods()
+        .filter(|p| !before.contains(&p.metadata.name.to_string()))
+        .map(|p| p.spec.node_name.to_string())
+        .collect();
+    assert!(!new.is_empty());
+    assert!(
+        new.iter()
+            .all(|n| n != "ip-10-0-3-17.eu-west-1.compute.internal"),
+        "{new:?}"
+    );
+    let d = c.store.deployment("shop/web").unwrap();
+    assert_eq!(d.status.available_replicas, 10);
+}
