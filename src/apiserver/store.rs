@@ -8,10 +8,11 @@
 
 use super::clock::Clock;
 use super::intern::PodParts;
+use crate::api::Value;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
-    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, ReplicaSet, Shared, Str,
-    Time, Typed, defaults,
+    Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, PodSpec, ReplicaSet, Shared,
+    Str, Time, Typed, defaults,
 };
 use crate::api::{FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use std::collections::{BTreeMap, BTreeSet, btree_map};
@@ -386,6 +387,10 @@ pub struct Store {
     fake: bool,
     /// Pods' specs, statuses and owner references, each stored once however many pods share it.
     parts: PodParts,
+    /// The DefaultTolerationSeconds admission plugin's last work: the spec it was given and
+    /// the one it made. A ReplicaSet's pods share their template's spec, so one copy serves
+    /// them all instead of one per pod.
+    tolerated: Option<(Shared<PodSpec>, Shared<PodSpec>)>,
     /// The namespaces beyond the four every cluster has (`kubectl create namespace`, or a
     /// scenario's objects).
     namespaces: BTreeSet<Str>,
@@ -778,6 +783,9 @@ impl Store {
             self.pod_create_limit = Some(limit - 1);
         }
         admit(&mut obj, false)?;
+        if let Object::Pod(p) = &mut obj {
+            self.default_tolerations(p);
+        }
         let mut key = obj.meta().key();
         // A generated name that is taken is generated again, up to 8 names in all, as the
         // apiserver does since RetryGenerateName (GA in 1.32): a 5-character suffix collides
@@ -821,6 +829,52 @@ impl Store {
         self.put(obj.clone());
         self.watch.push(WatchEvent::Added(obj.clone()));
         Ok(obj)
+    }
+
+    /// The DefaultTolerationSeconds admission plugin (on by default): a pod that tolerates
+    /// neither taint of a node gone wrong gets `node.kubernetes.io/not-ready` and
+    /// `node.kubernetes.io/unreachable` NoExecute tolerations for 300 s (each unless a
+    /// toleration of that key, or of every key, with effect NoExecute or any, is there).
+    fn default_tolerations(&mut self, p: &mut Pod) {
+        if let Some((from, to)) = &self.tolerated
+            && Shared::same(from, &p.spec)
+        {
+            p.spec = to.clone();
+            return;
+        }
+        let given = p.spec.clone();
+        let list = p.spec.extra.get("tolerations").and_then(Value::as_array);
+        let has = |key: &str| {
+            list.into_iter().flatten().any(|t| {
+                let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
+                (s("key").is_empty() || s("key") == key)
+                    && (s("effect").is_empty() || s("effect") == "NoExecute")
+            })
+        };
+        let missing: Vec<&str> = [
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable",
+        ]
+        .into_iter()
+        .filter(|k| !has(k))
+        .collect();
+        if !missing.is_empty() {
+            let extra = &mut p.spec.extra;
+            let list = extra
+                .entry("tolerations")
+                .or_insert_with(|| Value::Array(vec![]));
+            if let Value::Array(l) = list {
+                for key in missing {
+                    l.push(serde_json::json!({
+                        "effect": "NoExecute",
+                        "key": key,
+                        "operator": "Exists",
+                        "tolerationSeconds": 300,
+                    }));
+                }
+            }
+        }
+        self.tolerated = Some((given, p.spec.clone()));
     }
 
     /// `POST` with `dryRun=All`: the object defaulted and validated, or the refusal (an

@@ -25,7 +25,8 @@ pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 
 /// How long a pod tolerates the unreachable NoExecute taint: `None` forever, else seconds (0:
-/// evicted at once). A pod that names no toleration of it has the admission plugin's 300 s.
+/// evicted at once). A pod that names no toleration of it (one stored without admission, as a
+/// pasted one may be) has the admission plugin's 300 s.
 fn toleration_seconds(p: &Pod) -> Option<i64> {
     let list = p.spec.extra.get("tolerations").and_then(Value::as_array);
     let matching: Vec<&Value> = list
