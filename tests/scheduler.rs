@@ -290,7 +290,10 @@ fn a_node_that_stops_reporting_is_tainted_and_its_pods_evicted_after_300_s() {
     let d = kubectl::run(&mut c2, &format!("kubectl describe pod {}", on2[0])).unwrap();
     assert!(d.contains("Warning  NodeNotReady"), "{d}");
     // The DefaultTolerationSeconds admission plugin's tolerations, which decided the 300 s.
-    assert!(d.contains("node.kubernetes.io/unreachable:NoExecute op=Exists for 300s"), "{d}");
+    assert!(
+        d.contains("node.kubernetes.io/unreachable:NoExecute op=Exists for 300s"),
+        "{d}"
+    );
     assert!(
         d.contains(&format!(
             "taint-eviction-controller  Marking for deletion Pod default/{}",

@@ -388,7 +388,7 @@ pub struct Store {
     /// Pods' specs, statuses and owner references, each stored once however many pods share it.
     parts: PodParts,
     /// The DefaultTolerationSeconds admission plugin's last work: the spec it was given and
-    /// the one it made. A ReplicaSet's pods share their template's spec, so one copy serves
+    /// the one it made. A ReplicaSet's pods have their template's spec, so one copy serves
     /// them all instead of one per pod.
     tolerated: Option<(Shared<PodSpec>, Shared<PodSpec>)>,
     /// The namespaces beyond the four every cluster has (`kubectl create namespace`, or a
@@ -836,8 +836,10 @@ impl Store {
     /// `node.kubernetes.io/unreachable` NoExecute tolerations for 300 s (each unless a
     /// toleration of that key, or of every key, with effect NoExecute or any, is there).
     fn default_tolerations(&mut self, p: &mut Pod) {
+        // A ReplicaSet's pods each get a copy of its template's spec whose parts (containers,
+        // unmodelled fields) are the template's own: equal at the cost of comparing pointers.
         if let Some((from, to)) = &self.tolerated
-            && Shared::same(from, &p.spec)
+            && (Shared::same(from, &p.spec) || **from == *p.spec)
         {
             p.spec = to.clone();
             return;
