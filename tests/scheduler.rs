@@ -18,6 +18,12 @@ fn full_cluster(surge: &str, unavailable: &str, until: &str) -> String {
     s
 }
 
+/// The pod's PodScheduled condition.
+fn scheduled(p: &rollout_playground::api::Pod) -> &rollout_playground::api::PodCondition {
+    let mut conds = p.status.conditions.iter();
+    conds.find(|c| c.type_ == "PodScheduled").unwrap()
+}
+
 fn run(text: &str) -> Cluster {
     let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{e}"));
     let mut c = s.start().unwrap();
@@ -42,12 +48,7 @@ fn surge_pods_that_fit_nowhere_stay_pending_and_the_rollout_waits() {
     for p in &new {
         assert!(p.spec.node_name.is_empty(), "{} was bound", p.metadata.name);
         assert_eq!(p.status.phase.as_str(), "Pending");
-        let cond = p
-            .status
-            .conditions
-            .iter()
-            .find(|c| c.type_ == "PodScheduled")
-            .unwrap();
+        let cond = scheduled(p);
         assert_eq!(
             (cond.status.as_str(), cond.reason.as_str()),
             ("False", "Unschedulable")
@@ -102,12 +103,7 @@ fn the_1_33_scheduler_words_it_without_the_dra_plugin() {
     );
     let c = run(&text);
     let p = pods_of_image(&c, "app:2").next().unwrap();
-    let cond = p
-        .status
-        .conditions
-        .iter()
-        .find(|c| c.type_ == "PodScheduled")
-        .unwrap();
+    let cond = scheduled(p);
     assert_eq!(
         cond.message.as_str(),
         "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
@@ -178,12 +174,7 @@ fn a_cordoned_node_takes_no_new_pod() {
     assert!(new.iter().all(|p| p.spec.node_name != "node-3"));
     // The pods that wait are told why on each node: cordoned, or full.
     let waiting = new.iter().find(|p| p.spec.node_name.is_empty()).unwrap();
-    let cond = waiting
-        .status
-        .conditions
-        .iter()
-        .find(|c| c.type_ == "PodScheduled")
-        .unwrap();
+    let cond = scheduled(waiting);
     assert_eq!(
         cond.message.as_str(),
         "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."

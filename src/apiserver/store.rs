@@ -822,13 +822,18 @@ impl Store {
             m.deletion_timestamp = None;
         }
         self.log("create", kind, "", &obj.meta().name);
+        Ok(self.announce(obj))
+    }
+
+    /// Stores a new object (its pod parts shared with equal ones) and tells the watchers.
+    fn announce(&mut self, mut obj: Object) -> Rc<Object> {
         if let Object::Pod(p) = &mut obj {
             self.parts.intern(p);
         }
         let obj = Rc::new(obj);
         self.put(obj.clone());
         self.watch.push(WatchEvent::Added(obj.clone()));
-        Ok(obj)
+        obj
     }
 
     /// The DefaultTolerationSeconds admission plugin (on by default): a pod that tolerates
@@ -960,13 +965,7 @@ impl Store {
         }
         m.generation = m.generation.max(1);
         m.creation_timestamp.get_or_insert(now);
-        if let Object::Pod(p) = &mut obj {
-            self.parts.intern(p);
-        }
-        let obj = Rc::new(obj);
-        self.put(obj.clone());
-        self.watch.push(WatchEvent::Added(obj.clone()));
-        Ok(obj)
+        Ok(self.announce(obj))
     }
 
     fn check_rv(&self, new: &ObjectMeta, old: &ObjectMeta, kind: Kind) -> Result<(), ApiError> {

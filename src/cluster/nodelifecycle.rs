@@ -57,6 +57,12 @@ impl Cluster {
         }
     }
 
+    /// The pods bound to a node, copied (to be written back).
+    fn pods_on(&self, name: &str) -> Vec<Pod> {
+        let on = |p: &&Pod| p.spec.node_name == name;
+        self.sim.store.pods().filter(on).cloned().collect()
+    }
+
     /// `world.nodesDown` changed from `before`: a node newly down is looked at again a grace
     /// period later; one back up reports Ready again at once. A name that is not a Node is an
     /// error to show on the step.
@@ -179,13 +185,7 @@ impl Cluster {
     fn mark_pods_not_ready(&mut self, name: &str, evict: bool) {
         let now = self.now();
         let now_ms = self.now_ms();
-        let pods: Vec<Pod> = self
-            .sim
-            .store
-            .pods()
-            .filter(|p| p.spec.node_name == name)
-            .cloned()
-            .collect();
+        let pods = self.pods_on(name);
         for mut p in pods {
             if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == "Ready")
                 && c.status != "False"
@@ -309,13 +309,7 @@ impl Cluster {
             );
         }
         let now_ms = self.now_ms();
-        let pods: Vec<Pod> = self
-            .sim
-            .store
-            .pods()
-            .filter(|p| p.spec.node_name == name)
-            .cloned()
-            .collect();
+        let pods = self.pods_on(name);
         for p in pods {
             let mut seen = p.clone();
             // Its kubelet reports a running container's readiness afresh.
