@@ -238,6 +238,20 @@ await test('surge pods that fit on no node wait Pending with the scheduler\'s wo
   await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('Ready,SchedulingDisabled'));
 });
 
+await test('a node that stops reporting: its pods are evicted after 300 s and replaced, and the world panel names it', async page => {
+  await pickExample(page, 'A node that stops reporting: tainted, its pods evicted');
+  await page.click('details.world summary');
+  const down = page.locator('input[aria-label="nodes whose kubelet is down (Node objects)"]');
+  assert((await down.count()) === 1, 'the world panel has the field');
+  await seekEnd(page);
+  await page.click('.tabs button:has-text("Events")');
+  await page.waitForFunction(() => document.querySelector('pre.events') && document.querySelector('pre.events').innerText.includes('TaintManagerEviction'));
+  const events = await text(page, 'pre.events');
+  assert(events.includes('Node node-2 status is now: NodeNotReady'), 'the node controller says so: ' + events.slice(0, 800));
+  await command(page, 'kubectl get nodes');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-2   Ready'));
+});
+
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');
