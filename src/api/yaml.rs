@@ -108,7 +108,7 @@ pub struct Manifest {
 }
 
 /// An object of a pasted cluster state that the run does not continue, and why (a kind the
-/// playground does not model: a Service, a ConfigMap; a Node, whose name the world keeps).
+/// playground does not model: a Service, a ConfigMap, a PodDisruptionBudget).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {
     pub kind: String,

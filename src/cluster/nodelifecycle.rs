@@ -68,12 +68,10 @@ impl Cluster {
     /// error to show on the step.
     pub(super) fn nodes_changed(&mut self, before: &[String]) -> Vec<String> {
         let now = self.now_ms();
-        let mut errors = vec![];
+        let mut unknown = vec![];
         for name in self.sim.world.nodes_down.clone() {
             let Some(n) = self.node(&name) else {
-                errors.push(format!(
-                    "world.nodesDown: {name:?} is not a Node (the world's nodes are v1 Node objects under objects:)"
-                ));
+                unknown.push(name);
                 continue;
             };
             if !before.contains(&name) {
@@ -83,10 +81,15 @@ impl Cluster {
                     .add(now + NODE_MONITOR_GRACE_MS, (key, uid, PodStep::NodeLost));
             }
         }
-        self.sim
-            .world
-            .nodes_down
-            .retain(|n| !errors.iter().any(|e| e.contains(&format!("{n:?}"))));
+        self.sim.world.nodes_down.retain(|n| !unknown.contains(n));
+        let errors = unknown
+            .iter()
+            .map(|name| {
+                format!(
+                    "world.nodesDown: {name:?} is not a Node (the world's nodes are v1 Node objects under objects:)"
+                )
+            })
+            .collect();
         for name in before {
             if !self.sim.world.nodes_down.contains(name) {
                 self.node_back(name);
