@@ -8,7 +8,6 @@
 
 use super::clock::Clock;
 use super::intern::PodParts;
-use crate::api::Value;
 use crate::api::validation::{self, Invalid};
 use crate::api::{
     Deployment, Kind, Labels, Object, ObjectMeta, OwnerReference, Pod, PodSpec, ReplicaSet, Shared,
@@ -836,54 +835,6 @@ impl Store {
         obj
     }
 
-    /// The DefaultTolerationSeconds admission plugin (on by default): a pod that tolerates
-    /// neither taint of a node gone wrong gets `node.kubernetes.io/not-ready` and
-    /// `node.kubernetes.io/unreachable` NoExecute tolerations for 300 s (each unless a
-    /// toleration of that key, or of every key, with effect NoExecute or any, is there).
-    fn default_tolerations(&mut self, p: &mut Pod) {
-        // A ReplicaSet's pods each get a copy of its template's spec whose parts (containers,
-        // unmodelled fields) are the template's own: equal at the cost of comparing pointers.
-        if let Some((from, to)) = &self.tolerated
-            && (Shared::same(from, &p.spec) || **from == *p.spec)
-        {
-            p.spec = to.clone();
-            return;
-        }
-        let given = p.spec.clone();
-        let list = p.spec.extra.get("tolerations").and_then(Value::as_array);
-        let has = |key: &str| {
-            list.into_iter().flatten().any(|t| {
-                let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
-                (s("key").is_empty() || s("key") == key)
-                    && (s("effect").is_empty() || s("effect") == "NoExecute")
-            })
-        };
-        let missing: Vec<&str> = [
-            "node.kubernetes.io/not-ready",
-            "node.kubernetes.io/unreachable",
-        ]
-        .into_iter()
-        .filter(|k| !has(k))
-        .collect();
-        if !missing.is_empty() {
-            let extra = &mut p.spec.extra;
-            let list = extra
-                .entry("tolerations")
-                .or_insert_with(|| Value::Array(vec![]));
-            if let Value::Array(l) = list {
-                for key in missing {
-                    l.push(serde_json::json!({
-                        "effect": "NoExecute",
-                        "key": key,
-                        "operator": "Exists",
-                        "tolerationSeconds": 300,
-                    }));
-                }
-            }
-        }
-        self.tolerated = Some((given, p.spec.clone()));
-    }
-
     /// `POST` with `dryRun=All`: the object defaulted and validated, or the refusal (an
     /// invalid spec, a name taken); nothing is stored. A generated name stays unset, as the
     /// object is not created.
@@ -918,54 +869,6 @@ impl Store {
         }
         self.put(Rc::new(obj.clone()));
         obj
-    }
-
-    /// Takes an object of a pasted cluster state as that cluster's apiserver holds it: uid,
-    /// resourceVersion, generation, timestamps, ownerReferences and status kept (defaulted and
-    /// validated as a stored object is), then announced as an informer's first list announces
-    /// it (ADDED), as to a controller manager that restarts against that cluster. Later writes
-    /// take resourceVersions after the state's highest.
-    pub fn restore(&mut self, mut obj: Object) -> Result<Rc<Object>, ApiError> {
-        let kind = obj.kind();
-        default_namespace(&mut obj);
-        admit(&mut obj, true)?;
-        if self.objects[slot(kind)]
-            .by_key
-            .contains_key(&obj.meta().key())
-        {
-            return Err(ApiError::AlreadyExists {
-                kind,
-                name: obj.meta().name.to_string(),
-            });
-        }
-        let uid = obj.meta().uid.clone();
-        if let Some(other) = self.by_uid(&uid) {
-            return Err(ApiError::Invalid(crate::api::validation::Invalid {
-                kind: kind.as_str(),
-                name: obj.meta().name.to_string(),
-                errors: vec![crate::api::validation::FieldError {
-                    field: "metadata.uid".into(),
-                    detail: format!(
-                        "Duplicate value: \"{uid}\": {} {} has it already",
-                        other.kind().as_str(),
-                        other.meta().name
-                    ),
-                }],
-            }));
-        }
-        let now = self.now();
-        let rv = obj.meta().resource_version.parse::<u64>().ok();
-        let m = obj.meta_mut();
-        if m.uid.is_empty() {
-            m.uid = self.next_uid();
-        }
-        match rv {
-            Some(n) => self.rv = self.rv.max(n),
-            None => m.resource_version = self.next_rv(),
-        }
-        m.generation = m.generation.max(1);
-        m.creation_timestamp.get_or_insert(now);
-        Ok(self.announce(obj))
     }
 
     fn check_rv(&self, new: &ObjectMeta, old: &ObjectMeta, kind: Kind) -> Result<(), ApiError> {
@@ -1226,60 +1129,6 @@ impl Store {
     }
 }
 
-/// An object without a namespace is in `default`; a cluster-scoped one (a Node) has none, as
-/// the apiserver's `BeforeCreate` clears it.
-fn default_namespace(obj: &mut Object) {
-    let namespaced = obj.kind().namespaced();
-    let m = obj.meta_mut();
-    if !namespaced {
-        m.namespace = Str::default();
-    } else if m.namespace.is_empty() {
-        m.namespace = "default".into();
-    }
-}
-
-/// A created object's registry strategy: defaults, validation, the status a new object starts
-/// with (`restored`: a stored object's, whose status is kept).
-fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
-    match obj {
-        Object::Deployment(d) => {
-            defaults::default_deployment(d);
-            validation::validate_deployment(d).map_err(ApiError::Invalid)?;
-            if !restored {
-                d.status = Default::default();
-            }
-        }
-        Object::ReplicaSet(r) => {
-            defaults::default_replicaset(r);
-            validation::validate_replicaset(r).map_err(ApiError::Invalid)?;
-            if !restored {
-                r.status = Default::default();
-            }
-        }
-        // A node's kubelet registers it with its status, which the strategy keeps.
-        Object::Node(n) => validation::validate_node(n).map_err(ApiError::Invalid)?,
-        Object::Pod(p) => {
-            defaults::default_pod(p);
-            validation::validate_pod(p).map_err(ApiError::Invalid)?;
-            // (Looked at first: the controllers' pods come without a status, and a new default
-            // one would cost each an allocation.)
-            let s = &p.status;
-            let has_status = !s.phase.is_empty()
-                || !s.conditions.is_empty()
-                || s.start_time.is_some()
-                || !s.container_statuses.is_empty()
-                || !s.extra.is_empty();
-            if !restored && has_status {
-                p.status = Default::default();
-            }
-            if p.status.phase.is_empty() {
-                p.status.phase = crate::api::PHASE_PENDING.into();
-            }
-        }
-    }
-    Ok(())
-}
-
 /// SplitMix64: a tiny, well-mixed, deterministic generator for names and uids.
 pub fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -1298,6 +1147,10 @@ fn generated_base(base: &str) -> &str {
         None => base,
     }
 }
+
+#[path = "admission.rs"]
+mod admission;
+use admission::{admit, default_namespace};
 
 #[cfg(test)]
 #[path = "store_tests.rs"]

@@ -524,53 +524,12 @@ impl Cluster {
         self.sim.watches.retain(|w| w.end.is_none());
     }
 
-    /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked
-    /// fit (its queueing hints): it is tried again once its back-off has passed.
-    fn wake_parked(&mut self, ev: &WatchEvent) {
-        let frees = match ev.view() {
-            WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
-            WatchRef::Added(Object::Node(_))
-            | WatchRef::Modified {
-                new: Object::Node(_),
-                ..
-            } => true,
-            _ => false,
-        };
-        if !frees {
-            return;
-        }
-        let now = self.now_ms();
-        let wake: Vec<(Str, Str, u64)> = self
-            .sim
-            .unschedulable
-            .iter()
-            .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
-            .collect();
-        for (key, uid, at) in wake {
-            self.sim.timers.add(at, (key, uid, PodStep::Bind));
-        }
-    }
-
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
         if !self.sim.unschedulable.is_empty() {
             self.wake_parked(ev);
         }
         match ev.view() {
-            // A node written without a Ready condition: its kubelet posts one, as it does
-            // once it has registered the node.
-            WatchRef::Added(Object::Node(n))
-                if !n.status.conditions.iter().any(|c| c.type_ == "Ready") =>
-            {
-                let mut n = n.clone();
-                n.status.conditions.push(crate::api::PodCondition {
-                    type_: "Ready".into(),
-                    status: "True".into(),
-                    last_transition_time: Some(self.now()),
-                    reason: "KubeletReady".into(),
-                    message: "kubelet is posting ready status".into(),
-                });
-                let _ = self.sim.store.update_status(Object::Node(n));
-            }
+            WatchRef::Added(Object::Node(n)) => self.node_registered(n),
             // (A pod created with its node named is bound already: see `PodStep::Bind`.)
             WatchRef::Added(Object::Pod(p)) => {
                 if let Some((after, step)) = kubelet::next_for_seen(p, &self.sim.world, self.now())

@@ -63,6 +63,23 @@ impl Cluster {
         self.sim.store.pods().filter(on).cloned().collect()
     }
 
+    /// A node written without a Ready condition: its kubelet posts one, as it does once it has
+    /// registered the node.
+    pub(super) fn node_registered(&mut self, n: &Node) {
+        if n.status.conditions.iter().any(|c| c.type_ == "Ready") {
+            return;
+        }
+        let mut n = n.clone();
+        n.status.conditions.push(PodCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            last_transition_time: Some(self.now()),
+            reason: "KubeletReady".into(),
+            message: "kubelet is posting ready status".into(),
+        });
+        let _ = self.sim.store.update_status(Object::Node(Box::new(n)));
+    }
+
     /// `world.nodesDown` changed from `before`: a node newly down is looked at again a grace
     /// period later; one back up reports Ready again at once. A name that is not a Node is an
     /// error to show on the step.

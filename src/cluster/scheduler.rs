@@ -6,9 +6,13 @@
 //! (`pkg/scheduler/framework/types.go`, `pkg/scheduler/framework/preemption/preemption.go`).
 //! Every pod has priority 0 here, so preemption never finds a victim.
 
+use super::Cluster;
+use super::kubelet::PodStep;
 use crate::api::quantity::Amount;
 use crate::api::{Node, Pod, Value, quantity_text};
+use crate::api::{Object, Str};
 use crate::apiserver::store::Store;
+use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::release::Release;
 use std::collections::BTreeMap;
 
@@ -268,6 +272,35 @@ pub fn fit_error(all: usize, misfits: &[Misfit], release: Release) -> String {
         ""
     };
     format!("{filters} {dra}preemption: {preemption}")
+}
+
+impl Cluster {
+    /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked
+    /// fit (its queueing hints): it is tried again once its back-off has passed.
+    pub(super) fn wake_parked(&mut self, ev: &WatchEvent) {
+        let frees = match ev.view() {
+            WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
+            WatchRef::Added(Object::Node(_))
+            | WatchRef::Modified {
+                new: Object::Node(_),
+                ..
+            } => true,
+            _ => false,
+        };
+        if !frees {
+            return;
+        }
+        let now = self.now_ms();
+        let wake: Vec<(Str, Str, u64)> = self
+            .sim
+            .unschedulable
+            .iter()
+            .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
+            .collect();
+        for (key, uid, at) in wake {
+            self.sim.timers.add(at, (key, uid, PodStep::Bind));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -34,14 +34,14 @@ pub fn aligned(text: &str, minwidth: usize, padding: usize) -> String {
 
 /// kubectl's describe writer: lines at indent levels, aligned on `flush` (and at the end).
 #[derive(Default)]
-struct Describe {
+pub(super) struct Describe {
     done: String,
     pending: String,
 }
 
 impl Describe {
     /// `PrefixWriter.Write(level, …)`.
-    fn w(&mut self, level: usize, text: impl Display) {
+    pub(super) fn w(&mut self, level: usize, text: impl Display) {
         for _ in 0..level {
             self.pending.push_str("  ");
         }
@@ -49,18 +49,18 @@ impl Describe {
     }
 
     /// Aligns what was written so far on its own (`DescribeEvents` flushes before its table).
-    fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         self.done.push_str(&aligned(&self.pending, 0, 2));
         self.pending.clear();
     }
 
-    fn finish(mut self) -> String {
+    pub(super) fn finish(mut self) -> String {
         self.flush();
         self.done.trim_end().to_string()
     }
 
     /// `printLabelsMultiline`: the first pair beside the title, the others under it.
-    fn pairs<'a>(
+    pub(super) fn pairs<'a>(
         &mut self,
         title: &str,
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
@@ -80,7 +80,7 @@ impl Describe {
         }
     }
 
-    fn labels(&mut self, title: &str, labels: &Labels) {
+    pub(super) fn labels(&mut self, title: &str, labels: &Labels) {
         self.pairs(
             title,
             labels.iter().map(|(k, v)| (k.as_str(), v.as_str())),
@@ -91,7 +91,7 @@ impl Describe {
     /// `printAnnotationsMultiline`: sorted, kubectl's last-applied copy left out; a value
     /// that is long (a line over 140 characters with its key) or has several lines goes under
     /// its key, each line cut at 138 characters with `...`.
-    fn annotations(&mut self, title: &str, annotations: &BTreeMap<String, String>) {
+    pub(super) fn annotations(&mut self, title: &str, annotations: &BTreeMap<String, String>) {
         const MAX: usize = 140;
         self.w(0, format_args!("{title}:\t"));
         let shown: Vec<(&String, &String)> = annotations
@@ -119,7 +119,7 @@ impl Describe {
     }
 
     /// `DescribeEvents`: its own aligned table, the latest last.
-    fn events(&mut self, c: &Cluster, mut events: Vec<Event>) {
+    pub(super) fn events(&mut self, c: &Cluster, mut events: Vec<Event>) {
         if events.is_empty() {
             self.w(0, "Events:\t<none>\n");
             return;
@@ -1052,137 +1052,6 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     w.finish()
 }
 
-/// `describeNode`'s sections the playground keeps: the node, its taints and whether it is
-/// cordoned, its capacity and allocatable, its non-terminated pods with what each requests
-/// and limits, the sums (`Allocated resources`), and its events.
-pub fn node(c: &Cluster, n: &Node, show_events: bool) -> String {
-    let mut w = Describe::default();
-    w.w(0, format_args!("Name:\t{}\n", n.metadata.name));
-    w.w(0, format_args!("Roles:\t{}\n", super::node::roles(n)));
-    w.labels("Labels", &n.metadata.labels);
-    w.annotations("Annotations", &n.metadata.annotations);
-    if let Some(t) = n.metadata.creation_timestamp {
-        w.w(0, format_args!("CreationTimestamp:\t{}\n", t.rfc1123z()));
-    }
-    let taints: Vec<String> = n
-        .spec
-        .taints
-        .iter()
-        .map(|t| match t.value.as_str() {
-            "" => format!("{}:{}", t.key, t.effect),
-            v => format!("{}={v}:{}", t.key, t.effect),
-        })
-        .collect();
-    w.pairs("Taints", taints.iter().map(|t| (t.as_str(), "")), "");
-    w.w(
-        0,
-        format_args!("Unschedulable:\t{}\n", n.spec.unschedulable),
-    );
-    for (title, m) in [
-        ("Capacity", &n.status.capacity),
-        ("Allocatable", &n.status.allocatable),
-    ] {
-        if m.is_empty() {
-            continue;
-        }
-        w.w(0, format_args!("{title}:\n"));
-        for (k, v) in m {
-            let text = quantity_text(v).unwrap_or_default();
-            let shown = crate::api::quantity::canonical(&text).unwrap_or(text);
-            w.w(1, format_args!("{k}:\t{shown}\n"));
-        }
-    }
-    node_pods(&mut w, c, n);
-    if show_events {
-        w.events(c, c.events.for_object(Kind::Node, &n.metadata));
-    }
-    w.finish()
-}
-
-/// A share of a node's allocatable as `describe node` prints it: truncated to a whole percent
-/// (cpu in thousandths, the rest in units; 0 when the node has none).
-fn share(n: &Node, resource: &str, a: crate::api::quantity::Amount) -> i64 {
-    let of = |x: crate::api::quantity::Amount| {
-        if resource == "cpu" {
-            x.milli()
-        } else {
-            x.units()
-        }
-    };
-    let total = n
-        .allocatable(resource)
-        .as_deref()
-        .and_then(crate::api::quantity::Amount::of)
-        .map_or(0, of);
-    if total == 0 {
-        0
-    } else {
-        (of(a) as f64 / total as f64 * 100.0) as i64
-    }
-}
-
-/// `Non-terminated Pods` (each one's requests and limits with their share) and `Allocated
-/// resources` (their sums).
-fn node_pods(w: &mut Describe, c: &Cluster, n: &Node) {
-    use crate::api::quantity::Amount;
-    use crate::cluster::scheduler::{pod_limits, pod_requests};
-    let pods: Vec<&Pod> = c
-        .store
-        .pods()
-        .filter(|p| p.spec.node_name == n.metadata.name && !p.is_terminal())
-        .collect();
-    w.w(
-        0,
-        format_args!("Non-terminated Pods:\t({} in total)\n", pods.len()),
-    );
-    w.w(
-        1,
-        "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
-    );
-    w.w(
-        1,
-        "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
-    );
-    let mut sums: [BTreeMap<String, Amount>; 2] = Default::default();
-    for p in &pods {
-        let both = [pod_requests(p), pod_limits(p)];
-        let cell = |m: &BTreeMap<String, Amount>, k: &str| {
-            let a = m.get(k).copied().unwrap_or_default();
-            format!("{a} ({}%)", share(n, k, a))
-        };
-        let (r, l) = (&both[0], &both[1]);
-        w.w(
-            1,
-            format_args!(
-                "{}\t{}\t\t{}\t{}\t{}\t{}\t{}\n",
-                p.metadata.namespace,
-                p.metadata.name,
-                cell(r, "cpu"),
-                cell(l, "cpu"),
-                cell(r, "memory"),
-                cell(l, "memory"),
-                super::get::age(c, &p.metadata)
-            ),
-        );
-        for (sum, m) in sums.iter_mut().zip(both) {
-            for (k, a) in m {
-                sum.entry(k).or_default().add(a);
-            }
-        }
-    }
-    w.w(
-        0,
-        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
-    );
-    w.w(1, "Resource\tRequests\tLimits\n");
-    w.w(1, "--------\t--------\t------\n");
-    for r in ["cpu", "memory", "ephemeral-storage"] {
-        let [a, b] = [&sums[0], &sums[1]].map(|m| m.get(r).copied().unwrap_or_default());
-        let (x, y) = (share(n, r, a), share(n, r, b));
-        w.w(1, format_args!("{r}\t{a} ({x}%)\t{b} ({y}%)\n"));
-    }
-}
-
 /// A pod's init containers (as written; the simulation does not run them), then its
 /// containers.
 fn pod_containers(w: &mut Describe, p: &Pod) {
@@ -1285,6 +1154,6 @@ fn one(c: &Cluster, info: &Info, show_events: bool) -> String {
         Object::Deployment(d) => deployment(c, d, &owned_replica_sets(c, d), show_events),
         Object::ReplicaSet(rs) => replica_set(c, rs, show_events),
         Object::Pod(p) => pod(c, p, show_events),
-        Object::Node(n) => node(c, n, show_events),
+        Object::Node(n) => super::node::describe(c, n, show_events),
     }
 }

@@ -1,15 +1,18 @@
 //! Nodes in kubectl: `kubectl get nodes` (the apiserver's table, `printNode` in
 //! `pkg/printers/internalversion/printers.go`) and `kubectl cordon` / `uncordon`
 //! (k8s.io/kubectl `pkg/cmd/drain`: `RunCordonOrUncordon`, and `pkg/drain/cordon.go`, which
-//! changes `spec.unschedulable` only when it differs).
+//! changes `spec.unschedulable` only when it differs), and `kubectl describe node`
+//! (`describeNode` in k8s.io/kubectl `pkg/describe`).
 
 use super::args::Args;
 use super::builder::{self, Setup};
 use super::command::Command;
+use super::describe::Describe;
 use super::resource::Resource;
 use super::{KubectlError, Outcome, dry_run, write};
-use crate::api::{Node, Object, Value};
+use crate::api::{Kind, Node, Object, Pod, Value, quantity_text};
 use crate::cluster::Cluster;
+use std::collections::BTreeMap;
 
 /// STATUS: `Ready`, `NotReady` or `Unknown` (no Ready condition), then `SchedulingDisabled`
 /// for a cordoned node.
@@ -161,4 +164,135 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         }
     }
     report.finish()
+}
+
+/// `describeNode`'s sections the playground keeps: the node, its taints and whether it is
+/// cordoned, its capacity and allocatable, its non-terminated pods with what each requests
+/// and limits, the sums (`Allocated resources`), and its events.
+pub(super) fn describe(c: &Cluster, n: &Node, show_events: bool) -> String {
+    let mut w = Describe::default();
+    w.w(0, format_args!("Name:\t{}\n", n.metadata.name));
+    w.w(0, format_args!("Roles:\t{}\n", roles(n)));
+    w.labels("Labels", &n.metadata.labels);
+    w.annotations("Annotations", &n.metadata.annotations);
+    if let Some(t) = n.metadata.creation_timestamp {
+        w.w(0, format_args!("CreationTimestamp:\t{}\n", t.rfc1123z()));
+    }
+    let taints: Vec<String> = n
+        .spec
+        .taints
+        .iter()
+        .map(|t| match t.value.as_str() {
+            "" => format!("{}:{}", t.key, t.effect),
+            v => format!("{}={v}:{}", t.key, t.effect),
+        })
+        .collect();
+    w.pairs("Taints", taints.iter().map(|t| (t.as_str(), "")), "");
+    w.w(
+        0,
+        format_args!("Unschedulable:\t{}\n", n.spec.unschedulable),
+    );
+    for (title, m) in [
+        ("Capacity", &n.status.capacity),
+        ("Allocatable", &n.status.allocatable),
+    ] {
+        if m.is_empty() {
+            continue;
+        }
+        w.w(0, format_args!("{title}:\n"));
+        for (k, v) in m {
+            let text = quantity_text(v).unwrap_or_default();
+            let shown = crate::api::quantity::canonical(&text).unwrap_or(text);
+            w.w(1, format_args!("{k}:\t{shown}\n"));
+        }
+    }
+    node_pods(&mut w, c, n);
+    if show_events {
+        w.events(c, c.events.for_object(Kind::Node, &n.metadata));
+    }
+    w.finish()
+}
+
+/// A share of a node's allocatable as `describe node` prints it: truncated to a whole percent
+/// (cpu in thousandths, the rest in units; 0 when the node has none).
+fn share(n: &Node, resource: &str, a: crate::api::quantity::Amount) -> i64 {
+    let of = |x: crate::api::quantity::Amount| {
+        if resource == "cpu" {
+            x.milli()
+        } else {
+            x.units()
+        }
+    };
+    let total = n
+        .allocatable(resource)
+        .as_deref()
+        .and_then(crate::api::quantity::Amount::of)
+        .map_or(0, of);
+    if total == 0 {
+        0
+    } else {
+        (of(a) as f64 / total as f64 * 100.0) as i64
+    }
+}
+
+/// `Non-terminated Pods` (each one's requests and limits with their share) and `Allocated
+/// resources` (their sums).
+fn node_pods(w: &mut Describe, c: &Cluster, n: &Node) {
+    use crate::api::quantity::Amount;
+    use crate::cluster::scheduler::{pod_limits, pod_requests};
+    let pods: Vec<&Pod> = c
+        .store
+        .pods()
+        .filter(|p| p.spec.node_name == n.metadata.name && !p.is_terminal())
+        .collect();
+    w.w(
+        0,
+        format_args!("Non-terminated Pods:\t({} in total)\n", pods.len()),
+    );
+    w.w(
+        1,
+        "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
+    );
+    w.w(
+        1,
+        "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
+    );
+    let mut sums: [BTreeMap<String, Amount>; 2] = Default::default();
+    for p in &pods {
+        let both = [pod_requests(p), pod_limits(p)];
+        let cell = |m: &BTreeMap<String, Amount>, k: &str| {
+            let a = m.get(k).copied().unwrap_or_default();
+            format!("{a} ({}%)", share(n, k, a))
+        };
+        let (r, l) = (&both[0], &both[1]);
+        w.w(
+            1,
+            format_args!(
+                "{}\t{}\t\t{}\t{}\t{}\t{}\t{}\n",
+                p.metadata.namespace,
+                p.metadata.name,
+                cell(r, "cpu"),
+                cell(l, "cpu"),
+                cell(r, "memory"),
+                cell(l, "memory"),
+                super::get::age(c, &p.metadata)
+            ),
+        );
+        for (sum, m) in sums.iter_mut().zip(both) {
+            for (k, a) in m {
+                sum.entry(k).or_default().add(a);
+            }
+        }
+    }
+    w.w(
+        0,
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
+    );
+    w.w(1, "Resource\tRequests\tLimits\n");
+    w.w(1, "--------\t--------\t------\n");
+    for r in ["cpu", "memory", "ephemeral-storage"] {
+        let [a, b] = [&sums[0], &sums[1]].map(|m| m.get(r).copied().unwrap_or_default());
+        let (x, y) = (share(n, r, a), share(n, r, b));
+        w.w(1, format_args!("{r}\t{a} ({x}%)\t{b} ({y}%)\n"));
+    }
 }
