@@ -817,15 +817,6 @@ impl Node {
     pub fn allocatable(&self, resource: &str) -> Option<String> {
         quantity_text(self.status.allocatable.get(resource)?)
     }
-    /// Whether its Ready condition is True (a node without one is taken as Ready: the
-    /// playground has no node lifecycle controller to say otherwise).
-    pub fn is_ready(&self) -> bool {
-        self.status
-            .conditions
-            .iter()
-            .find(|c| c.type_ == "Ready")
-            .is_none_or(|c| c.status == "True")
-    }
 }
 
 /// A quantity as written: a string, or a bare number (`cpu: 4`).

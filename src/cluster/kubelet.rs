@@ -832,7 +832,9 @@ fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
     }
 }
 
-fn set_pod_condition(p: &mut Pod, type_: &str, status: ConditionStatus, now: Time) {
+/// Sets a pod condition's status, its transition time when the status changes (added if
+/// absent), as `UpdatePodCondition` does.
+pub(super) fn set_pod_condition(p: &mut Pod, type_: &str, status: ConditionStatus, now: Time) {
     if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
         if c.status != status {
             c.status = status.into();

@@ -7,7 +7,8 @@
 //! kubelet reports Ready again, the taints go, and it goes on with each pod from its state.
 
 use super::Cluster;
-use super::kubelet::{PodStep, next_for_seen};
+use super::kubelet::{PodStep, next_for_seen, set_pod_condition};
+use super::scheduler::{toleration_matches, tolerations_of};
 use crate::api::{
     ConditionStatus, Kind, Node, Object, Pod, PodCondition, Str, Taint, Value, key_of,
 };
@@ -28,16 +29,9 @@ const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 /// evicted at once). A pod that names no toleration of it (one stored without admission, as a
 /// pasted one may be) has the admission plugin's 300 s.
 fn toleration_seconds(p: &Pod) -> Option<i64> {
-    let list = p.spec.extra.get("tolerations").and_then(Value::as_array);
-    let matching: Vec<&Value> = list
-        .into_iter()
-        .flatten()
-        .filter(|t| {
-            let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
-            let key = s("key").is_empty() && s("operator") == "Exists" || s("key") == UNREACHABLE;
-            let effect = s("effect").is_empty() || s("effect") == "NoExecute";
-            key && effect
-        })
+    // `GetMatchingTolerations`: the ones that tolerate the taint, as the scheduler reads them.
+    let matching: Vec<&Value> = tolerations_of(p)
+        .filter(|t| toleration_matches(t, UNREACHABLE, "", "NoExecute"))
         .collect();
     if matching.is_empty() {
         return Some(DEFAULT_TOLERATION_SECONDS);
@@ -207,11 +201,10 @@ impl Cluster {
         let now_ms = self.now_ms();
         let pods = self.pods_on(name);
         for mut p in pods {
-            if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == "Ready")
-                && c.status != "False"
-            {
-                c.status = ConditionStatus::False.as_str().into();
-                c.last_transition_time = Some(now);
+            // Only a Ready condition already there is set, and only its status.
+            let ready = p.status.conditions.iter().find(|c| c.type_ == "Ready");
+            if ready.is_some_and(|c| c.status != "False") {
+                set_pod_condition(&mut p, "Ready", ConditionStatus::False, now);
                 let m = p.metadata.clone();
                 let _ = self.sim.store.update_status(Object::Pod(p.clone()));
                 self.sim.events.record(
@@ -333,17 +326,12 @@ impl Cluster {
         for p in pods {
             let mut seen = p.clone();
             // Its kubelet reports a running container's readiness afresh.
-            if let Some(c) = seen
-                .status
-                .conditions
-                .iter_mut()
-                .find(|c| c.type_ == "Ready")
-                && c.status == "False"
+            let ready = p.status.conditions.iter().find(|c| c.type_ == "Ready");
+            if ready.is_some_and(|c| c.status == "False")
                 && p.status.container_statuses.iter().all(|s| s.ready)
                 && !p.status.container_statuses.is_empty()
             {
-                c.status = "True".into();
-                c.last_transition_time = Some(now);
+                set_pod_condition(&mut seen, "Ready", ConditionStatus::True, now);
                 let _ = self.sim.store.update_status(Object::Pod(seen.clone()));
             }
             if let Some((after, step)) = next_for_seen(&seen, &self.sim.world, now) {
