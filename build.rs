@@ -1,5 +1,5 @@
 //! Generates the Kubernetes API's field names for strict decoding (`api::schema`): the
-//! schemas of apps/v1 Deployment and ReplicaSet and v1 Pod and Node, as `k8s-openapi` (the Rust crate
+//! schemas of apps/v1 Deployment and ReplicaSet, v1 Pod and Node and policy/v1 PodDisruptionBudget, as `k8s-openapi` (the Rust crate
 //! generated from Kubernetes' OpenAPI document) describes them through `schemars`, turned
 //! into a table of object nodes and their fields. Nothing here is kept by hand: a field
 //! Kubernetes adds arrives with the next `k8s-openapi`.
@@ -94,6 +94,10 @@ fn main() {
         ("REPLICA_SET", schema::<v1::ReplicaSet>()),
         ("POD", schema::<core::Pod>()),
         ("NODE", schema::<core::Node>()),
+        (
+            "POD_DISRUPTION_BUDGET",
+            schema::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(),
+        ),
     ];
     let mut defs = Map::new();
     for (_, s) in &roots {

@@ -5,6 +5,7 @@
 //! struct's order while it is laid out for the scale-down walk. [`from_value`] decodes with the
 //! field path in errors (serde_path_to_error), in the page as natively.
 
+use super::policy::{PodDisruptionBudgetSpec, PodDisruptionBudgetStatus};
 use super::*;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -296,6 +297,13 @@ fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result
 top_level!(Pod, "Pod", "v1", PodSpec, PodStatus);
 top_level!(Node, "Node", "v1", NodeSpec, NodeStatus);
 top_level!(
+    PodDisruptionBudget,
+    "PodDisruptionBudget",
+    "policy/v1",
+    PodDisruptionBudgetSpec,
+    PodDisruptionBudgetStatus
+);
+top_level!(
     Deployment,
     "Deployment",
     "apps/v1",
@@ -317,6 +325,7 @@ impl Serialize for Object {
             Object::ReplicaSet(o) => o.serialize(s),
             Object::Pod(o) => o.serialize(s),
             Object::Node(o) => o.serialize(s),
+            Object::PodDisruptionBudget(o) => o.serialize(s),
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod codec;
 pub mod defaults;
 pub mod intstr;
 pub mod labels;
+pub mod policy;
 pub mod print;
 pub mod quantity;
 pub mod schema;
@@ -17,6 +18,7 @@ pub mod yaml;
 
 pub use intstr::IntOrString;
 pub use labels::{LabelSelector, LabelSelectorRequirement, Labels};
+pub use policy::PodDisruptionBudget;
 pub use str::Str;
 pub use time::Time;
 
@@ -949,6 +951,7 @@ pub enum Object {
     ReplicaSet(Box<ReplicaSet>),
     Pod(Pod),
     Node(Box<Node>),
+    PodDisruptionBudget(Box<PodDisruptionBudget>),
 }
 
 /// A kind the store serves, typed (kube-rs's `Resource`): an object goes into the store as an
@@ -995,6 +998,18 @@ impl Typed for Node {
     }
 }
 
+impl Typed for PodDisruptionBudget {
+    fn into_object(self) -> Object {
+        Object::PodDisruptionBudget(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::PodDisruptionBudget(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
 impl Typed for Pod {
     fn into_object(self) -> Object {
         Object::Pod(self)
@@ -1013,6 +1028,7 @@ pub enum Kind {
     ReplicaSet,
     Pod,
     Node,
+    PodDisruptionBudget,
 }
 
 impl Kind {
@@ -1022,6 +1038,7 @@ impl Kind {
             Kind::ReplicaSet => "ReplicaSet",
             Kind::Pod => "Pod",
             Kind::Node => "Node",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget",
         }
     }
     /// Whether its objects live in a namespace (a Node does not).
@@ -1035,6 +1052,7 @@ impl Kind {
             Kind::ReplicaSet => "replicasets.apps",
             Kind::Pod => "pods",
             Kind::Node => "nodes",
+            Kind::PodDisruptionBudget => "poddisruptionbudgets.policy",
         }
     }
 }
@@ -1046,6 +1064,7 @@ impl Object {
             Object::ReplicaSet(_) => Kind::ReplicaSet,
             Object::Pod(_) => Kind::Pod,
             Object::Node(_) => Kind::Node,
+            Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
         }
     }
     pub fn meta(&self) -> &ObjectMeta {
@@ -1054,6 +1073,7 @@ impl Object {
             Object::ReplicaSet(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
             Object::Node(o) => &o.metadata,
+            Object::PodDisruptionBudget(o) => &o.metadata,
         }
     }
     pub fn meta_mut(&mut self) -> &mut ObjectMeta {
@@ -1062,6 +1082,7 @@ impl Object {
             Object::ReplicaSet(o) => &mut o.metadata,
             Object::Pod(o) => &mut o.metadata,
             Object::Node(o) => &mut o.metadata,
+            Object::PodDisruptionBudget(o) => &mut o.metadata,
         }
     }
     pub fn to_value(&self) -> Value {

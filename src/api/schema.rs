@@ -32,6 +32,7 @@ pub fn unknown_fields(kind: Kind, v: &Value) -> Vec<String> {
         Kind::ReplicaSet => REPLICA_SET,
         Kind::Pod => POD,
         Kind::Node => NODE,
+        Kind::PodDisruptionBudget => POD_DISRUPTION_BUDGET,
     };
     let mut out = vec![];
     walk(root, v, &mut String::new(), &mut out);

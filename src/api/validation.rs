@@ -637,6 +637,65 @@ pub fn validate_node(n: &Node) -> Result<(), Invalid> {
     }
 }
 
+/// `ValidatePodDisruptionBudget` (pkg/apis/policy/validation): its name, at most one of
+/// `minAvailable` and `maxUnavailable`, each a count or a percent not past 100%, the selector,
+/// and the unhealthy-pod eviction policy.
+pub fn validate_pdb(b: &crate::api::PodDisruptionBudget) -> Result<(), Invalid> {
+    use crate::api::policy::{ALWAYS_ALLOW, IF_HEALTHY_BUDGET};
+    let mut errs = Vec::new();
+    if b.metadata.name.is_empty() {
+        errs.push(required("metadata.name").with_detail("name or generateName is required"));
+    }
+    for m in dns1123_subdomain_errors(&b.metadata.name) {
+        let name = format!("\"{}\"", b.metadata.name);
+        errs.push(invalid("metadata.name", name, m));
+    }
+    let s = &b.spec;
+    if let (Some(min), Some(max)) = (&s.min_available, &s.max_unavailable) {
+        errs.push(invalid(
+            "spec",
+            format_args!("{{minAvailable: {min}, maxUnavailable: {max}}}"),
+            "minAvailable and maxUnavailable cannot be both set",
+        ));
+    }
+    for (v, f) in [
+        (&s.min_available, "spec.minAvailable"),
+        (&s.max_unavailable, "spec.maxUnavailable"),
+    ] {
+        let Some(v) = v else { continue };
+        validate_int_or_percent(v, f, &mut errs);
+        if v.percent().is_some_and(|p| p > 100) {
+            errs.push(invalid(
+                f,
+                format!("\"{v}\""),
+                "must not be greater than 100%",
+            ));
+        }
+    }
+    if let Some(sel) = &s.selector {
+        validate_selector(sel, "spec.selector", &mut errs);
+    }
+    if let Some(p) = &s.unhealthy_pod_eviction_policy
+        && p != ALWAYS_ALLOW
+        && p != IF_HEALTHY_BUDGET
+    {
+        errs.push(unsupported(
+            "spec.unhealthyPodEvictionPolicy",
+            p,
+            &[ALWAYS_ALLOW, IF_HEALTHY_BUDGET],
+        ));
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "PodDisruptionBudget",
+            name: b.metadata.name.to_string(),
+            errors: errs,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

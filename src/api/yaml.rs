@@ -62,6 +62,7 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     let want = match kind {
         "Deployment" | "ReplicaSet" => "apps/v1",
         "Pod" | "Node" => "v1",
+        "PodDisruptionBudget" => "policy/v1",
         _ => {
             return Err(err(format!(
                 "no matches for kind \"{kind}\" in version \"{api}\": {MODELED}"
@@ -83,6 +84,9 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
         "Deployment" => Object::Deployment(Box::new(typed::<Deployment>(v)?)),
         "ReplicaSet" => Object::ReplicaSet(Box::new(typed::<ReplicaSet>(v)?)),
         "Node" => Object::Node(Box::new(typed::<crate::api::Node>(v)?)),
+        "PodDisruptionBudget" => {
+            Object::PodDisruptionBudget(Box::new(typed::<crate::api::PodDisruptionBudget>(v)?))
+        }
         _ => Object::Pod(typed::<Pod>(v)?),
     })
 }
@@ -218,7 +222,10 @@ fn read_one(
 ) -> Result<Option<Manifest>, ManifestError> {
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
     let from_cluster = in_list || v.pointer("/metadata/uid").is_some_and(|u| u != "");
-    let modeled = matches!(kind, "Deployment" | "ReplicaSet" | "Pod" | "Node");
+    let modeled = matches!(
+        kind,
+        "Deployment" | "ReplicaSet" | "Pod" | "Node" | "PodDisruptionBudget"
+    );
     if from_cluster && !kind.is_empty() && !modeled {
         let name = v.pointer("/metadata/name").and_then(Value::as_str);
         skipped.push(Skipped {
@@ -237,8 +244,7 @@ fn read_one(
 }
 
 /// The kinds the playground models, for refusals.
-const MODELED: &str =
-    "the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod and Node";
+const MODELED: &str = "the playground models apps/v1 Deployment and ReplicaSet, v1 Pod and Node, and policy/v1 PodDisruptionBudget";
 
 /// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document
 /// `index` of `text`: that document is found among the text's `---`-separated parts as the one

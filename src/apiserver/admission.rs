@@ -136,6 +136,12 @@ pub(super) fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
         }
         // A node's kubelet registers it with its status, which the strategy keeps.
         Object::Node(n) => validation::validate_node(n).map_err(ApiError::Invalid)?,
+        Object::PodDisruptionBudget(b) => {
+            validation::validate_pdb(b).map_err(ApiError::Invalid)?;
+            if !restored {
+                b.status = Default::default();
+            }
+        }
         Object::Pod(p) => {
             defaults::default_pod(p);
             validation::validate_pod(p).map_err(ApiError::Invalid)?;

@@ -6,6 +6,7 @@
 pub mod agenda;
 pub mod clock;
 pub mod events;
+pub mod eviction;
 mod intern;
 pub mod queue;
 pub mod store;

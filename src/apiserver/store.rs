@@ -54,6 +54,19 @@ pub enum ApiError {
     Invalid(Invalid),
     /// A failure a test injected (e.g. "pod create limit reached").
     Injected(String),
+    /// `429 TooManyRequests`: the eviction API's refusal while a disruption budget has none
+    /// to spare. Its `cause` (a `DisruptionBudget` status cause) names the budget and its
+    /// numbers; clients print the message alone.
+    TooManyRequests {
+        message: String,
+        cause: String,
+    },
+    /// A failure status with its HTTP code (the eviction API's `500` for a pod that more than
+    /// one budget covers).
+    Failure {
+        code: u16,
+        message: String,
+    },
 }
 
 impl ApiError {
@@ -78,6 +91,9 @@ impl fmt::Display for ApiError {
             ),
             ApiError::Invalid(i) => write!(f, "{i}"),
             ApiError::Injected(m) => f.write_str(m),
+            ApiError::TooManyRequests { message, .. } | ApiError::Failure { message, .. } => {
+                f.write_str(message)
+            }
         }
     }
 }
@@ -151,6 +167,7 @@ fn resource_of(k: Kind) -> &'static str {
         Kind::ReplicaSet => "replicasets",
         Kind::Pod => "pods",
         Kind::Node => "nodes",
+        Kind::PodDisruptionBudget => "poddisruptionbudgets",
     }
 }
 
@@ -240,6 +257,7 @@ fn slot(kind: Kind) -> usize {
         Kind::ReplicaSet => 1,
         Kind::Pod => 2,
         Kind::Node => 3,
+        Kind::PodDisruptionBudget => 4,
     }
 }
 
@@ -362,7 +380,7 @@ pub struct Store {
     name_seq: u64,
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
-    objects: [Table; 4],
+    objects: [Table; 5],
     slots: Slots,
     by_uid: FxHashMap<Str, (Kind, Str)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), naming their
@@ -1037,6 +1055,15 @@ impl Store {
                 }
                 validation::validate_node(n).map_err(ApiError::Invalid)?;
                 false
+            }
+            (Object::PodDisruptionBudget(n), Object::PodDisruptionBudget(o)) => {
+                if status {
+                    keep(&mut n.spec, &o.spec);
+                } else {
+                    keep(&mut n.status, &o.status);
+                    validation::validate_pdb(n).map_err(ApiError::Invalid)?;
+                }
+                n.spec != o.spec
             }
             _ => false,
         })

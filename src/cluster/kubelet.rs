@@ -203,6 +203,16 @@ pub enum PodStep {
     /// The taint eviction controller deletes a pod of a lost node whose toleration has run
     /// out.
     TaintEvict,
+    /// The disruption controller looks at a budget again when an eviction it counted has
+    /// not begun the pod's deletion in time (the timer's key is the budget's).
+    BudgetRecheck,
+    /// A `kubectl drain` (its id) asks again for the eviction the budget refused (the
+    /// timer's key is the pod's).
+    DrainEvict(u32),
+    /// A `kubectl drain`'s poll finds the pod it waited for gone.
+    DrainPoll(u32),
+    /// A `kubectl drain`'s `--timeout` ends (the timer's key is the node's).
+    DrainDeadline(u32),
     Gone,
 }
 
@@ -323,7 +333,12 @@ impl Kubelet<'_> {
             PodStep::ProbeFailed(n) => self.probe_failed(name, &mut p, n),
             PodStep::Gone => unreachable!("handled above"),
             // The controllers' own timers (`Cluster::lifecycle_step`), not the kubelet's.
-            PodStep::NodeLost | PodStep::TaintEvict => return None,
+            PodStep::NodeLost
+            | PodStep::TaintEvict
+            | PodStep::BudgetRecheck
+            | PodStep::DrainEvict(_)
+            | PodStep::DrainPoll(_)
+            | PodStep::DrainDeadline(_) => return None,
         };
         self.store.update_status(Object::Pod(p)).ok()?;
         Some((what, next))

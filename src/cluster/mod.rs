@@ -10,6 +10,8 @@
 //! are empty, before the clock may move to the next scheduled event.
 
 pub mod budget;
+pub mod disruption;
+pub mod drain;
 pub mod kubelet;
 pub mod nodelifecycle;
 pub mod podbook;
@@ -123,6 +125,13 @@ pub struct Sim {
     /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
     /// its unschedulable queue holds them until a cluster event may let them fit.
     pub unschedulable: BTreeMap<Str, kubelet::Parked>,
+    /// The disruption controller's queue: budgets (`namespace/name`) to sync.
+    budgets_queued: BTreeSet<Str>,
+    /// `kubectl drain` commands still running, the last one's id, and what their evictions
+    /// did since the trace last took it (the refusals' causes, which kubectl does not print).
+    pub drains: Vec<drain::Drain>,
+    drain_ids: u32,
+    pub drain_notes: Vec<String>,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -271,6 +280,10 @@ impl Cluster {
             context_namespace: "default".into(),
             restored: None,
             unschedulable: BTreeMap::new(),
+            budgets_queued: BTreeSet::new(),
+            drains: vec![],
+            drain_ids: 0,
+            drain_notes: vec![],
         };
         Cluster {
             sim,
@@ -387,6 +400,7 @@ impl Cluster {
         };
         if !self.sim.checkpoint_due(every, self.rec.last_checkpoint)
             || !self.sim.watches.is_empty()
+            || !self.sim.drains.is_empty()
             || self.halted()
         {
             return;
@@ -477,6 +491,12 @@ impl Cluster {
                 sim.rsc.handle(&sim.store, &ev);
                 sim.gc.handle(&sim.store, &ev);
                 self.kubelet_watch(&ev);
+                self.budget_watch(ev.view());
+                if !self.sim.drains.is_empty()
+                    && let WatchRef::Deleted(Object::Pod(p)) = ev.view()
+                {
+                    self.drain_saw_deleted(p);
+                }
                 if self.rec.options.steps
                     && let WatchRef::Added(Object::Pod(p))
                     | WatchRef::Modified {
@@ -614,6 +634,17 @@ impl Cluster {
             self.check_budget();
             if self.halted() {
                 return Ok(true);
+            }
+            // The disruption controller first: its writes are dispatched before any other
+            // sync, so every sync sees budgets that say the instant's pods.
+            if !self.sim.budgets_queued.is_empty() {
+                let changes = self.sync_budgets();
+                if self.recording() && !changes.is_empty() {
+                    let mut s = TraceStep::new(self.now_ms(), StepKind::World);
+                    s.changes = changes;
+                    self.push_step(s);
+                }
+                continue;
             }
             // Round-robin from the controller after the last that synced.
             let picked = (0..Controller::ALL.len())
@@ -778,6 +809,8 @@ impl Cluster {
                 // The scheduler's periodic retry of a pod that fits nowhere changes nothing:
                 // what could make it fit (a pod gone, a node changed) wakes it anyway.
                 PodStep::Bind => self.sim.unschedulable.contains_key(key),
+                // A drain's retry that its budget will refuse again, with no timeout.
+                PodStep::DrainEvict(id) => self.drain_retry_idle(key, *id),
                 // A pull that will fail again changes nothing; one the world now has does.
                 PodStep::PullRetry(_) => self.sim.store.pod(key).is_none_or(|p| {
                     let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
@@ -841,6 +874,21 @@ impl Cluster {
                 }
             }
             while let Some((key, uid, step)) = instant.due.pop_front() {
+                if matches!(step, PodStep::BudgetRecheck) {
+                    self.budget_recheck(&key);
+                    continue;
+                }
+                if matches!(
+                    step,
+                    PodStep::DrainEvict(_) | PodStep::DrainPoll(_) | PodStep::DrainDeadline(_)
+                ) {
+                    self.drain_step(&key, step);
+                    if recording {
+                        instant.changes.append(&mut self.sim.drain_notes);
+                    }
+                    self.sim.drain_notes.clear();
+                    continue;
+                }
                 if matches!(step, PodStep::NodeLost | PodStep::TaintEvict) {
                     if let Some(what) = self.lifecycle_step(&key, &uid, step)
                         && recording
@@ -901,6 +949,23 @@ impl Cluster {
         let (d, rss) = self.snapshot();
         s.deployment = d;
         s.replica_sets = rss;
+        if self.sim.store.count(Kind::PodDisruptionBudget) > 0 {
+            s.budgets = self
+                .sim
+                .store
+                .list(Kind::PodDisruptionBudget)
+                .filter_map(|o| match o {
+                    Object::PodDisruptionBudget(b) => Some(trace::BudgetView {
+                        key: b.metadata.key().to_string(),
+                        current_healthy: b.status.current_healthy,
+                        desired_healthy: b.status.desired_healthy,
+                        disruptions_allowed: b.status.disruptions_allowed,
+                        expected_pods: b.status.expected_pods,
+                    }),
+                    _ => None,
+                })
+                .collect();
+        }
         self.rec.trace.push(s);
         if self.steps() >= self.sim.budget.steps && self.sim.over.is_none() {
             let limit = self.sim.budget.steps;

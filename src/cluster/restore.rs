@@ -61,6 +61,9 @@ fn latest(o: &Object) -> Option<Time> {
         Object::Node(n) => {
             times.extend(n.status.conditions.iter().map(|c| c.last_transition_time));
         }
+        Object::PodDisruptionBudget(b) => {
+            times.extend(b.status.conditions.iter().map(|c| c.last_transition_time));
+        }
         Object::Pod(p) => {
             times.push(p.status.start_time);
             times.extend(p.status.conditions.iter().map(|c| c.last_transition_time));

@@ -133,6 +133,21 @@ pub struct TraceStep {
     #[serde(skip_serializing_if = "omit")]
     pub deployment: Option<DeploymentView>,
     pub replica_sets: Vec<ReplicaSetView>,
+    /// The PodDisruptionBudgets' status after the step (when the world has any).
+    #[serde(skip_serializing_if = "omit")]
+    pub budgets: Vec<BudgetView>,
+}
+
+/// A PodDisruptionBudget as the disruption controller last wrote it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetView {
+    /// `namespace/name`.
+    pub key: String,
+    pub current_healthy: i32,
+    pub desired_healthy: i32,
+    pub disruptions_allowed: i32,
+    pub expected_pods: i32,
 }
 
 impl TraceStep {
@@ -169,6 +184,7 @@ impl TraceStep {
             events: vec![],
             deployment: None,
             replica_sets: vec![],
+            budgets: vec![],
         }
     }
 }

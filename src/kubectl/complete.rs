@@ -4,13 +4,14 @@ use super::resource::Resource;
 use super::verbs::VERBS;
 
 /// What completion offers at a step: the names of the Deployment (first) and its
-/// ReplicaSets, the pods', and the namespaces'.
+/// ReplicaSets, the pods', the namespaces', the nodes' and the disruption budgets'.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Names {
     pub objects: Vec<String>,
     pub pods: Vec<String>,
     pub namespaces: Vec<String>,
     pub nodes: Vec<String>,
+    pub budgets: Vec<String>,
 }
 
 /// Completes the last word of a console line, as kubectl's shell completion would: verbs,
@@ -40,6 +41,7 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
                     Some(Resource::Deployment) => names.iter().take(1).cloned().collect(),
                     Some(Resource::ReplicaSet) => names.iter().skip(1).cloned().collect(),
                     Some(Resource::Node) => all.nodes.clone(),
+                    Some(Resource::PodDisruptionBudget) => all.budgets.clone(),
                     None => vec![],
                 };
                 of.into_iter().map(|n| format!("{r}/{n}")).collect()

@@ -1155,5 +1155,6 @@ fn one(c: &Cluster, info: &Info, show_events: bool) -> String {
         Object::ReplicaSet(rs) => replica_set(c, rs, show_events),
         Object::Pod(p) => pod(c, p, show_events),
         Object::Node(n) => super::node::describe(c, n, show_events),
+        Object::PodDisruptionBudget(b) => super::budget::describe(c, b, show_events),
     }
 }

@@ -72,6 +72,7 @@ impl FieldSelector {
             Resource::ReplicaSet => ("apps/v1, Resource=replicasets", &REPLICA_SET),
             Resource::Pod => ("/v1, Resource=pods", &POD),
             Resource::Node => ("/v1, Resource=nodes", &NODE),
+            Resource::PodDisruptionBudget => ("policy/v1, Resource=poddisruptionbudgets", &META),
         };
         self.supported_by(resource, supported, labels)?;
         Ok(move |o: &Object| self.matches(|f| object_field(o, f)))

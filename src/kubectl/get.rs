@@ -254,6 +254,13 @@ pub(super) fn headers(res: Resource) -> [&'static str; 5] {
         Resource::ReplicaSet => ["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
         Resource::Pod => ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
         Resource::Node => ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+        Resource::PodDisruptionBudget => [
+            "NAME",
+            "MIN AVAILABLE",
+            "MAX UNAVAILABLE",
+            "ALLOWED DISRUPTIONS",
+            "AGE",
+        ],
     }
 }
 
@@ -269,6 +276,7 @@ pub(super) fn wide_headers(res: Resource) -> &'static [&'static str] {
             "KERNEL-VERSION",
             "CONTAINER-RUNTIME",
         ],
+        Resource::PodDisruptionBudget => &[],
     }
 }
 
@@ -294,6 +302,7 @@ pub(super) fn wide_row(o: &Object) -> Vec<String> {
         Object::ReplicaSet(r) => template(&r.spec.template, &r.spec.selector),
         Object::Pod(p) => crate::api::table::pod_wide_cells(p).to_vec(),
         Object::Node(n) => super::node::wide_cells(n),
+        Object::PodDisruptionBudget(_) => vec![],
     }
 }
 
@@ -328,5 +337,6 @@ pub(super) fn row(c: &Cluster, o: &Object) -> Vec<String> {
             ]
         }
         Object::Node(n) => super::node::row(n, age(c, &n.metadata)),
+        Object::PodDisruptionBudget(b) => super::budget::row(b, age(c, &b.metadata)),
     }
 }

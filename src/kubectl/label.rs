@@ -198,6 +198,7 @@ fn listing(info: &Info, label: bool, single: bool) -> String {
         let (kind, group) = match info.object.kind() {
             Kind::Pod => ("Pod", ""),
             Kind::Node => ("Node", ""),
+            Kind::PodDisruptionBudget => ("PodDisruptionBudget", "policy"),
             Kind::Deployment => ("Deployment", "apps"),
             Kind::ReplicaSet => ("ReplicaSet", "apps"),
         };

@@ -9,12 +9,14 @@
 
 mod apply;
 mod args;
+mod budget;
 mod builder;
 pub mod command;
 mod complete;
 mod config;
 mod delete;
 pub mod describe;
+mod drain;
 pub mod duration;
 mod effect;
 mod fields;

@@ -123,17 +123,28 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         select_all: false,
     };
     let visit = builder::visit(c, &a, &names, setup)?;
-    let suffix = match dry {
-        super::args::DryRun::None => "",
-        super::args::DryRun::Client => " (dry run)",
-        super::args::DryRun::Server => " (server dry run)",
-    };
+    cordon_each(c, visit.items, cordon, dry, &mut report);
+    report.finish()
+}
+
+/// `RunCordonOrUncordon`: each visited node's `spec.unschedulable` set (or left, `already
+/// cordoned`), a line each; returns the names of the nodes visited.
+pub(super) fn cordon_each(
+    c: &mut Cluster,
+    items: Vec<Result<super::builder::Info, KubectlError>>,
+    cordon: bool,
+    dry: super::args::DryRun,
+    report: &mut super::builder::Report,
+) -> Vec<String> {
+    let suffix = dry.suffix();
+    let verb = if cordon { "cordon" } else { "uncordon" };
     let (done, already) = if cordon {
         ("cordoned", "already cordoned")
     } else {
         ("uncordoned", "already uncordoned")
     };
-    for item in visit.items {
+    let mut names = vec![];
+    for item in items {
         let info = match item {
             Ok(i) if i.res == Resource::Node => i,
             Ok(_) => continue,
@@ -145,6 +156,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         let Object::Node(mut n) = info.object else {
             continue;
         };
+        names.push(info.name.clone());
         if n.spec.unschedulable == cordon {
             report.item(Ok(format!("node/{} {already}{suffix}", info.name)));
             continue;
@@ -156,14 +168,13 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
                 report.item(Ok(format!("node/{} {done}{suffix}", info.name)));
             }
             Err(e) => report.err(KubectlError::Go(format!(
-                "error: unable to {} node {:?}: {}",
-                cmd.verb.name,
+                "error: unable to {verb} node {:?}: {}",
                 info.name,
                 e.bare()
             ))),
         }
     }
-    report.finish()
+    names
 }
 
 /// `describeNode`'s sections the playground keeps: the node, its taints and whether it is

@@ -132,6 +132,9 @@ fn patched(old: &Object, patch: &Value, p: &str, ty: &str) -> Result<Object, Kub
         Kind::ReplicaSet => codec::from_value(v).map(|r| Object::ReplicaSet(Box::new(r))),
         Kind::Pod => codec::from_value(v).map(Object::Pod),
         Kind::Node => codec::from_value(v).map(|n| Object::Node(Box::new(n))),
+        Kind::PodDisruptionBudget => {
+            codec::from_value(v).map(|b| Object::PodDisruptionBudget(Box::new(b)))
+        }
     }
     .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()).into())
 }

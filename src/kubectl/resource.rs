@@ -8,11 +8,12 @@ pub enum Resource {
     ReplicaSet,
     Pod,
     Node,
+    PodDisruptionBudget,
 }
 
 impl Resource {
     /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
-    pub const NAMES: [(&str, Resource); 16] = [
+    pub const NAMES: [(&str, Resource); 21] = [
         ("deployment", Resource::Deployment),
         ("deployments", Resource::Deployment),
         ("deploy", Resource::Deployment),
@@ -29,6 +30,11 @@ impl Resource {
         ("node", Resource::Node),
         ("nodes", Resource::Node),
         ("no", Resource::Node),
+        ("poddisruptionbudget", Resource::PodDisruptionBudget),
+        ("poddisruptionbudgets", Resource::PodDisruptionBudget),
+        ("pdb", Resource::PodDisruptionBudget),
+        ("poddisruptionbudget.policy", Resource::PodDisruptionBudget),
+        ("poddisruptionbudgets.policy", Resource::PodDisruptionBudget),
     ];
 
     pub fn parse(s: &str) -> Option<Resource> {
@@ -45,6 +51,7 @@ impl Resource {
             Kind::ReplicaSet => Resource::ReplicaSet,
             Kind::Pod => Resource::Pod,
             Kind::Node => Resource::Node,
+            Kind::PodDisruptionBudget => Resource::PodDisruptionBudget,
         }
     }
     pub fn kind(self) -> Kind {
@@ -53,6 +60,7 @@ impl Resource {
             Resource::ReplicaSet => Kind::ReplicaSet,
             Resource::Pod => Kind::Pod,
             Resource::Node => Kind::Node,
+            Resource::PodDisruptionBudget => Kind::PodDisruptionBudget,
         }
     }
     pub(super) fn prefix(self) -> &'static str {
@@ -61,6 +69,7 @@ impl Resource {
             Resource::ReplicaSet => "replicaset.apps",
             Resource::Pod => "pod",
             Resource::Node => "node",
+            Resource::PodDisruptionBudget => "poddisruptionbudget.policy",
         }
     }
 }

@@ -68,6 +68,7 @@ fn group_kind(o: &Object) -> &'static str {
         Kind::ReplicaSet => "ReplicaSet.apps",
         Kind::Pod => "Pod",
         Kind::Node => "Node",
+        Kind::PodDisruptionBudget => "PodDisruptionBudget.policy",
     }
 }
 

@@ -112,6 +112,10 @@ fn pod_spec(obj: &mut Object) -> Result<&mut PodSpec, KubectlError> {
         Object::Node(_) => Err(KubectlError::Client(
             "error: the object is not a pod or does not have a pod template: *v1.Node".into(),
         )),
+        Object::PodDisruptionBudget(_) => Err(KubectlError::Client(
+            "error: the object is not a pod or does not have a pod template: *v1.PodDisruptionBudget"
+                .into(),
+        )),
     }
 }
 
@@ -122,6 +126,7 @@ fn kind_name(o: &Object) -> &'static str {
         Kind::ReplicaSet => "ReplicaSet",
         Kind::Pod => "Pod",
         Kind::Node => "Node",
+        Kind::PodDisruptionBudget => "PodDisruptionBudget",
     }
 }
 

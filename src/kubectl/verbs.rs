@@ -4,7 +4,7 @@
 
 use super::command::Command;
 use super::{
-    Outcome, apply, config, delete, describe, get, label, node, patch, rollout, scale, set,
+    Outcome, apply, config, delete, describe, drain, get, label, node, patch, rollout, scale, set,
 };
 use crate::cluster::Cluster;
 
@@ -57,7 +57,7 @@ const SETTINGS: &str = "Settings Commands";
 const OTHER: &str = "Other Commands";
 
 /// In the order `kubectl help` lists them.
-pub const VERBS: [Verb; 15] = [
+pub const VERBS: [Verb; 16] = [
     Verb {
         name: "create",
         short: "Create a resource from a file or from stdin",
@@ -140,6 +140,14 @@ pub const VERBS: [Verb; 15] = [
         subcommands: &[],
         read_only: false,
         run: node::run,
+    },
+    Verb {
+        name: "drain",
+        short: "Drain node in preparation for maintenance",
+        group: CLUSTER,
+        subcommands: &[],
+        read_only: false,
+        run: drain::run,
     },
     Verb {
         name: "describe",

@@ -23,16 +23,18 @@ pub enum Kind {
     RevisionsGrow,
     HistoryLimit,
     Settled,
+    Budget,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Ceiling,
         Kind::Floor,
         Kind::NoOverlap,
         Kind::RevisionsGrow,
         Kind::HistoryLimit,
         Kind::Settled,
+        Kind::Budget,
     ];
 
     /// The guarantee in words, with its formula.
@@ -44,6 +46,9 @@ impl Kind {
             Kind::RevisionsGrow => "revisions only grow",
             Kind::HistoryLimit => "old ReplicaSets ≤ revisionHistoryLimit once complete",
             Kind::Settled => "a settled world matches the spec",
+            Kind::Budget => {
+                "at least desiredHealthy pods healthy (PodDisruptionBudget; it refuses evictions, nothing else)"
+            }
         }
     }
 
@@ -55,6 +60,7 @@ impl Kind {
             Kind::RevisionsGrow => "revisions-grow",
             Kind::HistoryLimit => "history-limit",
             Kind::Settled => "settled-matches-spec",
+            Kind::Budget => "disruption-budget",
         }
     }
 }
@@ -109,6 +115,15 @@ pub enum Numbers {
     },
     /// The last step's, written at once (one step a run).
     Settled(String),
+    /// The budget furthest below (or nearest to) its desired count, and what the run's
+    /// evictions met so far.
+    Budget {
+        key: String,
+        current: i32,
+        desired: i32,
+        refused: u32,
+        evicted: u32,
+    },
 }
 
 impl Numbers {
@@ -161,6 +176,20 @@ impl std::fmt::Display for Numbers {
                 write!(f, "old ReplicaSets {old} ≤ revisionHistoryLimit {limit}")
             }
             Numbers::Settled(text) => f.write_str(text),
+            Numbers::Budget {
+                key,
+                current,
+                desired,
+                refused,
+                evicted,
+            } => {
+                let sign = if current >= desired { "≥" } else { "<" };
+                let name = key.strip_prefix("default/").unwrap_or(key);
+                write!(
+                    f,
+                    "{name}: healthy {current} {sign} desiredHealthy {desired}; evictions so far: {refused} refused, {evicted} allowed"
+                )
+            }
         }
     }
 }
@@ -266,6 +295,11 @@ struct Memory {
     complete_since: Option<usize>,
     last_focus_sync: Option<usize>,
     last_revision: Option<i64>,
+    /// The budgets are promised once all have been met; the evictions they refused and
+    /// allowed so far.
+    budget_armed: bool,
+    refused: u32,
+    evicted: u32,
 }
 
 fn check(kind: Kind, state: State, numbers: Numbers) -> Check {
@@ -450,6 +484,41 @@ fn settled(s: &Session, at: &At) -> Check {
     check(Kind::Settled, state, numbers)
 }
 
+/// Every budget at or above its desired count, once all have been met: a budget refuses the
+/// evictions that would take it below, but the Deployment controller's own deletions, a pod
+/// that stops being Ready and `kubectl delete pod` do not ask it.
+fn budget(at: &At, m: &mut Memory) -> Check {
+    for c in &at.st.changes {
+        if c.starts_with("kubectl drain: ") {
+            m.refused += c.contains("eviction refused") as u32;
+            m.evicted += c.contains(" evicted: ") as u32;
+        }
+    }
+    let Some(worst) = at
+        .st
+        .budgets
+        .iter()
+        .min_by_key(|b| b.current_healthy - b.desired_healthy)
+    else {
+        return check(Kind::Budget, na("no PodDisruptionBudget"), Numbers::None);
+    };
+    let met = worst.current_healthy >= worst.desired_healthy;
+    m.budget_armed |= met;
+    let numbers = Numbers::Budget {
+        key: worst.key.clone(),
+        current: worst.current_healthy,
+        desired: worst.desired_healthy,
+        refused: m.refused,
+        evicted: m.evicted,
+    };
+    let state = if m.budget_armed {
+        holds(met)
+    } else {
+        na("not yet met (a pod counts as healthy once it is Ready)")
+    };
+    check(Kind::Budget, state, numbers)
+}
+
 /// Checks every guarantee at every step of a recorded run.
 pub fn evaluate(s: &Session) -> Report {
     let mut m = Memory::default();
@@ -484,6 +553,7 @@ pub fn evaluate(s: &Session) -> Report {
             revisions_grow(&at, &mut m),
             history_limit(&at, &mut m),
             settled(s, &at),
+            budget(&at, &mut m),
         ]);
     }
     let breaches = breaches(s, &checks);
@@ -633,6 +703,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
         Kind::HistoryLimit => hand_rs
             .map(|c| format!("a ReplicaSet was made or changed by hand ({c})"))
             .or(paused.then(|| "the Deployment is paused: cleanup waits".into())),
+        Kind::Budget => Some(budget_cause(s, from, to, hand_pod, world)),
         Kind::Settled => {
             if paused {
                 Some("the Deployment is paused: a paused Deployment does not roll out".into())
@@ -645,6 +716,37 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
             }
         }
     }
+}
+
+/// What took a budget below its desired count: never one of its evictions (it refused those
+/// that would), but what does not ask it.
+fn budget_cause(
+    s: &Session,
+    from: usize,
+    to: usize,
+    hand_pod: Option<String>,
+    world: Option<String>,
+) -> String {
+    let refused: usize = s.trace[..=to]
+        .iter()
+        .flat_map(|st| &st.changes)
+        .filter(|c| c.starts_with("kubectl drain: ") && c.contains("eviction refused"))
+        .count();
+    let rollout = (from..=to).any(|i| {
+        let st = &s.trace[i];
+        st.controller == Some(crate::cluster::trace::Controller::ReplicaSet)
+            && !st.deletions.is_empty()
+    });
+    let what = hand_pod
+        .map(|c| format!("a pod was deleted by hand ({c})"))
+        .or(rollout.then(|| {
+            "the ReplicaSet controller deleted pods as the Deployment scaled a ReplicaSet down (a rollout's maxUnavailable, a scale-down)".to_string()
+        }))
+        .or(world.map(|w| format!("pods stopped being Ready ({w})")))
+        .unwrap_or_else(|| "pods stopped being Ready or were deleted".into());
+    format!(
+        "{what}: a PodDisruptionBudget guards only evictions (it refused {refused} so far), so what deletes pods directly can take it below desiredHealthy"
+    )
 }
 
 #[cfg(test)]

@@ -613,11 +613,18 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
         }
     }
     c.dispatch();
+    // What a drain's evictions did (the refusals' causes kubectl does not print).
+    s.changes.append(&mut c.drain_notes);
     if c.rec.options.steps {
-        // A `rollout status` that goes on watching prints its next lines onto this step.
+        // A `rollout status` that goes on watching, or a drain still under way, prints its
+        // next lines onto this step.
         let at = c.steps();
         for w in c.watches.iter_mut().filter(|w| w.step.is_none()) {
             w.step = Some(at);
+            s.watch = Some(Default::default());
+        }
+        for d in c.drains.iter_mut().filter(|d| d.step.is_none()) {
+            d.step = Some(at);
             s.watch = Some(Default::default());
         }
         c.push_step(s);

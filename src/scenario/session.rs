@@ -370,7 +370,7 @@ impl Session {
 
     /// Appends what a run recorded (after whatever the session already holds).
     fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
-        let ended = result.is_ok() && !c.halted() && c.watches.is_empty();
+        let ended = result.is_ok() && !c.halted() && c.watches.is_empty() && c.drains.is_empty();
         self.settled = result.is_ok() && !c.halted() && c.is_settled();
         self.stopped = match (result, &c.over) {
             (Err(e), _) => Some(e.to_string()),

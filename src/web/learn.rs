@@ -330,5 +330,6 @@ fn short(k: Kind) -> &'static str {
         Kind::RevisionsGrow => "Revisions",
         Kind::HistoryLimit => "History limit",
         Kind::Settled => "Settled world",
+        Kind::Budget => "Disruption budget",
     }
 }

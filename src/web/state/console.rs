@@ -117,11 +117,22 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         }
         None => "kubectl get deployments".to_string(),
     };
+    // The scenario's budgets (few objects, read again only when the console asks).
+    let budgets = s
+        .scenario
+        .objects
+        .iter()
+        .filter_map(|text| crate::api::yaml::parse_objects(text).ok())
+        .flatten()
+        .filter(|o| o.kind() == crate::api::Kind::PodDisruptionBudget)
+        .map(|o| o.meta().name.to_string())
+        .collect();
     let names = crate::kubectl::Names {
         objects,
         pods,
         namespaces,
         nodes,
+        budgets,
     };
     (names, example)
 }

@@ -1,0 +1,597 @@
+//! A client draining nodes: what k8s.io/kubectl's `pkg/drain` does for `kubectl drain` once
+//! the nodes are cordoned (`RunDrain`, `deleteOrEvictPodsSimple`, `evictPods`,
+//! `deletePods`, `waitForDelete` and the pod filters). The pods of each node in turn are
+//! evicted (or deleted, `--disable-eviction`), each on its own: an eviction a disruption budget
+//! refuses (429) is printed and tried again 5 s later, an evicted pod is waited for, polled
+//! each second, until it is gone. `--timeout` bounds a node's evictions. Like a `rollout
+//! status` watch, the client runs on the cluster's virtual clock, and what it prints after the
+//! command's instant goes onto the command's step, each line at its instant.
+
+use super::Cluster;
+use super::kubelet::PodStep;
+use super::watch::{WatchEnd, WatchLine};
+use crate::api::time::go_duration;
+use crate::api::{LabelSelector, Pod, Str, key_of};
+use crate::apiserver::store::ApiError;
+
+/// `EvictErrorRetryDelay`: how long the client waits after a refused eviction.
+pub const RETRY_MS: u64 = 5_000;
+/// `waitForDelete`'s poll interval.
+pub const POLL_MS: u64 = 1_000;
+
+/// `kubectl drain`'s flags, as the client uses them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrainOptions {
+    /// Evict (false: `--disable-eviction`, delete).
+    pub eviction: bool,
+    /// `--grace-period` when not negative: the delete options' grace period.
+    pub grace_seconds: Option<i64>,
+    /// `--timeout` (none: 0, wait for ever).
+    pub timeout_ms: Option<u64>,
+    pub pod_selector: Option<LabelSelector>,
+    pub force: bool,
+    pub ignore_daemonsets: bool,
+    pub delete_emptydir_data: bool,
+    /// `--skip-wait-for-delete-timeout`: pods terminating longer than this are not waited for.
+    pub skip_wait_seconds: i64,
+    /// `--dry-run=client`: the pods are listed, nothing is evicted.
+    pub client_dry_run: bool,
+    /// `--dry-run=server`: the evictions are asked for as dry runs.
+    pub server_dry_run: bool,
+}
+
+/// Where one pod of the node being drained stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Stage {
+    /// Asking for its eviction (again after a refusal).
+    Evicting,
+    /// Evicted or deleted; polled from this instant until it is gone.
+    Waiting { since_ms: u64 },
+    /// Finished, with the error that ended it if one did.
+    Done(Option<String>),
+}
+
+#[derive(Clone, Debug)]
+struct InFlight {
+    key: Str,
+    uid: Str,
+    name: String,
+    namespace: String,
+    stage: Stage,
+}
+
+/// A `kubectl drain` still running on the cluster.
+#[derive(Clone, Debug)]
+pub struct Drain {
+    /// Names its timers (several drains may run at once).
+    pub id: u32,
+    opts: DrainOptions,
+    /// The node whose pods are in flight, and the ones after it.
+    node: String,
+    then: Vec<String>,
+    /// When `--timeout` ends this node's evictions.
+    deadline_ms: Option<u64>,
+    pods: Vec<InFlight>,
+    /// The errors of the nodes that could not be drained, and their names.
+    fatal: Vec<Vec<String>>,
+    remaining: Vec<String>,
+    /// The trace step whose output the lines extend (the action step that ran the command).
+    pub step: Option<usize>,
+    /// Lines printed after the command's instant.
+    pub lines: Vec<WatchLine>,
+    pub end: Option<WatchEnd>,
+}
+
+/// What `GetPodsForDeletion` found on a node: the pods to evict, the warnings, the errors
+/// (each `cannot delete …: ns/a, ns/b`).
+struct ForDeletion {
+    pods: Vec<Pod>,
+    warnings: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl Cluster {
+    /// Starts draining `nodes` (cordoned already) at this instant: the lines printed now, and
+    /// the error kubectl ends with when it is done now; else the drain goes on, on the clock.
+    pub fn start_drain(
+        &mut self,
+        nodes: Vec<String>,
+        opts: DrainOptions,
+    ) -> (Vec<String>, Option<String>) {
+        self.sim.drain_ids += 1;
+        let mut d = Drain {
+            id: self.sim.drain_ids,
+            opts,
+            node: String::new(),
+            then: nodes,
+            deadline_ms: None,
+            pods: vec![],
+            fatal: vec![],
+            remaining: vec![],
+            step: None,
+            lines: vec![],
+            end: None,
+        };
+        let mut out = vec![];
+        self.next_node(&mut d, &mut out);
+        let end = d.end.as_ref().map(|e| e.error.clone());
+        if end.is_none() {
+            self.sim.drains.push(d);
+        }
+        (out, end.flatten())
+    }
+
+    /// Begins the next node's pods, and the next, until one has pods in flight or none is
+    /// left (then the drain ends).
+    fn next_node(&mut self, d: &mut Drain, out: &mut Vec<String>) {
+        while !d.then.is_empty() {
+            d.node = d.then.remove(0);
+            let list = self.pods_for_deletion(&d.node, &d.opts);
+            if !list.errors.is_empty() {
+                out.push(format!(
+                    "error: unable to drain node {:?} due to error: {}, continuing command...",
+                    d.node,
+                    aggregate(&list.errors)
+                ));
+                d.fatal.push(list.errors);
+                d.remaining.push(d.node.clone());
+                continue;
+            }
+            if !list.warnings.is_empty() {
+                out.push(format!("Warning: {}", list.warnings.join("; ")));
+            }
+            let suffix = dry_suffix(&d.opts);
+            if d.opts.client_dry_run {
+                for p in &list.pods {
+                    out.push(format!(
+                        "evicting pod {}/{} (dry run)",
+                        p.metadata.namespace, p.metadata.name
+                    ));
+                }
+            }
+            if d.opts.client_dry_run || list.pods.is_empty() {
+                out.push(format!("node/{} drained{suffix}", d.node));
+                continue;
+            }
+            d.deadline_ms = d.opts.timeout_ms.map(|t| self.now_ms() + t);
+            if let Some(at) = d.deadline_ms {
+                let key = key_of("", &d.node);
+                self.sim
+                    .timers
+                    .add(at, (key, Str::default(), PodStep::DrainDeadline(d.id)));
+            }
+            d.pods = list
+                .pods
+                .iter()
+                .map(|p| InFlight {
+                    key: p.metadata.key(),
+                    uid: p.metadata.uid.clone(),
+                    name: p.metadata.name.to_string(),
+                    namespace: p.metadata.namespace.to_string(),
+                    stage: Stage::Evicting,
+                })
+                .collect();
+            if d.opts.eviction {
+                for i in 0..d.pods.len() {
+                    self.try_evict(d, i, out);
+                }
+            } else {
+                self.delete_all(d, out);
+            }
+            if !self.node_finished(d, out) {
+                return;
+            }
+        }
+        if !d.remaining.is_empty() {
+            out.push("There are pending nodes to be drained:".into());
+            out.extend(d.remaining.iter().map(|n| format!(" {n}")));
+        }
+        // `CheckErr` of the aggregate: one node's errors a line each, several nodes' each a
+        // line (`[a, b]` when a node had several).
+        let error = match d.fatal.len() {
+            0 => None,
+            1 => Some(d.fatal[0].join("\n")),
+            _ => Some(
+                d.fatal
+                    .iter()
+                    .map(|e| aggregate(e))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+        };
+        d.end = Some(WatchEnd {
+            t: self.now_ms(),
+            error,
+        });
+    }
+
+    /// `GetPodsForDeletion`: the node's pods (every namespace, `--pod-selector`), through the
+    /// filters in kubectl's order: long-terminating (skipped), DaemonSet, mirror, local
+    /// storage, unreplicated.
+    fn pods_for_deletion(&self, node: &str, o: &DrainOptions) -> ForDeletion {
+        let mut pods: Vec<&Pod> = self
+            .sim
+            .store
+            .pods()
+            .filter(|p| p.spec.node_name == node)
+            .filter(|p| {
+                o.pod_selector
+                    .as_ref()
+                    .is_none_or(|s| s.matches(&p.metadata.labels))
+            })
+            .collect();
+        pods.sort_by(|a, b| a.metadata.key().cmp(&b.metadata.key()));
+        let mut warnings: Vec<(String, Vec<String>)> = vec![];
+        let mut errors: Vec<(String, Vec<String>)> = vec![];
+        let mut keep = vec![];
+        let now = self.now();
+        for p in pods {
+            let at = format!("{}/{}", p.metadata.namespace, p.metadata.name);
+            let terminal = matches!(p.status.phase.as_str(), "Succeeded" | "Failed");
+            let controller = p.metadata.controller_ref();
+            let skip_deleted = o.skip_wait_seconds > 0
+                && p.metadata
+                    .deletion_timestamp
+                    .is_some_and(|t| now.since(t) / 1_000_000_000 > o.skip_wait_seconds);
+            let daemon =
+                controller.is_some_and(|r| r.kind == "DaemonSet" && r.api_version == "apps/v1");
+            let mirror = p
+                .metadata
+                .annotations
+                .contains_key("kubernetes.io/config.mirror");
+            let (delete, note): (bool, Option<(bool, String)>) = if skip_deleted || mirror {
+                (false, None)
+            } else if daemon && !terminal {
+                // The playground has no DaemonSets: kubectl's GET of it finds none.
+                let name = controller.map_or("", |r| r.name.as_str());
+                let missing = format!("daemonsets.apps {name:?} not found");
+                if o.force {
+                    (true, Some((false, missing)))
+                } else {
+                    (false, Some((true, missing)))
+                }
+            } else if has_local_storage(p) && !terminal && !o.delete_emptydir_data {
+                let msg = "Pods with local storage (use --delete-emptydir-data to override)";
+                (false, Some((true, msg.into())))
+            } else if controller.is_none() && !terminal && !o.force {
+                let msg = "Pods that declare no controller (use --force to override)";
+                (false, Some((true, msg.into())))
+            } else if controller.is_none() && !terminal {
+                (
+                    true,
+                    Some((false, "deleting Pods that declare no controller".into())),
+                )
+            } else if has_local_storage(p) && !terminal {
+                (
+                    true,
+                    Some((false, "deleting Pods with local storage".into())),
+                )
+            } else {
+                (true, None)
+            };
+            if let Some((fatal, msg)) = note {
+                let into = if fatal { &mut errors } else { &mut warnings };
+                match into.iter_mut().find(|(m, _)| *m == msg) {
+                    Some((_, at_list)) => at_list.push(at),
+                    None => into.push((msg, vec![at])),
+                }
+            }
+            if delete {
+                keep.push(p.clone());
+            }
+        }
+        ForDeletion {
+            pods: keep,
+            warnings: warnings
+                .into_iter()
+                .map(|(m, at)| format!("{m}: {}", at.join(", ")))
+                .collect(),
+            errors: errors
+                .into_iter()
+                .map(|(m, at)| format!("cannot delete {m}: {}", at.join(", ")))
+                .collect(),
+        }
+    }
+
+    /// One try of one pod's eviction (`evictPods`' loop body): printed, then asked for.
+    fn try_evict(&mut self, d: &mut Drain, i: usize, out: &mut Vec<String>) {
+        let now = self.now_ms();
+        let (ns, name) = (d.pods[i].namespace.clone(), d.pods[i].name.clone());
+        let dry = d.opts.server_dry_run;
+        out.push(format!(
+            "evicting pod {ns}/{name}{}",
+            if dry { " (server dry run)" } else { "" }
+        ));
+        if d.deadline_ms.is_some_and(|at| now >= at) {
+            let t = go_duration(d.opts.timeout_ms.unwrap_or(0) / 1000);
+            d.pods[i].stage = Stage::Done(Some(format!(
+                "error when evicting pods/{name:?} -n {ns:?}: global timeout reached: {t}"
+            )));
+            return;
+        }
+        let grace = d.opts.grace_seconds;
+        let result = self.sim.store.evict(&ns, &name, grace, dry);
+        if self.recording() {
+            let why = match &result {
+                Ok(e) => Some(match &e.budget {
+                    None => "evicted: no PodDisruptionBudget covers it".to_string(),
+                    Some((b, true)) => {
+                        format!(
+                            "evicted: PodDisruptionBudget {b} allowed it (one disruption taken)"
+                        )
+                    }
+                    Some((b, false)) => format!(
+                        "evicted: not Ready, and PodDisruptionBudget {b} is met, so it takes no disruption"
+                    ),
+                }),
+                Err(ApiError::TooManyRequests { cause, .. }) => {
+                    Some(format!("eviction refused (429 TooManyRequests): {cause}"))
+                }
+                Err(e) if !e.is_not_found() => Some(format!("eviction failed: {e}")),
+                Err(_) => None,
+            };
+            if let Some(why) = why {
+                self.sim
+                    .drain_notes
+                    .push(format!("kubectl drain: pod {ns}/{name} {why}"));
+            }
+        }
+        d.pods[i].stage = match result {
+            Ok(_) if dry => Stage::Done(None),
+            Ok(_) => {
+                let waiting = Stage::Waiting { since_ms: now };
+                // The first poll, at once: a pod deleted outright is gone already.
+                if self.sim.store.pod(&d.pods[i].key).is_none() {
+                    out.push(format!("pod/{name} evicted"));
+                    Stage::Done(None)
+                } else {
+                    waiting
+                }
+            }
+            Err(e) if e.is_not_found() => Stage::Done(None),
+            Err(e @ ApiError::TooManyRequests { .. }) => {
+                out.push(format!(
+                    "error when evicting pods/{name:?} -n {ns:?} (will retry after 5s): {e}"
+                ));
+                let (key, uid) = (d.pods[i].key.clone(), d.pods[i].uid.clone());
+                self.sim
+                    .timers
+                    .add(now + RETRY_MS, (key, uid, PodStep::DrainEvict(d.id)));
+                Stage::Evicting
+            }
+            Err(e) => Stage::Done(Some(format!(
+                "error when evicting pods/{name:?} -n {ns:?}: {e}"
+            ))),
+        };
+    }
+
+    /// `deletePods`: every pod deleted at once (an error other than NotFound stops there),
+    /// then all waited for.
+    fn delete_all(&mut self, d: &mut Drain, out: &mut Vec<String>) {
+        let now = self.now_ms();
+        let grace = d.opts.grace_seconds;
+        for i in 0..d.pods.len() {
+            let key = d.pods[i].key.clone();
+            let deleted = if d.opts.server_dry_run {
+                Ok(())
+            } else {
+                self.sim.store.delete(
+                    crate::api::Kind::Pod,
+                    &key,
+                    crate::apiserver::store::Propagation::Background,
+                    grace,
+                )
+            };
+            match deleted {
+                Ok(()) | Err(ApiError::NotFound { .. }) => {
+                    d.pods[i].stage = if d.opts.server_dry_run {
+                        Stage::Done(None)
+                    } else {
+                        Stage::Waiting { since_ms: now }
+                    };
+                }
+                Err(e) => {
+                    for p in &mut d.pods[i..] {
+                        p.stage = Stage::Done(None);
+                    }
+                    d.pods[i].stage = Stage::Done(Some(e.to_string()));
+                    return;
+                }
+            }
+        }
+        for p in &mut d.pods {
+            if p.stage != (Stage::Waiting { since_ms: now }) {
+                continue;
+            }
+            if self
+                .sim
+                .store
+                .pod(&p.key)
+                .is_none_or(|q| q.metadata.uid != p.uid)
+            {
+                out.push(format!("pod/{} deleted", p.name));
+                p.stage = Stage::Done(None);
+            }
+        }
+    }
+
+    /// When every pod of the node is done: `node/NAME drained`, or the node's errors with the
+    /// pods still on it. Returns whether the node is finished.
+    fn node_finished(&mut self, d: &mut Drain, out: &mut Vec<String>) -> bool {
+        let mut errors = vec![];
+        for p in &d.pods {
+            match &p.stage {
+                Stage::Done(e) => errors.extend(e.clone()),
+                _ => return false,
+            }
+        }
+        d.pods.clear();
+        if errors.is_empty() {
+            out.push(format!("node/{} drained{}", d.node, dry_suffix(&d.opts)));
+            return true;
+        }
+        let pending = self.pods_for_deletion(&d.node, &d.opts).pods;
+        if !pending.is_empty() {
+            out.push(format!(
+                "There are pending pods in node {:?} when an error occurred: {}",
+                d.node,
+                aggregate(&errors)
+            ));
+            out.extend(pending.iter().map(|p| format!("pod/{}", p.metadata.name)));
+        }
+        out.push(format!(
+            "error: unable to drain node {:?} due to error: {}, continuing command...",
+            d.node,
+            aggregate(&errors)
+        ));
+        d.fatal.push(errors);
+        d.remaining.push(d.node.clone());
+        true
+    }
+
+    /// A drain's timer: a refused eviction tried again, a deleted pod's poll, or the end of
+    /// `--timeout`. `key` is the pod's (the node's for the deadline).
+    pub(super) fn drain_step(&mut self, key: &str, step: PodStep) {
+        let id = match step {
+            PodStep::DrainEvict(id) | PodStep::DrainPoll(id) | PodStep::DrainDeadline(id) => id,
+            _ => return,
+        };
+        let Some(at) = self.sim.drains.iter().position(|d| d.id == id) else {
+            return;
+        };
+        let mut d = self.sim.drains.remove(at);
+        let mut out = vec![];
+        let i = d.pods.iter().position(|p| *p.key == *key);
+        match (step, i) {
+            (PodStep::DrainEvict(_), Some(i)) if d.pods[i].stage == Stage::Evicting => {
+                self.try_evict(&mut d, i, &mut out)
+            }
+            (PodStep::DrainPoll(_), Some(i)) => {
+                let verb = if d.opts.eviction {
+                    "evicted"
+                } else {
+                    "deleted"
+                };
+                out.push(format!("pod/{} {verb}", d.pods[i].name));
+                d.pods[i].stage = Stage::Done(None);
+            }
+            (PodStep::DrainDeadline(_), _) if *key == *key_of("", &d.node) => {
+                for p in d.pods.iter_mut() {
+                    if let Stage::Waiting { .. } = p.stage {
+                        p.stage = Stage::Done(Some(if d.opts.eviction {
+                            format!(
+                                "error when waiting for pod {:?} in namespace {:?} to terminate: context deadline exceeded",
+                                p.name, p.namespace
+                            )
+                        } else {
+                            "context deadline exceeded".to_string()
+                        }));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if self.node_finished(&mut d, &mut out) {
+            self.next_node(&mut d, &mut out);
+        }
+        let now = self.now_ms();
+        d.lines
+            .extend(out.into_iter().map(|text| WatchLine { t: now, text }));
+        self.log_drain(&d);
+        d.lines.clear();
+        if d.end.is_none() {
+            self.sim.drains.insert(at, d);
+        }
+    }
+
+    /// A pod a drain waits for is gone: its poll prints it at the next tick of the poll.
+    pub(super) fn drain_saw_deleted(&mut self, p: &Pod) {
+        let now = self.now_ms();
+        let mut due = vec![];
+        for d in &self.sim.drains {
+            for f in &d.pods {
+                if let Stage::Waiting { since_ms } = f.stage
+                    && f.key == p.metadata.key()
+                    && f.uid == p.metadata.uid
+                {
+                    let ticks = (now - since_ms).div_ceil(POLL_MS);
+                    due.push((
+                        since_ms + ticks * POLL_MS,
+                        f.key.clone(),
+                        f.uid.clone(),
+                        d.id,
+                    ));
+                }
+            }
+        }
+        for (at, key, uid, id) in due {
+            self.sim.timers.add(at, (key, uid, PodStep::DrainPoll(id)));
+        }
+    }
+
+    /// Whether a drain's retry of an eviction is all that is left of it: the budget still
+    /// refuses and no `--timeout` will end it (so the run may count as settled).
+    pub(super) fn drain_retry_idle(&self, key: &str, id: u32) -> bool {
+        self.sim
+            .drains
+            .iter()
+            .find(|d| d.id == id)
+            .is_none_or(|d| d.deadline_ms.is_none() && self.sim.store.eviction_refused(key))
+    }
+}
+
+impl Cluster {
+    /// Writes what a drain printed since the last time onto the step that ran it, and its end.
+    fn log_drain(&mut self, d: &Drain) {
+        let base = self.rec.base;
+        let Some(s) = d
+            .step
+            .and_then(|i| i.checked_sub(base))
+            .and_then(|i| self.rec.trace.get_mut(i))
+        else {
+            return;
+        };
+        let out = s.output.get_or_insert_with(String::new);
+        let log = s.watch.get_or_insert_with(Default::default);
+        for l in &d.lines {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&l.text);
+            log.lines.push(l.clone());
+        }
+        if let Some(end) = &d.end {
+            // kubectl's `CheckErr` of an aggregate prints its errors bare, a line each.
+            s.errors.extend(end.error.clone());
+            log.end = Some(end.clone());
+        }
+    }
+}
+
+/// ` (dry run)` or ` (server dry run)` after a printed object.
+fn dry_suffix(o: &DrainOptions) -> &'static str {
+    if o.client_dry_run {
+        " (dry run)"
+    } else if o.server_dry_run {
+        " (server dry run)"
+    } else {
+        ""
+    }
+}
+
+/// An aggregate's `Error()`: one error as itself, several as `[a, b]`.
+fn aggregate(errors: &[String]) -> String {
+    match errors {
+        [one] => one.clone(),
+        _ => format!("[{}]", errors.join(", ")),
+    }
+}
+
+/// Whether the pod has an `emptyDir` volume (local data a drain would lose).
+fn has_local_storage(p: &Pod) -> bool {
+    p.spec
+        .extra
+        .get("volumes")
+        .and_then(crate::api::Value::as_array)
+        .is_some_and(|vs| vs.iter().any(|v| v.get("emptyDir").is_some()))
+}
