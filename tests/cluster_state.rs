@@ -191,7 +191,7 @@ fn objects_a_state_cannot_continue_are_named_and_the_rest_is_kept() {
     let s = Scenario::from_manifest(&format!("{}{extra}", state()));
     let c = s.start().unwrap_or_else(|e| panic!("{e}"));
     let lines = c.restored.as_ref().unwrap().lines();
-    assert!(lines.contains(&"Not continued: Service/web: the playground models apps/v1 Deployment and ReplicaSet, and v1 Pod and Node.".to_string()), "{lines:?}");
+    assert!(lines.contains(&"Not continued: Service/web: the playground models apps/v1 Deployment and ReplicaSet, v1 Pod and Node, and policy/v1 PodDisruptionBudget.".to_string()), "{lines:?}");
     assert!(lines.contains(&"Not continued: Pod/stray: its owner ReplicaSet/web-5f6d7c8b9a is not in the state, and the garbage collector would delete it.".to_string()), "{lines:?}");
     assert!(c.store.pod("shop/stray").is_none());
     assert_eq!(c.store.pods().count(), 15);

@@ -114,7 +114,8 @@ impl Cluster {
         self.sim.budgets_queued.insert(key.into());
     }
 
-    /// `sync` → `trySync`, or `failSafe` when the expected count cannot be found.
+    /// `sync`: `trySync` (or `failSafe`), its events recorded, and the status written when
+    /// it changed; returns the trace's line when the counts did.
     fn sync_budget(&mut self, key: &str) -> Option<String> {
         let Some(Object::PodDisruptionBudget(b)) =
             self.sim.store.get(Kind::PodDisruptionBudget, key)
@@ -123,67 +124,16 @@ impl Cluster {
         };
         let b = (**b).clone();
         let (now, now_ms) = (self.now(), self.now_ms());
-        let pods: Vec<&Pod> = self
-            .sim
-            .store
-            .pods()
-            .filter(|p| {
-                p.metadata.namespace == b.metadata.namespace && b.counts(&p.metadata.labels)
-            })
-            .collect();
         let mut events: Vec<Happened> = vec![];
-        if pods.is_empty() {
-            events.push((
-                None,
-                EventType::Normal,
-                "NoPods",
-                "No matching pods found".into(),
-            ));
+        let (status, line, recheck) = try_sync(&self.sim.store, &b, now, now_ms, &mut events);
+        if let Some(at) = recheck {
+            let timer = (
+                b.metadata.key(),
+                b.metadata.uid.clone(),
+                PodStep::BudgetRecheck,
+            );
+            self.sim.timers.add(at, timer);
         }
-        let expected = expected_pod_count(&self.sim.store, &b, &pods);
-        let (status, line) = match expected {
-            Err(e) => {
-                events.push((
-                    None,
-                    EventType::Warning,
-                    "CalculateExpectedPodCountFailed",
-                    format!("Failed to calculate the number of expected pods: {e}"),
-                ));
-                (
-                    fail_safe(&b, &e, now),
-                    format!("{}: {e}; no disruption allowed", what(&b)),
-                )
-            }
-            Ok((expected, desired, unmanaged)) => {
-                if !unmanaged.is_empty() {
-                    let m = unmanaged_message(&b);
-                    events.push((None, EventType::Warning, "UnmanagedPods", m));
-                }
-                let (disrupted, recheck) = disrupted_pod_map(&b, &pods, now, &mut events, now_ms);
-                let current = count_healthy(&pods, &disrupted, now);
-                let c = Counts {
-                    expected,
-                    desired,
-                    current,
-                    allowed: if expected <= 0 {
-                        0
-                    } else {
-                        (current - desired).max(0)
-                    },
-                };
-                if let Some(at) = recheck {
-                    self.sim.timers.add(
-                        at,
-                        (
-                            b.metadata.key(),
-                            b.metadata.uid.clone(),
-                            PodStep::BudgetRecheck,
-                        ),
-                    );
-                }
-                (updated_status(&b, &c, disrupted, now)?, describe(&b, &c))
-            }
-        };
         for (about, type_, reason, message) in events {
             let involved = match &about {
                 Some(pod) => Involved::of(Kind::Pod, pod),
@@ -193,21 +143,12 @@ impl Cluster {
                 .events
                 .record(SOURCE, involved, type_, reason, message);
         }
-        if status == b.status {
-            return None;
-        }
-        let s = &b.status;
-        let same_counts = (
-            s.expected_pods,
-            s.desired_healthy,
-            s.current_healthy,
-            s.disruptions_allowed,
-        ) == (
-            status.expected_pods,
-            status.desired_healthy,
-            status.current_healthy,
-            status.disruptions_allowed,
-        );
+        let status = status.filter(|s| *s != b.status)?;
+        let counts = |s: &PodDisruptionBudgetStatus| {
+            let c = (s.expected_pods, s.desired_healthy, s.current_healthy);
+            (c, s.disruptions_allowed)
+        };
+        let same_counts = counts(&b.status) == counts(&status);
         let mut written = b;
         written.status = status;
         self.sim
@@ -215,6 +156,61 @@ impl Cluster {
             .update_status(Object::PodDisruptionBudget(Box::new(written)))
             .ok()?;
         (!same_counts).then_some(line)
+    }
+}
+
+/// `trySync`, or `failSafe` when the expected count cannot be found: the status to write
+/// (none when the stored one says it all), the trace's line, and when to look again (an
+/// eviction whose deletion has not begun).
+fn try_sync(
+    store: &Store,
+    b: &PodDisruptionBudget,
+    now: Time,
+    now_ms: u64,
+    events: &mut Vec<Happened>,
+) -> (Option<PodDisruptionBudgetStatus>, String, Option<u64>) {
+    let ns = &b.metadata.namespace;
+    let pods: Vec<&Pod> = store
+        .pods()
+        .filter(|p| p.metadata.namespace == *ns && b.counts(&p.metadata.labels))
+        .collect();
+    if pods.is_empty() {
+        let m = "No matching pods found".to_string();
+        events.push((None, EventType::Normal, "NoPods", m));
+    }
+    match expected_pod_count(store, b, &pods) {
+        Err(e) => {
+            let m = format!("Failed to calculate the number of expected pods: {e}");
+            events.push((
+                None,
+                EventType::Warning,
+                "CalculateExpectedPodCountFailed",
+                m,
+            ));
+            let line = format!("{}: {e}; no disruption allowed", what(b));
+            (Some(fail_safe(b, &e, now)), line, None)
+        }
+        Ok((expected, desired, unmanaged)) => {
+            if !unmanaged.is_empty() {
+                let m = unmanaged_message(b);
+                events.push((None, EventType::Warning, "UnmanagedPods", m));
+            }
+            let (disrupted, recheck) = disrupted_pod_map(b, &pods, now, events, now_ms);
+            let current = count_healthy(&pods, &disrupted, now);
+            let allowed = if expected <= 0 {
+                0
+            } else {
+                (current - desired).max(0)
+            };
+            let c = Counts {
+                expected,
+                desired,
+                current,
+                allowed,
+            };
+            let line = describe(b, &c);
+            (updated_status(b, &c, disrupted, now), line, recheck)
+        }
     }
 }
 

@@ -153,31 +153,7 @@ impl Cluster {
                 out.push(format!("node/{} drained{suffix}", d.node));
                 continue;
             }
-            d.deadline_ms = d.opts.timeout_ms.map(|t| self.now_ms() + t);
-            if let Some(at) = d.deadline_ms {
-                let key = key_of("", &d.node);
-                self.sim
-                    .timers
-                    .add(at, (key, Str::default(), PodStep::DrainDeadline(d.id)));
-            }
-            d.pods = list
-                .pods
-                .iter()
-                .map(|p| InFlight {
-                    key: p.metadata.key(),
-                    uid: p.metadata.uid.clone(),
-                    name: p.metadata.name.to_string(),
-                    namespace: p.metadata.namespace.to_string(),
-                    stage: Stage::Evicting,
-                })
-                .collect();
-            if d.opts.eviction {
-                for i in 0..d.pods.len() {
-                    self.try_evict(d, i, out);
-                }
-            } else {
-                self.delete_all(d, out);
-            }
+            self.begin_pods(d, &list.pods, out);
             if !self.node_finished(d, out) {
                 return;
             }
@@ -203,6 +179,34 @@ impl Cluster {
             t: self.now_ms(),
             error,
         });
+    }
+
+    /// The node's pods in flight: `--timeout` from now, and each evicted (or all deleted).
+    fn begin_pods(&mut self, d: &mut Drain, pods: &[Pod], out: &mut Vec<String>) {
+        d.deadline_ms = d.opts.timeout_ms.map(|t| self.now_ms() + t);
+        if let Some(at) = d.deadline_ms {
+            let key = key_of("", &d.node);
+            self.sim
+                .timers
+                .add(at, (key, Str::default(), PodStep::DrainDeadline(d.id)));
+        }
+        d.pods = pods
+            .iter()
+            .map(|p| InFlight {
+                key: p.metadata.key(),
+                uid: p.metadata.uid.clone(),
+                name: p.metadata.name.to_string(),
+                namespace: p.metadata.namespace.to_string(),
+                stage: Stage::Evicting,
+            })
+            .collect();
+        if d.opts.eviction {
+            for i in 0..d.pods.len() {
+                self.try_evict(d, i, out);
+            }
+        } else {
+            self.delete_all(d, out);
+        }
     }
 
     /// `GetPodsForDeletion`: the node's pods (every namespace, `--pod-selector`), through the

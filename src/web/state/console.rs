@@ -117,16 +117,7 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         }
         None => "kubectl get deployments".to_string(),
     };
-    // The scenario's budgets (few objects, read again only when the console asks).
-    let budgets = s
-        .scenario
-        .objects
-        .iter()
-        .filter_map(|text| crate::api::yaml::parse_objects(text).ok())
-        .flatten()
-        .filter(|o| o.kind() == crate::api::Kind::PodDisruptionBudget)
-        .map(|o| o.meta().name.to_string())
-        .collect();
+    let budgets = budget_names(s);
     let names = crate::kubectl::Names {
         objects,
         pods,
@@ -135,6 +126,19 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         budgets,
     };
     (names, example)
+}
+
+/// The scenario's PodDisruptionBudgets' names (few objects, read again only when the console
+/// asks).
+fn budget_names(s: &Session) -> Vec<String> {
+    s.scenario
+        .objects
+        .iter()
+        .filter_map(|text| crate::api::yaml::parse_objects(text).ok())
+        .flatten()
+        .filter(|o| o.kind() == crate::api::Kind::PodDisruptionBudget)
+        .map(|o| o.meta().name.to_string())
+        .collect()
 }
 
 /// Whether a console text is still open: a heredoc (`<<EOF`, `<<'EOF'`) whose closing line
