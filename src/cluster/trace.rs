@@ -19,7 +19,8 @@ pub enum StepKind {
     Action,
     /// One controller sync.
     Sync,
-    /// The pod changes the scheduler and kubelets made at one instant.
+    /// The pod changes the scheduler and kubelets made at one instant (and what the node
+    /// lifecycle, taint eviction and disruption controllers, and a drain's evictions, did).
     World,
 }
 
@@ -125,7 +126,8 @@ pub struct TraceStep {
     /// A watching command (`kubectl rollout status`): the lines after its first, and its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub watch: Option<super::watch::WatchLog>,
-    /// World steps: what the scheduler and kubelets did.
+    /// World steps: what the scheduler and kubelets did (and the other parts a World step
+    /// holds, [`TraceStep::world_source`]).
     #[serde(skip_serializing_if = "omit")]
     pub changes: Vec<String>,
     #[serde(skip_serializing_if = "omit")]
@@ -151,6 +153,20 @@ pub struct BudgetView {
 }
 
 impl TraceStep {
+    /// Who made a World step's changes, in words: the disruption controller's status writes
+    /// and a drain's evictions have steps of their own.
+    pub fn world_source(&self) -> &'static str {
+        let all =
+            |p: &str| !self.changes.is_empty() && self.changes.iter().all(|c| c.starts_with(p));
+        if all("PodDisruptionBudget ") {
+            "the disruption controller"
+        } else if all("kubectl drain: ") {
+            "kubectl drain"
+        } else {
+            "the scheduler and kubelets"
+        }
+    }
+
     /// The ReplicaSet with the highest revision: the Deployment's new one.
     pub fn newest(&self) -> Option<&ReplicaSetView> {
         self.replica_sets.iter().max_by_key(|r| r.revision)

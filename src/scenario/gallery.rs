@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 22] = [
+pub const NAMES: [&str; 23] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -27,6 +27,7 @@ pub const NAMES: [&str; 22] = [
     "pasted-mid-rollout",
     "capacity-stuck-rollout",
     "node-lost",
+    "drain-blocked-by-budget",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
@@ -86,6 +87,10 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
             (19, "A rollout half done, pasted from kubectl get -o yaml"),
             (20, "Stuck on capacity: surge pods that fit on no node"),
             (21, "A node that stops reporting: tainted, its pods evicted"),
+            (
+                22,
+                "Draining a node mid-rollout: a disruption budget refuses",
+            ),
         ],
     ),
 ];
@@ -175,6 +180,10 @@ pub const GALLERY: &[(&str, &str)] = &[
         include_str!("../../scenarios/capacity-stuck-rollout.yaml"),
     ),
     ("node-lost", include_str!("../../scenarios/node-lost.yaml")),
+    (
+        "drain-blocked-by-budget",
+        include_str!("../../scenarios/drain-blocked-by-budget.yaml"),
+    ),
 ];
 
 #[cfg(test)]

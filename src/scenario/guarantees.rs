@@ -657,8 +657,18 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
     let mut hand_rs = None;
     let mut spec = None;
     let mut world = None;
+    let mut evicted = None;
     for i in from..=to {
         let st = &s.trace[i];
+        if let Some(c) = st
+            .changes
+            .iter()
+            .find(|c| c.starts_with("kubectl drain: ") && c.contains(" evicted: "))
+        {
+            let pod = c.trim_start_matches("kubectl drain: ");
+            let pod = pod.split(" evicted: ").next().unwrap_or(pod);
+            evicted = Some(format!("`kubectl drain` evicted {pod} at t = {}", at(i)));
+        }
         if st.kind != StepKind::Action {
             continue;
         }
@@ -689,6 +699,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
     match kind {
         Kind::Floor => hand_pod
             .map(|c| format!("a pod was deleted by hand ({c}): maxUnavailable limits what the controller takes down, not what others delete (PodDisruptionBudgets guard evictions, and kubectl delete pod bypasses them too); its replacement counts as unavailable until it is available"))
+            .or(evicted.map(|c| format!("a pod was evicted ({c}): a PodDisruptionBudget counts Ready pods, not available ones (minReadySeconds), and maxUnavailable limits only what the Deployment controller takes down; the replacement counts as unavailable until it is available")))
             .or(unready_cleanup(s, from, to))
             .or(hand_rs.map(|c| format!("a ReplicaSet was changed by hand ({c}); the Deployment controller corrects it at its next sync")))
             .or(spec.map(|c| format!("the spec changed mid-rollout ({c}): a scaling event is spread over the ReplicaSets in proportion (upstream's `scale`), which does not look at maxUnavailable, and pods it adds count as unavailable until they are available")))

@@ -18,12 +18,13 @@ pub enum Lane {
     Deployment,
     ReplicaSet,
     GarbageCollector,
+    Disruption,
     Scheduler,
     Kubelet,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 9] = [
+    pub const ALL: [Lane; 10] = [
         Lane::Kubectl,
         Lane::Apiserver,
         Lane::Informers,
@@ -31,6 +32,7 @@ impl Lane {
         Lane::Deployment,
         Lane::ReplicaSet,
         Lane::GarbageCollector,
+        Lane::Disruption,
         Lane::Scheduler,
         Lane::Kubelet,
     ];
@@ -44,6 +46,7 @@ impl Lane {
             Lane::Deployment => "deployment controller",
             Lane::ReplicaSet => "replicaset controller",
             Lane::GarbageCollector => "garbage collector",
+            Lane::Disruption => "disruption controller",
             Lane::Scheduler => "scheduler",
             Lane::Kubelet => "kubelet",
         }
@@ -59,6 +62,7 @@ impl Lane {
             Lane::Deployment => "dc",
             Lane::ReplicaSet => "rsc",
             Lane::GarbageCollector => "gc",
+            Lane::Disruption => "pdb",
             Lane::Scheduler => "sch",
             Lane::Kubelet => "kl",
         }
@@ -307,7 +311,27 @@ fn world(s: &TraceStep) -> Vec<Message> {
     // The scheduler binds; the kubelets report what their pods did. Runs of one kind are
     // told once.
     let mut groups: Vec<(Lane, &str, Vec<&str>)> = vec![];
+    let mut out = vec![];
     for c in &s.changes {
+        // The disruption controller's status writes, and a drain's evictions, told as they are.
+        if c.starts_with("PodDisruptionBudget ") {
+            out.push(Message::new(
+                Lane::Disruption,
+                Lane::Apiserver,
+                Flow::Write,
+                c.as_str(),
+            ));
+            continue;
+        }
+        if let Some(what) = c.strip_prefix("kubectl drain: ") {
+            let flow = if what.contains("refused") {
+                Flow::Refused
+            } else {
+                Flow::Write
+            };
+            out.push(Message::new(Lane::Kubectl, Lane::Apiserver, flow, what));
+            continue;
+        }
         let (lane, what, pod) = if let Some((pod, node)) = c.split_once(" scheduled to ") {
             (Lane::Scheduler, node, pod)
         } else if let Some((pod, state)) = c.split_once(" is ") {
@@ -337,6 +361,7 @@ fn world(s: &TraceStep) -> Vec<Message> {
             };
             Message::new(lane, Lane::Apiserver, Flow::Write, text)
         })
+        .chain(out)
         .collect()
 }
 

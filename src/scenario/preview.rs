@@ -65,7 +65,7 @@ fn what<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> String {
                 .unwrap_or_default()
         ),
         StepKind::Action => s.command.clone().unwrap_or_else(|| "a caption".into()),
-        StepKind::World => "the scheduler and kubelets".into(),
+        StepKind::World => s.world_source().into(),
     }
 }
 

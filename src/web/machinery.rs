@@ -25,7 +25,7 @@ fn column(l: Lane) -> usize {
 fn step_title(i: usize, t: &TraceStep) -> String {
     let what = match t.kind {
         StepKind::Action => "kubectl".to_string(),
-        StepKind::World => "scheduler and kubelets".to_string(),
+        StepKind::World => t.world_source().trim_start_matches("the ").to_string(),
         StepKind::Sync => format!(
             "{} sync {}",
             t.controller.map_or("", |c| c.as_str()),
