@@ -394,3 +394,49 @@ fn kubectl_shows_budgets_and_the_apiserver_refuses_a_bad_one() {
             .is_none()
     );
 }
+
+/// Compare takes a budget's setting (issue 35, item 5): `budgets.spec.minAvailable=3` sets it
+/// on every PodDisruptionBudget, and a setting the apiserver refuses names the variant.
+#[test]
+fn compare_sets_a_budgets_min_available() {
+    use rollout_playground::scenario::variant::Variant;
+    let s = Scenario::parse(&drained(
+        "  - {at: 10s, run: kubectl drain node-1 --timeout=30s}\n",
+    ))
+    .unwrap();
+    let set = Variant::parse_settings("budgets.spec.minAvailable=3").unwrap();
+    let v = Variant {
+        name: Variant::default_name(&set),
+        set,
+    };
+    let three = s.with_variant(&v).unwrap();
+    let mut c = three.start().unwrap();
+    three.run_on(&mut c).unwrap();
+    assert_eq!(status(&c, "default/web").2, 3, "desiredHealthy");
+    assert_eq!(
+        c.store
+            .pods()
+            .filter(|p| p.spec.node_name == "node-1")
+            .count(),
+        0,
+        "with one disruption to spare at a time, the drain finishes"
+    );
+    let c = run(&drained(
+        "  - {at: 10s, run: kubectl drain node-1 --timeout=30s}\n",
+    ));
+    assert!(
+        c.store.pods().any(|p| p.spec.node_name == "node-1"),
+        "as written it times out"
+    );
+    let set = Variant::parse_settings("budgets.spec.maxUnavailable=1").unwrap();
+    let both = Variant {
+        name: "both".into(),
+        set,
+    };
+    let err = s.with_variant(&both).unwrap_err().to_string();
+    assert!(
+        err.contains("variant \"both\"")
+            && err.contains("minAvailable and maxUnavailable cannot be both set"),
+        "{err}"
+    );
+}

@@ -195,3 +195,130 @@ impl Store {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::yaml::parse_objects;
+
+    /// A store with pod `web-1` (labels app=web; Running, Ready as `ready`) and the budgets
+    /// given, their status as the disruption controller would have written it.
+    fn store(ready: bool, budgets: &[(&str, &str, (i32, i32, i32))]) -> Store {
+        let mut s = Store::new();
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: default, labels: {app: web}}\nspec: {nodeName: n1, containers: [{name: app, image: \"app:1\"}]}\n";
+        let Object::Pod(p) = parse_objects(pod).unwrap().remove(0) else {
+            unreachable!()
+        };
+        let mut p = (*s.create(Object::Pod(p)).unwrap()).clone();
+        if let Object::Pod(p) = &mut p {
+            p.status.phase = "Running".into();
+            let status = if ready { "True" } else { "False" };
+            p.status.conditions.push(PodCondition {
+                type_: "Ready".into(),
+                status: status.into(),
+                ..Default::default()
+            });
+        }
+        s.update_status(p).unwrap();
+        for (name, spec, (allowed, current, desired)) in budgets {
+            let text = format!(
+                "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: {name}, namespace: default}}\nspec: {spec}\n"
+            );
+            let o = parse_objects(&text).unwrap().remove(0);
+            let Object::PodDisruptionBudget(mut b) = (*s.create(o).unwrap()).clone() else {
+                unreachable!()
+            };
+            b.status.observed_generation = b.metadata.generation;
+            b.status.disruptions_allowed = *allowed;
+            b.status.current_healthy = *current;
+            b.status.desired_healthy = *desired;
+            s.update_status(Object::PodDisruptionBudget(b)).unwrap();
+        }
+        s
+    }
+
+    const APP_WEB: &str = "{minAvailable: 1, selector: {matchLabels: {app: web}}}";
+
+    /// pkg/registry/core/pod/storage's eviction cases, as this store answers them.
+    #[test]
+    fn evictions_as_the_apiserver_decides_them() {
+        // A budget with none to spare: 429, the budget's numbers in the cause.
+        let mut s = store(true, &[("pdb", APP_WEB, (0, 1, 1))]);
+        let err = s.evict("default", "web-1", None, false).unwrap_err();
+        assert_eq!(
+            err,
+            ApiError::TooManyRequests {
+                message: TOO_MANY_REQUESTS.into(),
+                cause: "The disruption budget pdb needs 1 healthy pods and has 1 currently".into(),
+            }
+        );
+        assert!(
+            s.pod("default/web-1")
+                .unwrap()
+                .metadata
+                .deletion_timestamp
+                .is_none()
+        );
+        // One to spare: taken, the pod remembered as disrupted, marked and deleted.
+        let mut s = store(true, &[("pdb", APP_WEB, (1, 2, 1))]);
+        let e = s.evict("default", "web-1", Some(0), false).unwrap();
+        assert_eq!(e.budget, Some(("pdb".into(), true)));
+        let Some(Object::PodDisruptionBudget(b)) = s.get(Kind::PodDisruptionBudget, "default/pdb")
+        else {
+            panic!()
+        };
+        assert_eq!(b.status.disruptions_allowed, 0);
+        assert!(b.status.disrupted_pods.contains_key("web-1"));
+        assert_eq!(b.status.conditions[0].reason, "InsufficientPods");
+        assert!(
+            s.pod("default/web-1").is_none(),
+            "grace period 0: gone at once"
+        );
+        // A not-Ready pod while the budget is met goes without taking a disruption.
+        let mut s = store(false, &[("pdb", APP_WEB, (0, 1, 1))]);
+        let e = s.evict("default", "web-1", None, false).unwrap();
+        assert_eq!(e.budget, Some(("pdb".into(), false)));
+        let p = s.pod("default/web-1").unwrap();
+        let c = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "DisruptionTarget")
+            .unwrap();
+        assert_eq!(
+            (c.reason.as_str(), c.message.as_str()),
+            ("EvictionByEvictionAPI", "Eviction API: evicting")
+        );
+        // ...not while the budget is short, unless it always allows unhealthy pods.
+        let mut s = store(false, &[("pdb", APP_WEB, (0, 0, 1))]);
+        assert!(s.evict("default", "web-1", None, false).is_err());
+        let always = "{minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow, selector: {matchLabels: {app: web}}}";
+        let mut s = store(false, &[("pdb", always, (0, 0, 1))]);
+        assert!(s.evict("default", "web-1", None, false).is_ok());
+        // Two budgets: 500. An empty selector covers nothing here. A dry run changes nothing.
+        let mut s = store(
+            true,
+            &[("a", APP_WEB, (1, 2, 1)), ("b", APP_WEB, (1, 2, 1))],
+        );
+        assert_eq!(
+            s.evict("default", "web-1", None, false)
+                .unwrap_err()
+                .to_string(),
+            MORE_THAN_ONE_BUDGET
+        );
+        let mut s = store(
+            true,
+            &[("all", "{minAvailable: 1, selector: {}}", (0, 1, 1))],
+        );
+        assert_eq!(
+            s.evict("default", "web-1", None, true).unwrap().budget,
+            None
+        );
+        assert!(s.pod("default/web-1").is_some(), "a dry run");
+        assert!(
+            s.evict("default", "nope", None, false)
+                .unwrap_err()
+                .is_not_found()
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! by side. A variant is a list of `path=value` settings: `spec.…` paths change the focus
 //! Deployment's manifest under `objects:`, `world.…` paths change the world
 //! (`world.startMs=5000`, `world.failingImages=nginx:1.16.1`), `nodes.…` paths change every
-//! Node under `objects:` (`nodes.status.allocatable.cpu=8`). Values are read as YAML scalars
+//! Node under `objects:` (`nodes.status.allocatable.cpu=8`), `budgets.…` paths every
+//! PodDisruptionBudget (`budgets.spec.minAvailable=3`). Values are read as YAML scalars
 //! or flow collections (`0`, `50%`, `Recreate`, `[a, b]`). A scenario file may list its
 //! variants (`variants:`), which `rollout compare` and the page's Compare view open.
 
@@ -136,9 +137,9 @@ fn check_path(path: &str) -> Result<(), String> {
             "{path}: the world has no field {f:?} (it has {})",
             WORLD_FIELDS.join(", ")
         )),
-        Some(("spec" | "metadata" | "nodes", _)) => Ok(()),
+        Some(("spec" | "metadata" | "nodes" | "budgets", _)) => Ok(()),
         _ => Err(format!(
-            "{path}: a variant changes the focus Deployment (spec.…, metadata.…), the world (world.…) or every Node (nodes.…)"
+            "{path}: a variant changes the focus Deployment (spec.…, metadata.…), the world (world.…), every Node (nodes.…) or every PodDisruptionBudget (budgets.…)"
         )),
     }
 }
@@ -194,7 +195,13 @@ impl Scenario {
                 continue;
             }
             if let Some(field) = path.strip_prefix("nodes.") {
-                s.set_on_nodes(field, value).map_err(|e| bad(path, e))?;
+                s.set_on_every(Kind::Node, field, value)
+                    .map_err(|e| bad(path, e))?;
+                continue;
+            }
+            if let Some(field) = path.strip_prefix("budgets.") {
+                s.set_on_every(Kind::PodDisruptionBudget, field, value)
+                    .map_err(|e| bad(path, e))?;
                 continue;
             }
             if manifest.is_none() {
@@ -228,26 +235,23 @@ impl Scenario {
         Ok(s)
     }
 
-    /// Sets `field` (dotted, within a Node: `status.allocatable.cpu`) on every Node under
-    /// `objects:`; a scenario without one has nothing to set.
-    fn set_on_nodes(&mut self, field: &str, value: &Value) -> Result<(), String> {
+    /// Sets `field` (dotted, within the object: `status.allocatable.cpu`) on every object of
+    /// `kind` under `objects:` (a Node, a PodDisruptionBudget); a scenario without one has
+    /// nothing to set.
+    fn set_on_every(&mut self, kind: Kind, field: &str, value: &Value) -> Result<(), String> {
         let parts: Vec<&str> = field.split('.').collect();
         let mut found = false;
         for text in &mut self.objects {
             let Ok(parsed) = parse_state(text) else {
                 continue;
             };
-            if !parsed
-                .manifests
-                .iter()
-                .any(|m| m.object.kind() == Kind::Node)
-            {
+            if !parsed.manifests.iter().any(|m| m.object.kind() == kind) {
                 continue;
             }
             let mut docs = vec![];
             for m in parsed.manifests {
                 let mut v = m.value;
-                if m.object.kind() == Kind::Node {
+                if m.object.kind() == kind {
                     set_path(&mut v, &parts, value.clone(), field)?;
                     found = true;
                 }
@@ -258,7 +262,10 @@ impl Scenario {
         if found {
             Ok(())
         } else {
-            Err("the scenario has no Node under `objects:` to change".into())
+            Err(format!(
+                "the scenario has no {} under `objects:` to change",
+                kind.as_str()
+            ))
         }
     }
 
