@@ -50,13 +50,21 @@ fn status(c: &Cluster, key: &str) -> (i32, i32, i32, i32) {
     )
 }
 
+/// A case: its name, its objects, the commands after them, and the status it ends with.
+type Case = (
+    &'static str,
+    String,
+    &'static [&'static str],
+    (i32, i32, i32, i32),
+);
+
 /// Upstream's `disruption_test.go` cases, each as a world that makes their pods: one node of
 /// 1 CPU holds one pod of 1 CPU, so a ReplicaSet of 7 has one running pod and six Pending,
 /// as the tests' one pod of a controller scaled to 7. Asserted as upstream asserts them:
 /// (disruptionsAllowed, currentHealthy, desiredHealthy, expectedPods).
 #[test]
 fn budget_status_as_upstreams_disruption_tests_assert_it() {
-    let cases: [(&str, String, &[&str], (i32, i32, i32, i32)); 7] = [
+    let cases: [Case; 7] = [
         (
             "TestIntegerMaxUnavailableWithScaling",
             format!(

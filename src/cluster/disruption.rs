@@ -306,13 +306,11 @@ fn controller_scale(store: &Store, ns: &str, r: &crate::api::OwnerReference) -> 
     if let Some(dr) = rs.metadata.controller_ref()
         && dr.kind == "Deployment"
         && group_ok(&dr.api_version)
-    {
-        if let Some(d) = store
+        && let Some(d) = store
             .deployment(&key_of(ns, &dr.name))
             .filter(|d| d.metadata.uid == dr.uid)
-        {
-            return Some((d.metadata.uid.clone(), d.replicas()));
-        }
+    {
+        return Some((d.metadata.uid.clone(), d.replicas()));
     }
     Some((rs.metadata.uid.clone(), rs.replicas()))
 }

@@ -224,7 +224,7 @@ impl Cluster {
                     .is_none_or(|s| s.matches(&p.metadata.labels))
             })
             .collect();
-        pods.sort_by(|a, b| a.metadata.key().cmp(&b.metadata.key()));
+        pods.sort_by_key(|p| p.metadata.key());
         let mut warnings: Vec<(String, Vec<String>)> = vec![];
         let mut errors: Vec<(String, Vec<String>)> = vec![];
         let mut keep = vec![];
