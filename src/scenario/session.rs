@@ -9,7 +9,7 @@ use crate::api::Deployment;
 use crate::cluster::budget::OverBudget;
 use crate::cluster::podbook::Frame;
 use crate::cluster::trace::{Controller, StepKind, TraceStep};
-use crate::cluster::watch::{WatchEnd, WatchLine};
+use crate::cluster::watch::{WatchEnd, WatchLine, WatchLog};
 use crate::cluster::{Checkpoint, Cluster, Livelock, RecordOptions};
 use crate::controller::deployment::Branch;
 use crate::kubectl::{self, KubectlError};
@@ -81,7 +81,13 @@ pub enum Outcome {
     /// A read-only command: what kubectl printed, the world untouched.
     Printed(String),
     /// A change: it became a step of the scenario; `step` is its action step in the new trace.
-    Applied { step: usize, output: String },
+    /// A change that goes on as the run does (`kubectl drain`) has what it printed later, each
+    /// line at its instant, and how it ended (`None`: still under way when the run stopped).
+    Applied {
+        step: usize,
+        output: String,
+        later: Option<WatchLog>,
+    },
     /// A command that watched as the run went on (`kubectl rollout status`): every line it
     /// printed at its instant, how it ended (`None`: still waiting when the run stopped), and
     /// the step at which it returned.
@@ -674,6 +680,7 @@ impl Session {
         Ok(Outcome::Applied {
             step,
             output: change.output.unwrap_or_default(),
+            later: self.trace[step].watch.clone(),
         })
     }
 
@@ -685,7 +692,12 @@ impl Session {
         let output = kubectl::run(&mut c, cmd)?;
         let written = self.new_focus(&c, before);
         let step = self.insert_step(Step::command(at_ms, cmd), written)?;
-        Ok(Outcome::Applied { step, output })
+        let later = self.trace.get(step).and_then(|s| s.watch.clone());
+        Ok(Outcome::Applied {
+            step,
+            output,
+            later,
+        })
     }
 
     /// The trace index of scenario step `k`'s action step.

@@ -252,6 +252,25 @@ await test('a node that stops reporting: its pods are evicted after 300 s and re
   await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-2   Ready'));
 });
 
+await test('a drain mid-rollout: the budget refuses pod by pod, the guarantees count it, and kubectl drain works in the console', async page => {
+  await pickExample(page, 'Draining a node mid-rollout: a disruption budget refuses');
+  await seekEnd(page);
+  await page.waitForSelector('.guarantees .breaches li');
+  const g = await text(page, 'section.guarantees');
+  assert(g.includes('at least desiredHealthy pods healthy (PodDisruptionBudget') && /evictions so far: \d+ refused, 2 allowed/.test(g), 'the budget guarantee counts evictions: ' + g.replace(/\n/g, ' / '));
+  assert(g.includes('a pod was evicted'), 'the floor breach names the eviction: ' + g);
+  await command(page, 'kubectl get pdb');
+  await page.waitForFunction(() => /web\s+4\s+N\/A\s+0\s/.test(document.querySelector('#console-out').innerText));
+  await command(page, 'kubectl drain node-2 --timeout=12s');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node/node-2 cordoned'));
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."));
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('There are pending nodes to be drained:'));
+  const out = await text(page, '#console-out');
+  assert(out.includes('global timeout reached: 12s'), 'the timeout in kubectl\'s words: ' + out.slice(-1500));
+  await command(page, 'kubectl get nodes');
+  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-2   Ready,SchedulingDisabled'));
+});
+
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
   await page.goto(base); // fresh
   await page.waitForSelector('.cluster');

@@ -549,13 +549,20 @@ impl Model {
     fn commanded(&mut self, s: Session, outcome: Result<Outcome, SessionError>, from_editor: bool) {
         match outcome {
             Ok(Outcome::Printed(out)) => self.print(Line::Output(out)),
-            Ok(Outcome::Applied { step, output }) => {
+            Ok(Outcome::Applied {
+                step,
+                output,
+                later,
+            }) => {
                 self.replace_session(s);
                 // The controllers answer in the command's instant: the view shows their work.
                 let answered = self.session.instant_end(step);
                 self.seek(answered);
                 if !output.is_empty() {
                     self.print(Line::Output(output));
+                }
+                if let Some(log) = later {
+                    self.print_later(log);
                 }
                 if answered > step {
                     let t = self.session.trace[answered].t as f64 / 1000.0;
@@ -601,6 +608,22 @@ impl Model {
 }
 
 impl Model {
+    /// What a change that goes on as the run does (`kubectl drain`) printed after its instant,
+    /// each line at its instant, and its end: its errors as kubectl prints them, bare.
+    fn print_later(&mut self, log: crate::cluster::watch::WatchLog) {
+        for l in log.lines {
+            self.print(Line::Watched(l.t, l.text));
+        }
+        match log.end {
+            Some(WatchEnd { error: Some(e), .. }) => self.print(Line::Error(e)),
+            Some(_) => {}
+            None => self.print(Line::Note(format!(
+                "(kubectl is still running when the run ends at t = {:.1}s)",
+                self.session.end_ms() as f64 / 1000.0
+            ))),
+        }
+    }
+
     /// Whether the example's captions show: they are about its own Deployment, so not while
     /// the views follow another (unless the reader asks for them).
     pub fn captions_on(&self) -> bool {
