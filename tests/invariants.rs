@@ -123,6 +123,7 @@ fn the_page_never_computes_controller_behaviour() {
         "crate::cluster::trace",
         "crate::cluster::kubelet::World",
         "crate::cluster::watch::WatchEnd",
+        "crate::cluster::watch::WatchLog",
         "crate::controller::deployment::Branch",
         // The release a world names (a setting the picker lists; what it changes is the
         // controllers').
