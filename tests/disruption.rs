@@ -448,3 +448,86 @@ fn compare_sets_a_budgets_min_available() {
         "{err}"
     );
 }
+
+/// `kubectl create poddisruptionbudget` (alias `pdb`) with `create_pdb.go`'s checks.
+#[test]
+fn kubectl_create_pdb() {
+    let mut c = run(&drained(""));
+    let cases = [
+        (
+            "kubectl create pdb",
+            Err(
+                "error: exactly one NAME is required, got 0\nSee 'kubectl create poddisruptionbudget -h' for help and examples",
+            ),
+        ),
+        (
+            "kubectl create pdb half --min-available=50%",
+            Err("error: a selector must be specified"),
+        ),
+        (
+            "kubectl create pdb half --selector=app=web",
+            Err("error: one of min-available or max-unavailable must be specified"),
+        ),
+        (
+            "kubectl create pdb half --selector=app=web --min-available=1 --max-unavailable=1",
+            Err("error: min-available and max-unavailable cannot be both specified"),
+        ),
+        (
+            "kubectl create pdb half --selector=app=web --max-unavailable=x",
+            Err("error: invalid format specified for max-unavailable"),
+        ),
+        (
+            "kubectl create pdb half --selector=app=web --max-unavailable=50% --dry-run=client",
+            Ok("poddisruptionbudget.policy/half created (dry run)"),
+        ),
+        (
+            "kubectl create poddisruptionbudget half --selector=app=web --max-unavailable=50%",
+            Ok("poddisruptionbudget.policy/half created"),
+        ),
+        (
+            "kubectl create pdb half --selector=app=web --min-available=1",
+            Err(
+                "error: failed to create poddisruptionbudgets: poddisruptionbudgets.policy \"half\" already exists",
+            ),
+        ),
+    ];
+    for (cmd, want) in cases {
+        let got = kubectl::run(&mut c, cmd).map_err(|e| e.to_string());
+        assert_eq!(got, want.map(String::from).map_err(String::from), "{cmd}");
+    }
+    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
+        rollout_playground::api::Kind::PodDisruptionBudget,
+        "default/half",
+    ) else {
+        panic!()
+    };
+    assert_eq!(b.spec.max_unavailable.as_ref().unwrap().to_string(), "50%");
+}
+
+/// Bad input: a budget with both bounds, in a scenario's objects or a pasted List, is refused
+/// naming the object and the field, before anything runs.
+#[test]
+fn a_budget_with_both_bounds_is_refused_naming_the_object_and_field() {
+    let both = budget("{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: web}}}");
+    let e = Scenario::parse(&format!("name: bad\nobjects:\n{both}"))
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("objects[0] (PodDisruptionBudget/pdb): PodDisruptionBudget.policy \"pdb\" is invalid: spec: Invalid value: {minAvailable: 1, maxUnavailable: 1}: minAvailable and maxUnavailable cannot be both set"),
+        "{e}"
+    );
+    let bad_percent = budget("{minAvailable: 120%, selector: {matchLabels: {app: web}}}");
+    let e = Scenario::parse(&format!("name: bad\nobjects:\n{bad_percent}"))
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("spec.minAvailable: Invalid value: \"120%\": must not be greater than 100%"),
+        "{e}"
+    );
+}

@@ -56,10 +56,10 @@ pub struct Invalid {
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let group = if matches!(self.kind, "Pod" | "Node") {
-            ""
-        } else {
-            ".apps"
+        let group = match self.kind {
+            "Pod" | "Node" => "",
+            "PodDisruptionBudget" => ".policy",
+            _ => ".apps",
         };
         write!(f, "{}{group} \"{}\" is invalid: ", self.kind, self.name)?;
         if self.errors.len() == 1 {

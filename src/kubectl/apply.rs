@@ -18,16 +18,28 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
 }
 
 /// `kubectl apply -f -` and `kubectl create -f -` (the manifest on the lines after the
-/// command), and `kubectl create deployment NAME --image=IMAGE`.
+/// command), `kubectl create deployment NAME --image=IMAGE`, `create namespace` and `create
+/// poddisruptionbudget`.
 /// (Long: kubectl's checks in its order, flags, file, namespaces, strict fields, then the
 /// writes, all or none.)
 fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
     let a = Args::parse(
         rest,
-        &["f", "filename", "image", "replicas", "n", "namespace"],
+        &[
+            "f",
+            "filename",
+            "image",
+            "replicas",
+            "n",
+            "namespace",
+            "selector",
+            "min-available",
+            "max-unavailable",
+        ],
     )?;
     match (verb, a.positional.first().map(String::as_str)) {
         ("create", Some("deployment")) => return create_deployment(c, &a),
+        ("create", Some("poddisruptionbudget" | "pdb")) => return super::budget::create(c, &a),
         ("create", Some("namespace" | "ns")) => return create_namespace(c, &a),
         _ => {}
     }

@@ -1,9 +1,13 @@
 //! PodDisruptionBudgets in kubectl: `kubectl get pdb` (the apiserver's table,
 //! `printPodDisruptionBudget` in `pkg/printers/internalversion/printers.go`) and `kubectl
-//! describe pdb` (`describePodDisruptionBudgetV1` in k8s.io/kubectl `pkg/describe`).
+//! describe pdb` (`describePodDisruptionBudgetV1` in k8s.io/kubectl `pkg/describe`), and
+//! `kubectl create poddisruptionbudget` (`pkg/cmd/create/create_pdb.go`).
 
+use super::args::{Args, DryRun, parse_selector};
 use super::describe::Describe;
-use crate::api::{Kind, PodDisruptionBudget};
+use super::{KubectlError, Outcome};
+use crate::api::{IntOrString, Kind, Object, PodDisruptionBudget};
+use crate::apiserver::store::ApiError;
 use crate::cluster::Cluster;
 
 /// NAME, MIN AVAILABLE, MAX UNAVAILABLE, ALLOWED DISRUPTIONS, AGE; an unset bound is `N/A`.
@@ -60,4 +64,88 @@ pub(super) fn describe(c: &Cluster, b: &PodDisruptionBudget, show_events: bool) 
         );
     }
     w.finish()
+}
+
+/// `kubectl create poddisruptionbudget NAME --selector=SELECTOR --min-available=N` (or
+/// `--max-unavailable`), with `create_pdb.go`'s checks in their order.
+pub(super) fn create(c: &mut Cluster, a: &Args) -> Outcome {
+    a.only(&[
+        "selector",
+        "min-available",
+        "max-unavailable",
+        "n",
+        "namespace",
+        "dry-run",
+    ])?;
+    let (dry, mut report) = super::dry_run(c, a)?;
+    let names = &a.positional[1..];
+    if names.len() != 1 {
+        return Err(KubectlError::Go(format!(
+            "error: exactly one NAME is required, got {}\nSee 'kubectl create poddisruptionbudget -h' for help and examples",
+            names.len()
+        )));
+    }
+    let name = &names[0];
+    let value = |flag: &str| a.flag(flag).flatten().filter(|v| !v.is_empty());
+    let Some(selector) = value("selector") else {
+        return Err("error: a selector must be specified".into());
+    };
+    let bound = match (value("min-available"), value("max-unavailable")) {
+        (None, None) => {
+            return Err("error: one of min-available or max-unavailable must be specified".into());
+        }
+        (Some(_), Some(_)) => {
+            return Err("error: min-available and max-unavailable cannot be both specified".into());
+        }
+        (Some(v), None) => ("minAvailable", "min-available", v),
+        (None, Some(v)) => ("maxUnavailable", "max-unavailable", v),
+    };
+    let digits = bound.2.trim_end_matches('%');
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || bound.2.matches('%').count() > 1
+    {
+        return Err(format!("error: invalid format specified for {}", bound.1).into());
+    }
+    let sel = parse_selector(selector).map_err(|e| KubectlError::Go(format!("error: {e}")))?;
+    // `intstr.Parse`: a number is an integer, anything else a string.
+    let v = match bound.2.parse::<i32>() {
+        Ok(n) => IntOrString::Int(n),
+        Err(_) => IntOrString::Str(bound.2.to_string()),
+    };
+    let mut b = PodDisruptionBudget::default();
+    b.metadata.name = name.as_str().into();
+    b.metadata.namespace = a.ns().into();
+    b.spec.selector = Some(sel);
+    if bound.0 == "minAvailable" {
+        b.spec.min_available = Some(v);
+    } else {
+        b.spec.max_unavailable = Some(v);
+    }
+    if !c.store.has_namespace(a.ns()) {
+        return Err(format!(
+            "error: failed to create poddisruptionbudgets: namespaces \"{}\" not found",
+            a.ns()
+        )
+        .into());
+    }
+    let obj = Object::PodDisruptionBudget(Box::new(b));
+    let written = match dry {
+        DryRun::None => c.create(obj).map(drop),
+        DryRun::Server => c.store.create_dry_run(obj).map(drop),
+        DryRun::Client => Ok(()),
+    };
+    written.map_err(|e| match e {
+        ApiError::AlreadyExists { kind, name } => KubectlError::Go(format!(
+            "error: failed to create poddisruptionbudgets: {} \"{name}\" already exists",
+            kind.resource()
+        )),
+        e => super::api_err(e),
+    })?;
+    report.wrote = true;
+    report.item(Ok(format!(
+        "poddisruptionbudget.policy/{name} created{}",
+        dry.suffix()
+    )));
+    report.finish()
 }
