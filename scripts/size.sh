@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reports the release .wasm raw, gzipped and brotli-compressed, and fails when the gzipped size
-# passes the page's budget: 790 000 bytes gzipped (see docs/performance.md, "Size").
+# passes the page's budget: 820 000 bytes gzipped (see docs/performance.md, "Size").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUDGET_GZ=790000
+BUDGET_GZ=820000
 f=$(ls dist/*_bg.wasm 2>/dev/null | head -1)
 [ -n "$f" ] || { echo "size: no dist/*_bg.wasm (run trunk build --release first)"; exit 1; }
 raw=$(stat -c %s "$f")
