@@ -531,3 +531,53 @@ fn a_budget_with_both_bounds_is_refused_naming_the_object_and_field() {
         "{e}"
     );
 }
+
+/// A budget pasted with the cluster's state (`kubectl get …,pdb -o yaml`) keeps its uid and
+/// what its status says, and the disruption controller goes on from it: an eviction it lists
+/// in `disruptedPods` keeps that pod out of the healthy count for `DeletionTimeout` (2
+/// minutes from the eviction), and is let go after it.
+#[test]
+fn a_pasted_budget_goes_on_from_its_status() {
+    let state = Scenario::parse(include_str!("../scenarios/pasted-mid-rollout.yaml"))
+        .unwrap()
+        .objects
+        .remove(0);
+    // Evicted 30 s before the state's latest timestamp (14:02:58), its deletion never begun.
+    let pdb = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n  namespace: shop\n  uid: 7d0c4b2a-1111-4c3d-8e9f-0a1b2c3d4e5f\n  generation: 1\n  resourceVersion: \"900\"\n  creationTimestamp: \"2026-11-20T09:00:00Z\"\nspec:\n  minAvailable: 6\n  selector: {matchLabels: {app: web}}\nstatus:\n  observedGeneration: 1\n  disruptedPods: {web-7c9f5b8d6f-g5wb7: \"2026-11-26T14:02:28Z\"}\n  disruptionsAllowed: 0\n  currentHealthy: 6\n  desiredHealthy: 6\n  expectedPods: 15\n";
+    let s = Scenario::from_manifest(&format!("{state}{pdb}"));
+    let mut c = s.start().unwrap();
+    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
+        rollout_playground::api::Kind::PodDisruptionBudget,
+        "shop/web",
+    ) else {
+        panic!("the budget was not continued")
+    };
+    assert_eq!(
+        b.metadata.uid.as_str(),
+        "7d0c4b2a-1111-4c3d-8e9f-0a1b2c3d4e5f"
+    );
+    assert!(b.status.disrupted_pods.contains_key("web-7c9f5b8d6f-g5wb7"));
+    s.run_on(&mut c).unwrap();
+    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
+        rollout_playground::api::Kind::PodDisruptionBudget,
+        "shop/web",
+    ) else {
+        panic!()
+    };
+    assert!(b.status.disrupted_pods.is_empty(), "{:?}", b.status);
+    assert_eq!(
+        (b.status.current_healthy, b.status.desired_healthy),
+        (10, 6)
+    );
+    assert_eq!(b.status.disruptions_allowed, 4);
+    // The pod it named counted again from 14:04:28, two minutes after the eviction.
+    let events = c.events.for_object(
+        rollout_playground::api::Kind::Pod,
+        &c.store.pod("shop/web-7c9f5b8d6f-g5wb7").unwrap().metadata,
+    );
+    assert!(
+        events.iter().any(|e| e.reason == "NotDeleted"
+            && e.message == "Pod was expected by PDB shop/shop to be deleted but it wasn't"),
+        "{events:?}"
+    );
+}

@@ -17,26 +17,26 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     apply_or_create(c, cmd.verb.name, &cmd.args, cmd.stdin.as_deref())
 }
 
+/// The flags of `apply` and `create` (and its generators) that take a value.
+const VALUED: [&str; 9] = [
+    "f",
+    "filename",
+    "image",
+    "replicas",
+    "n",
+    "namespace",
+    "selector",
+    "min-available",
+    "max-unavailable",
+];
+
 /// `kubectl apply -f -` and `kubectl create -f -` (the manifest on the lines after the
 /// command), `kubectl create deployment NAME --image=IMAGE`, `create namespace` and `create
 /// poddisruptionbudget`.
 /// (Long: kubectl's checks in its order, flags, file, namespaces, strict fields, then the
 /// writes, all or none.)
 fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
-    let a = Args::parse(
-        rest,
-        &[
-            "f",
-            "filename",
-            "image",
-            "replicas",
-            "n",
-            "namespace",
-            "selector",
-            "min-available",
-            "max-unavailable",
-        ],
-    )?;
+    let a = Args::parse(rest, &VALUED)?;
     match (verb, a.positional.first().map(String::as_str)) {
         ("create", Some("deployment")) => return create_deployment(c, &a),
         ("create", Some("poddisruptionbudget" | "pdb")) => return super::budget::create(c, &a),

@@ -6,7 +6,7 @@
 use super::args::{Args, DryRun, parse_selector};
 use super::describe::Describe;
 use super::{KubectlError, Outcome};
-use crate::api::{IntOrString, Kind, Object, PodDisruptionBudget};
+use crate::api::{IntOrString, Kind, LabelSelector, Object, PodDisruptionBudget};
 use crate::apiserver::store::ApiError;
 use crate::cluster::Cluster;
 
@@ -86,38 +86,12 @@ pub(super) fn create(c: &mut Cluster, a: &Args) -> Outcome {
         )));
     }
     let name = &names[0];
-    let value = |flag: &str| a.flag(flag).flatten().filter(|v| !v.is_empty());
-    let Some(selector) = value("selector") else {
-        return Err("error: a selector must be specified".into());
-    };
-    let bound = match (value("min-available"), value("max-unavailable")) {
-        (None, None) => {
-            return Err("error: one of min-available or max-unavailable must be specified".into());
-        }
-        (Some(_), Some(_)) => {
-            return Err("error: min-available and max-unavailable cannot be both specified".into());
-        }
-        (Some(v), None) => ("minAvailable", "min-available", v),
-        (None, Some(v)) => ("maxUnavailable", "max-unavailable", v),
-    };
-    let digits = bound.2.trim_end_matches('%');
-    if digits.is_empty()
-        || !digits.bytes().all(|b| b.is_ascii_digit())
-        || bound.2.matches('%').count() > 1
-    {
-        return Err(format!("error: invalid format specified for {}", bound.1).into());
-    }
-    let sel = parse_selector(selector).map_err(|e| KubectlError::Go(format!("error: {e}")))?;
-    // `intstr.Parse`: a number is an integer, anything else a string.
-    let v = match bound.2.parse::<i32>() {
-        Ok(n) => IntOrString::Int(n),
-        Err(_) => IntOrString::Str(bound.2.to_string()),
-    };
+    let (sel, bound, v) = flags(a)?;
     let mut b = PodDisruptionBudget::default();
     b.metadata.name = name.as_str().into();
     b.metadata.namespace = a.ns().into();
     b.spec.selector = Some(sel);
-    if bound.0 == "minAvailable" {
+    if bound == "minAvailable" {
         b.spec.min_available = Some(v);
     } else {
         b.spec.max_unavailable = Some(v);
@@ -148,4 +122,34 @@ pub(super) fn create(c: &mut Cluster, a: &Args) -> Outcome {
         dry.suffix()
     )));
     report.finish()
+}
+
+/// `create_pdb.go`'s `Validate` and what it builds from the flags: the selector, which bound
+/// and its value (`intstr.Parse`: a number is an integer, anything else a string).
+fn flags(a: &Args) -> Result<(LabelSelector, &'static str, IntOrString), KubectlError> {
+    let value = |flag: &str| a.flag(flag).flatten().filter(|v| !v.is_empty());
+    let Some(selector) = value("selector") else {
+        return Err("error: a selector must be specified".into());
+    };
+    let (field, flag, text) = match (value("min-available"), value("max-unavailable")) {
+        (None, None) => {
+            return Err("error: one of min-available or max-unavailable must be specified".into());
+        }
+        (Some(_), Some(_)) => {
+            return Err("error: min-available and max-unavailable cannot be both specified".into());
+        }
+        (Some(v), None) => ("minAvailable", "min-available", v),
+        (None, Some(v)) => ("maxUnavailable", "max-unavailable", v),
+    };
+    // `^[0-9]+%?$`.
+    let digits = text.strip_suffix('%').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("error: invalid format specified for {flag}").into());
+    }
+    let sel = parse_selector(selector).map_err(|e| KubectlError::Go(format!("error: {e}")))?;
+    let v = match text.parse::<i32>() {
+        Ok(n) => IntOrString::Int(n),
+        Err(_) => IntOrString::Str(text.to_string()),
+    };
+    Ok((sel, field, v))
 }
