@@ -581,3 +581,16 @@ fn a_pasted_budget_goes_on_from_its_status() {
         "{events:?}"
     );
 }
+
+/// The world's shorthand nodes (`world.nodes: 3`) are no Node objects: kubectl finds none, as
+/// it would, and the playground says why beneath.
+#[test]
+fn shorthand_nodes_are_named_when_kubectl_finds_no_node() {
+    let mut c = run("name: t\nworld: {nodes: 3}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      replicas: 2\n      selector: {matchLabels: {app: web}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: app, image: \"app:1\"}]}\nuntil: settled\n");
+    let out = kubectl::run(&mut c, "kubectl get nodes").unwrap();
+    assert!(out.starts_with("No resources found\n# The pods' nodes, node-1 … node-3, are `world.nodes: 3`"), "{out}");
+    let err = kubectl::run(&mut c, "kubectl drain node-2").unwrap_err().to_string();
+    assert!(err.starts_with("Error from server (NotFound): nodes \"node-2\" not found\n# The pods' nodes"), "{err}");
+    let err = kubectl::run(&mut c, "kubectl cordon node-9").unwrap_err().to_string();
+    assert_eq!(err, "Error from server (NotFound): nodes \"node-9\" not found");
+}

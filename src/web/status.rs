@@ -43,6 +43,29 @@ fn age(now_ms: u64, then_ms: i64) -> String {
     crate::api::time::human_duration(now_ms as i64 - then_ms)
 }
 
+/// The disruption budgets after the step, as the disruption controller last wrote them.
+fn budgets(step: &crate::cluster::trace::TraceStep) -> Html {
+    if step.budgets.is_empty() {
+        return html! {};
+    }
+    html! {
+        <table class="conditions budgets" aria-label="PodDisruptionBudgets">
+            <thead><tr><th>{"PodDisruptionBudget"}</th><th>{"healthy"}</th><th>{"needed"}</th><th>{"allowed"}</th><th>{"pods"}</th></tr></thead>
+            <tbody>
+            { for step.budgets.iter().map(|b| html! {
+                <tr class={classes!((b.current_healthy < b.desired_healthy).then_some("short"))}>
+                    <td>{ b.key.strip_prefix("default/").unwrap_or(&b.key).to_string() }</td>
+                    <td>{ b.current_healthy }</td>
+                    <td>{ b.desired_healthy }</td>
+                    <td>{ b.disruptions_allowed }</td>
+                    <td>{ b.expected_pods }</td>
+                </tr>
+            }) }
+            </tbody>
+        </table>
+    }
+}
+
 /// (Long: a component, whose markup is most of its length.)
 #[function_component(StatusPanel)]
 pub fn status_panel(props: &Props) -> Html {
@@ -77,6 +100,7 @@ pub fn status_panel(props: &Props) -> Html {
                         </tbody>
                     </table>
                     { for d.conditions.iter().map(|c| html! { <p class="cond-msg"><b>{ format!("{}: ", c.type_) }</b>{ c.message.clone() }</p> }) }
+                    { budgets(step) }
                 </>
             },
             None => html! { <p class="muted">{"No Deployment."}</p> },

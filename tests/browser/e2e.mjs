@@ -261,6 +261,8 @@ await test('a drain mid-rollout: the budget refuses pod by pod, the guarantees c
   assert(g.includes('a pod was evicted'), 'the floor breach names the eviction: ' + g);
   await command(page, 'kubectl get pdb');
   await page.waitForFunction(() => /web\s+4\s+N\/A\s+0\s/.test(document.querySelector('#console-out').innerText));
+  const budgets = await text(page, 'table.budgets');
+  assert(/web\s+4\s+4\s+0\s+4/.test(budgets), 'the Status tab lists the budget: ' + budgets);
   await command(page, 'kubectl drain node-2 --timeout=12s');
   await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node/node-2 cordoned'));
   await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."));
