@@ -50,7 +50,13 @@ fn budgets(step: &crate::cluster::trace::TraceStep) -> Html {
     }
     html! {
         <table class="conditions budgets" aria-label="PodDisruptionBudgets">
-            <thead><tr><th>{"PodDisruptionBudget"}</th><th>{"healthy"}</th><th>{"needed"}</th><th>{"allowed"}</th><th>{"pods"}</th></tr></thead>
+            <thead><tr>
+                <th title="PodDisruptionBudget">{"budget"}</th>
+                <th title="currentHealthy: Ready, not terminating, not just evicted">{"healthy"}</th>
+                <th title="desiredHealthy">{"needs"}</th>
+                <th title="disruptionsAllowed: evictions it lets through now">{"allows"}</th>
+                <th title="expectedPods">{"of"}</th>
+            </tr></thead>
             <tbody>
             { for step.budgets.iter().map(|b| html! {
                 <tr class={classes!((b.current_healthy < b.desired_healthy).then_some("short"))}>
