@@ -2,7 +2,7 @@
 //! controller's status, the eviction API's refusals, and `kubectl drain`, which evicts a
 //! node's pods through them.
 
-use rollout_playground::api::Object;
+use rollout_playground::api::PodDisruptionBudget;
 use rollout_playground::cluster::Cluster;
 use rollout_playground::kubectl;
 use rollout_playground::scenario::Scenario;
@@ -34,14 +34,16 @@ fn run(text: &str) -> Cluster {
     c
 }
 
+/// The budget `namespace/name` as the store holds it.
+fn budget_of<'a>(c: &'a Cluster, key: &'a str) -> &'a PodDisruptionBudget {
+    c.store
+        .budgets_in(key.split('/').next().unwrap())
+        .find(|b| b.metadata.key().as_str() == key)
+        .unwrap_or_else(|| panic!("no budget {key}"))
+}
+
 fn status(c: &Cluster, key: &str) -> (i32, i32, i32, i32) {
-    let Some(Object::PodDisruptionBudget(b)) = c
-        .store
-        .get(rollout_playground::api::Kind::PodDisruptionBudget, key)
-    else {
-        panic!("no budget {key}")
-    };
-    let s = &b.status;
+    let s = &budget_of(c, key).status;
     (
         s.disruptions_allowed,
         s.current_healthy,
@@ -495,12 +497,7 @@ fn kubectl_create_pdb() {
         let got = kubectl::run(&mut c, cmd).map_err(|e| e.to_string());
         assert_eq!(got, want.map(String::from).map_err(String::from), "{cmd}");
     }
-    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
-        rollout_playground::api::Kind::PodDisruptionBudget,
-        "default/half",
-    ) else {
-        panic!()
-    };
+    let b = budget_of(&c, "default/half");
     assert_eq!(b.spec.max_unavailable.as_ref().unwrap().to_string(), "50%");
 }
 
@@ -508,24 +505,20 @@ fn kubectl_create_pdb() {
 /// naming the object and the field, before anything runs.
 #[test]
 fn a_budget_with_both_bounds_is_refused_naming_the_object_and_field() {
-    let both = budget("{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: web}}}");
-    let e = Scenario::parse(&format!("name: bad\nobjects:\n{both}"))
-        .unwrap()
-        .start()
-        .err()
-        .unwrap()
-        .to_string();
+    let refused = |spec: &str| {
+        Scenario::parse(&format!("name: bad\nobjects:\n{}", budget(spec)))
+            .unwrap()
+            .start()
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    let e = refused("{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: web}}}");
     assert!(
         e.contains("objects[0] (PodDisruptionBudget/pdb): PodDisruptionBudget.policy \"pdb\" is invalid: spec: Invalid value: {minAvailable: 1, maxUnavailable: 1}: minAvailable and maxUnavailable cannot be both set"),
         "{e}"
     );
-    let bad_percent = budget("{minAvailable: 120%, selector: {matchLabels: {app: web}}}");
-    let e = Scenario::parse(&format!("name: bad\nobjects:\n{bad_percent}"))
-        .unwrap()
-        .start()
-        .err()
-        .unwrap()
-        .to_string();
+    let e = refused("{minAvailable: 120%, selector: {matchLabels: {app: web}}}");
     assert!(
         e.contains("spec.minAvailable: Invalid value: \"120%\": must not be greater than 100%"),
         "{e}"
@@ -546,24 +539,14 @@ fn a_pasted_budget_goes_on_from_its_status() {
     let pdb = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n  namespace: shop\n  uid: 7d0c4b2a-1111-4c3d-8e9f-0a1b2c3d4e5f\n  generation: 1\n  resourceVersion: \"900\"\n  creationTimestamp: \"2026-11-20T09:00:00Z\"\nspec:\n  minAvailable: 6\n  selector: {matchLabels: {app: web}}\nstatus:\n  observedGeneration: 1\n  disruptedPods: {web-7c9f5b8d6f-g5wb7: \"2026-11-26T14:02:28Z\"}\n  disruptionsAllowed: 0\n  currentHealthy: 6\n  desiredHealthy: 6\n  expectedPods: 15\n";
     let s = Scenario::from_manifest(&format!("{state}{pdb}"));
     let mut c = s.start().unwrap();
-    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
-        rollout_playground::api::Kind::PodDisruptionBudget,
-        "shop/web",
-    ) else {
-        panic!("the budget was not continued")
-    };
+    let b = budget_of(&c, "shop/web");
     assert_eq!(
         b.metadata.uid.as_str(),
         "7d0c4b2a-1111-4c3d-8e9f-0a1b2c3d4e5f"
     );
     assert!(b.status.disrupted_pods.contains_key("web-7c9f5b8d6f-g5wb7"));
     s.run_on(&mut c).unwrap();
-    let Some(Object::PodDisruptionBudget(b)) = c.store.get(
-        rollout_playground::api::Kind::PodDisruptionBudget,
-        "shop/web",
-    ) else {
-        panic!()
-    };
+    let b = budget_of(&c, "shop/web");
     assert!(b.status.disrupted_pods.is_empty(), "{:?}", b.status);
     assert_eq!(
         (b.status.current_healthy, b.status.desired_healthy),
@@ -586,11 +569,30 @@ fn a_pasted_budget_goes_on_from_its_status() {
 /// it would, and the playground says why beneath.
 #[test]
 fn shorthand_nodes_are_named_when_kubectl_finds_no_node() {
-    let mut c = run("name: t\nworld: {nodes: 3}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      replicas: 2\n      selector: {matchLabels: {app: web}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: app, image: \"app:1\"}]}\nuntil: settled\n");
+    let mut c = run(
+        "name: t\nworld: {nodes: 3}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      replicas: 2\n      selector: {matchLabels: {app: web}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: app, image: \"app:1\"}]}\nuntil: settled\n",
+    );
     let out = kubectl::run(&mut c, "kubectl get nodes").unwrap();
-    assert!(out.starts_with("No resources found\n# The pods' nodes, node-1 … node-3, are `world.nodes: 3`"), "{out}");
-    let err = kubectl::run(&mut c, "kubectl drain node-2").unwrap_err().to_string();
-    assert!(err.starts_with("Error from server (NotFound): nodes \"node-2\" not found\n# The pods' nodes"), "{err}");
-    let err = kubectl::run(&mut c, "kubectl cordon node-9").unwrap_err().to_string();
-    assert_eq!(err, "Error from server (NotFound): nodes \"node-9\" not found");
+    assert!(
+        out.starts_with(
+            "No resources found\n# The pods' nodes, node-1 … node-3, are `world.nodes: 3`"
+        ),
+        "{out}"
+    );
+    let err = kubectl::run(&mut c, "kubectl drain node-2")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(
+            "Error from server (NotFound): nodes \"node-2\" not found\n# The pods' nodes"
+        ),
+        "{err}"
+    );
+    let err = kubectl::run(&mut c, "kubectl cordon node-9")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Error from server (NotFound): nodes \"node-9\" not found"
+    );
 }

@@ -163,6 +163,17 @@ fn validate_labels(labels: &Labels, field: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
+/// `ValidateObjectMeta`'s name: required, and then a DNS subdomain.
+fn validate_name(name: &str, errs: &mut Vec<FieldError>) {
+    if name.is_empty() {
+        errs.push(required("metadata.name").with_detail("name or generateName is required"));
+    } else {
+        for m in dns1123_subdomain_errors(name) {
+            errs.push(invalid("metadata.name", format!("\"{name}\""), m));
+        }
+    }
+}
+
 fn validate_selector(sel: &LabelSelector, field: &str, errs: &mut Vec<FieldError>) {
     validate_labels(&sel.match_labels, &format!("{field}.matchLabels"), errs);
     for (i, r) in sel.match_expressions.iter().enumerate() {
@@ -341,14 +352,7 @@ fn validate_pod_parts(
 /// listed in the apiserver's order.)
 pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     let mut errs = Vec::new();
-    let name = &d.metadata.name;
-    if name.is_empty() {
-        errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    } else {
-        for m in dns1123_subdomain_errors(name) {
-            errs.push(invalid("metadata.name", format!("\"{name}\""), m));
-        }
-    }
+    validate_name(&d.metadata.name, &mut errs);
     validate_labels(&d.metadata.labels, "metadata.labels", &mut errs);
     let s = &d.spec;
     if let Some(r) = s.replicas {
@@ -450,7 +454,7 @@ pub fn validate_deployment(d: &Deployment) -> Result<(), Invalid> {
     } else {
         Err(Invalid {
             kind: "Deployment",
-            name: name.to_string(),
+            name: d.metadata.name.to_string(),
             errors: errs,
         })
     }
@@ -521,14 +525,7 @@ pub fn validate_replicaset_update(new: &ReplicaSet, old: &ReplicaSet) -> Result<
 /// `ValidateReplicaSet`, enough for manifests the playground accepts.
 pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
     let mut errs = Vec::new();
-    let name = &rs.metadata.name;
-    if name.is_empty() {
-        errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    } else {
-        for m in dns1123_subdomain_errors(name) {
-            errs.push(invalid("metadata.name", format!("\"{name}\""), m));
-        }
-    }
+    validate_name(&rs.metadata.name, &mut errs);
     if let Some(r) = rs.spec.replicas {
         non_negative(r as i64, "spec.replicas", &mut errs);
     }
@@ -554,7 +551,7 @@ pub fn validate_replicaset(rs: &ReplicaSet) -> Result<(), Invalid> {
     } else {
         Err(Invalid {
             kind: "ReplicaSet",
-            name: name.to_string(),
+            name: rs.metadata.name.to_string(),
             errors: errs,
         })
     }
@@ -593,13 +590,7 @@ pub fn validate_pod(p: &Pod) -> Result<(), Invalid> {
 /// scheduler needs of it: `status.allocatable`, in quantities that parse.
 pub fn validate_node(n: &Node) -> Result<(), Invalid> {
     let mut errs = Vec::new();
-    if n.metadata.name.is_empty() {
-        errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    }
-    for m in dns1123_subdomain_errors(&n.metadata.name) {
-        let name = format!("\"{}\"", n.metadata.name);
-        errs.push(invalid("metadata.name", name, m));
-    }
+    validate_name(&n.metadata.name, &mut errs);
     for (i, t) in n.spec.taints.iter().enumerate() {
         if t.key.is_empty() {
             errs.push(required(&format!("spec.taints[{i}].key")));
@@ -643,13 +634,7 @@ pub fn validate_node(n: &Node) -> Result<(), Invalid> {
 pub fn validate_pdb(b: &crate::api::PodDisruptionBudget) -> Result<(), Invalid> {
     use crate::api::policy::{ALWAYS_ALLOW, IF_HEALTHY_BUDGET};
     let mut errs = Vec::new();
-    if b.metadata.name.is_empty() {
-        errs.push(required("metadata.name").with_detail("name or generateName is required"));
-    }
-    for m in dns1123_subdomain_errors(&b.metadata.name) {
-        let name = format!("\"{}\"", b.metadata.name);
-        errs.push(invalid("metadata.name", name, m));
-    }
+    validate_name(&b.metadata.name, &mut errs);
     let s = &b.spec;
     if let (Some(min), Some(max)) = (&s.min_available, &s.max_unavailable) {
         errs.push(invalid(

@@ -40,6 +40,15 @@ enum Cover {
 }
 
 impl Store {
+    /// The PodDisruptionBudgets of a namespace.
+    pub fn budgets_in<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a PodDisruptionBudget> {
+        self.list(Kind::PodDisruptionBudget)
+            .filter_map(move |o| match o {
+                Object::PodDisruptionBudget(b) if b.metadata.namespace == *ns => Some(&**b),
+                _ => None,
+            })
+    }
+
     /// The budget the eviction API holds `pod` to.
     fn budget_for(&self, pod: &crate::api::Pod) -> Cover {
         let phase = pod.status.phase.as_str();
@@ -49,16 +58,8 @@ impl Store {
             return Cover::Ignored;
         }
         let mut covering = self
-            .list(Kind::PodDisruptionBudget)
-            .filter_map(|o| match o {
-                Object::PodDisruptionBudget(b)
-                    if b.metadata.namespace == pod.metadata.namespace
-                        && b.covers(&pod.metadata.labels) =>
-                {
-                    Some(b)
-                }
-                _ => None,
-            });
+            .budgets_in(&pod.metadata.namespace)
+            .filter(|b| b.covers(&pod.metadata.labels));
         let Some(b) = covering.next() else {
             return Cover::None;
         };
@@ -70,9 +71,9 @@ impl Store {
             && (b.always_allow_unhealthy()
                 || (s.current_healthy >= s.desired_healthy && s.desired_healthy > 0));
         if spare_unhealthy {
-            Cover::Spare(b.clone())
+            Cover::Spare(Box::new(b.clone()))
         } else {
-            Cover::Take(b.clone())
+            Cover::Take(Box::new(b.clone()))
         }
     }
 

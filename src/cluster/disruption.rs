@@ -62,19 +62,12 @@ impl Cluster {
             _ => return,
         };
         // `getPdbForPod`.
+        let ns = &pod.metadata.namespace;
         let mut budgets = self
             .sim
             .store
-            .list(Kind::PodDisruptionBudget)
-            .filter_map(|o| match o {
-                Object::PodDisruptionBudget(b)
-                    if b.metadata.namespace == pod.metadata.namespace
-                        && b.counts(&pod.metadata.labels) =>
-                {
-                    Some(b)
-                }
-                _ => None,
-            });
+            .budgets_in(ns)
+            .filter(|b| b.counts(&pod.metadata.labels));
         let Some(first) = budgets.next() else {
             return;
         };

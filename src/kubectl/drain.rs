@@ -3,7 +3,6 @@
 //! cluster's clock (`crate::cluster::drain`), retrying what a disruption budget refuses.
 
 use super::args::{Args, DryRun, parse_selector};
-use super::builder::{self, Setup};
 use super::command::Command;
 use super::duration::go_duration_ms;
 use super::{KubectlError, Outcome, dry_run};
@@ -22,16 +21,8 @@ const VALUED: [&str; 8] = [
     "dry-run",
 ];
 
-/// The flags the playground's drain knows (kubectl's, less the printing ones it has none of).
-const KNOWN: [&str; 12] = [
-    "l",
-    "selector",
-    "timeout",
-    "grace-period",
-    "pod-selector",
-    "skip-wait-for-delete-timeout",
-    "chunk-size",
-    "dry-run",
+/// The flags that take none.
+const SWITCHES: [&str; 4] = [
     "force",
     "ignore-daemonsets",
     "delete-emptydir-data",
@@ -40,7 +31,8 @@ const KNOWN: [&str; 12] = [
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     let a = Args::parse(&cmd.args, &VALUED)?;
-    a.only(&KNOWN)?;
+    // The flags the playground's drain knows (kubectl's, less the printing ones).
+    a.only(&[&VALUED[..], &SWITCHES[..]].concat())?;
     let (dry, mut report) = dry_run(c, &a)?;
     let opts = options(&a, dry)?;
     if a.positional.is_empty() && a.selector().is_none() {
@@ -53,13 +45,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             "error: cannot specify both a node name and a --selector option".into(),
         ));
     }
-    let mut names = vec!["nodes".to_string()];
-    names.extend(a.positional.iter().cloned());
-    let setup = Setup {
-        allow_empty_selector: false,
-        select_all: false,
-    };
-    let visit = builder::visit(c, &a, &names, setup)?;
+    let visit = super::node::visit_nodes(c, &a)?;
     // `Complete` visits every node first: one not found ends the command before any cordon.
     if let Some(Err(_)) = visit.items.iter().find(|i| i.is_err()) {
         let err = visit.items.into_iter().find_map(Result::err);

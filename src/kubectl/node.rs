@@ -134,16 +134,22 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             cmd.verb.name
         )));
     }
+    let visit = visit_nodes(c, &a)?;
+    cordon_each(c, visit.items, cordon, dry, &mut report);
+    let note = shorthand_note(c, a.positional.first().map(String::as_str));
+    with_note(report.finish(), note)
+}
+
+/// The nodes the command names, or its `-l` selector picks, as kubectl's builder visits them
+/// (`ResourceNames("nodes", args...)`).
+pub(super) fn visit_nodes(c: &Cluster, a: &Args) -> Result<builder::Visit, KubectlError> {
     let mut names = vec!["nodes".to_string()];
     names.extend(a.positional.iter().cloned());
     let setup = Setup {
         allow_empty_selector: false,
         select_all: false,
     };
-    let visit = builder::visit(c, &a, &names, setup)?;
-    cordon_each(c, visit.items, cordon, dry, &mut report);
-    let note = shorthand_note(c, a.positional.first().map(String::as_str));
-    with_note(report.finish(), note)
+    builder::visit(c, a, &names, setup)
 }
 
 /// An outcome with the playground's note after what kubectl printed (or after its error).
