@@ -870,6 +870,54 @@ pub fn display_status(p: &Pod) -> String {
     crate::api::table::pod_status(p)
 }
 
+impl super::Cluster {
+    /// A step's `world:` from this instant. An image whose readiness probe starts failing
+    /// turns its Ready pods NotReady after `failureThreshold` probes, one each `periodSeconds`;
+    /// one that passes again makes its running pods Ready after `successThreshold` probes (the
+    /// kubelet's prober; a container without a readiness probe is not asked).
+    /// Returns what it could not do (a node named in `nodesDown` that is not a Node).
+    pub fn apply_world(&mut self, patch: &WorldPatch) -> Vec<String> {
+        let before = self.sim.world.clone();
+        self.sim.world.apply(patch);
+        let errors = if patch.nodes_down.is_some() {
+            self.nodes_changed(&before.nodes_down)
+        } else {
+            vec![]
+        };
+        let now = self.now_ms();
+        let mut due = vec![];
+        for p in self.sim.store.pods() {
+            let Some(probe) = readiness_probe(p) else {
+                continue;
+            };
+            let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
+            let (was, is) = (
+                before.image_unready(image),
+                self.sim.world.image_unready(image),
+            );
+            if p.metadata.deletion_timestamp.is_some()
+                || p.status.phase != crate::api::PHASE_RUNNING
+            {
+                continue;
+            }
+            let period = probe.period_seconds.max(1) as u64 * 1000;
+            if is && !was && p.is_ready() {
+                due.push((now + period, p.clone(), PodStep::ProbeFailed(1)));
+            } else if was && !is && !p.is_ready() && !self.sim.world.image_crashes(image) {
+                due.push((
+                    now + probe.success_threshold.max(1) as u64 * period,
+                    p.clone(),
+                    PodStep::Ready,
+                ));
+            }
+        }
+        for (at, p, step) in due {
+            self.add_timer(at, &p, step);
+        }
+        errors
+    }
+}
+
 #[cfg(test)]
 mod duration_tests {
     use crate::api::time::go_duration;

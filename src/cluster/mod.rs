@@ -417,52 +417,6 @@ impl Cluster {
         self.rec.checkpoints.push(cp);
     }
 
-    /// A step's `world:` from this instant. An image whose readiness probe starts failing
-    /// turns its Ready pods NotReady after `failureThreshold` probes, one each `periodSeconds`;
-    /// one that passes again makes its running pods Ready after `successThreshold` probes (the
-    /// kubelet's prober; a container without a readiness probe is not asked).
-    /// Returns what it could not do (a node named in `nodesDown` that is not a Node).
-    pub fn apply_world(&mut self, patch: &kubelet::WorldPatch) -> Vec<String> {
-        let before = self.sim.world.clone();
-        self.sim.world.apply(patch);
-        let errors = if patch.nodes_down.is_some() {
-            self.nodes_changed(&before.nodes_down)
-        } else {
-            vec![]
-        };
-        let now = self.now_ms();
-        let mut due = vec![];
-        for p in self.sim.store.pods() {
-            let Some(probe) = kubelet::readiness_probe(p) else {
-                continue;
-            };
-            let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
-            let (was, is) = (
-                before.image_unready(image),
-                self.sim.world.image_unready(image),
-            );
-            if p.metadata.deletion_timestamp.is_some()
-                || p.status.phase != crate::api::PHASE_RUNNING
-            {
-                continue;
-            }
-            let period = probe.period_seconds.max(1) as u64 * 1000;
-            if is && !was && p.is_ready() {
-                due.push((now + period, p.clone(), PodStep::ProbeFailed(1)));
-            } else if was && !is && !p.is_ready() && !self.sim.world.image_crashes(image) {
-                due.push((
-                    now + probe.success_threshold.max(1) as u64 * period,
-                    p.clone(),
-                    PodStep::Ready,
-                ));
-            }
-        }
-        for (at, p, step) in due {
-            self.add_timer(at, &p, step);
-        }
-        errors
-    }
-
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
         self.sim
             .timers
@@ -512,36 +466,6 @@ impl Cluster {
                 }
             }
         }
-    }
-
-    /// Hands a watch event to every `rollout status` still watching, writing what they print
-    /// onto the steps that ran them.
-    fn feed_watches(&mut self, ev: &WatchEvent) {
-        let now = self.now_ms();
-        let store = &self.sim.store;
-        for w in &mut self.sim.watches {
-            let before = w.lines.len();
-            if w.feed(ev.view(), now) {
-                w.next(|key| store.deployment(key), now);
-                log_watch(&mut self.rec.trace, self.rec.base, w, before);
-            }
-        }
-        self.sim.watches.retain(|w| w.end.is_none());
-    }
-
-    /// Ends the watches whose `--timeout` has passed by now (at the end of a run, when no
-    /// further event would have woken them).
-    pub fn expire_watches(&mut self) {
-        let now = self.now_ms();
-        let store = &self.sim.store;
-        for w in &mut self.sim.watches {
-            let before = w.lines.len();
-            if w.expire(now) {
-                w.next(|key| store.deployment(key), now);
-                log_watch(&mut self.rec.trace, self.rec.base, w, before);
-            }
-        }
-        self.sim.watches.retain(|w| w.end.is_none());
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
@@ -1112,35 +1036,6 @@ impl Cluster {
 }
 
 /// Copies the lines a watch printed from line `before` on (and how it ended) onto its step.
-fn log_watch(trace: &mut [TraceStep], base: usize, w: &watch::Watch, before: usize) {
-    let Some(s) = w
-        .step
-        .and_then(|i| i.checked_sub(base))
-        .and_then(|i| trace.get_mut(i))
-    else {
-        return;
-    };
-    let out = s.output.get_or_insert_with(String::new);
-    let log = s.watch.get_or_insert_with(Default::default);
-    for l in &w.lines[before..] {
-        out.push('\n');
-        out.push_str(&l.text);
-        log.lines.push(l.clone());
-    }
-    if let Some(end) = &w.end {
-        if let Some(e) = &end.error {
-            // kubectl's CheckErr: a Go error alone gets `error: `; an apiserver error and
-            // several errors (one a line) are printed as they are.
-            if e.starts_with("Error from server") || e.contains('\n') {
-                s.errors.push(e.clone());
-            } else {
-                s.errors.push(format!("error: {e}"));
-            }
-        }
-        log.end = Some(end.clone());
-    }
-}
-
 pub fn deployment_view(d: &Deployment) -> DeploymentView {
     let s = &d.status;
     DeploymentView {

@@ -201,3 +201,64 @@ impl Watch {
         }
     }
 }
+
+impl super::Cluster {
+    /// Hands a watch event to every `rollout status` still watching, writing what they print
+    /// onto the steps that ran them.
+    pub(super) fn feed_watches(&mut self, ev: &crate::apiserver::store::WatchEvent) {
+        let now = self.now_ms();
+        let store = &self.sim.store;
+        for w in &mut self.sim.watches {
+            let before = w.lines.len();
+            if w.feed(ev.view(), now) {
+                w.next(|key| store.deployment(key), now);
+                log_watch(&mut self.rec.trace, self.rec.base, w, before);
+            }
+        }
+        self.sim.watches.retain(|w| w.end.is_none());
+    }
+
+    /// Ends the watches whose `--timeout` has passed by now (at the end of a run, when no
+    /// further event would have woken them).
+    pub fn expire_watches(&mut self) {
+        let now = self.now_ms();
+        let store = &self.sim.store;
+        for w in &mut self.sim.watches {
+            let before = w.lines.len();
+            if w.expire(now) {
+                w.next(|key| store.deployment(key), now);
+                log_watch(&mut self.rec.trace, self.rec.base, w, before);
+            }
+        }
+        self.sim.watches.retain(|w| w.end.is_none());
+    }
+}
+
+fn log_watch(trace: &mut [super::trace::TraceStep], base: usize, w: &Watch, before: usize) {
+    let Some(s) = w
+        .step
+        .and_then(|i| i.checked_sub(base))
+        .and_then(|i| trace.get_mut(i))
+    else {
+        return;
+    };
+    let out = s.output.get_or_insert_with(String::new);
+    let log = s.watch.get_or_insert_with(Default::default);
+    for l in &w.lines[before..] {
+        out.push('\n');
+        out.push_str(&l.text);
+        log.lines.push(l.clone());
+    }
+    if let Some(end) = &w.end {
+        if let Some(e) = &end.error {
+            // kubectl's CheckErr: a Go error alone gets `error: `; an apiserver error and
+            // several errors (one a line) are printed as they are.
+            if e.starts_with("Error from server") || e.contains('\n') {
+                s.errors.push(e.clone());
+            } else {
+                s.errors.push(format!("error: {e}"));
+            }
+        }
+        log.end = Some(end.clone());
+    }
+}
