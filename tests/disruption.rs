@@ -596,3 +596,36 @@ fn shorthand_nodes_are_named_when_kubectl_finds_no_node() {
         "Error from server (NotFound): nodes \"node-9\" not found"
     );
 }
+
+/// `--disable-eviction --timeout`: `deletePods` waits for the pods it deleted until the
+/// timeout, and its one plain error ends kubectl as `error: …` (an eviction's are an
+/// aggregate, printed bare).
+#[test]
+fn a_drain_by_deletion_that_times_out_ends_with_a_plain_error() {
+    let text =
+        drained("  - {at: 10s, run: kubectl drain node-1 --disable-eviction --timeout=2s}\n")
+            .replace(
+                "name: drain\n",
+                "name: drain\nworld: {terminationMs: 5000}\n",
+            );
+    let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
+    let drain = s
+        .trace
+        .iter()
+        .find(|st| {
+            st.command
+                .as_deref()
+                .is_some_and(|c| c.starts_with("kubectl drain"))
+        })
+        .unwrap();
+    let out = drain.output.as_deref().unwrap();
+    assert!(
+        out.contains("There are pending pods in node \"node-1\" when an error occurred: context deadline exceeded\npod/"),
+        "{out}"
+    );
+    assert_eq!(drain.errors, ["error: context deadline exceeded"], "{out}");
+    assert_eq!(
+        drain.watch.as_ref().unwrap().end.as_ref().unwrap().t,
+        12_000
+    );
+}

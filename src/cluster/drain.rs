@@ -30,6 +30,9 @@ pub struct DrainOptions {
     pub timeout_ms: Option<u64>,
     pub pod_selector: Option<LabelSelector>,
     pub force: bool,
+    /// `--ignore-daemonsets`: kept as given, though it never decides here: the playground has
+    /// no DaemonSets, so kubectl's GET of a pod's DaemonSet finds none, which `--force` alone
+    /// lets go (as upstream's filter, which asks before it looks at this flag).
     pub ignore_daemonsets: bool,
     pub delete_emptydir_data: bool,
     /// `--skip-wait-for-delete-timeout`: pods terminating longer than this are not waited for.
@@ -72,8 +75,9 @@ pub struct Drain {
     /// When `--timeout` ends this node's evictions.
     deadline_ms: Option<u64>,
     pods: Vec<InFlight>,
-    /// The errors of the nodes that could not be drained, and their names.
-    fatal: Vec<Vec<String>>,
+    /// The errors of the nodes that could not be drained (each node's an aggregate, or a
+    /// plain error: `deletePods` returns its first), and their names.
+    fatal: Vec<(Vec<String>, bool)>,
     remaining: Vec<String>,
     /// The trace step whose output the lines extend (the action step that ran the command).
     pub step: Option<usize>,
@@ -133,7 +137,7 @@ impl Cluster {
                     d.node,
                     aggregate(&list.errors)
                 ));
-                d.fatal.push(list.errors);
+                d.fatal.push((list.errors, true));
                 d.remaining.push(d.node.clone());
                 continue;
             }
@@ -162,15 +166,16 @@ impl Cluster {
             out.push("There are pending nodes to be drained:".into());
             out.extend(d.remaining.iter().map(|n| format!(" {n}")));
         }
-        // `CheckErr` of the aggregate: one node's errors a line each, several nodes' each a
-        // line (`[a, b]` when a node had several).
-        let error = match d.fatal.len() {
-            0 => None,
-            1 => Some(d.fatal[0].join("\n")),
-            _ => Some(
-                d.fatal
-                    .iter()
-                    .map(|e| aggregate(e))
+        // `CheckErr` of the aggregate of the nodes' errors: one node's aggregate is unwrapped
+        // and its errors printed a line each; one plain error gets `error: `; several nodes'
+        // errors are a line each (`[a, b]` for a node's several).
+        let error = match d.fatal.as_slice() {
+            [] => None,
+            [(errors, true)] => Some(errors.join("\n")),
+            [(errors, false)] => Some(format!("error: {}", aggregate(errors))),
+            all => Some(
+                all.iter()
+                    .map(|(e, _)| aggregate(e))
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),
@@ -448,7 +453,7 @@ impl Cluster {
             d.node,
             aggregate(&errors)
         ));
-        d.fatal.push(errors);
+        d.fatal.push((errors, d.opts.eviction));
         d.remaining.push(d.node.clone());
         true
     }
@@ -480,16 +485,20 @@ impl Cluster {
                 d.pods[i].stage = Stage::Done(None);
             }
             (PodStep::DrainDeadline(_), _) if *key == *key_of("", &d.node) => {
+                // Each evicted pod's own wait ends with its error; `deletePods`' one wait
+                // for them all, with one.
+                let mut first = true;
                 for p in d.pods.iter_mut() {
                     if let Stage::Waiting { .. } = p.stage {
-                        p.stage = Stage::Done(Some(if d.opts.eviction {
-                            format!(
+                        p.stage = Stage::Done(if d.opts.eviction {
+                            Some(format!(
                                 "error when waiting for pod {:?} in namespace {:?} to terminate: context deadline exceeded",
                                 p.name, p.namespace
-                            )
+                            ))
                         } else {
-                            "context deadline exceeded".to_string()
-                        }));
+                            std::mem::take(&mut first)
+                                .then(|| "context deadline exceeded".to_string())
+                        });
                     }
                 }
             }
@@ -583,11 +592,17 @@ fn dry_suffix(o: &DrainOptions) -> &'static str {
     }
 }
 
-/// An aggregate's `Error()`: one error as itself, several as `[a, b]`.
+/// An aggregate's `Error()`: its messages once each, one as itself, several as `[a, b]`.
 fn aggregate(errors: &[String]) -> String {
-    match errors {
-        [one] => one.clone(),
-        _ => format!("[{}]", errors.join(", ")),
+    let mut seen: Vec<&str> = vec![];
+    for e in errors {
+        if !seen.contains(&e.as_str()) {
+            seen.push(e);
+        }
+    }
+    match seen.as_slice() {
+        [one] => one.to_string(),
+        _ => format!("[{}]", seen.join(", ")),
     }
 }
 
