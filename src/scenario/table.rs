@@ -107,7 +107,10 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
             Some(c) => format!("the command `{}`", c.lines().next().unwrap_or("")),
             None => "a caption".to_string(),
         },
-        _ => format!("the world: {}", s.changes.join("; ")),
+        _ => match s.world_source() {
+            "the scheduler and kubelets" => format!("the world: {}", s.changes.join("; ")),
+            who => format!("{who}: {}", s.changes.join("; ")),
+        },
     };
     out.push(format!(
         "step {} of {}, t = {:.1} s: {what}",
