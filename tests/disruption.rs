@@ -198,6 +198,15 @@ fn drained(steps: &str) -> String {
     s
 }
 
+/// The action step of the run's first `kubectl drain`.
+fn drain_step(s: &Session) -> &rollout_playground::cluster::trace::TraceStep {
+    let is_drain = |c: &str| c.starts_with("kubectl drain");
+    let mut steps = s.trace.iter();
+    steps
+        .find(|st| st.command.as_deref().is_some_and(is_drain))
+        .expect("the run has a kubectl drain")
+}
+
 /// The test: with `minAvailable` equal to replicas, the drain is refused pod by pod
 /// with upstream's words until the budget allows (here a fifth replica makes one disruption
 /// to spare at a time), and no eviction takes the budget below what it needs.
@@ -207,11 +216,8 @@ fn a_drain_is_refused_pod_by_pod_until_the_budget_allows() {
         "  - {at: 10s, run: kubectl drain node-1}\n  - {at: 40s, run: kubectl scale deployment web --replicas=5}\n",
     );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let drain = s
-        .trace
-        .iter()
-        .find(|st| st.command.as_deref() == Some("kubectl drain node-1"))
-        .unwrap();
+    let drain = drain_step(&s);
+    assert_eq!(drain.command.as_deref(), Some("kubectl drain node-1"));
     let out = drain.output.as_deref().unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "node/node-1 cordoned");
@@ -277,15 +283,7 @@ fn a_drain_is_refused_pod_by_pod_until_the_budget_allows() {
 fn a_drain_that_times_out_names_its_pods_and_node() {
     let text = drained("  - {at: 10s, run: kubectl drain node-1 --timeout=12s}\n");
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let drain = s
-        .trace
-        .iter()
-        .find(|st| {
-            st.command
-                .as_deref()
-                .is_some_and(|c| c.starts_with("kubectl drain"))
-        })
-        .unwrap();
+    let drain = drain_step(&s);
     let out = drain.output.as_deref().unwrap();
     assert!(out.contains("global timeout reached: 12s"), "{out}");
     assert!(
@@ -326,11 +324,7 @@ fn drain_flags_as_kubectl_has_them() {
         0
     );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let out = s
-        .trace
-        .iter()
-        .find_map(|st| st.output.clone().filter(|o| o.contains("drained")))
-        .unwrap();
+    let out = drain_step(&s).output.as_deref().unwrap();
     assert!(
         out.contains(" deleted\n") && !out.contains("evicting"),
         "{out}"
@@ -609,15 +603,7 @@ fn a_drain_by_deletion_that_times_out_ends_with_a_plain_error() {
                 "name: drain\nworld: {terminationMs: 5000}\n",
             );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let drain = s
-        .trace
-        .iter()
-        .find(|st| {
-            st.command
-                .as_deref()
-                .is_some_and(|c| c.starts_with("kubectl drain"))
-        })
-        .unwrap();
+    let drain = drain_step(&s);
     let out = drain.output.as_deref().unwrap();
     assert!(
         out.contains("There are pending pods in node \"node-1\" when an error occurred: context deadline exceeded\npod/"),

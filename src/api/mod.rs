@@ -525,6 +525,27 @@ pub struct ContainerStateTerminated {
     pub finished_at: Option<Time>,
 }
 
+impl PodStatus {
+    /// `podutil.UpdatePodCondition`: the condition set, or added; a status it already had
+    /// keeps its transition time.
+    pub fn update_condition(&mut self, c: PodCondition) {
+        match self.conditions.iter_mut().find(|o| o.type_ == c.type_) {
+            Some(o) => {
+                let since = if o.status == c.status {
+                    o.last_transition_time
+                } else {
+                    c.last_transition_time
+                };
+                *o = PodCondition {
+                    last_transition_time: since,
+                    ..c
+                };
+            }
+            None => self.conditions.push(c),
+        }
+    }
+}
+
 impl Pod {
     /// The Ready condition, if the pod has one.
     pub fn ready_condition(&self) -> Option<&PodCondition> {

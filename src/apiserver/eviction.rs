@@ -16,6 +16,29 @@ pub const TOO_MANY_REQUESTS: &str =
 /// The refusal for a pod more than one budget covers.
 pub const MORE_THAN_ONE_BUDGET: &str = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
 
+/// `checkAndDecrement`'s refusals (429): a budget whose status is behind its spec, or that has
+/// no disruption to spare; `None` when it has one.
+fn refusal(b: &PodDisruptionBudget) -> Option<ApiError> {
+    let s = &b.status;
+    let cause = if s.observed_generation < b.metadata.generation {
+        format!(
+            "The disruption budget {} is still being processed by the server.",
+            b.metadata.name
+        )
+    } else if s.disruptions_allowed == 0 {
+        format!(
+            "The disruption budget {} needs {} healthy pods and has {} currently",
+            b.metadata.name, s.desired_healthy, s.current_healthy
+        )
+    } else {
+        return None;
+    };
+    Some(ApiError::TooManyRequests {
+        message: TOO_MANY_REQUESTS.into(),
+        cause,
+    })
+}
+
 /// What an eviction the apiserver accepted did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evicted {
@@ -83,13 +106,7 @@ impl Store {
         let Some(pod) = self.pod(key) else {
             return false;
         };
-        match self.budget_for(pod) {
-            Cover::Take(b) => {
-                b.status.observed_generation < b.metadata.generation
-                    || b.status.disruptions_allowed == 0
-            }
-            _ => false,
-        }
+        matches!(self.budget_for(pod), Cover::Take(b) if refusal(&b).is_some())
     }
 
     /// `POST pods/NAME/eviction` with the delete options' grace period. A dry run checks and
@@ -131,58 +148,30 @@ impl Store {
         // `addConditionAndDeletePod`.
         let mut marked = pod;
         let now = self.now();
-        match marked
-            .status
-            .conditions
-            .iter_mut()
-            .find(|c| c.type_ == "DisruptionTarget")
-        {
-            Some(c) => {
-                if c.status != "True" {
-                    c.last_transition_time = Some(now);
-                }
-                c.status = "True".into();
-                c.reason = "EvictionByEvictionAPI".into();
-                c.message = "Eviction API: evicting".into();
-            }
-            None => marked.status.conditions.push(PodCondition {
-                type_: "DisruptionTarget".into(),
-                status: "True".into(),
-                last_transition_time: Some(now),
-                reason: "EvictionByEvictionAPI".into(),
-                message: "Eviction API: evicting".into(),
-            }),
-        }
+        marked.status.update_condition(PodCondition {
+            type_: "DisruptionTarget".into(),
+            status: "True".into(),
+            last_transition_time: Some(now),
+            reason: "EvictionByEvictionAPI".into(),
+            message: "Eviction API: evicting".into(),
+        });
         self.update_status(Object::Pod(marked))?;
         self.delete(Kind::Pod, &key, Propagation::Background, grace_seconds)?;
         Ok(evicted)
     }
 
-    /// `checkAndDecrement`: a budget whose status is behind its spec, or has no disruption to
-    /// spare, refuses (429); else it takes one and remembers the pod as disrupted.
+    /// `checkAndDecrement`: a budget refuses ([`refusal`]), or one of its disruptions is taken
+    /// and the pod remembered as disrupted.
     fn check_and_decrement(
         &mut self,
         mut b: Box<PodDisruptionBudget>,
         pod: &str,
         dry_run: bool,
     ) -> Result<(), ApiError> {
-        let refuse = |cause: String| ApiError::TooManyRequests {
-            message: TOO_MANY_REQUESTS.into(),
-            cause,
-        };
+        if let Some(e) = refusal(&b) {
+            return Err(e);
+        }
         let s = &mut b.status;
-        if s.observed_generation < b.metadata.generation {
-            return Err(refuse(format!(
-                "The disruption budget {} is still being processed by the server.",
-                b.metadata.name
-            )));
-        }
-        if s.disruptions_allowed == 0 {
-            return Err(refuse(format!(
-                "The disruption budget {} needs {} healthy pods and has {} currently",
-                b.metadata.name, s.desired_healthy, s.current_healthy
-            )));
-        }
         s.disruptions_allowed -= 1;
         let now = self.now();
         if s.disruptions_allowed == 0 {

@@ -519,12 +519,12 @@ impl Cluster {
 
     /// A pod a drain waits for is gone: its poll prints it at the next tick of the poll.
     pub(super) fn drain_saw_deleted(&mut self, p: &Pod) {
-        let now = self.now_ms();
+        let (now, key) = (self.now_ms(), p.metadata.key());
         let mut due = vec![];
         for d in &self.sim.drains {
             for f in &d.pods {
                 if let Stage::Waiting { since_ms } = f.stage
-                    && f.key == p.metadata.key()
+                    && f.key == key
                     && f.uid == p.metadata.uid
                 {
                     let ticks = (now - since_ms).div_ceil(POLL_MS);

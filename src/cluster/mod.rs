@@ -807,10 +807,8 @@ impl Cluster {
                     PodStep::DrainEvict(_) | PodStep::DrainPoll(_) | PodStep::DrainDeadline(_)
                 ) {
                     self.drain_step(&key, step);
-                    if recording {
-                        instant.changes.append(&mut self.sim.drain_notes);
-                    }
-                    self.sim.drain_notes.clear();
+                    // (Only a recording run writes notes.)
+                    instant.changes.append(&mut self.sim.drain_notes);
                     continue;
                 }
                 if matches!(step, PodStep::NodeLost | PodStep::TaintEvict) {

@@ -257,7 +257,7 @@ impl Cluster {
             format!("Marking for deletion Pod {key}"),
         );
         let mut marked = p;
-        marked.status.conditions.push(PodCondition {
+        marked.status.update_condition(PodCondition {
             type_: "DisruptionTarget".into(),
             status: "True".into(),
             last_transition_time: Some(self.now()),

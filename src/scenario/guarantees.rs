@@ -484,16 +484,32 @@ fn settled(s: &Session, at: &At) -> Check {
     check(Kind::Settled, state, numbers)
 }
 
+/// What a step's `kubectl drain` notes (`cluster::drain`'s words) say its evictions met: how
+/// many were refused, and the pods evicted (`pod NS/NAME`).
+fn evictions(st: &TraceStep) -> (usize, Vec<&str>) {
+    let mut refused = 0;
+    let mut evicted = vec![];
+    for note in st
+        .changes
+        .iter()
+        .filter_map(|c| c.strip_prefix("kubectl drain: "))
+    {
+        if note.contains("eviction refused") {
+            refused += 1;
+        } else if let Some((pod, _)) = note.split_once(" evicted: ") {
+            evicted.push(pod);
+        }
+    }
+    (refused, evicted)
+}
+
 /// Every budget at or above its desired count, once all have been met: a budget refuses the
 /// evictions that would take it below, but the Deployment controller's own deletions, a pod
 /// that stops being Ready and `kubectl delete pod` do not ask it.
 fn budget(at: &At, m: &mut Memory) -> Check {
-    for c in &at.st.changes {
-        if c.starts_with("kubectl drain: ") {
-            m.refused += c.contains("eviction refused") as u32;
-            m.evicted += c.contains(" evicted: ") as u32;
-        }
-    }
+    let (refused, evicted) = evictions(at.st);
+    m.refused += refused as u32;
+    m.evicted += evicted.len() as u32;
     let Some(worst) = at
         .st
         .budgets
@@ -660,13 +676,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
     let mut evicted = None;
     for i in from..=to {
         let st = &s.trace[i];
-        if let Some(c) = st
-            .changes
-            .iter()
-            .find(|c| c.starts_with("kubectl drain: ") && c.contains(" evicted: "))
-        {
-            let pod = c.trim_start_matches("kubectl drain: ");
-            let pod = pod.split(" evicted: ").next().unwrap_or(pod);
+        if let Some(pod) = evictions(st).1.first() {
             evicted = Some(format!("`kubectl drain` evicted {pod} at t = {}", at(i)));
         }
         if st.kind != StepKind::Action {
@@ -738,11 +748,7 @@ fn budget_cause(
     hand_pod: Option<String>,
     world: Option<String>,
 ) -> String {
-    let refused: usize = s.trace[..=to]
-        .iter()
-        .flat_map(|st| &st.changes)
-        .filter(|c| c.starts_with("kubectl drain: ") && c.contains("eviction refused"))
-        .count();
+    let refused: usize = s.trace[..=to].iter().map(|st| evictions(st).0).sum();
     let rollout = (from..=to).any(|i| {
         let st = &s.trace[i];
         st.controller == Some(crate::cluster::trace::Controller::ReplicaSet)
