@@ -350,8 +350,40 @@ fn the_pages_first_paint_is_the_default_examples_preview() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        text(&bad.stderr).starts_with("rollout preview: --format wants svg or html, got \"png\"")
+        text(&bad.stderr)
+            .starts_with("rollout preview: --format wants svg, html or film, got \"png\"")
     );
+}
+
+/// `rollout preview --format film`: the whole run in one SVG (step N at `#sN`), what
+/// `<rollout-playground film=…>` plays until the playground is ready; scripts/films.sh makes the
+/// gallery's at each build. Not for a comparison, and not one step of it.
+#[test]
+fn a_film_is_the_whole_run_of_one_scenario() {
+    let out = rollout(&["preview", "scenarios/scale.yaml", "--format", "film"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let film = text(&out.stdout);
+    let steps = film.matches("<view id=\"s").count();
+    assert!(steps > 10, "{steps} steps");
+    assert!(film.contains(&format!(
+        "<title>scale: a recorded run of {steps} steps</title>"
+    )));
+    for (args, why) in [
+        (
+            vec!["scenarios/scale.yaml", "--step", "3"],
+            "rollout preview: --step and --format film: a film holds every step",
+        ),
+        (
+            vec!["scenarios/compare-strategies.yaml"],
+            "rollout preview: compare-strategies has variants: it embeds as a comparison, which a film does not hold",
+        ),
+    ] {
+        let mut argv = vec!["preview", "--format", "film"];
+        argv.extend(args);
+        let bad = rollout(&argv);
+        assert_eq!(bad.status.code(), Some(2), "{argv:?}");
+        assert!(text(&bad.stderr).starts_with(why), "{}", text(&bad.stderr));
+    }
 }
 
 /// The gallery's still pictures (`www/previews/NAME.svg`, each example's first step), which

@@ -19,6 +19,10 @@
 //   theme (light|dark: switched live), autoplay, readonly, predict, chart
 //   loading   eager (default), lazy (when scrolled near) or click (a button stands in)
 //   preview   a still picture for the button (`rollout preview SCENARIO --step N`)
+//   film      the scenario's run recorded as one SVG (`rollout preview SCENARIO --format film`;
+//            the gallery's are previews/NAME.film.svg): from the click until the playground is
+//            ready, the reader plays, steps and seeks the recorded run (its pictures and
+//            captions), and the playground takes over at the step the reader is on
 //   title     the frame's title (and the button's words)
 //   version, expect  the release the snippet was written against and the counts its text
 //            states; the element leaves them to `rollout verify-embeds` (a docs site's CI)
@@ -47,6 +51,24 @@ iframe { border-width: 0; }
 .facade .note { font-size: 13px; color: #5d6b7e; }
 :host([theme="dark"]) .facade { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
 :host([theme="dark"]) .facade .note { color: #9aa5b4; }
+.player { display: flex; flex-direction: column; gap: 8px; min-height: ${FIRST_HEIGHT}px; padding: 16px; box-sizing: border-box;
+  border: 1px solid #d9dee6; border-radius: 8px; background: #f7f8fa; font: 15px/1.5 system-ui, sans-serif; color: #1c2430; }
+.player .still { display: block; width: 100%; height: 280px; object-fit: contain; }
+.player .bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
+.player button { font: inherit; min-width: 44px; min-height: 44px; border: 1px solid #b8c0cc; border-radius: 6px; background: #fff; color: inherit; cursor: pointer; }
+.player button:disabled { cursor: default; opacity: .5; }
+.player button:focus-visible, .player input:focus-visible { outline: 2px solid #326ce5; outline-offset: 2px; }
+.player input[type=range] { flex: 1 1 160px; min-width: 120px; }
+.player .where { font-size: 13px; color: #5d6b7e; flex-basis: 100%; }
+/* Read out as the steps change; the picture shows the same words. */
+.player[data-ready] .where { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.player .note { font-size: 13px; color: #5d6b7e; margin: 0; }
+:host([theme="dark"]) .player { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
+:host([theme="dark"]) .player button { background: #1a2029; border-color: #3a4452; }
+:host([theme="dark"]) .player .where, :host([theme="dark"]) .player .note { color: #9aa5b4; }
+/* The playground loading behind the film: laid out (so it boots as it would in view), unseen,
+   out of the tab order, until it is ready and takes the film's place. */
+iframe.behind { position: absolute; top: 0; left: 0; opacity: 0; pointer-events: none; }
 `;
 
 function sheet() {
@@ -61,9 +83,215 @@ function sheet() {
 }
 const SHEET = sheet();
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+// What a film's step may draw with: anything else in the file (a script, a link, an event
+// handler) is left out, so the file can only ever draw.
+const TAGS = new Set(['g', 'rect', 'text', 'tspan', 'line', 'circle', 'path']);
+const ATTRS = new Set(['x', 'y', 'width', 'height', 'rx', 'fill', 'stroke', 'stroke-width', 'stroke-dasharray',
+  'font-size', 'font-weight', 'font-family', 'text-anchor', 'opacity', 'transform', 'd', 'cx', 'cy', 'r', 'x1', 'y1', 'x2', 'y2']);
+function drawable(node) {
+  if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.nodeValue);
+  if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !TAGS.has(node.localName)) return null;
+  const e = document.createElementNS(SVG_NS, node.localName);
+  for (const a of node.attributes) if (!a.namespaceURI && ATTRS.has(a.name)) e.setAttribute(a.name, a.value);
+  for (const c of node.childNodes) { const k = drawable(c); if (k) e.append(k); }
+  return e;
+}
+
+// A recorded run (`rollout preview --format film`) that the element plays from the click until
+// the playground is ready. The file is read once; each step's picture is drawn from it in the
+// element (redrawing an image of the whole file at each step would take a phone ~90 ms), with
+// its instant, title and caption. It moves as the playground's playback moves (virtual time at 1×,
+// stopping at a step with a caption of its own, or holding there to read it when autoplaying)
+// so that the playground takes over at the step the reader is on.
+class Film {
+  constructor(url, still, title, first, until, autoplay) {
+    this.url = url;
+    this.still = still;
+    this.frames = null;
+    this.pos = first;
+    this.until = until;
+    this.autoplay = autoplay;
+    this.playing = false;
+    this.asked = false;
+    this.stale = false;
+    this.vt = 0;
+    this.hold = 0;
+    this.raf = 0;
+    this.at = null;
+    this.root = this._build(title);
+    this._show();
+    this._read();
+  }
+
+  _build(title) {
+    const el = (tag, props, ...kids) => {
+      const e = document.createElement(tag);
+      Object.assign(e, props);
+      e.append(...kids);
+      return e;
+    };
+    // Until the file is read: the button's still picture, or the film's own view of the step.
+    this.img = el('img', { className: 'still', alt: '', src: this.still || `${this.url}#s${this.pos + 1}` });
+    this.pic = el('div', {}, this.img);
+    // Play works at once: pressed before the file is read, the film plays once it is.
+    this.playBtn = el('button', { type: 'button', className: 'pp' }, '▶');
+    this.playBtn.setAttribute('aria-label', 'Play');
+    this.back = el('button', { type: 'button', disabled: true }, '«');
+    this.back.setAttribute('aria-label', 'Step back');
+    this.fwd = el('button', { type: 'button', disabled: true }, '»');
+    this.fwd.setAttribute('aria-label', 'Step forward');
+    this.range = el('input', { type: 'range', min: 1, max: 1, value: 1, disabled: true });
+    this.range.setAttribute('aria-label', 'Step');
+    this.where = el('span', { className: 'where' }, 'Reading the recorded run…');
+    this.where.setAttribute('aria-live', 'polite');
+    this.note = el('p', { className: 'note' },
+      'A recording of this run, to play now: the playground (the Deployment controller itself) is loading and takes over at the step you are on.');
+    const root = el('div', { className: 'player' }, this.pic,
+      el('div', { className: 'bar' }, this.playBtn, this.back, this.fwd, this.range, this.where), this.note);
+    root.setAttribute('part', 'player');
+    root.setAttribute('role', 'group');
+    root.setAttribute('aria-label', title + ' (recorded)');
+    this.playBtn.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+    this.back.addEventListener('click', () => this.seek(this.pos - 1));
+    this.fwd.addEventListener('click', () => this.seek(this.pos + 1));
+    this.range.addEventListener('input', () => this.seek(Number(this.range.value) - 1));
+    return root;
+  }
+
+  async _read() {
+    try {
+      const r = await fetch(this.url);
+      if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+      const doc = new DOMParser().parseFromString(await r.text(), 'image/svg+xml');
+      if (doc.querySelector('parsererror')) throw new Error('not an SVG file');
+      const text = (g, tag) => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
+      this.height = Number(doc.documentElement.getAttribute('height')) || 0;
+      const frames = [...doc.documentElement.querySelectorAll(':scope > g[id^="f"]')].map(g => ({
+        g,
+        t: Number(g.getAttribute('data-t')) || 0,
+        own: g.hasAttribute('data-caption'),
+        title: text(g, 'title'),
+        caption: text(g, 'desc'),
+      }));
+      if (!frames.length) throw new Error('no steps in it (rollout preview --format film makes one)');
+      if (this.stale) return;
+      this.frames = frames;
+      this.pos = Math.min(this.pos, this._last());
+      this.vt = frames[this.pos].t;
+      for (const b of [this.playBtn, this.back, this.fwd, this.range]) b.disabled = false;
+      this.range.max = this._last() + 1;
+      this._show();
+      this.root.dataset.ready = '';
+      if (this.autoplay || this.asked) this.play();
+    } catch (e) {
+      this.where.textContent = `The recorded run could not be read (${e.message}); the playground is loading.`;
+    }
+  }
+
+  _last() { return Math.min(this.until, this.frames.length - 1); }
+
+  _show() {
+    const f = this.frames && this.frames[this.pos];
+    if (!f) return;
+    const svg = document.createElementNS(SVG_NS, 'svg');
+    svg.setAttribute('viewBox', `0 0 640 ${this.height}`);
+    svg.setAttribute('class', 'still');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', f.caption ? `${f.title}. ${f.caption}` : f.title);
+    svg.setAttribute('font-family', 'system-ui, sans-serif');
+    for (const c of f.g.childNodes) { const k = drawable(c); if (k) svg.append(k); }
+    this.pic.replaceChildren(svg);
+    this.where.textContent = f.title;
+    this.range.value = this.pos + 1;
+    this.range.setAttribute('aria-valuetext', `step ${this.pos + 1} of ${this._last() + 1}`);
+    this._button();
+  }
+
+  _button() {
+    const on = this.playing || this.asked;
+    this.playBtn.textContent = on ? '❚❚' : '▶';
+    this.playBtn.setAttribute('aria-label', on ? 'Pause' : 'Play');
+  }
+
+  play() {
+    if (this.stale) return;
+    // Asked for before the file is read: it plays once it is (or the playground does).
+    if (!this.frames) { this.asked = true; this._button(); return; }
+    if (this.pos >= this._last()) { this.pos = 0; this.vt = this.frames[0].t; }
+    this.playing = true;
+    this.hold = 0;
+    this.at = null;
+    if (!this.raf) this.raf = requestAnimationFrame(t => this._tick(t));
+    this._show();
+  }
+
+  pause() {
+    this.playing = false;
+    this.asked = false;
+    this._button();
+  }
+
+  seek(i) {
+    if (this.stale) return;
+    this.playing = false;
+    this.asked = false;
+    if (!this.frames) { this.pos = Math.max(0, Math.min(i, this.until)); return; }
+    this.pos = Math.max(0, Math.min(i, this._last()));
+    this.vt = this.frames[this.pos].t;
+    this._show();
+  }
+
+  _tick(ts) {
+    this.raf = 0;
+    if (!this.playing) return;
+    const dt = this.at === null ? 0 : Math.min(ts - this.at, 250);
+    this.at = ts;
+    if (this.hold > 0) this.hold -= dt;
+    else {
+      this.vt += dt;
+      const last = this._last();
+      let to = this.pos;
+      while (to < last && this.frames[to + 1].t <= this.vt) to++;
+      let held = -1;
+      for (let i = this.pos + 1; i <= to && held < 0; i++) if (this.frames[i].own) held = i;
+      this.pos = held >= 0 ? held : to;
+      if (held >= 0) {
+        this.vt = this.frames[held].t;
+        // As the playground does: an autoplaying embed holds long enough to read the
+        // caption, any other stops there.
+        if (this.autoplay) this.hold = Math.min(2000 + 50 * [...this.frames[held].caption].length, 15000);
+        else this.playing = false;
+      }
+      if (this.pos >= last && this.vt >= this.frames[last].t) this.playing = false;
+      this._show();
+    }
+    if (this.playing) this.raf = requestAnimationFrame(t => this._tick(t));
+  }
+
+  // The reader asked for another scenario: the recording is not what comes.
+  drop() {
+    this.stale = true;
+    this.pause();
+    for (const b of [this.playBtn, this.back, this.fwd, this.range]) b.disabled = true;
+    this.where.textContent = 'Loading the playground with the scenario asked for…';
+  }
+
+  stop() {
+    this.playing = false;
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
+  }
+
+  // Where the playground takes over: the step (from 1) and whether it plays on.
+  handoff() {
+    return this.stale ? null : { step: this.pos + 1, playing: this.playing || this.asked };
+  }
+}
+
 class RolloutPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['src', 'link', 'scenario', 'loading', 'title', 'preview', ...OPTIONS];
+    return ['src', 'link', 'scenario', 'loading', 'title', 'preview', 'film', ...OPTIONS];
   }
 
   constructor() {
@@ -80,6 +308,8 @@ class RolloutPlayground extends HTMLElement {
     this._ready = false;
     this._pending = [];
     this._seen = null;
+    this._film = null;
+    this._height = 0;
     this._onMessage = this._onMessage.bind(this);
   }
 
@@ -91,6 +321,7 @@ class RolloutPlayground extends HTMLElement {
   disconnectedCallback() {
     window.removeEventListener('message', this._onMessage);
     if (this._seen) this._seen.disconnect();
+    if (this._film) this._film.stop();
   }
 
   attributeChangedCallback(name, old, value) {
@@ -114,11 +345,18 @@ class RolloutPlayground extends HTMLElement {
 
   // ---------------------------------------------------------------- methods
 
-  play() { this._post({ type: 'play' }); }
-  pause() { this._post({ type: 'pause' }); }
-  step() { this._post({ type: 'step' }); }
-  seek(n) { this._post({ type: 'seek', step: Number(n) }); }
+  // While the film stands in, playing, stepping and seeking move it (the playground takes over
+  // where it is); a step the API refuses still goes to the playground, which answers `error`.
+  play() { if (this._film) this._film.play(); else this._post({ type: 'play' }); }
+  pause() { if (this._film) this._film.pause(); else this._post({ type: 'pause' }); }
+  step() { if (this._film) this._film.seek(this._film.pos + 1); else this._post({ type: 'step' }); }
+  seek(n) {
+    const step = Number(n);
+    if (this._film && Number.isInteger(step) && step >= 1) this._film.seek(step - 1);
+    else this._post({ type: 'seek', step });
+  }
   load(s) {
+    if (this._film) this._film.drop();
     const text = String(s);
     this._post(/^v\d+\./.test(text.trim()) ? { type: 'load', link: text.trim() } : { type: 'load', scenario: text });
   }
@@ -148,8 +386,21 @@ class RolloutPlayground extends HTMLElement {
     return url;
   }
 
+  // The film's address (absolute, no fragment), if the element has one.
+  _filmUrl() {
+    const f = this.getAttribute('film');
+    if (!f) return null;
+    const u = new URL(f, document.baseURI);
+    u.hash = '';
+    return u.href;
+  }
+
+  // The step the embed opens at, from 0.
+  _first() { return Math.max(1, parseInt(this.getAttribute('step'), 10) || 1) - 1; }
+
   _render(keepEager) {
     if (this._seen) { this._seen.disconnect(); this._seen = null; }
+    if (this._film) { this._film.stop(); this._film = null; }
     this._frame = null;
     this._ready = false;
     for (const n of [...this.shadowRoot.childNodes]) if (n.nodeName !== 'STYLE') n.remove();
@@ -171,9 +422,11 @@ class RolloutPlayground extends HTMLElement {
       note.textContent = loading === 'click'
         ? 'Load the playground: it runs the Kubernetes Deployment controller in this page.'
         : 'The playground loads when it comes into view.';
-      if (this.hasAttribute('preview')) {
+      const film = this._filmUrl();
+      const still = this.getAttribute('preview');
+      if (still || film) {
         const img = document.createElement('img');
-        img.src = new URL(this.getAttribute('preview'), document.baseURI).href;
+        img.src = still ? new URL(still, document.baseURI).href : `${film}#s${this._first() + 1}`;
         img.alt = '';
         img.className = 'still';
         b.append(img);
@@ -205,13 +458,59 @@ class RolloutPlayground extends HTMLElement {
     f.title = this._title();
     f.src = url.href;
     f.setAttribute('part', 'frame');
-    // The facade's height until the playground says its own: no jump when it takes over.
-    f.style.height = (was ? was.offsetHeight : FIRST_HEIGHT) + 'px';
     this._origin = url.origin;
     this._frame = f;
+    this._height = 0;
+    const film = this._filmUrl();
+    if (film) {
+      // The recording stands in, at the button's height, while the playground loads behind it.
+      const until = parseInt(this.getAttribute('until'), 10);
+      const flag = this.getAttribute('autoplay');
+      const still = this.getAttribute('preview');
+      this._film = new Film(film, still && new URL(still, document.baseURI).href, this._title(), this._first(), until >= 1 ? until - 1 : Infinity,
+        this.hasAttribute('autoplay') && flag !== 'false' && flag !== '0');
+      const player = this._film.root;
+      if (was) {
+        player.style.minHeight = was.offsetHeight + 'px';
+        was.replaceWith(player);
+      } else this.shadowRoot.append(player);
+      f.className = 'behind';
+      f.inert = true;
+      f.setAttribute('aria-hidden', 'true');
+      f.tabIndex = -1;
+      f.style.height = player.offsetHeight + 'px';
+      this.shadowRoot.append(f);
+      if (focus) this._film.playBtn.focus();
+      return;
+    }
+    // The facade's height until the playground says its own: no jump when it takes over.
+    f.style.height = (was ? was.offsetHeight : FIRST_HEIGHT) + 'px';
     if (was) was.replaceWith(f);
     else this.shadowRoot.append(f);
     if (focus) f.focus();
+  }
+
+  // The playground is ready: it goes where the film is, at the film's step, and takes its
+  // place (at the film's height until it says its own).
+  _takeOver() {
+    const film = this._film;
+    if (!film) return;
+    this._film = null;
+    film.stop();
+    const at = film.handoff();
+    if (at) {
+      this._pending.push({ type: 'seek', step: at.step });
+      if (at.playing) this._pending.push({ type: 'play' });
+    }
+    const f = this._frame;
+    const focused = this.shadowRoot.activeElement && film.root.contains(this.shadowRoot.activeElement);
+    f.style.height = (this._height || film.root.offsetHeight) + 'px';
+    f.classList.remove('behind');
+    f.inert = false;
+    f.removeAttribute('aria-hidden');
+    f.removeAttribute('tabindex');
+    film.root.remove();
+    if (focused) f.focus();
   }
 
   _post(m) {
@@ -231,11 +530,13 @@ class RolloutPlayground extends HTMLElement {
     if (!m || m.source !== SOURCE) return;
     if (m.type === 'height') {
       const h = Math.max(0, Math.min(Number(m.height) || 0, MAX_HEIGHT));
-      if (h > 0) f.style.height = h + 'px';
+      if (h > 0 && this._film) this._height = h;
+      else if (h > 0) f.style.height = h + 'px';
       return;
     }
     if (m.type === 'ready') {
       this._ready = true;
+      this._takeOver();
       const scenario = this.getAttribute('scenario');
       const queued = this._pending.splice(0);
       if (scenario) queued.unshift({ type: 'load', scenario });

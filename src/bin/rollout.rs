@@ -52,7 +52,7 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\"; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\"; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -190,10 +190,11 @@ fn explain(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let (_, release, trace) = match recorded("explain", file) {
+    let (sc, trace) = match recorded("explain", file) {
         Ok(r) => r,
         Err(code) => return code,
     };
+    let release = sc.world.kubernetes;
     let i = match (step, at) {
         (Some(n), None) => n,
         (None, Some(t)) => trace.partition_point(|s| s.t <= t).saturating_sub(1),
@@ -206,12 +207,8 @@ fn explain(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A scenario's name, release and trace.
-type Recorded = (
-    String,
-    rollout_playground::controller::release::Release,
-    Vec<trace::TraceStep>,
-);
+/// A scenario and the trace of its run.
+type Recorded = (Scenario, Vec<trace::TraceStep>);
 
 /// The scenario file `file` names, read and run (`explain`, `preview`), or the exit code
 /// after saying why not: 2 for a missing name or an unreadable file, 1 for a scenario that
@@ -226,7 +223,7 @@ fn recorded(verb: &str, file: Option<String>) -> Result<Recorded, ExitCode> {
         ExitCode::from(2)
     })?;
     Scenario::parse(&text)
-        .and_then(|s| Ok((s.name.clone(), s.world.kubernetes, s.run()?)))
+        .and_then(|s| Ok((s.clone(), s.run()?)))
         .map_err(|e| {
             eprintln!("rollout {verb}: {file}: {e}");
             ExitCode::FAILURE
@@ -262,9 +259,10 @@ fn preview(args: &[String]) -> ExitCode {
             "--format" => match it.next().map(String::as_str) {
                 Some("svg") => format = "svg",
                 Some("html") => format = "html",
+                Some("film") => format = "film",
                 other => {
                     return refuse(format!(
-                        "--format wants svg or html, got {}",
+                        "--format wants svg, html or film, got {}",
                         given(other.map(|s| s.to_string()).as_ref())
                     ));
                 }
@@ -273,15 +271,27 @@ fn preview(args: &[String]) -> ExitCode {
             other => return refuse(format!("unknown argument {other:?}")),
         }
     }
-    let (name, _, trace) = match recorded("preview", file) {
+    let (sc, trace) = match recorded("preview", file) {
         Ok(r) => r,
         Err(code) => return code,
     };
+    let name = sc.name;
     if step >= trace.len() {
         return refuse(format!("the run has {} steps", trace.len()));
     }
     match format {
         "html" => out!("{}", preview::html(&name, &trace, step)),
+        "film" if step > 0 => {
+            return refuse("--step and --format film: a film holds every step".into());
+        }
+        // The page shows such a scenario as its comparison, on a shared clock, not as the
+        // one run a film holds.
+        "film" if !sc.variants.is_empty() => {
+            return refuse(format!(
+                "{name} has variants: it embeds as a comparison, which a film does not hold"
+            ));
+        }
+        "film" => out!("{}", preview::film(&name, &trace)),
         _ => out!("{}", preview::svg(&name, &trace, step)),
     }
     ExitCode::SUCCESS

@@ -164,8 +164,16 @@ fn replica_sets(body: &mut String, s: &TraceStep, mut y: u32) -> u32 {
     y
 }
 
-/// Step `i` of a run of scenario `name` as an SVG picture.
-pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
+/// Step `i`'s picture without its frame: the body (from y = 0 down), how tall it is, its
+/// title (what the step is) and the caption it shows.
+struct Frame {
+    body: String,
+    height: u32,
+    title: String,
+    caption: Option<String>,
+}
+
+fn frame<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> Frame {
     let s = trace[i].borrow();
     let mut body = String::new();
     let mut y = 24;
@@ -197,27 +205,91 @@ pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
         y += 12;
     }
     y = replica_sets(&mut body, s, y);
-    if let Some(c) = caption(trace, i) {
+    let caption = caption(trace, i);
+    if let Some(c) = caption {
         y += 12;
         for line in wrap(c, 86).into_iter().take(4) {
             y += 18;
             text(&mut body, y, 13, FG, "400", &line);
         }
     }
-    let height = y + 16;
-    let title = format!("{name}: {head}");
+    Frame {
+        body,
+        height: y + 16,
+        title: format!("{name}: {head}"),
+        caption: caption.map(str::to_string),
+    }
+}
+
+/// The frame every picture is drawn in: a rounded card of the page's background.
+fn card(height: u32) -> String {
+    format!(r##"<rect width="{WIDTH}" height="{height}" rx="8" fill="#ffffff" stroke="#d9dee6"/>"##)
+}
+
+/// Step `i` of a run of scenario `name` as an SVG picture.
+pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
+    let f = frame(name, trace, i);
     format!(
         concat!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" font-family="system-ui, sans-serif">"#,
-            "\n<title>{title}</title>\n",
-            r##"<rect width="{w}" height="{h}" rx="8" fill="#ffffff" stroke="#d9dee6"/>"##,
-            "\n{body}</svg>\n"
+            "\n<title>{title}</title>\n{card}\n{body}</svg>\n"
         ),
         w = WIDTH,
-        h = height,
-        title = esc(&title),
-        body = body
+        h = f.height,
+        title = esc(&f.title),
+        card = card(f.height),
+        body = f.body
     )
+}
+
+/// The whole run as one SVG, a film: every step's picture, one below the other at one height,
+/// each with a `<view id="sN">` (N from 1), so that `film.svg#s12` is step 12's picture
+/// wherever an image can be shown (SVG's own fragment identifiers: no script, and a host
+/// page's `img-src 'self'` is all it needs). Each step's group `fN` carries its title, its
+/// caption as a `<desc>`, its instant in ms (`data-t`) and `data-caption` when the caption is
+/// the step's own, which `<rollout-playground film=…>` reads to play the run at the
+/// playground's pace and hold where it holds, before the wasm is there to run it.
+pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
+    let frames: Vec<Frame> = (0..trace.len()).map(|i| frame(name, trace, i)).collect();
+    let h = frames.iter().map(|f| f.height).max().unwrap_or(0);
+    let mut out = format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" font-family="system-ui, sans-serif" data-steps="{n}">"#,
+            "\n<title>{name}: a recorded run of {n} steps</title>\n",
+        ),
+        w = WIDTH,
+        h = h,
+        n = frames.len(),
+        name = esc(name)
+    );
+    for (i, f) in frames.iter().enumerate() {
+        let y = h * i as u32;
+        let _ = writeln!(
+            out,
+            r#"<view id="s{n}" viewBox="0 {y} {WIDTH} {h}"/>"#,
+            n = i + 1
+        );
+        let step = trace[i].borrow();
+        let _ = writeln!(
+            out,
+            r#"<g id="f{n}" data-t="{t}"{own} transform="translate(0 {y})"><title>{title}</title>"#,
+            n = i + 1,
+            t = step.t,
+            // A caption of the step's own: the playground's playback holds there.
+            own = if step.caption.is_some() {
+                r#" data-caption="""#
+            } else {
+                ""
+            },
+            title = esc(&f.title)
+        );
+        if let Some(c) = &f.caption {
+            let _ = writeln!(out, "<desc>{}</desc>", esc(c));
+        }
+        let _ = write!(out, "{}\n{}</g>\n", card(h), f.body);
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 /// The same picture as an HTML page of its own.
@@ -250,6 +322,42 @@ mod tests {
             out.contains("10 desired · 10 ready · 10 available"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_film_holds_every_step_as_a_view_with_its_instant_title_and_caption() {
+        let sc = Scenario::parse(crate::scenario::gallery::DEFAULT).unwrap();
+        let trace = sc.clone().run().unwrap();
+        let out = film(&sc.name, &trace);
+        let n = trace.len();
+        assert!(out.contains(&format!(r#"data-steps="{n}""#)));
+        assert_eq!(out.matches("<view id=\"s").count(), n);
+        assert_eq!(out.matches("<g id=\"f").count(), n);
+        // One height for every step, so a view never rescales the picture.
+        let h = (0..n)
+            .map(|i| frame(&sc.name, &trace, i).height)
+            .max()
+            .unwrap();
+        let last = trace.last().unwrap();
+        assert!(out.contains(&format!(
+            r#"<view id="s{n}" viewBox="0 {} {WIDTH} {h}"/>"#,
+            h * (n as u32 - 1)
+        )));
+        assert!(out.contains(&format!(r#"<g id="f{n}" data-t="{}""#, last.t)));
+        assert!(out.contains(&format!("step {n} of {n}")));
+        // A step with a caption of its own says so (the playback holds there) and carries it.
+        let (i, c) = trace
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| s.caption.as_deref().map(|c| (i, c)))
+            .expect("the default example has captions");
+        let g = &out[out.find(&format!("<g id=\"f{}\"", i + 1)).unwrap()..];
+        let g = &g[..g.find("</g>").unwrap()];
+        assert!(g.contains("data-caption=\"\""), "{g}");
+        assert!(g.contains(&format!("<desc>{}</desc>", esc(c))), "{g}");
+        // The step before it has none of its own.
+        let before = &out[out.find(&format!("<g id=\"f{i}\"")).unwrap()..];
+        assert!(!before[..before.find("</g>").unwrap()].contains("data-caption"));
     }
 
     #[test]

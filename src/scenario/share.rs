@@ -355,6 +355,10 @@ pub struct ViewOptions {
     /// example's own (`previews/NAME.svg`, made at build time) when the embed opens at its
     /// first step.
     pub preview: Option<String>,
+    /// Not a URL parameter either: the run recorded at build time that an element plays from
+    /// the click until the playground is ready (`film`), a gallery example's own
+    /// (`previews/NAME.film.svg`).
+    pub film: Option<String>,
 }
 
 impl Default for ViewOptions {
@@ -372,6 +376,7 @@ impl Default for ViewOptions {
             predict: false,
             ignored: vec![],
             preview: None,
+            film: None,
         }
     }
 }
@@ -668,6 +673,9 @@ pub fn element_attributes(
     if let Some(p) = &view.preview {
         a.push(("preview", p.clone()));
     }
+    if let Some(f) = &view.film {
+        a.push(("film", f.clone()));
+    }
     a.push(("loading", "click".into()));
     a.push(("title", format!("Rollout Playground: {title}")));
     a
@@ -776,6 +784,7 @@ mod view_tests {
         // A gallery example's still picture goes into the element's button.
         let pictured = ViewOptions {
             preview: Some("https://x.example/play/previews/scale.svg".into()),
+            film: Some("https://x.example/play/previews/scale.film.svg".into()),
             ..o.clone()
         };
         let html = snippet(
@@ -786,7 +795,7 @@ mod view_tests {
             "web",
         );
         assert!(
-            html.contains(" step=\"3\" preview=\"https://x.example/play/previews/scale.svg\" loading=\"click\" "),
+            html.contains(" step=\"3\" preview=\"https://x.example/play/previews/scale.svg\" film=\"https://x.example/play/previews/scale.film.svg\" loading=\"click\" "),
             "{html}"
         );
         // Served from …/latest/, a snippet names this release's own path.

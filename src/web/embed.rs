@@ -143,16 +143,18 @@ pub fn share_buttons(props: &ShareProps) -> Html {
 }
 
 /// The Embed dialog's snippet in `form` and its preview's address, for the view `o`: a
-/// gallery example opened at its first step names its still picture, made at build time.
+/// gallery example names its film (one run, not a comparison) and, opened at its first step,
+/// its still picture, both made at build time.
 fn written(props: &ShareProps, form: share::SnippetForm, o: &ViewOptions) -> (String, String) {
     let mut o = o.clone();
-    if let Some(name) = props.gallery
-        && o.step.unwrap_or(props.pos) == 0
-    {
-        o.preview = Some(format!(
-            "{}previews/{name}.svg",
-            share::pinned_base(&bindings::base_url())
-        ));
+    if let Some(name) = props.gallery {
+        let pinned = share::pinned_base(&bindings::base_url());
+        if o.step.unwrap_or(props.pos) == 0 {
+            o.preview = Some(format!("{pinned}previews/{name}.svg"));
+        }
+        if props.session.0.scenario.variants.is_empty() {
+            o.film = Some(format!("{pinned}previews/{name}.film.svg"));
+        }
     }
     let fragment = share::encode(&props.session.0.scenario, props.pos);
     let base = bindings::base_url();

@@ -666,6 +666,81 @@ await test('an MDX-shaped page: the element written before its module loads (as 
   assert(steps > 10, 'the upgraded element loaded: ' + steps);
 }, new URL('component-example.html', base).href);
 
+await test('a film stands in from the click: the recorded run plays, steps and seeks at once, draws only shapes and text, and the playground takes over at its step', async page => {
+  // The wasm waits until the test lets it through, so the film's part is not a race.
+  let release;
+  const held = new Promise(r => { release = r; });
+  await page.route('**/*.wasm', async r => { await held; await r.continue(); });
+  // A film that tries to run something: none of it may reach the page.
+  await page.route('**/evil.film.svg', r => r.fulfill({ contentType: 'image/svg+xml', body:
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="640" height="100" data-steps="1">' +
+    '<g id="f1" data-t="0"><title>evil: step 1 of 1</title><script>window.__pwned = 1</script>' +
+    '<rect width="10" height="10" onload="window.__pwned = 2" fill="red"/><image href="data:," onerror="window.__pwned = 3"/>' +
+    '<text x="1" y="40" onmouseover="window.__pwned = 6">shown</text><a xlink:href="javascript:window.__pwned = 4"><text x="1" y="20">click</text></a>' +
+    '<foreignObject><div xmlns="http://www.w3.org/1999/xhtml" onmouseover="window.__pwned = 5">x</div></foreignObject></g></svg>' }));
+  // A docs page without a Content-Security-Policy: what the film could do, nothing stops but
+  // the element (with one, the browser also reports the film's handler attributes as blocked).
+  await page.goto(new URL(base).origin + '/compressed/three-embeds.html');
+  const ids = await page.evaluate(() => {
+    for (const [id, film] of [['filmed', 'previews/rolling-update.film.svg'], ['evil', 'evil.film.svg']]) {
+      const el = document.createElement('rollout-playground');
+      for (const [k, v] of Object.entries({ id, src: './', loading: 'click', film, controls: 'minimal', panel: 'none', title: 'A recorded rollout' })) el.setAttribute(k, v);
+      document.body.prepend(el);
+    }
+    window.__steps = [];
+    const el = document.getElementById('filmed');
+    el.addEventListener('step', e => window.__steps.push(e.detail.step));
+    window.__ready = new Promise(r => el.addEventListener('ready', () => r(window.__steps.length), { once: true }));
+    return 2;
+  });
+  assert(ids === 2, 'two elements');
+  const el = page.locator('#filmed');
+  // The button's picture is the film's own view of the first step.
+  await page.waitForFunction(() => {
+    const i = document.getElementById('filmed').shadowRoot.querySelector('.facade img.still');
+    return i && i.complete && i.naturalWidth === 640 && i.src.endsWith('rolling-update.film.svg#s1');
+  }, null, { timeout: 5000 }).catch(() => { throw new Error('the button shows the film\'s first step'); });
+  const before = await el.locator('.facade').boundingBox();
+  await el.locator('.facade').click();
+  await el.locator('.player[data-ready]').waitFor({ timeout: 5000 });
+  const after = await el.locator('.player').boundingBox();
+  assert(Math.abs(after.height - before.height) < 1, `the film takes the button's height (${after.height} vs ${before.height})`);
+  assert(await el.evaluate(e => e.shadowRoot.activeElement && e.shadowRoot.activeElement.classList.contains('pp')), 'focus is on play');
+  const frame = await el.evaluate(e => { const f = e.shadowRoot.querySelector('iframe'); return f && { behind: f.classList.contains('behind'), inert: f.inert }; });
+  assert(frame && frame.behind && frame.inert, 'the playground loads behind the film, out of reach: ' + JSON.stringify(frame));
+  const label = () => el.locator('.player svg.still').getAttribute('aria-label');
+  assert((await label()).startsWith('rolling-update: step 1 of 88'), 'step 1 drawn: ' + await label());
+  // Keyboard: step forward twice from the focused play button.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  assert((await label()).startsWith('rolling-update: step 3 of 88'), 'two steps on: ' + await label());
+  // The element's methods move the film while it stands in.
+  await el.evaluate(e => e.seek(40));
+  assert((await label()).startsWith('rolling-update: step 40 of 88'), 'seek(40): ' + await label());
+  assert((await el.locator('.player input[type=range]').inputValue()) === '40', 'the range follows');
+  assert((await el.locator('.player svg.still text').count()) > 3, 'the step is drawn as text');
+  // The evil film: drawn as shapes and text only, nothing ran.
+  await page.locator('#evil .facade').click();
+  await page.locator('#evil .player[data-ready]').waitFor({ timeout: 5000 });
+  await page.locator('#evil .player svg.still').hover();
+  const evil = await page.locator('#evil .player svg.still').evaluate(svg => ({
+    tags: [...svg.querySelectorAll('*')].map(e => e.localName).join(' '),
+    on: [...svg.querySelectorAll('*')].some(e => [...e.attributes].some(a => a.name.startsWith('on') || a.name.includes('href'))),
+  }));
+  assert(evil.tags === 'rect text' && !evil.on, 'only shapes and text, no handlers or links: ' + JSON.stringify(evil));
+  assert((await page.evaluate(() => window.__pwned)) === undefined, 'nothing in the film ran');
+  // The playground arrives and takes over at step 40.
+  release();
+  const stepsBeforeReady = await page.evaluate(() => window.__ready);
+  assert(stepsBeforeReady === 0, 'ready comes before any step');
+  await page.waitForFunction(() => window.__steps.includes(40), null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.getElementById('filmed').shadowRoot.querySelector('.player'), null, { timeout: 5000 });
+  const shown = await el.evaluate(e => { const f = e.shadowRoot.querySelector('iframe'); return { behind: f.classList.contains('behind'), inert: f.inert, hidden: f.getAttribute('aria-hidden') }; });
+  assert(!shown.behind && !shown.inert && shown.hidden === null, 'the playground is in the film\'s place: ' + JSON.stringify(shown));
+}, 'about:blank');
+
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
 async function axeViolations(page) {
