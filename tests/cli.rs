@@ -461,6 +461,48 @@ fn verify_embeds_passes_on_the_docs_examples_and_names_an_embed_whose_text_drift
         "{said}"
     );
 
+    // An element's film, the site's own file: the run it recorded, or not.
+    let film = |scenario: &str| {
+        let out = rollout(&["preview", scenario, "--format", "film"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out.stdout
+    };
+    let site = scratch("verify-embeds-film");
+    std::fs::create_dir_all(site.join("play/previews")).unwrap();
+    std::fs::create_dir_all(site.join("guide")).unwrap();
+    std::fs::write(
+        site.join("play/previews/rolling-update.film.svg"),
+        film("scenarios/rolling-update.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("guide/scale.film.svg"),
+        film("scenarios/scale.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("guide/index.html"),
+        concat!(
+            "<rollout-playground src=\"/play/\" title=\"rooted\" film=\"/play/previews/rolling-update.film.svg\"></rollout-playground>\n",
+            "<rollout-playground src=\"/play/\" title=\"another run\" film=\"scale.film.svg\"></rollout-playground>\n",
+            "<rollout-playground src=\"/play/\" title=\"missing\" film=\"none.film.svg\"></rollout-playground>\n",
+            "<rollout-playground src=\"/play/\" title=\"elsewhere\" film=\"https://x.example/a.film.svg\"></rollout-playground>\n",
+        ),
+    )
+    .unwrap();
+    let out = rollout(&["verify-embeds", site.to_str().unwrap()]);
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    for line in [
+        "guide/index.html:1: rollout-playground \"rooted\": opens at step 1 of 88",
+        "guide/index.html:2: rollout-playground \"another run\"\n       its film: it is a run of scale, the embed's is rolling-update; make it again: rollout preview SCENARIO --format film\n",
+        "guide/index.html:3: rollout-playground \"missing\"\n       its film: ",
+        "guide/index.html:4: rollout-playground \"elsewhere\": opens at step 1 of 88",
+        "4 embeds in 1 file: 2 ok, 2 failed\n",
+    ] {
+        assert!(said.contains(line), "{line}\n---\n{said}");
+    }
+
     let out = rollout(&["verify-embeds", "no/such/site"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("rollout verify-embeds: no/such/site: "));

@@ -167,6 +167,7 @@ class Film {
       if (doc.querySelector('parsererror')) throw new Error('not an SVG file');
       const text = (g, tag) => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
       this.height = Number(doc.documentElement.getAttribute('height')) || 0;
+      this.scenario = doc.documentElement.getAttribute('data-scenario');
       const frames = [...doc.documentElement.querySelectorAll(':scope > g[id^="f"]')].map(g => ({
         g,
         t: Number(g.getAttribute('data-t')) || 0,
@@ -283,9 +284,20 @@ class Film {
     this.raf = 0;
   }
 
-  // Where the playground takes over: the step (from 1) and whether it plays on.
-  handoff() {
-    return this.stale ? null : { step: this.pos + 1, playing: this.playing || this.asked };
+  // Where the playground takes over: the step (from 1) and whether it plays on; nothing when
+  // the recording is not of the run the playground has (`ready` says its steps and name).
+  handoff(ready) {
+    if (this.stale) return null;
+    if (this.frames) {
+      const steps = this._last() + 1;
+      const name = this.scenario;
+      if (steps !== ready.steps || name !== ready.scenario) {
+        console.warn(`rollout-playground: the film ${this.url} is a run of ${name} in ${steps} steps, ` +
+          `the playground's of ${ready.scenario} in ${ready.steps}: make it again (rollout preview SCENARIO --format film)`);
+        return null;
+      }
+    }
+    return { step: this.pos + 1, playing: this.playing || this.asked };
   }
 }
 
@@ -492,12 +504,12 @@ class RolloutPlayground extends HTMLElement {
 
   // The playground is ready: it goes where the film is, at the film's step, and takes its
   // place (at the film's height until it says its own).
-  _takeOver() {
+  _takeOver(ready) {
     const film = this._film;
     if (!film) return;
     this._film = null;
     film.stop();
-    const at = film.handoff();
+    const at = film.handoff(ready);
     if (at) {
       this._pending.push({ type: 'seek', step: at.step });
       if (at.playing) this._pending.push({ type: 'play' });
@@ -536,7 +548,7 @@ class RolloutPlayground extends HTMLElement {
     }
     if (m.type === 'ready') {
       this._ready = true;
-      this._takeOver();
+      this._takeOver(m);
       const scenario = this.getAttribute('scenario');
       const queued = this._pending.splice(0);
       if (scenario) queued.unshift({ type: 'load', scenario });

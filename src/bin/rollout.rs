@@ -52,7 +52,7 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\"; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\", and its film, given as the site's own file, is still that run; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -117,7 +117,8 @@ fn verify_embeds(args: &[String]) -> ExitCode {
             files += usize::from(!found.is_empty());
             for e in found {
                 embeds += 1;
-                let v = verify::check(&e);
+                let film = e.film.as_deref().and_then(|f| film_file(dir, &path, f));
+                let v = verify::check(&e, film);
                 let written = match &e.version {
                     Some(w) if w != this => format!(", written against {w}, checked with {this}"),
                     _ => String::new(),
@@ -205,6 +206,26 @@ fn explain(args: &[String]) -> ExitCode {
     }
     outln!("{}", table::explain_step_at(&trace, i, release));
     ExitCode::SUCCESS
+}
+
+/// An embed's film as a file of the site: a path from the page's own directory, or from the
+/// site's root (`dir`) when it starts with `/`; read, or why not. An address on another host
+/// is not the site's file and is not checked (`None`).
+fn film_file(dir: &str, page: &std::path::Path, film: &str) -> Option<Result<String, String>> {
+    if film.contains("://") || film.starts_with("//") {
+        return None;
+    }
+    let film = film.split(['#', '?']).next().unwrap_or(film);
+    let site = std::path::Path::new(dir);
+    let site = if site.is_file() { site.parent()? } else { site };
+    let file = match film.strip_prefix('/') {
+        Some(rooted) => site.join(rooted),
+        None => page
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(film),
+    };
+    Some(std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display())))
 }
 
 /// A scenario and the trace of its run.

@@ -22,7 +22,7 @@ const FG: &str = "#1c2430";
 const MUTED: &str = "#5d6b7e";
 
 /// Text for XML: what a scenario names (its own words) cannot become markup.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -254,7 +254,7 @@ pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
     let h = frames.iter().map(|f| f.height).max().unwrap_or(0);
     let mut out = format!(
         concat!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" font-family="system-ui, sans-serif" data-steps="{n}">"#,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" font-family="system-ui, sans-serif" data-scenario="{name}" data-steps="{n}">"#,
             "\n<title>{name}: a recorded run of {n} steps</title>\n",
         ),
         w = WIDTH,

@@ -37,6 +37,8 @@ pub struct Found {
     pub expect: Option<String>,
     /// The playground release it was written against (`version`, `data-playground-version`).
     pub version: Option<String>,
+    /// The recorded run the element plays until the playground is ready (`film`), as written.
+    pub film: Option<String>,
 }
 
 /// The embed options an element's attributes may set (as `rollout-playground.js` reads them).
@@ -101,6 +103,7 @@ pub fn find(html: &str) -> Vec<Found> {
                     view: ViewOptions::from_query(&query.join("&")),
                     expect: attr("expect"),
                     version: attr("version"),
+                    film: attr("film"),
                 });
             }
             b"iframe" => {
@@ -125,6 +128,7 @@ pub fn find(html: &str) -> Vec<Found> {
                     view: ViewOptions::from_query(&query),
                     expect: attr("data-expect"),
                     version: attr("data-playground-version"),
+                    film: None,
                 });
             }
             _ => {}
@@ -262,8 +266,9 @@ pub struct Verdict {
     pub failures: Vec<String>,
 }
 
-/// Runs an embed's scenario as the page would open it and checks what the embed states.
-pub fn check(found: &Found) -> Verdict {
+/// Runs an embed's scenario as the page would open it and checks what the embed states, and
+/// its film (`film`: the file's text, or why it could not be read) against the run.
+pub fn check(found: &Found, film: Option<Result<String, String>>) -> Verdict {
     let mut v = Verdict::default();
     let opened = match &found.source {
         Source::Link(l) => share::decode(l)
@@ -306,6 +311,10 @@ pub fn check(found: &Found) -> Verdict {
     if let Some(stopped) = &session.stopped {
         v.failures.push(format!("its run stops early: {stopped}"));
     }
+    if let Some(why) = film.and_then(|f| f.map_or_else(Some, |text| film_differs(&text, &session)))
+    {
+        v.failures.push(format!("its film: {why}"));
+    }
     let Some(expect) = &found.expect else {
         return v;
     };
@@ -338,6 +347,63 @@ pub fn check(found: &Found) -> Verdict {
         }
     }
     v
+}
+
+/// How a film (`rollout preview --format film`) differs from the run the embed opens, in
+/// words; `None` when it is that run: its scenario, its steps and each step's instant, which
+/// are what the element plays it by and hands over at.
+fn film_differs(text: &str, session: &Session) -> Option<String> {
+    let again = "make it again: rollout preview SCENARIO --format film";
+    let root = text.find("<svg").map_or("", |i| &text[i..]);
+    let root = &root[..root.find('>').unwrap_or(root.len())];
+    let attr = |tag: &str, name: &str| {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next().map(str::to_string)
+    };
+    let name = &session.scenario.name;
+    if !session.scenario.variants.is_empty() {
+        return Some(format!(
+            "{name} has variants: the page shows it as a comparison, which a film does not hold"
+        ));
+    }
+    match attr(root, "data-scenario") {
+        None => return Some(format!("not a film ({again})")),
+        Some(n) if n != *name && n != super::preview::esc(name) => {
+            return Some(format!(
+                "it is a run of {n}, the embed's is {name}; {again}"
+            ));
+        }
+        Some(_) => {}
+    }
+    let instants: Vec<Option<u64>> = text
+        .split("<g id=\"f")
+        .skip(1)
+        .map(|g| {
+            attr(&g[..g.find('>').unwrap_or(g.len())], "data-t")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    let trace = &session.trace;
+    if instants.len() != trace.len() {
+        return Some(format!(
+            "it has {} steps, the run {}; {again}",
+            instants.len(),
+            trace.len()
+        ));
+    }
+    let (i, t) = instants
+        .iter()
+        .zip(trace.iter())
+        .enumerate()
+        .find(|(_, (t, s))| **t != Some(s.t))
+        .map(|(i, (t, _))| (i, *t))?;
+    Some(format!(
+        "its step {} is at {}, the run's at t = {} ms; {again}",
+        i + 1,
+        t.map_or("no instant".to_string(), |t| format!("t = {t} ms")),
+        trace[i].t
+    ))
 }
 
 /// How step `i` differs from a fact, in words; `None` when it holds.
@@ -504,6 +570,7 @@ mod tests {
             view: ViewOptions::from_query(query),
             expect: expect.map(str::to_string),
             version: None,
+            film: None,
         }
     }
 
@@ -518,7 +585,7 @@ mod tests {
             end.status.updated_replicas,
             end.status.available_replicas
         );
-        let ok = check(&embed(Source::Link(link()), "embed", Some(&truth)));
+        let ok = check(&embed(Source::Link(link()), "embed", Some(&truth)), None);
         assert_eq!(
             (ok.held, ok.failures.len(), ok.opens_at),
             (3, 0, 4),
@@ -529,7 +596,7 @@ mod tests {
             end.status.ready_replicas + 1,
             end.replicas
         );
-        let bad = check(&embed(Source::Default, "embed", Some(&off)));
+        let bad = check(&embed(Source::Default, "embed", Some(&off)), None);
         assert_eq!(
             bad.failures,
             vec![format!(
@@ -541,6 +608,48 @@ mod tests {
                 end.replicas
             )]
         );
+    }
+
+    #[test]
+    fn a_film_is_checked_against_the_run_by_its_scenario_steps_and_instants() {
+        let sc = Scenario::parse(super::super::gallery::DEFAULT).unwrap();
+        let trace = sc.clone().run().unwrap();
+        let film = super::super::preview::film(&sc.name, &trace);
+        let e = embed(Source::Default, "embed", None);
+        assert_eq!(
+            check(&e, Some(Ok(film.clone()))).failures,
+            Vec::<String>::new()
+        );
+        let again = "make it again: rollout preview SCENARIO --format film";
+        let last = trace.len();
+        let cut = film.rfind("<view id=").unwrap();
+        let late = film.replacen(
+            &format!("<g id=\"f2\" data-t=\"{}\"", trace[1].t),
+            &format!("<g id=\"f2\" data-t=\"{}\"", trace[1].t + 1),
+            1,
+        );
+        for (text, why) in [
+            (
+                format!("{}</svg>", &film[..cut]),
+                format!(
+                    "its film: it has {} steps, the run {last}; {again}",
+                    last - 1
+                ),
+            ),
+            (
+                late,
+                format!(
+                    "its film: its step 2 is at t = {} ms, the run's at t = {} ms; {again}",
+                    trace[1].t + 1,
+                    trace[1].t
+                ),
+            ),
+            ("<p>".into(), format!("its film: not a film ({again})")),
+        ] {
+            assert_eq!(check(&e, Some(Ok(text))).failures, vec![why]);
+        }
+        let unread = check(&e, Some(Err("f.svg: No such file".into())));
+        assert_eq!(unread.failures, vec!["its film: f.svg: No such file"]);
     }
 
     #[test]
@@ -573,7 +682,7 @@ mod tests {
             ),
         ];
         for (source, query, why) in cases {
-            let v = check(&embed(source, query, None));
+            let v = check(&embed(source, query, None), None);
             assert!(
                 v.failures.iter().any(|f| f.starts_with(why)),
                 "{query}: {:?}",

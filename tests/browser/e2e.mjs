@@ -667,6 +667,8 @@ await test('an MDX-shaped page: the element written before its module loads (as 
 }, new URL('component-example.html', base).href);
 
 await test('a film stands in from the click: the recorded run plays, steps and seeks at once, draws only shapes and text, and the playground takes over at its step', async page => {
+  const warnings = [];
+  page.on('console', m => { if (m.type() === 'warning') warnings.push(m.text()); });
   // The wasm waits until the test lets it through, so the film's part is not a race.
   let release;
   const held = new Promise(r => { release = r; });
@@ -731,6 +733,8 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   }));
   assert(evil.tags === 'rect text' && !evil.on, 'only shapes and text, no handlers or links: ' + JSON.stringify(evil));
   assert((await page.evaluate(() => window.__pwned)) === undefined, 'nothing in the film ran');
+  const v = await axeViolations(page);
+  assert(v.length === 0, 'axe-core on the films: ' + v.join('; '));
   // The playground arrives and takes over at step 40.
   release();
   const stepsBeforeReady = await page.evaluate(() => window.__ready);
@@ -739,6 +743,9 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   await page.waitForFunction(() => !document.getElementById('filmed').shadowRoot.querySelector('.player'), null, { timeout: 5000 });
   const shown = await el.evaluate(e => { const f = e.shadowRoot.querySelector('iframe'); return { behind: f.classList.contains('behind'), inert: f.inert, hidden: f.getAttribute('aria-hidden') }; });
   assert(!shown.behind && !shown.inert && shown.hidden === null, 'the playground is in the film\'s place: ' + JSON.stringify(shown));
+  // A film of another run: the playground takes over where it opens, and the console says why.
+  await page.waitForFunction(() => !document.getElementById('evil').shadowRoot.querySelector('.player'), null, { timeout: 60000 });
+  assert(warnings.some(w => w.includes('evil.film.svg') && w.includes('make it again')), 'a film of another run is named: ' + warnings.join(' | '));
 }, 'about:blank');
 
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
@@ -866,8 +873,9 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
   assert(snippet.startsWith('<script src="') && snippet.includes('rollout-playground.js"></script>\n<rollout-playground src="') &&
-    snippet.includes(' controls="full" panel="branch" preview="' + new URL('previews/rolling-update.svg', base).href + '" loading="click" title="Rollout Playground: '), 'the element first, with the example\'s still picture: ' + snippet.slice(0, 400));
+    snippet.includes(' controls="full" panel="branch" preview="' + new URL('previews/rolling-update.svg', base).href + '" film="' + new URL('previews/rolling-update.film.svg', base).href + '" loading="click" title="Rollout Playground: '), 'the element first, with the example\'s still picture and film: ' + snippet.slice(0, 400));
   assert((await (await fetch(new URL('previews/rolling-update.svg', base).href)).text()).startsWith('<svg'), 'the picture is there');
+  assert((await (await fetch(new URL('previews/rolling-update.film.svg', base).href)).text()).includes('<view id="s88"'), 'and the film');
   await page.check('#embed-autoplay');
   assert((await page.locator('#embed-snippet').inputValue()).includes(' autoplay="true"'), 'options change the snippet');
   await page.selectOption('#embed-form', 'Hugo shortcode');
