@@ -38,34 +38,51 @@ const SOURCE = 'rollout-playground';
 const FIRST_HEIGHT = 480;
 const MAX_HEIGHT = 4000;
 
+// The playground's palettes (www/style.css); a film's pictures are drawn in the light one
+// (src/scenario/preview.rs) and take the dark one here, as the playground will.
+const LIGHT = '--rp-bg: #f7f8fa; --rp-fg: #1c2430; --rp-muted: #5d6b7e; --rp-line: #d9dee6; --rp-panel: #ffffff; --rp-button-line: #b8c0cc; ' +
+  '--rp-available: #2e9e4f; --rp-ready: #7fcf8f; --rp-running: #f2c14e; --rp-pending: #b8c0cc; --rp-terminating: #9aa3ae;';
+const DARK = '--rp-bg: #11151b; --rp-fg: #e6e9ee; --rp-muted: #9aa5b4; --rp-line: #2d3540; --rp-panel: #1a2029; --rp-button-line: #3a4452; ' +
+  '--rp-available: #44c46a; --rp-ready: #3f9a53; --rp-running: #b38a1f; --rp-pending: #56606d; --rp-terminating: #4b535e;';
+
 const STYLE = `
-:host { display: block; position: relative; }
-iframe, .facade { display: block; width: 100%; border: 1px solid #d9dee6; border-radius: 8px; box-sizing: border-box; }
+:host { display: block; position: relative; ${LIGHT} }
+:host([theme="dark"]) { ${DARK} }
+/* No theme given: the reader's preference, as the playground follows it. */
+@media (prefers-color-scheme: dark) { :host(:not([theme])) { ${DARK} } }
+iframe, .facade { display: block; width: 100%; border: 1px solid var(--rp-line); border-radius: 8px; box-sizing: border-box; }
 iframe { border-width: 0; }
-.facade { min-height: ${FIRST_HEIGHT}px; font: 15px/1.5 system-ui, sans-serif; color: #1c2430; background: #f7f8fa;
+.facade { min-height: ${FIRST_HEIGHT}px; font: 15px/1.5 system-ui, sans-serif; color: var(--rp-fg); background: var(--rp-bg);
   display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 6px; padding: 16px; cursor: pointer; }
 .facade:focus-visible { outline: 2px solid #326ce5; outline-offset: 2px; }
 .facade .play { font-size: 28px; line-height: 1; color: #326ce5; }
 .facade .still { display: block; width: 100%; height: 280px; object-fit: contain; margin-bottom: 6px; }
 .facade .what { font-weight: 600; }
-.facade .note { font-size: 13px; color: #5d6b7e; }
-:host([theme="dark"]) .facade { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
-:host([theme="dark"]) .facade .note { color: #9aa5b4; }
+.facade .note { font-size: 13px; color: var(--rp-muted); }
 .player { display: flex; flex-direction: column; gap: 8px; min-height: ${FIRST_HEIGHT}px; padding: 16px; box-sizing: border-box;
-  border: 1px solid #d9dee6; border-radius: 8px; background: #f7f8fa; font: 15px/1.5 system-ui, sans-serif; color: #1c2430; }
+  border: 1px solid var(--rp-line); border-radius: 8px; background: var(--rp-bg); font: 15px/1.5 system-ui, sans-serif; color: var(--rp-fg); }
 .player .still { display: block; width: 100%; height: 280px; object-fit: contain; }
 .player .bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
-.player button { font: inherit; min-width: 44px; min-height: 44px; border: 1px solid #b8c0cc; border-radius: 6px; background: #fff; color: inherit; cursor: pointer; }
+.player button { font: inherit; min-width: 44px; min-height: 44px; border: 1px solid var(--rp-button-line); border-radius: 6px;
+  background: var(--rp-panel); color: inherit; cursor: pointer; }
 .player button:disabled { cursor: default; opacity: .5; }
 .player button:focus-visible, .player input:focus-visible { outline: 2px solid #326ce5; outline-offset: 2px; }
-.player input[type=range] { flex: 1 1 160px; min-width: 120px; }
-.player .where { font-size: 13px; color: #5d6b7e; flex-basis: 100%; }
+.player input[type=range] { flex: 1 1 160px; min-width: 120px; accent-color: #326ce5; }
+.player .where { font-size: 13px; color: var(--rp-muted); flex-basis: 100%; }
 /* Read out as the steps change; the picture shows the same words. */
 .player[data-ready] .where { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-.player .note { font-size: 13px; color: #5d6b7e; margin: 0; }
-:host([theme="dark"]) .player { background: #11151b; color: #e6e9ee; border-color: #2d3540; }
-:host([theme="dark"]) .player button { background: #1a2029; border-color: #3a4452; }
-:host([theme="dark"]) .player .where, :host([theme="dark"]) .player .note { color: #9aa5b4; }
+.player .note { font-size: 13px; color: var(--rp-muted); margin: 0; }
+/* A step's picture in the element's palette (CSS outranks SVG's presentation attributes). */
+svg.still [fill="#ffffff"] { fill: var(--rp-panel); }
+svg.still [stroke="#d9dee6"] { stroke: var(--rp-line); }
+svg.still [fill="#1c2430"] { fill: var(--rp-fg); }
+svg.still [fill="#5d6b7e"] { fill: var(--rp-muted); }
+svg.still [fill="#2e9e4f"] { fill: var(--rp-available); }
+svg.still [fill="#7fcf8f"] { fill: var(--rp-ready); }
+svg.still [fill="#f2c14e"] { fill: var(--rp-running); }
+svg.still [fill="#b8c0cc"] { fill: var(--rp-pending); }
+svg.still [stroke="#b8c0cc"] { stroke: var(--rp-pending); }
+svg.still [fill="#9aa3ae"] { fill: var(--rp-terminating); }
 /* The playground loading behind the film: laid out (so it boots as it would in view), unseen,
    out of the tab order, until it is ready and takes the film's place. */
 iframe.behind { position: absolute; top: 0; left: 0; opacity: 0; pointer-events: none; }

@@ -9,10 +9,11 @@ use std::borrow::Borrow;
 use std::fmt::Write;
 
 pub const WIDTH: u32 = 640;
-const BAR: f64 = 360.0;
+const BAR: f64 = 300.0;
 const ROW: u32 = 46;
 
-/// The page's palette (www/style.css, light theme), so the picture matches what replaces it.
+/// The page's palette (www/style.css, light theme), so the picture matches what replaces it;
+/// `<rollout-playground>` draws a film's steps in its own theme by these very values.
 const AVAILABLE: &str = "#2e9e4f";
 const READY: &str = "#7fcf8f";
 const RUNNING: &str = "#f2c14e";
@@ -358,6 +359,26 @@ mod tests {
         // The step before it has none of its own.
         let before = &out[out.find(&format!("<g id=\"f{i}\"")).unwrap()..];
         assert!(!before[..before.find("</g>").unwrap()].contains("data-caption"));
+    }
+
+    #[test]
+    fn the_element_redraws_every_colour_of_a_film_in_its_theme() {
+        let element = include_str!("../../www/rollout-playground.js");
+        for c in [AVAILABLE, READY, RUNNING, FG, MUTED, "#ffffff"] {
+            assert!(
+                element.contains(&format!("svg.still [fill=\"{c}\"]")),
+                "{c}"
+            );
+        }
+        for c in [PENDING, TERMINATING] {
+            assert!(element.contains(&format!("[fill=\"{c}\"]")), "{c}");
+        }
+        for c in ["#d9dee6", PENDING] {
+            assert!(
+                element.contains(&format!("svg.still [stroke=\"{c}\"]")),
+                "{c}"
+            );
+        }
     }
 
     #[test]
