@@ -106,6 +106,13 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const TAGS = new Set(['g', 'rect', 'text', 'tspan', 'line', 'circle', 'path']);
 const ATTRS = new Set(['x', 'y', 'width', 'height', 'rx', 'fill', 'stroke', 'stroke-width', 'stroke-dasharray',
   'font-size', 'font-weight', 'font-family', 'text-anchor', 'opacity', 'transform', 'd', 'cx', 'cy', 'r', 'x1', 'y1', 'x2', 'y2']);
+// An SVG document's root element, or null when the text is not SVG.
+function parse(text) {
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  return doc.querySelector('parsererror') || root.namespaceURI !== SVG_NS || root.localName !== 'svg' ? null : root;
+}
+
 function drawable(node) {
   if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.nodeValue);
   if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !TAGS.has(node.localName)) return null;
@@ -180,18 +187,25 @@ class Film {
     try {
       const r = await fetch(this.url);
       if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
-      const doc = new DOMParser().parseFromString(await r.text(), 'image/svg+xml');
-      if (doc.querySelector('parsererror')) throw new Error('not an SVG file');
-      const text = (g, tag) => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
-      this.height = Number(doc.documentElement.getAttribute('height')) || 0;
-      this.scenario = doc.documentElement.getAttribute('data-scenario');
-      const frames = [...doc.documentElement.querySelectorAll(':scope > g[id^="f"]')].map(g => ({
-        g,
-        t: Number(g.getAttribute('data-t')) || 0,
-        own: g.hasAttribute('data-caption'),
-        title: text(g, 'title'),
-        caption: text(g, 'desc'),
-      }));
+      // The file is cut at its steps and only the steps shown are parsed: parsing a whole film
+      // at once is a long task on a phone (60 ms for 88 steps at 4× CPU, more for longer runs).
+      const text = await r.text();
+      const at = text.indexOf('<svg');
+      // Each step is parsed inside the file's own root tag (its namespaces).
+      this.open = at < 0 ? '' : text.slice(at, text.indexOf('>', at) + 1);
+      const root = this.open && parse(this.open + '</svg>');
+      if (!root) throw new Error('not an SVG file');
+      this.height = Number(root.getAttribute('height')) || 0;
+      this.scenario = root.getAttribute('data-scenario');
+      const frames = text.split('<g id="f').slice(1).map(part => {
+        const end = part.indexOf('</g>');
+        const open = part.slice(0, part.indexOf('>'));
+        return {
+          src: '<g id="f' + part.slice(0, end < 0 ? part.length : end + 4),
+          t: Number((/ data-t="(\d+)"/.exec(open) || [])[1]) || 0,
+          own: / data-caption=""/.test(open),
+        };
+      });
       if (!frames.length) throw new Error('no steps in it (rollout preview --format film makes one)');
       if (this.stale) return;
       this.frames = frames;
@@ -209,9 +223,21 @@ class Film {
 
   _last() { return Math.min(this.until, this.frames.length - 1); }
 
+  // Step i's group, title and caption, parsed the first time they are needed.
+  _frame(i) {
+    const f = this.frames[i];
+    if (!f.g) {
+      const svg = parse(`${this.open}${f.src}</svg>`);
+      const g = (svg && svg.firstElementChild) || document.createElementNS(SVG_NS, 'g');
+      const text = tag => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
+      Object.assign(f, { g, title: text('title'), caption: text('desc'), src: null });
+    }
+    return f;
+  }
+
   _show() {
-    const f = this.frames && this.frames[this.pos];
-    if (!f) return;
+    if (!this.frames) return;
+    const f = this._frame(this.pos);
     const svg = document.createElementNS(SVG_NS, 'svg');
     svg.setAttribute('viewBox', `0 0 640 ${this.height}`);
     svg.setAttribute('class', 'still');
@@ -278,7 +304,7 @@ class Film {
         this.vt = this.frames[held].t;
         // As the playground does: an autoplaying embed holds long enough to read the
         // caption, any other stops there.
-        if (this.autoplay) this.hold = Math.min(2000 + 50 * [...this.frames[held].caption].length, 15000);
+        if (this.autoplay) this.hold = Math.min(2000 + 50 * [...this._frame(held).caption].length, 15000);
         else this.playing = false;
       }
       if (this.pos >= last && this.vt >= this.frames[last].t) this.playing = false;
