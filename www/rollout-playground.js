@@ -143,6 +143,7 @@ class Film {
     this.hold = 0;
     this.raf = 0;
     this.at = null;
+    this.drawn = -1;
     this.root = this._build(title);
     this._show();
     this._read();
@@ -217,6 +218,7 @@ class Film {
       this.root.dataset.ready = '';
       if (this.autoplay || this.asked) this.play();
     } catch (e) {
+      if (!this.still) this.img.remove();
       this.where.textContent = `The recorded run could not be read (${e.message}); the playground is loading.`;
     }
   }
@@ -237,6 +239,10 @@ class Film {
 
   _show() {
     if (!this.frames) return;
+    this._button();
+    // Between steps the clock runs on with nothing new to draw.
+    if (this.drawn === this.pos) return;
+    this.drawn = this.pos;
     const f = this._frame(this.pos);
     const svg = document.createElementNS(SVG_NS, 'svg');
     svg.setAttribute('viewBox', `0 0 640 ${this.height}`);
@@ -246,10 +252,10 @@ class Film {
     svg.setAttribute('font-family', 'system-ui, sans-serif');
     for (const c of f.g.childNodes) { const k = drawable(c); if (k) svg.append(k); }
     this.pic.replaceChildren(svg);
-    this.where.textContent = f.title;
+    // Read out where the reader moved it, not at every step it plays through.
+    if (!this.playing) this.where.textContent = f.title;
     this.range.value = this.pos + 1;
     this.range.setAttribute('aria-valuetext', `step ${this.pos + 1} of ${this._last() + 1}`);
-    this._button();
   }
 
   _button() {
@@ -274,6 +280,7 @@ class Film {
     this.playing = false;
     this.asked = false;
     this._button();
+    if (this.frames) this.where.textContent = this._frame(this.pos).title;
   }
 
   seek(i) {
@@ -309,6 +316,7 @@ class Film {
       }
       if (this.pos >= last && this.vt >= this.frames[last].t) this.playing = false;
       this._show();
+      if (!this.playing) this.where.textContent = this._frame(this.pos).title;
     }
     if (this.playing) this.raf = requestAnimationFrame(t => this._tick(t));
   }

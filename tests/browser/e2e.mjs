@@ -673,6 +673,7 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   let release;
   const held = new Promise(r => { release = r; });
   await page.route('**/*.wasm', async r => { await held; await r.continue(); });
+  await page.route('**/missing.film.svg', r => r.fulfill({ status: 404, body: 'no such file' }));
   // A film that tries to run something: none of it may reach the page.
   await page.route('**/evil.film.svg', r => r.fulfill({ contentType: 'image/svg+xml', body:
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="640" height="100" data-steps="1">' +
@@ -684,7 +685,7 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   // the element (with one, the browser also reports the film's handler attributes as blocked).
   await page.goto(new URL(base).origin + '/compressed/three-embeds.html');
   const ids = await page.evaluate(() => {
-    for (const [id, film] of [['filmed', 'previews/rolling-update.film.svg'], ['evil', 'evil.film.svg']]) {
+    for (const [id, film] of [['filmed', 'previews/rolling-update.film.svg'], ['evil', 'evil.film.svg'], ['missing', 'missing.film.svg']]) {
       const el = document.createElement('rollout-playground');
       for (const [k, v] of Object.entries({ id, src: './', loading: 'click', film, controls: 'minimal', panel: 'none', title: 'A recorded rollout' })) el.setAttribute(k, v);
       document.body.prepend(el);
@@ -693,9 +694,9 @@ await test('a film stands in from the click: the recorded run plays, steps and s
     const el = document.getElementById('filmed');
     el.addEventListener('step', e => window.__steps.push(e.detail.step));
     window.__ready = new Promise(r => el.addEventListener('ready', () => r(window.__steps.length), { once: true }));
-    return 2;
+    return ['filmed', 'evil', 'missing'].filter(id => document.getElementById(id).shadowRoot.querySelector('.facade')).length;
   });
-  assert(ids === 2, 'two elements');
+  assert(ids === 3, 'three more elements, each a button: ' + ids);
   const el = page.locator('#filmed');
   // The button's picture is the film's own view of the first step.
   await page.waitForFunction(() => {
@@ -743,10 +744,15 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   await page.waitForFunction(() => !document.getElementById('filmed').shadowRoot.querySelector('.player'), null, { timeout: 5000 });
   const shown = await el.evaluate(e => { const f = e.shadowRoot.querySelector('iframe'); return { behind: f.classList.contains('behind'), inert: f.inert, hidden: f.getAttribute('aria-hidden') }; });
   assert(!shown.behind && !shown.inert && shown.hidden === null, 'the playground is in the film\'s place: ' + JSON.stringify(shown));
+  // A film that is not there: the reader is told, and the playground comes all the same.
+  await page.locator('#missing .facade').click();
+  await page.waitForFunction(() => document.getElementById('missing').shadowRoot.querySelector('.player .where').textContent.startsWith('The recorded run could not be read (404'), null, { timeout: 5000 })
+    .catch(() => { throw new Error('a missing film is named'); });
+  await page.waitForFunction(() => !document.getElementById('missing').shadowRoot.querySelector('.player'), null, { timeout: 60000 });
   // A film of another run: the playground takes over where it opens, and the console says why.
   await page.waitForFunction(() => !document.getElementById('evil').shadowRoot.querySelector('.player'), null, { timeout: 60000 });
   assert(warnings.some(w => w.includes('evil.film.svg') && w.includes('make it again')), 'a film of another run is named: ' + warnings.join(' | '));
-}, 'about:blank');
+}, 'about:blank', ['the server responded with a status of 404']);
 
 // axe-core's serious and critical violations on the page (WCAG 2 A/AA rules and best
 // practices), each as `rule: where`.
