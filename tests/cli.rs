@@ -368,6 +368,22 @@ fn a_film_is_the_whole_run_of_one_scenario() {
     assert!(film.contains(&format!(
         "<title>scale: a recorded run of {steps} steps</title>"
     )));
+    // A share link names the scenario as well as its file does (the Embed dialog's address).
+    let shared = text(&rollout(&["share", "scenarios/scale.yaml"]).stdout);
+    let link = shared.trim_end().rsplit('\t').next().unwrap().to_string();
+    let address = format!("https://x.example/play/{link}");
+    for by in [link.trim_start_matches('#'), address.as_str()] {
+        let out = rollout(&["preview", by, "--format", "film"]);
+        assert!(out.status.success(), "{by}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), film, "{by}");
+    }
+    let bad = rollout(&["preview", "v1.xyz", "--format", "film"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).starts_with("rollout preview: the link does not open: "),
+        "{}",
+        text(&bad.stderr)
+    );
     for (args, why) in [
         (
             vec!["scenarios/scale.yaml", "--step", "3"],

@@ -52,7 +52,7 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\", and its film, given as the site's own file, is still that run; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml|LINK --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml|LINK [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; LINK a share link, v1.… or the playground's address with it; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\", and its film, given as the site's own file, is still that run; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -231,24 +231,49 @@ fn film_file(dir: &str, page: &std::path::Path, film: &str) -> Option<Result<Str
 /// A scenario and the trace of its run.
 type Recorded = (Scenario, Vec<trace::TraceStep>);
 
-/// The scenario file `file` names, read and run (`explain`, `preview`), or the exit code
-/// after saying why not: 2 for a missing name or an unreadable file, 1 for a scenario that
-/// does not run.
+/// The scenario file `file` names, or the share link it is (`v1.…`, or a playground address
+/// with one as its fragment, as the Embed dialog and `rollout share` write them), read and run
+/// (`explain`, `preview`), or the exit code after saying why not: 2 for a missing name, an
+/// unreadable file or a link that does not open, 1 for a scenario that does not run.
 fn recorded(verb: &str, file: Option<String>) -> Result<Recorded, ExitCode> {
     let Some(file) = file else {
         eprintln!("rollout {verb}: which scenario?\n{USAGE}");
         return Err(ExitCode::from(2));
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| {
-        eprintln!("rollout {verb}: {file}: {e}\n{USAGE}");
-        ExitCode::from(2)
-    })?;
-    Scenario::parse(&text)
-        .and_then(|s| Ok((s.clone(), s.run()?)))
-        .map_err(|e| {
+    let link = file
+        .rsplit_once('#')
+        .map_or(file.as_str(), |(_, f)| f)
+        .trim();
+    let scenario = if !std::path::Path::new(&file).exists() && is_share_link(link) {
+        share::decode(link).map(|s| s.scenario).map_err(|e| {
+            eprintln!("rollout {verb}: the link does not open: {e}");
+            ExitCode::from(2)
+        })?
+    } else {
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            eprintln!("rollout {verb}: {file}: {e}\n{USAGE}");
+            ExitCode::from(2)
+        })?;
+        Scenario::parse(&text).map_err(|e| {
             eprintln!("rollout {verb}: {file}: {e}");
             ExitCode::FAILURE
-        })
+        })?
+    };
+    let trace = scenario.clone().run().map_err(|e| {
+        eprintln!("rollout {verb}: {file}: {e}");
+        ExitCode::FAILURE
+    })?;
+    Ok((scenario, trace))
+}
+
+/// Whether an argument is a share link's fragment (`v0.…`, `v1.…`) rather than a file name.
+fn is_share_link(arg: &str) -> bool {
+    let arg = arg.trim_start_matches('#');
+    arg.len() > 3
+        && arg.starts_with('v')
+        && arg[1..]
+            .split_once('.')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A flag's value as an error names it: quoted, or "nothing" when the flag ends the line.
