@@ -113,6 +113,11 @@ pub fn share_buttons(props: &ShareProps) -> Html {
                         "The embed runs on Kubernetes {}, the scenario's release (the top bar's picker changes it; the link carries it).",
                         props.session.0.scenario.world.kubernetes
                     ) }</p>
+                    if let Some(file) = film_file(props, *form) {
+                        <p class="muted embed-film">{"A film makes the wait for the playground playable: "}
+                            <code>{ format!("rollout preview 'SRC' --format film > {file}") }</code>
+                            {" (SRC: the snippet's src), then "}<code>{ format!("film=\"{file}\"") }</code>{" on the element."}</p>
+                    }
                     if let Some(p) = &problem {
                         <p class="range-note" id="embed-range-note" role="alert">{ format!("{p} No snippet is written until it is fixed.") }</p>
                     }
@@ -140,6 +145,31 @@ pub fn share_buttons(props: &ShareProps) -> Html {
             }
         </div>
     }
+}
+
+/// The file a film would be for an element whose scenario is not a gallery example's (which
+/// names its own), for the dialog to say how to record it from the snippet's own address. None
+/// for a comparison, which a film does not hold, and for the iframe, which takes none.
+fn film_file(props: &ShareProps, form: share::SnippetForm) -> Option<String> {
+    let scenario = &props.session.0.scenario;
+    if props.gallery.is_some()
+        || !scenario.variants.is_empty()
+        || form == share::SnippetForm::Iframe
+    {
+        return None;
+    }
+    let name: String = scenario
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    Some(format!("{name}.film.svg"))
 }
 
 /// The Embed dialog's snippet in `form` and its preview's address, for the view `o`: a

@@ -882,6 +882,7 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
     snippet.includes(' controls="full" panel="branch" preview="' + new URL('previews/rolling-update.svg', base).href + '" film="' + new URL('previews/rolling-update.film.svg', base).href + '" loading="click" title="Rollout Playground: '), 'the element first, with the example\'s still picture and film: ' + snippet.slice(0, 400));
   assert((await (await fetch(new URL('previews/rolling-update.svg', base).href)).text()).startsWith('<svg'), 'the picture is there');
   assert((await (await fetch(new URL('previews/rolling-update.film.svg', base).href)).text()).includes('<view id="s88"'), 'and the film');
+  assert((await page.locator('.embed-film').count()) === 0, 'a gallery example needs no command for its film');
   await page.check('#embed-autoplay');
   assert((await page.locator('#embed-snippet').inputValue()).includes(' autoplay="true"'), 'options change the snippet');
   await page.selectOption('#embed-form', 'Hugo shortcode');
@@ -910,6 +911,12 @@ await test('the URL follows the work: a reload restores typed commands, and the 
   await page.waitForFunction(() => location.hash.startsWith('#v1.'));
   await page.click('button.theme');
   const dark = await page.evaluate(() => document.documentElement.dataset.theme);
+  // Typed work is no gallery example: the Embed dialog says how to make its film.
+  await page.click('#embed-button');
+  const film = await text(page, '.embed-film');
+  assert(film.includes("rollout preview 'SRC' --format film > rolling-update.film.svg") && !(await page.locator('#embed-snippet').inputValue()).includes(' film='),
+    'the film\'s command, and no film in the snippet: ' + film);
+  await page.keyboard.press('Escape');
   await page.reload();
   await page.waitForSelector('.cluster');
   assert((await text(page, '.deploy-head')).includes('replicas 3'), 'the typed scale is back after a reload');
