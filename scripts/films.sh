@@ -10,6 +10,11 @@ out="${TRUNK_STAGING_DIR:?films.sh is the post_build hook of Trunk.toml: run tru
 cargo build --quiet --bin rollout
 mkdir -p "$out"
 for f in scenarios/*.yaml; do
-  grep -q '^variants:' "$f" && continue
-  ./target/debug/rollout preview "$f" --format film > "$out/$(basename "$f" .yaml).film.svg"
+  film="$out/$(basename "$f" .yaml).film.svg"
+  if ! ./target/debug/rollout preview "$f" --format film > "$film" 2> "$film.why"; then
+    rm -f "$film"
+    # The one refusal that is not a failure: a comparison has no film (rollout says so).
+    grep -q ' has variants: ' "$film.why" || { cat "$film.why" >&2; rm -f "$film.why"; exit 1; }
+  fi
+  rm -f "$film.why"
 done

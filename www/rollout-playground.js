@@ -252,11 +252,13 @@ class Film {
     svg.setAttribute('font-family', 'system-ui, sans-serif');
     for (const c of f.g.childNodes) { const k = drawable(c); if (k) svg.append(k); }
     this.pic.replaceChildren(svg);
-    // Read out where the reader moved it, not at every step it plays through.
-    if (!this.playing) this.where.textContent = f.title;
+    if (!this.playing) this._say();
     this.range.value = this.pos + 1;
     this.range.setAttribute('aria-valuetext', `step ${this.pos + 1} of ${this._last() + 1}`);
   }
+
+  // Read out where the reader stopped it, not at every step it plays through.
+  _say() { this.where.textContent = this._frame(this.pos).title; }
 
   _button() {
     const on = this.playing || this.asked;
@@ -280,7 +282,7 @@ class Film {
     this.playing = false;
     this.asked = false;
     this._button();
-    if (this.frames) this.where.textContent = this._frame(this.pos).title;
+    if (this.frames) this._say();
   }
 
   seek(i) {
@@ -316,7 +318,7 @@ class Film {
       }
       if (this.pos >= last && this.vt >= this.frames[last].t) this.playing = false;
       this._show();
-      if (!this.playing) this.where.textContent = this._frame(this.pos).title;
+      if (!this.playing) this._say();
     }
     if (this.playing) this.raf = requestAnimationFrame(t => this._tick(t));
   }

@@ -368,7 +368,8 @@ fn film_differs(text: &str, session: &Session) -> Option<String> {
     }
     match attr(root, "data-scenario") {
         None => return Some(format!("not a film ({again})")),
-        Some(n) if n != *name && n != super::preview::esc(name) => {
+        // Written escaped, as the film writes it.
+        Some(n) if n != super::preview::esc(name) => {
             return Some(format!(
                 "it is a run of {n}, the embed's is {name}; {again}"
             ));
