@@ -204,7 +204,8 @@ class Film {
         return {
           src: '<g id="f' + part.slice(0, end < 0 ? part.length : end + 4),
           t: Number((/ data-t="(\d+)"/.exec(open) || [])[1]) || 0,
-          own: / data-caption=""/.test(open),
+          // A caption of the step's own: how long an autoplaying embed holds there (ms).
+          hold: Number((/ data-hold="(\d+)"/.exec(open) || [])[1]) || 0,
         };
       });
       if (!frames.length) throw new Error('no steps in it (rollout preview --format film makes one)');
@@ -307,13 +308,13 @@ class Film {
       let to = this.pos;
       while (to < last && this.frames[to + 1].t <= this.vt) to++;
       let held = -1;
-      for (let i = this.pos + 1; i <= to && held < 0; i++) if (this.frames[i].own) held = i;
+      for (let i = this.pos + 1; i <= to && held < 0; i++) if (this.frames[i].hold) held = i;
       this.pos = held >= 0 ? held : to;
       if (held >= 0) {
         this.vt = this.frames[held].t;
         // As the playground does: an autoplaying embed holds long enough to read the
         // caption, any other stops there.
-        if (this.autoplay) this.hold = Math.min(2000 + 50 * [...this._frame(held).caption].length, 15000);
+        if (this.autoplay) this.hold = this.frames[held].hold;
         else this.playing = false;
       }
       if (this.pos >= last && this.vt >= this.frames[last].t) this.playing = false;

@@ -8,6 +8,13 @@ use crate::cluster::trace::{Controller, StepKind};
 use crate::controller::deployment::Branch;
 use serde::{Deserialize, Serialize};
 
+/// How long an autoplaying embed shows a caption before it plays on (real ms): time to read it.
+/// The page's playback holds this long, and a film says it on the step for the element.
+pub fn reading_ms(caption: Option<&str>) -> f64 {
+    let chars = caption.map_or(0, |c| c.chars().count()) as f64;
+    (2000.0 + 50.0 * chars).min(15_000.0)
+}
+
 /// Every message an embed posts carries `"source": "rollout-playground"`.
 pub const SOURCE: &str = "rollout-playground";
 

@@ -247,9 +247,10 @@ pub fn svg<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
 /// each with a `<view id="sN">` (N from 1), so that `film.svg#s12` is step 12's picture
 /// wherever an image can be shown (SVG's own fragment identifiers: no script, and a host
 /// page's `img-src 'self'` is all it needs). Each step's group `fN` carries its title, its
-/// caption as a `<desc>`, its instant in ms (`data-t`) and `data-caption` when the caption is
-/// the step's own, which `<rollout-playground film=…>` reads to play the run at the
-/// playground's pace and hold where it holds, before the wasm is there to run it.
+/// caption as a `<desc>`, its instant in ms (`data-t`) and, when the caption is the step's own,
+/// how long an autoplaying embed holds there to read it (`data-hold`, ms), which
+/// `<rollout-playground film=…>` reads to play the run at the playground's pace and stop where
+/// it stops, before the wasm is there to run it.
 pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
     let frames: Vec<Frame> = (0..trace.len()).map(|i| frame(name, trace, i)).collect();
     let h = frames.iter().map(|f| f.height).max().unwrap_or(0);
@@ -276,12 +277,10 @@ pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
             r#"<g id="f{n}" data-t="{t}"{own} transform="translate(0 {y})"><title>{title}</title>"#,
             n = i + 1,
             t = step.t,
-            // A caption of the step's own: the playground's playback holds there.
-            own = if step.caption.is_some() {
-                r#" data-caption="""#
-            } else {
-                ""
-            },
+            // A caption of the step's own: the playground's playback stops (or holds) there.
+            own = step.caption.as_deref().map_or(String::new(), |c| {
+                format!(r#" data-hold="{}""#, super::embed::reading_ms(Some(c)))
+            }),
             title = esc(&f.title)
         );
         if let Some(c) = &f.caption {
@@ -354,11 +353,12 @@ mod tests {
             .expect("the default example has captions");
         let g = &out[out.find(&format!("<g id=\"f{}\"", i + 1)).unwrap()..];
         let g = &g[..g.find("</g>").unwrap()];
-        assert!(g.contains("data-caption=\"\""), "{g}");
+        let hold = super::super::embed::reading_ms(Some(c));
+        assert!(g.contains(&format!("data-hold=\"{hold}\"")), "{g}");
         assert!(g.contains(&format!("<desc>{}</desc>", esc(c))), "{g}");
         // The step before it has none of its own.
         let before = &out[out.find(&format!("<g id=\"f{i}\"")).unwrap()..];
-        assert!(!before[..before.find("</g>").unwrap()].contains("data-caption"));
+        assert!(!before[..before.find("</g>").unwrap()].contains("data-hold"));
     }
 
     #[test]

@@ -731,12 +731,6 @@ pub fn work_key(s: &Scenario) -> String {
     format!("rollout-work:{:016x}", h.finish())
 }
 
-/// How long an autoplaying embed shows a caption before it plays on (real ms): time to read it.
-pub fn reading_ms(caption: Option<&str>) -> f64 {
-    let chars = caption.map_or(0, |c| c.chars().count()) as f64;
-    (2000.0 + 50.0 * chars).min(15_000.0)
-}
-
 pub fn default_scenario() -> Scenario {
     Scenario::parse(DEFAULT).expect("the gallery parses")
 }

@@ -3,7 +3,8 @@
 //! caption holds playback until the reader continues; predict mode stops it before a
 //! question ([`super::Model::ask_before`]).
 
-use super::{Mode, Model, Remote, reading_ms};
+use super::{Mode, Model, Remote};
+use crate::scenario::embed::reading_ms;
 
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 
