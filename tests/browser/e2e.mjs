@@ -53,6 +53,16 @@ async function command(page, cmd) {
   await page.fill('#console-input', cmd);
   await page.press('#console-input', 'Enter');
 }
+// Waits until the console's output holds `words`.
+async function consoleSays(page, words) {
+  await page.waitForFunction(w => document.querySelector('#console-out').innerText.includes(w), words);
+}
+// Opens the Events tab and waits until it holds `words`; its text.
+async function eventsSay(page, words) {
+  await page.click('.tabs button:has-text("Events")');
+  await page.waitForFunction(w => document.querySelector('pre.events') && document.querySelector('pre.events').innerText.includes(w), words);
+  return text(page, 'pre.events');
+}
 async function seekEnd(page) {
   await page.evaluate(() => {
     const r = document.querySelector('input[aria-label="Virtual time"]');
@@ -142,7 +152,7 @@ await test('your own Deployment, in its own namespace, becomes the focus and kee
   await command(page, 'kubectl create namespace shop');
   await page.fill('#manifest', checkout);
   await page.click('button[aria-label="Apply manifest"]');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/checkout-api created'));
+  await consoleSays(page, 'deployment.apps/checkout-api created');
   assert((await page.locator('#manifest').inputValue()) === checkout, 'the pasted text is kept');
   await seekEnd(page);
   await page.waitForFunction(() => document.querySelector('.branch-panel h2').innerText.includes('shop/checkout-api'));
@@ -210,7 +220,7 @@ await test('a cluster state pasted mid-rollout starts from where it stands and c
   await command(page, 'kubectl get rs -n shop');
   await page.waitForFunction(() => /web-7c9f5b8d6f\s+10\s+10\s+10/.test(document.querySelector('#console-out').innerText));
   await command(page, 'kubectl get pods -n shop');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('web-7c9f5b8d6f-g5wb7'));
+  await consoleSays(page, 'web-7c9f5b8d6f-g5wb7');
   const out = await text(page, '#console-out');
   assert(!out.includes('web-6d4b8c7f9d-'), 'the old pods are gone: ' + out);
   await page.click('.notice.state button[aria-label="Dismiss"]');
@@ -226,16 +236,14 @@ await test('surge pods that fit on no node wait Pending with the scheduler\'s wo
   await page.click('text=Back to one run');
   await page.waitForSelector('.cluster');
   await seekEnd(page);
-  await page.click('.tabs button:has-text("Events")');
-  await page.waitForFunction(() => document.querySelector('pre.events') && document.querySelector('pre.events').innerText.includes('FailedScheduling'));
-  const events = await text(page, 'pre.events');
+  const events = await eventsSay(page, 'FailedScheduling');
   assert(events.includes('0/3 nodes are available: 3 Insufficient cpu.'), 'the scheduler says why: ' + events.slice(0, 600));
   await command(page, 'kubectl get nodes');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-3   Ready'));
+  await consoleSays(page, 'node-3   Ready');
   await command(page, 'kubectl cordon node-2');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node/node-2 cordoned'));
+  await consoleSays(page, 'node/node-2 cordoned');
   await command(page, 'kubectl get nodes');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('Ready,SchedulingDisabled'));
+  await consoleSays(page, 'Ready,SchedulingDisabled');
 });
 
 await test('a node that stops reporting: its pods are evicted after 300 s and replaced, and the world panel names it', async page => {
@@ -244,12 +252,10 @@ await test('a node that stops reporting: its pods are evicted after 300 s and re
   const down = page.locator('input[aria-label="nodes whose kubelet is down (Node objects)"]');
   assert((await down.count()) === 1, 'the world panel has the field');
   await seekEnd(page);
-  await page.click('.tabs button:has-text("Events")');
-  await page.waitForFunction(() => document.querySelector('pre.events') && document.querySelector('pre.events').innerText.includes('TaintManagerEviction'));
-  const events = await text(page, 'pre.events');
+  const events = await eventsSay(page, 'TaintManagerEviction');
   assert(events.includes('Node node-2 status is now: NodeNotReady'), 'the node controller says so: ' + events.slice(0, 800));
   await command(page, 'kubectl get nodes');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-2   Ready'));
+  await consoleSays(page, 'node-2   Ready');
 });
 
 await test('a drain mid-rollout: the budget refuses pod by pod, the guarantees count it, and kubectl drain works in the console', async page => {
@@ -264,13 +270,13 @@ await test('a drain mid-rollout: the budget refuses pod by pod, the guarantees c
   const budgets = await text(page, 'table.budgets');
   assert(/web\s+4\s+4\s+0\s+4/.test(budgets), 'the Status tab lists the budget: ' + budgets);
   await command(page, 'kubectl drain node-2 --timeout=12s');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node/node-2 cordoned'));
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."));
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('There are pending nodes to be drained:'));
+  await consoleSays(page, 'node/node-2 cordoned');
+  await consoleSays(page, "(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.");
+  await consoleSays(page, 'There are pending nodes to be drained:');
   const out = await text(page, '#console-out');
   assert(out.includes('global timeout reached: 12s'), 'the timeout in kubectl\'s words: ' + out.slice(-1500));
   await command(page, 'kubectl get nodes');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('node-2   Ready,SchedulingDisabled'));
+  await consoleSays(page, 'node-2   Ready,SchedulingDisabled');
 });
 
 await test('kubectl set image lights the rollout branch with its explain text, and pods reach Ready', async page => {
@@ -377,16 +383,16 @@ await test('rollout status watches in virtual time and the timeline follows to w
 await test('a command lets the control plane answer: set image, then history shows revision 2 and undo finds it', async page => {
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
   const out = page.locator('#console-out');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('The controllers answered at once'));
+  await consoleSays(page, 'The controllers answered at once');
   await command(page, 'kubectl rollout history deployment/web');
   await page.waitForFunction(() => /\n2 +<none>/.test(document.querySelector('#console-out').innerText));
   await command(page, 'kubectl rollout undo deployment/web --to-revision=2');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('revision 2'));
+  await consoleSays(page, 'revision 2');
   const printed = await out.innerText();
   assert(!printed.includes('unable to find specified revision 2'), 'revision 2 exists at once: ' + printed.slice(-300));
   // --timeout prints the waiting lines too, then the timeout.
   await command(page, 'kubectl rollout status deployment/web --timeout=1s');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('timed out waiting for the condition'));
+  await consoleSays(page, 'timed out waiting for the condition');
   const lines = page.locator('#console-out .watched');
   assert((await lines.count()) >= 1 && (await lines.last().innerText()).includes('Waiting for deployment'), 'waiting lines before the timeout');
 });
@@ -395,7 +401,7 @@ await test('the console takes a pasted manifest: kubectl apply -f - with several
   const doc = n => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${n}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: ${n}}\n  template:\n    metadata:\n      labels: {app: ${n}}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n`;
   await page.fill('#console-input', `kubectl apply -f -\n${doc('api')}---\n${doc('worker')}`);
   await page.press('#console-input', 'Enter');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/worker created'));
+  await consoleSays(page, 'deployment.apps/worker created');
   assert((await text(page, '#console-out')).includes('deployment.apps/api created'), 'both documents applied');
   // Shift+Enter starts a new line; Enter in an open heredoc does too, until its EOF.
   await page.fill('#console-input', 'kubectl get');
@@ -406,7 +412,7 @@ await test('the console takes a pasted manifest: kubectl apply -f - with several
   assert((await page.locator('#console-input').inputValue()).startsWith('kubectl apply -f - <<EOF\n'), 'the heredoc stays open');
   await page.fill('#console-input', `kubectl apply -f - <<EOF\n${doc('cron')}EOF`);
   await page.press('#console-input', 'Enter');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/cron created'));
+  await consoleSays(page, 'deployment.apps/cron created');
   // Namespaces complete after -n.
   await page.fill('#console-input', 'kubectl get pods -n def');
   await page.press('#console-input', 'Tab');
@@ -416,13 +422,13 @@ await test('the console takes a pasted manifest: kubectl apply -f - with several
 await test('work survives: a reload brings back the editor text not applied and the transcript; Back returns to the first example with its work', async page => {
   page.on('dialog', d => d.accept());
   await command(page, 'kubectl scale deployment/web --replicas=3');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('scaled'));
+  await consoleSays(page, 'scaled');
   const mine = (await page.locator('#manifest').inputValue()).replace('app: web', 'app: web\n    team: mine');
   await page.fill('#manifest', mine);
   await page.waitForFunction(() => location.hash.startsWith('#v1.'));
   await page.reload();
   await page.waitForSelector('.cluster');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('kubectl scale deployment/web --replicas=3'));
+  await consoleSays(page, 'kubectl scale deployment/web --replicas=3');
   assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'the editor text is back');
   // Another example asks first (the work is the reader's, after the reload too), then Back.
   let asked = false;
@@ -430,7 +436,7 @@ await test('work survives: a reload brings back the editor text not applied and 
   await pickExample(page, 'Rollback: kubectl today and the old annotation');
   assert(asked, 'opening another example asked first');
   await page.goBack();
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('kubectl scale deployment/web --replicas=3'));
+  await consoleSays(page, 'kubectl scale deployment/web --replicas=3');
   assert((await text(page, '.deploy-head')).includes('replicas 3'), 'the first example with its typed scale');
   assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'and its editor text');
 });
@@ -493,7 +499,7 @@ await test('the machinery follows kubectl apply of a new Deployment to its first
   await seekEnd(page);
   await page.fill('#console-input', `kubectl apply -f - <<EOF\n${doc}EOF`);
   await page.press('#console-input', 'Enter');
-  await page.waitForFunction(() => document.querySelector('#console-out').innerText.includes('deployment.apps/api created'));
+  await consoleSays(page, 'deployment.apps/api created');
   await page.click('.machinery .panel-toggle button');
   await page.waitForSelector('.machinery .msg');
   // Back to the command's own step, then forward until the kubelet reports the pod Ready.
