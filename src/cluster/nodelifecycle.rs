@@ -10,7 +10,7 @@ use super::Cluster;
 use super::kubelet::{PodStep, next_for_seen, set_pod_condition};
 use super::scheduler::{toleration_matches, tolerations_of};
 use crate::api::{
-    ConditionStatus, Kind, Node, Object, Pod, PodCondition, Str, Taint, Value, key_of,
+    ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Str, Taint, Value, key_of,
 };
 use crate::apiserver::events::{EventType, Involved};
 use crate::apiserver::store::Propagation;
@@ -49,6 +49,26 @@ impl Cluster {
             Some(Object::Node(n)) => Some(n),
             _ => None,
         }
+    }
+
+    /// A node's conditions written as its status, onto the node as stored (whose spec the
+    /// caller may just have written); `None` when it is gone or the write is refused.
+    fn write_node_status(&mut self, n: &Node) -> Option<()> {
+        let mut stored = self.node(&n.metadata.name)?.clone();
+        stored.status = n.status.clone();
+        let written = self.sim.store.update_status(Object::Node(Box::new(stored)));
+        written.ok().map(|_| ())
+    }
+
+    /// `RecordNodeStatusChange`: the node controller's event for a node's new readiness.
+    fn record_node_status_change(&mut self, meta: &ObjectMeta, status: &'static str) {
+        self.sim.events.record(
+            "node-controller",
+            Involved::of(Kind::Node, meta),
+            EventType::Normal,
+            status,
+            format!("Node {} status is now: {status}", meta.name),
+        );
     }
 
     /// The pods bound to a node, copied (to be written back).
@@ -172,20 +192,8 @@ impl Cluster {
             .store
             .update(Object::Node(Box::new(n.clone())))
             .ok()?;
-        let stored = self.node(&name)?.clone();
-        let mut with_status = stored;
-        with_status.status = n.status;
-        self.sim
-            .store
-            .update_status(Object::Node(Box::new(with_status)))
-            .ok()?;
-        self.sim.events.record(
-            "node-controller",
-            Involved::of(Kind::Node, &meta),
-            EventType::Normal,
-            "NodeNotReady",
-            format!("Node {name} status is now: NodeNotReady"),
-        );
+        self.write_node_status(&n)?;
+        self.record_node_status_change(&meta, "NodeNotReady");
         self.mark_pods_not_ready(&name, !every_node_down);
         Some(format!(
             "{name}: its kubelet stopped posting status {}s ago: Ready Unknown, tainted {UNREACHABLE}",
@@ -309,17 +317,8 @@ impl Cluster {
             let _ = self.sim.store.update(Object::Node(Box::new(n.clone())));
         }
         if was_lost {
-            if let Some(mut stored) = self.node(name).cloned() {
-                stored.status = n.status;
-                let _ = self.sim.store.update_status(Object::Node(Box::new(stored)));
-            }
-            self.sim.events.record(
-                "node-controller",
-                Involved::of(Kind::Node, &meta),
-                EventType::Normal,
-                "NodeReady",
-                format!("Node {name} status is now: NodeReady"),
-            );
+            let _ = self.write_node_status(&n);
+            self.record_node_status_change(&meta, "NodeReady");
         }
         let now_ms = self.now_ms();
         let pods = self.pods_on(name);
