@@ -24,6 +24,7 @@ trunk build --release
 ./scripts/size.sh
 # A docs site built with the Hugo shortcode (embed/hugo), which the browser tests open.
 hugo --source tests/hugo --destination "$PWD/target/hugo-site" --quiet
+./scripts/hugo-refusals.sh
 ./target/debug/rollout verify-embeds www target/hugo-site
 node tests/browser/e2e.mjs dist
 # Figures for big Deployments (never fails on a number): tests/browser/out/bench.txt.

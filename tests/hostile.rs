@@ -5,7 +5,7 @@
 
 use rollout_playground::apiserver::store::splitmix;
 use rollout_playground::cluster::budget::Budget;
-use rollout_playground::scenario::embed::{Heard, hear};
+use rollout_playground::scenario::embed::{Heard, Remote, hear};
 use rollout_playground::scenario::gallery::GALLERY;
 use rollout_playground::scenario::locate::locate;
 use rollout_playground::scenario::session::Session;
@@ -192,6 +192,87 @@ fn host_messages_from_the_embedding_page_are_read_or_refused_never_trusted() {
         matches!(refused, Heard::Refused(ref m) if m.contains("300000 bytes")),
         "{refused:?}"
     );
+}
+
+/// Ten levels of ten aliases (a "billion laughs": 10^10 values once expanded), as a scenario's
+/// own field and inside an object, with `filler` lines of plain values before it.
+fn laughs(filler: usize) -> (String, String) {
+    let mut lol = String::from("&a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]");
+    let mut levels = vec![format!("a0: {lol}")];
+    for i in 1..=10 {
+        lol = format!("&a{i} [{}]", vec![format!("*a{}", i - 1); 10].join(", "));
+        levels.push(format!("a{i}: {lol}"));
+    }
+    let fill: String = (0..filler).map(|i| format!("f{i}: [1, 2, 3]\n")).collect();
+    let top = format!("name: laughs\n{fill}{}\n", levels.join("\n"));
+    let object: String = levels.iter().map(|l| format!("    x{l}\n")).collect();
+    let inside = web("1").replacen(
+        "    metadata: {name: web}\n",
+        &format!("    metadata: {{name: web}}\n{object}"),
+        1,
+    );
+    (top, inside)
+}
+
+/// Issue 45: aliases that would expand past the budget are refused before they are expanded,
+/// naming the line of the alias that crossed it: in a scenario file, an object, a share link,
+/// a host page's `load` and the CLI alike (each well within 100 ms of work, whatever the
+/// filler; serde_norway alone grew to gigabytes first).
+#[test]
+fn nested_anchors_are_refused_before_they_expand_naming_the_line() {
+    for filler in [0, 20_000] {
+        let (top, inside) = laughs(filler);
+        let e = Scenario::parse(&top).unwrap_err();
+        let line = filler + 6;
+        assert!(
+            e.to_string()
+                .contains(&format!("by the alias at line {line} column ")),
+            "{e}"
+        );
+        assert_eq!(locate(&top, &e).map(|p| p.0), Some(line), "{e}");
+        // An object's text is read when the run starts.
+        let e = Session::new(Scenario::parse(&inside).unwrap())
+            .err()
+            .unwrap();
+        assert!(
+            e.to_string().starts_with("objects[0]: line 8: the aliases of this document would expand it by more than 100000 values"),
+            "{e}"
+        );
+        let out = rollout_on(&top, &["run"]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!(":{line}:"))
+                && err.contains("would expand it by more than 100000 values"),
+            "{err}"
+        );
+        // A link carries the text as it was written: its aliases are counted as they are read.
+        // (A link holds at most 64 KiB: the filler's case is the file's.)
+        if filler > 0 {
+            continue;
+        }
+        let payload = serde_json::json!({ "scenario": top, "step": 0 }).to_string();
+        let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+        use base64::Engine;
+        let link = format!(
+            "v1.{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
+        );
+        let e = share::open(&link).unwrap_err();
+        assert!(e.starts_with("the linked scenario: "), "{e}");
+        assert!(
+            e.contains("would expand it by more than 100000 values"),
+            "{e}"
+        );
+        // A host page's `load` is heard (it is small), and opened as the page opens it.
+        let heard = hear(&serde_json::json!({"type": "load", "scenario": inside}));
+        let Heard::Command(Remote::Load(text)) = heard else {
+            panic!("a load of a small text is heard: {heard:?}");
+        };
+        let (opened, _) = share::open(&text).unwrap();
+        let e = Session::new(opened).err().unwrap().to_string();
+        assert!(e.contains("line 8: the aliases of this document"), "{e}");
+    }
 }
 
 /// A deterministic stream of numbers (the seed is fixed, so a failure is the same failure).

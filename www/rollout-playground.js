@@ -59,6 +59,8 @@ iframe { border-width: 0; }
 .facade .still { display: block; width: 100%; height: 280px; object-fit: contain; margin-bottom: 6px; }
 .facade .what { font-weight: 600; }
 .facade .note { font-size: 13px; color: var(--rp-muted); }
+.problem { margin: 0; padding: 16px; border: 1px solid var(--rp-line); border-radius: 8px; font: 15px/1.5 system-ui, sans-serif;
+  color: var(--rp-fg); background: var(--rp-bg); overflow-wrap: anywhere; }
 .player { display: flex; flex-direction: column; gap: 8px; min-height: ${FIRST_HEIGHT}px; padding: 16px; box-sizing: border-box;
   border: 1px solid var(--rp-line); border-radius: 8px; background: var(--rp-bg); font: 15px/1.5 system-ui, sans-serif; color: var(--rp-fg); }
 .player .still { display: block; width: 100%; height: 280px; object-fit: contain; }
@@ -122,6 +124,83 @@ function drawable(node) {
   return e;
 }
 
+// The most of a film the element reads: a longer recording is not played (the playground
+// loads as it would without one), so no film can hold the host page up.
+const FILM_BYTES = 8 * 1024 * 1024;
+// How much of a film's beginning the button reads for its picture when no still is given.
+const FIRST_BYTES = 512 * 1024;
+
+// A film's text cut at its steps: the root's opening tag (each step is parsed inside it, with
+// its namespaces), its height and scenario, and each step's source with its instant and hold.
+// Only what is shown is ever parsed: parsing a whole film at once is a long task on a phone
+// (60 ms for 88 steps at 4× CPU, more for longer runs). A step cut off at the end is left out.
+function cut(text) {
+  const at = text.indexOf('<svg');
+  const open = at < 0 ? '' : text.slice(at, text.indexOf('>', at) + 1);
+  const root = open && parse(open + '</svg>');
+  if (!root) throw new Error('not an SVG file');
+  const frames = [];
+  for (const part of text.split('<g id="f').slice(1)) {
+    const end = part.indexOf('</g>');
+    if (end < 0) break;
+    const head = part.slice(0, part.indexOf('>'));
+    frames.push({
+      src: '<g id="f' + part.slice(0, end + 4),
+      t: Number((/ data-t="(\d+)"/.exec(head) || [])[1]) || 0,
+      // A caption of the step's own: how long an autoplaying embed holds there (ms).
+      hold: Number((/ data-hold="(\d+)"/.exec(head) || [])[1]) || 0,
+    });
+  }
+  return { open, height: Number(root.getAttribute('height')) || 0, scenario: root.getAttribute('data-scenario'), frames };
+}
+
+// Step `f` of a cut film, parsed: its group, title and caption.
+function frameOf(film, f) {
+  if (!f.g) {
+    const svg = parse(`${film.open}${f.src}</svg>`);
+    const g = (svg && svg.firstElementChild) || document.createElementNS(SVG_NS, 'g');
+    const text = tag => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
+    Object.assign(f, { g, title: text('title'), caption: text('desc'), src: null });
+  }
+  return f;
+}
+
+// A step's picture: an SVG of its drawing elements only.
+function picture(film, f) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 640 ${film.height}`);
+  svg.setAttribute('class', 'still');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', f.caption ? `${f.title}. ${f.caption}` : f.title);
+  svg.setAttribute('font-family', 'system-ui, sans-serif');
+  for (const c of f.g.childNodes) { const k = drawable(c); if (k) svg.append(k); }
+  return svg;
+}
+
+// The picture of step `step` (from 0) of the film at `url`, read from the file's beginning
+// only (at most FIRST_BYTES; the rest is never fetched): the first step when that one lies
+// further in. Null when the beginning holds no step.
+async function stillOf(url, step) {
+  const r = await fetch(url);
+  if (!r.ok || !r.body) return null;
+  const reader = r.body.getReader();
+  const dec = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < FIRST_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += dec.decode(value, { stream: true });
+      if (text.includes(`<g id="f${step + 2}"`) || text.includes("</svg>")) break;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const film = cut(text);
+  const f = film.frames[Math.min(step, film.frames.length - 1)];
+  return f ? picture(film, frameOf(film, f)) : null;
+}
+
 // A recorded run (`rollout preview --format film`) that the element plays from the click until
 // the playground is ready. The file is read once; each step's picture is drawn from it in the
 // element (redrawing an image of the whole file at each step would take a phone ~90 ms), with
@@ -156,8 +235,10 @@ class Film {
       e.append(...kids);
       return e;
     };
-    // Until the file is read: the button's still picture, or the film's own view of the step.
-    this.img = el('img', { className: 'still', alt: '', src: this.still || `${this.url}#s${this.pos + 1}` });
+    // Until the file is read: the button's picture (its still, or the film's first step it
+    // drew), else the picture's room, empty.
+    this.img = typeof this.still === 'string' ? el('img', { className: 'still', alt: '', src: this.still })
+      : this.still || el('div', { className: 'still' });
     this.pic = el('div', {}, this.img);
     // Play works at once: pressed before the file is read, the film plays once it is.
     this.playBtn = el('button', { type: 'button', className: 'pp' }, '▶');
@@ -188,26 +269,18 @@ class Film {
     try {
       const r = await fetch(this.url);
       if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
-      // The file is cut at its steps and only the steps shown are parsed: parsing a whole film
-      // at once is a long task on a phone (60 ms for 88 steps at 4× CPU, more for longer runs).
+      const size = Number(r.headers.get('content-length')) || 0;
+      if (size > FILM_BYTES) {
+        r.body?.cancel().catch(() => {});
+        throw new Error(`it is ${(size / 1048576).toFixed(1)} MB, more than the ${FILM_BYTES / 1048576} MB the element plays`);
+      }
       const text = await r.text();
-      const at = text.indexOf('<svg');
-      // Each step is parsed inside the file's own root tag (its namespaces).
-      this.open = at < 0 ? '' : text.slice(at, text.indexOf('>', at) + 1);
-      const root = this.open && parse(this.open + '</svg>');
-      if (!root) throw new Error('not an SVG file');
-      this.height = Number(root.getAttribute('height')) || 0;
-      this.scenario = root.getAttribute('data-scenario');
-      const frames = text.split('<g id="f').slice(1).map(part => {
-        const end = part.indexOf('</g>');
-        const open = part.slice(0, part.indexOf('>'));
-        return {
-          src: '<g id="f' + part.slice(0, end < 0 ? part.length : end + 4),
-          t: Number((/ data-t="(\d+)"/.exec(open) || [])[1]) || 0,
-          // A caption of the step's own: how long an autoplaying embed holds there (ms).
-          hold: Number((/ data-hold="(\d+)"/.exec(open) || [])[1]) || 0,
-        };
-      });
+      if (text.length > FILM_BYTES) throw new Error(`it is more than the ${FILM_BYTES / 1048576} MB the element plays`);
+      const film = cut(text);
+      const frames = film.frames;
+      this.film = film;
+      this.height = film.height;
+      this.scenario = film.scenario;
       if (!frames.length) throw new Error('no steps in it (rollout preview --format film makes one)');
       if (this.stale) return;
       this.frames = frames;
@@ -227,16 +300,7 @@ class Film {
   _last() { return Math.min(this.until, this.frames.length - 1); }
 
   // Step i's group, title and caption, parsed the first time they are needed.
-  _frame(i) {
-    const f = this.frames[i];
-    if (!f.g) {
-      const svg = parse(`${this.open}${f.src}</svg>`);
-      const g = (svg && svg.firstElementChild) || document.createElementNS(SVG_NS, 'g');
-      const text = tag => { const e = g.querySelector(':scope > ' + tag); return e ? e.textContent : ''; };
-      Object.assign(f, { g, title: text('title'), caption: text('desc'), src: null });
-    }
-    return f;
-  }
+  _frame(i) { return frameOf(this.film, this.frames[i]); }
 
   _show() {
     if (!this.frames) return;
@@ -244,15 +308,7 @@ class Film {
     // Between steps the clock runs on with nothing new to draw.
     if (this.drawn === this.pos) return;
     this.drawn = this.pos;
-    const f = this._frame(this.pos);
-    const svg = document.createElementNS(SVG_NS, 'svg');
-    svg.setAttribute('viewBox', `0 0 640 ${this.height}`);
-    svg.setAttribute('class', 'still');
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', f.caption ? `${f.title}. ${f.caption}` : f.title);
-    svg.setAttribute('font-family', 'system-ui, sans-serif');
-    for (const c of f.g.childNodes) { const k = drawable(c); if (k) svg.append(k); }
-    this.pic.replaceChildren(svg);
+    this.pic.replaceChildren(picture(this.film, this._frame(this.pos)));
     if (!this.playing) this._say();
     this.range.value = this.pos + 1;
     this.range.setAttribute('aria-valuetext', `step ${this.pos + 1} of ${this._last() + 1}`);
@@ -435,10 +491,7 @@ class RolloutPlayground extends HTMLElement {
 
   // The frame's address: the playground's, its options as the query, the share fragment.
   _url() {
-    const url = new URL(this.getAttribute('src') || './', document.baseURI);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new Error('src must be an http(s) address, got ' + JSON.stringify(this.getAttribute('src')));
-    }
+    const url = this._address('src', './');
     const q = ['embed'];
     for (const o of OPTIONS) {
       if (!this.hasAttribute(o)) continue;
@@ -454,11 +507,50 @@ class RolloutPlayground extends HTMLElement {
 
   // The film's address (absolute, no fragment), if the element has one.
   _filmUrl() {
-    const f = this.getAttribute('film');
-    if (!f) return null;
-    const u = new URL(f, document.baseURI);
+    const u = this._address('film');
+    if (!u) return null;
     u.hash = '';
     return u.href;
+  }
+
+  // An attribute's address, resolved against the page (`fallback` when the attribute is
+  // absent; null when neither is). One that does not parse, or is not http(s), throws a
+  // message naming the attribute: the element says it in its place and as an `error` event,
+  // never as an exception on the host page.
+  _address(name, fallback) {
+    const v = this.getAttribute(name);
+    if (!v && fallback === undefined) return null;
+    let u;
+    try { u = new URL(v || fallback, document.baseURI); } catch (_) {
+      throw new Error(`${name} is not an address: ${JSON.stringify(v)}`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+      throw new Error(`${name} must be an http(s) address, got ${JSON.stringify(v)}`);
+    }
+    return u;
+  }
+
+  // What is wrong with the element's addresses (src, film, preview), if anything.
+  _problem() {
+    try {
+      this._url();
+      this._address('film');
+      this._address('preview');
+      return null;
+    } catch (e) {
+      return e.message;
+    }
+  }
+
+  // The element cannot show the playground: a note in its place, and the `error` event.
+  _fail(message) {
+    const p = document.createElement('p');
+    p.className = 'problem';
+    p.setAttribute('role', 'alert');
+    p.setAttribute('part', 'problem');
+    p.textContent = `The playground cannot be shown here: ${message}.`;
+    this.shadowRoot.append(p);
+    this._emit('error', { source: SOURCE, type: 'error', message });
   }
 
   // The step the embed opens at, from 0.
@@ -470,6 +562,8 @@ class RolloutPlayground extends HTMLElement {
     this._frame = null;
     this._ready = false;
     for (const n of [...this.shadowRoot.childNodes]) if (n.nodeName !== 'STYLE') n.remove();
+    const problem = this._problem();
+    if (problem) { this._fail(problem); return; }
     const loading = keepEager ? 'eager' : (this.getAttribute('loading') || 'eager');
     if (loading === 'click' || loading === 'lazy') {
       const b = document.createElement('button');
@@ -489,13 +583,22 @@ class RolloutPlayground extends HTMLElement {
         ? 'Load the playground: it runs the Kubernetes Deployment controller in this page.'
         : 'The playground loads when it comes into view.';
       const film = this._filmUrl();
-      const still = this.getAttribute('preview');
-      if (still || film) {
+      const still = this._address('preview');
+      if (still) {
         const img = document.createElement('img');
-        img.src = still ? new URL(still, document.baseURI).href : `${film}#s${this._first() + 1}`;
+        img.src = still.href;
         img.alt = '';
         img.className = 'still';
         b.append(img);
+      } else if (film) {
+        // No still: the film's step, drawn from the file's beginning (never the whole film
+        // as an image, which a long run makes megabytes to decode before any click).
+        const room = document.createElement('div');
+        room.className = 'still';
+        b.append(room);
+        stillOf(film, this._first()).then(svg => {
+          if (svg && room.isConnected) room.replaceWith(svg);
+        }, () => {});
       }
       b.append(play, what, note);
       b.addEventListener('click', () => this._open(true));
@@ -516,7 +619,8 @@ class RolloutPlayground extends HTMLElement {
     if (this._seen) { this._seen.disconnect(); this._seen = null; }
     let url;
     try { url = this._url(); } catch (e) {
-      this._emit('error', { source: SOURCE, type: 'error', message: e.message });
+      for (const n of [...this.shadowRoot.childNodes]) if (n.nodeName !== 'STYLE') n.remove();
+      this._fail(e.message);
       return;
     }
     const was = this.shadowRoot.querySelector('.facade');
@@ -532,8 +636,9 @@ class RolloutPlayground extends HTMLElement {
       // The recording stands in, at the button's height, while the playground loads behind it.
       const until = parseInt(this.getAttribute('until'), 10);
       const flag = this.getAttribute('autoplay');
-      const still = this.getAttribute('preview');
-      this._film = new Film(film, still && new URL(still, document.baseURI).href, this._title(), this._first(), until >= 1 ? until - 1 : Infinity,
+      const still = this._address('preview');
+      const drawn = was && was.querySelector('svg.still');
+      this._film = new Film(film, still ? still.href : drawn ? drawn.cloneNode(true) : null, this._title(), this._first(), until >= 1 ? until - 1 : Infinity,
         this.hasAttribute('autoplay') && flag !== 'false' && flag !== '0');
       const player = this._film.root;
       if (was) {

@@ -2,6 +2,7 @@
 //! ObjectMeta, label selectors, IntOrString and conditions. Fields the playground does not model
 //! are kept verbatim in `extra` maps, so a manifest read in is written out with nothing dropped.
 
+pub mod aliases;
 pub mod codec;
 pub mod defaults;
 pub mod intstr;

@@ -103,10 +103,12 @@ impl serde_json::ser::Formatter for GoJson {
 /// Whether a plain scalar reads as something other than a string (null, a boolean, a number)
 /// by the YAML 1.2 core schema libyaml's serde reader uses.
 fn resolves_to_other(s: &str) -> bool {
-    matches!(
-        serde_norway::from_str::<Value>(s),
-        Ok(Value::Null | Value::Bool(_) | Value::Number(_))
-    )
+    // A text whose aliases would expand past the limit is no scalar either.
+    super::aliases::check(s).is_ok()
+        && matches!(
+            serde_norway::from_str::<Value>(s),
+            Ok(Value::Null | Value::Bool(_) | Value::Number(_))
+        )
 }
 
 fn pad(out: &mut String, n: usize) {

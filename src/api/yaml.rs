@@ -26,8 +26,11 @@ impl fmt::Display for ManifestError {
 
 impl std::error::Error for ManifestError {}
 
-/// Reads one YAML (or JSON) document; the error is libyaml's, with its line and column.
+/// Reads one YAML (or JSON) document; the error is libyaml's, with its line and column (or
+/// the alias count's, placed as libyaml places its own, for a document whose aliases would
+/// expand past [`super::aliases::ALIAS_VALUES`]).
 pub fn parse_document(text: &str) -> Result<Value, serde_norway::Error> {
+    super::aliases::check(text).map_err(<serde_norway::Error as serde::de::Error>::custom)?;
     serde_norway::from_str(text)
 }
 
@@ -153,9 +156,18 @@ pub fn parse_manifests(text: &str) -> Result<Vec<Manifest>, ManifestError> {
 /// aside and named (`skipped`); written by hand, it is refused as the apiserver would. A
 /// broken object is refused naming it (`items[3] (Pod/web-x): spec…`) and its line.
 pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
+    super::aliases::check(text).map_err(|e| ManifestError {
+        line: Some(e.line),
+        message: document_words(text, e.document, &e.to_string()),
+    })?;
     let mut out = Parsed::default();
     for (i, doc) in serde_norway::Deserializer::from_str(text).enumerate() {
-        let v = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
+        // In a text of several documents, every refusal says which one.
+        let in_doc = |mut e: ManifestError| {
+            e.message = document_words(text, i, &e.message);
+            e
+        };
+        let v = Value::deserialize(doc).map_err(|e| in_doc(yaml_error(&e)))?;
         if v.is_null() {
             continue;
         }
@@ -164,7 +176,7 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
                 if e.line.is_none() {
                     e.line = error_line(text, i, &e.message);
                 }
-                e
+                in_doc(e)
             })?;
             out.manifests.extend(m);
             continue;
@@ -173,10 +185,10 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
             let label = object_label(item);
             let m = read_one(item.clone(), true, &mut out.skipped).map_err(|e| {
                 let at = format!("items[{j}].{}", e.message);
-                ManifestError {
+                in_doc(ManifestError {
                     line: e.line.or_else(|| error_line(text, i, &at)),
                     message: format!("items[{j}]{label}: {}", e.message),
-                }
+                })
             })?;
             out.manifests.extend(m);
         }
@@ -188,6 +200,33 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
         });
     }
     Ok(out)
+}
+
+/// `message` about document `index` (from 0) of `text`, which names the document when the
+/// text has more than one (`document 2: …`): a refusal of a multi-document state must say
+/// which document it is about, as its line alone may not (kubectl's errors name the document
+/// by its object, which a document that does not parse lacks).
+fn document_words(text: &str, index: usize, message: &str) -> String {
+    if index == 0 && !several_documents(text) {
+        return message.to_string();
+    }
+    format!("document {}: {message}", index + 1)
+}
+
+/// Whether `text` separates documents (a `---` line after some content).
+fn several_documents(text: &str) -> bool {
+    let mut content = false;
+    for l in text.lines() {
+        let t = l.trim_end();
+        if t == "---" || t.starts_with("--- ") {
+            if content {
+                return true;
+            }
+            continue;
+        }
+        content |= !t.trim_start().is_empty() && !t.trim_start().starts_with('#');
+    }
+    false
 }
 
 /// The items of a `List` (`kind: List`, or a kind's own list such as `PodList`).

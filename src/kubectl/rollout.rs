@@ -358,13 +358,19 @@ fn history(c: &mut Cluster, rest: &[String]) -> Outcome {
             } else {
                 String::new()
             };
-            Ok(format!("{} {with}\n{text}", info.object_name())
-                .trim_end()
-                .to_string())
+            // The name printer's line, the viewer's text and `Fprintln`'s line break: a blank
+            // line after each object's table (the console leaves out the last).
+            Ok(format!(
+                "{} {with}\n{}\n",
+                info.object_name(),
+                text.trim_end()
+            ))
         });
         report.item(r);
     }
-    report.finish()
+    report
+        .finish()
+        .map(|out| out.trim_end_matches('\n').to_string())
 }
 
 /// The Deployment's ReplicaSets by revision (`historyInfo`), those without one left out.

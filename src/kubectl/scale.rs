@@ -16,6 +16,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         &[
             "replicas",
             "current-replicas",
+            "resource-version",
             "l",
             "selector",
             "o",
@@ -25,6 +26,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     a.only(&[
         "replicas",
         "current-replicas",
+        "resource-version",
         "l",
         "selector",
         "all",
@@ -54,27 +56,22 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             "The --current-replicas must specify an integer of -1 or greater".into(),
         ));
     }
+    // The resourceVersion precondition (empty, the default: none).
+    let resource_version = a.flag("resource-version").flatten().unwrap_or("");
     let setup = Setup {
         allow_empty_selector: a.bool_flag("all")?,
         select_all: false,
     };
     let visit = builder::visit(c, &a, &a.positional, setup)?;
     let (infos, errs): (Vec<_>, Vec<_>) = visit.items.into_iter().partition(Result::is_ok);
-    let mut errs: Vec<KubectlError> = errs.into_iter().filter_map(Result::err).collect();
+    let errs: Vec<KubectlError> = errs.into_iter().filter_map(Result::err).collect();
+    if !resource_version.is_empty() && infos.len() > 1 {
+        return Err(KubectlError::Go(
+            "cannot use --resource-version with multiple resources".into(),
+        ));
+    }
     if infos.is_empty() {
-        return Err(match errs.len() {
-            0 => KubectlError::Go("no objects passed to scale".into()),
-            1 if c.release().scale_says_not_found_as_is() => errs.remove(0),
-            // Before v1.35 kubectl wrapped the error (`no objects passed to scale %w`).
-            1 => KubectlError::Go(format!(
-                "no objects passed to scale {}",
-                match errs.remove(0) {
-                    KubectlError::Server(e) => e.to_string(),
-                    other => other.bare(),
-                }
-            )),
-            _ => KubectlError::Many(errs),
-        });
+        return Err(nothing_to_scale(c, errs));
     }
     for info in infos.into_iter().flatten() {
         let mut obj = info.object.clone();
@@ -90,11 +87,15 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
                 return report.finish();
             }
         };
-        if dry != DryRun::Client && current != -1 && replicas.unwrap_or(1) != current {
-            report.err(KubectlError::Go(format!(
-                "Expected replicas to be {current}, was {}",
-                replicas.unwrap_or(1)
-            )));
+        // A client-side dry run prints without asking the scale subresource.
+        let found = (
+            replicas.unwrap_or(1),
+            info.object.meta().resource_version.as_str(),
+        );
+        if let Some(e) =
+            validate((current, resource_version), found).filter(|_| dry != DryRun::Client)
+        {
+            report.err(e);
             return report.finish();
         }
         *replicas = Some(n);
@@ -121,4 +122,40 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     // The objects not found are said after the others.
     errs.into_iter().for_each(|e| report.err(e));
     report.finish()
+}
+
+/// `ScalePrecondition.validate`: the size (-1: none), then the scale's resourceVersion (empty:
+/// none; the object's own), against what the scale subresource holds.
+fn validate(
+    (size, resource_version): (i32, &str),
+    (replicas, found): (i32, &str),
+) -> Option<KubectlError> {
+    if size != -1 && replicas != size {
+        return Some(KubectlError::Go(format!(
+            "Expected replicas to be {size}, was {replicas}"
+        )));
+    }
+    if !resource_version.is_empty() && found != resource_version {
+        return Some(KubectlError::Go(format!(
+            "Expected resource version to be {resource_version}, was {found}"
+        )));
+    }
+    None
+}
+
+/// No object to scale: what the builder could not find, or kubectl's own words.
+fn nothing_to_scale(c: &Cluster, mut errs: Vec<KubectlError>) -> KubectlError {
+    match errs.len() {
+        0 => KubectlError::Go("no objects passed to scale".into()),
+        1 if c.release().scale_says_not_found_as_is() => errs.remove(0),
+        // Before v1.35 kubectl wrapped the error (`no objects passed to scale %w`).
+        1 => KubectlError::Go(format!(
+            "no objects passed to scale {}",
+            match errs.remove(0) {
+                KubectlError::Server(e) => e.to_string(),
+                other => other.bare(),
+            }
+        )),
+        _ => KubectlError::Many(errs),
+    }
 }

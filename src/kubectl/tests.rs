@@ -764,6 +764,81 @@ fn scale_checks_the_current_replicas_precondition() {
     assert_eq!(replicas(&c), Some(4));
 }
 
+/// `scale --resource-version` is the scale's resourceVersion precondition, as kubectl's
+/// `TestGenericScaleSimple` case 5 asserts (`Expected resource version to be v1, was N`);
+/// the matching version scales, and two objects with it are refused before either is read.
+#[test]
+fn scale_checks_the_resource_version_precondition_as_test_generic_scale_simple() {
+    let mut c = cluster();
+    let rv = |c: &Cluster| {
+        c.store
+            .deployment("default/web")
+            .unwrap()
+            .metadata
+            .resource_version
+            .to_string()
+    };
+    let before = rv(&c);
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl scale deployment/web --resource-version=v1 --replicas=5"
+        ),
+        Err(format!(
+            "error: Expected resource version to be v1, was {before}"
+        ))
+    );
+    assert_eq!(rv(&c), before, "nothing written");
+    let rs = first_rs(&c);
+    assert_eq!(
+        run(
+            &mut c,
+            &format!(
+                "kubectl scale deployment/web rs/{rs} --resource-version={before} --replicas=5"
+            )
+        ),
+        Err("error: cannot use --resource-version with multiple resources".into())
+    );
+    assert_eq!(
+        run(
+            &mut c,
+            &format!("kubectl scale deployment/web --resource-version={before} --replicas=5")
+        ),
+        Ok("deployment.apps/web scaled".into())
+    );
+    let replicas = c.store.deployment("default/web").unwrap().spec.replicas;
+    assert_eq!(replicas, Some(5));
+}
+
+/// `rollout history` of several Deployments frames each as kubectl's
+/// `TestMultipleResourceRolloutHistory` asserts: the name line, the viewer's text, a blank
+/// line, in argument order.
+#[test]
+fn rollout_history_of_two_deployments_as_test_multiple_resource_rollout_history() {
+    let mut c = cluster();
+    run(&mut c, "kubectl create deployment api --image=api:1").unwrap();
+    c.drain().unwrap();
+    let table = "REVISION  CHANGE-CAUSE\n1         <none>";
+    assert_eq!(
+        run(
+            &mut c,
+            "kubectl rollout history deployment/web deployment/api"
+        ),
+        Ok(format!(
+            "deployment.apps/web \n{table}\n\ndeployment.apps/api \n{table}"
+        ))
+    );
+    let one = run(
+        &mut c,
+        "kubectl rollout history deployment/web deployment/api --revision=1",
+    )
+    .unwrap();
+    let blocks: Vec<&str> = one.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2, "{one}");
+    assert!(blocks[0].starts_with("deployment.apps/web with revision #1\nPod Template:\n"));
+    assert!(blocks[1].starts_with("deployment.apps/api with revision #1\nPod Template:\n"));
+}
+
 /// kubectl label and annotate refuse a key that already has another value without
 /// --overwrite, each in its own words (kubectl v0.36.3 `validateNoOverwrites`,
 /// `validateNoAnnotationOverwrites`); the same value is no change; the change-cause

@@ -1,6 +1,7 @@
 //! Scenarios (`shared/spec/simulation.md` §2): a world, manifests and timed kubectl steps, run
 //! on the simulated cluster into a trace. Also the `kubectl get rs -w`-style table.
 
+pub mod answer;
 pub mod code;
 pub mod compare;
 pub mod embed;

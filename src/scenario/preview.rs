@@ -22,7 +22,8 @@ const TERMINATING: &str = "#9aa3ae";
 const FG: &str = "#1c2430";
 const MUTED: &str = "#5d6b7e";
 
-/// Text for XML: what a scenario names (its own words) cannot become markup.
+/// Text for XML: what a scenario names (its own words) cannot become markup, and every
+/// character it holds is one XML allows.
 pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -33,6 +34,8 @@ pub(crate) fn esc(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c if c.is_control() => out.push(' '),
+            // Not characters XML allows (Char excludes them): the replacement character.
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -322,6 +325,27 @@ mod tests {
             out.contains("10 desired · 10 ready · 10 available"),
             "{out}"
         );
+    }
+
+    /// A scenario's words are escaped to characters XML allows: markup and controls never
+    /// come through, and neither do U+FFFE and U+FFFF (which XML's Char excludes), so a film
+    /// or a picture is always a well-formed SVG.
+    #[test]
+    fn text_is_escaped_to_characters_xml_allows() {
+        assert_eq!(esc("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+        assert_eq!(esc("x\u{1}y\u{FFFE}z\u{FFFF}"), "x y\u{FFFD}z\u{FFFD}");
+        // YAML takes the two only as escapes in a double-quoted scalar.
+        let text = crate::scenario::gallery::DEFAULT.replacen(
+            "name: rolling-update",
+            r#"name: "bad\uFFFEname\uFFFF""#,
+            1,
+        );
+        let sc = Scenario::parse(&text).unwrap();
+        assert!(sc.name.contains('\u{FFFE}'), "{}", sc.name);
+        let trace = sc.clone().run().unwrap();
+        for out in [film(&sc.name, &trace), svg(&sc.name, &trace, 0)] {
+            assert!(!out.contains(['\u{FFFE}', '\u{FFFF}']));
+        }
     }
 
     #[test]

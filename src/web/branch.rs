@@ -1,7 +1,9 @@
 //! The branch panel: `syncDeployment`'s ladder (delete > pause > rollback > scale > rollout,
-//! with RollingUpdate / Recreate under rollout) drawn as a flow. For the latest Deployment sync
-//! at or before the current step, the branch that fired lights up, the checks before it say
-//! why they were passed over, and the sync's explain lines give the formulas with their numbers.
+//! with RollingUpdate / Recreate under rollout) drawn as a flow. For the Deployment sync the
+//! step shows (the latest at or before it, or, in a command's instant, the sync the command
+//! caused: `Session::shown_sync`), the branch that fired lights up, the checks before it say
+//! why they were passed over, and the sync's explain lines give the formulas with their
+//! numbers. In a command's instant the panel also lists every sync the command set off.
 
 use super::Run;
 use crate::cluster::trace::TraceStep;
@@ -17,6 +19,20 @@ pub struct Props {
     /// Before the first step (predict mode asking what the first sync does): no sync yet.
     #[prop_or_default]
     pub before: bool,
+}
+
+/// The sync the panel shows at the current step (none before the first step): the one the
+/// reader picked in the panel's lists when the view is on it, else `Session::shown_sync`.
+fn shown(props: &Props, picked: Option<usize>) -> Option<(usize, &TraceStep)> {
+    if props.before {
+        return None;
+    }
+    let s = &props.run.0;
+    let i = match picked {
+        Some(i) if i == props.pos && s.is_focus_sync(i) => Some(i),
+        _ => s.shown_sync(props.pos),
+    }?;
+    Some((i, &*s.trace[i]))
 }
 
 /// The syncs of the Deployment on screen up to step `pos` (other Deployments' syncs are
@@ -67,8 +83,7 @@ pub fn embed_branch(props: &Props) -> Html {
     if !narrow {
         return panel;
     }
-    let syncs = syncs_upto(props);
-    let line = syncs.last().map_or_else(
+    let line = shown(props, None).map_or_else(
         || "syncDeployment: no sync yet".to_string(),
         |(_, cur)| summary_line(cur),
     );
@@ -84,8 +99,7 @@ pub fn embed_branch(props: &Props) -> Html {
 /// full panel is further down the page).
 #[function_component(BranchDrawer)]
 pub fn branch_drawer(props: &Props) -> Html {
-    let syncs = syncs_upto(props);
-    let Some(&(_, cur)) = syncs.last() else {
+    let Some((_, cur)) = shown(props, None) else {
         return html! {};
     };
     html! {
@@ -103,8 +117,19 @@ pub fn branch_drawer(props: &Props) -> Html {
 /// The branch panel. (Long: a component, whose markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
+    // A sync the reader picked in the lists below is the one shown while the view is on it
+    // (in a command's instant the panel otherwise stays on the command's sync).
+    let picked = use_state(|| None::<usize>);
+    let on_seek = {
+        let picked = picked.clone();
+        let seek = props.on_seek.clone();
+        Callback::from(move |i: usize| {
+            picked.set(Some(i));
+            seek.emit(i);
+        })
+    };
     let syncs = syncs_upto(props);
-    let Some(&(idx, cur)) = syncs.last() else {
+    let Some((idx, cur)) = shown(props, *picked) else {
         return html! {
             <section class="branch-panel" aria-label="syncDeployment branch">
                 <h2>{"syncDeployment"}</h2>
@@ -146,7 +171,7 @@ pub fn branch_panel(props: &Props) -> Html {
         _ => None,
     };
     let recent = syncs.iter().rev().take(12).map(|(i, t)| {
-        let d = props.on_seek.clone();
+        let d = on_seek.clone();
         let i = *i;
         html! {
             <li>
@@ -162,6 +187,7 @@ pub fn branch_panel(props: &Props) -> Html {
             <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
+            { command_syncs(props, idx, &on_seek) }
             if let Some(m) = special { <p class="warn">{ m }</p> }
             if let Some(c) = &cur.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
@@ -188,5 +214,42 @@ pub fn branch_panel(props: &Props) -> Html {
             <h3>{"Recent syncs"}</h3>
             <ol class="recent">{ for recent }</ol>
         </section>
+    }
+}
+
+/// In a command's instant: the command, and every sync of the followed Deployment it set off
+/// in that instant, each with its branch and what it wrote, a link to its step; the one the
+/// ladder shows is marked.
+fn command_syncs(props: &Props, shown: usize, on_seek: &Callback<usize>) -> Html {
+    let s = &props.run.0;
+    let Some(c) = s.command_syncs(props.pos).filter(|c| !c.syncs.is_empty()) else {
+        return html! {};
+    };
+    let whose = if s.is_typed(c.command) {
+        "Your command"
+    } else {
+        "The scenario's command"
+    };
+    let cmd = s.trace[c.command].command.clone().unwrap_or_default();
+    let items = c.syncs.iter().enumerate().map(|(k, &i)| {
+        let t = &s.trace[i];
+        let d = on_seek.clone();
+        let role = if k == 0 { " (the sync it caused)" } else { "" };
+        html! {
+            <li>
+                <button class={classes!((i == shown).then_some("current"))} onclick={move |_| d.emit(i)}
+                    title={format!("Go to step {}", i + 1)} aria-current={(i == props.pos).then_some("step")}>
+                    { format!("{} at step {}", branch_words(t), i + 1) }
+                </button>
+                { format!(": {}{role}", crate::scenario::answer::wrote(t)) }
+            </li>
+        }
+    });
+    html! {
+        <div class="command-syncs" role="note" data-command-step={(c.command + 1).to_string()}>
+            <p>{ format!("{whose} (step {}): ", c.command + 1) }<code>{ cmd }</code>
+                { format!(" set off {} sync{} in its instant:", c.syncs.len(), if c.syncs.len() == 1 { "" } else { "s" }) }</p>
+            <ol>{ for items }</ol>
+        </div>
     }
 }

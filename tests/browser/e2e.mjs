@@ -304,6 +304,30 @@ await test('kubectl set image lights the rollout branch with its explain text, a
   assert(n === desired && n > 0, `all ${desired} new pods available, saw ${n}`);
 });
 
+await test('a command shows the rung it fired: scale and the rollback annotation at the end of the default example, with the instant\'s later syncs after it', async page => {
+  for (const [cmd, rung] of [['kubectl scale deployment/web --replicas=17', 'scale'],
+    ['kubectl annotate deployment/web deprecated.deployment.rollback.to=0', 'rollback']]) {
+    await seekEnd(page);
+    await command(page, cmd);
+    await page.waitForFunction(c => [...document.querySelectorAll('.branch-panel .command-syncs code')].some(n => n.innerText === c), cmd);
+    const fired = await page.locator('.branch-panel .rung.fired').getAttribute('data-branch');
+    assert(fired === rung, `${cmd}: the ladder shows the rung the command fired, ${rung}, not ${fired}`);
+    const said = await text(page, '.branch-panel .command-syncs');
+    assert(said.startsWith('Your command (step '), 'whose command: ' + said);
+    const items = await page.locator('.branch-panel .command-syncs li').allInnerTexts();
+    assert(items.length >= 2 && items[0].startsWith(`${rung} at step `) && items[0].includes('(the sync it caused)'),
+      `${cmd}: the sync it caused, first: ${items.join(' | ')}`);
+    assert(items.slice(1).some(t => t.startsWith('rollout (RollingUpdate) at step ')), 'the instant\'s later syncs: ' + items.join(' | '));
+    // A later sync's link goes to its step and shows that sync.
+    const later = page.locator('.branch-panel .command-syncs li button').last();
+    const step = Number((await later.innerText()).match(/at step (\d+)/)[1]);
+    await later.click();
+    await page.waitForFunction(n => document.querySelector('.branch-panel .muted').innerText.includes(`step ${n}`) &&
+      !document.querySelector('.branch-panel .muted').innerText.includes('now at'), step);
+    assert((await page.locator('.branch-panel .rung.fired').getAttribute('data-branch')) === 'rollout', 'the later sync is a rollout');
+  }
+});
+
 await test('step back and forward reproduce the same view', async page => {
   for (let i = 0; i < 12; i++) await page.click('button[aria-label="Step forward"]');
   const before = await page.locator('.cluster').innerHTML();
@@ -582,6 +606,51 @@ await test('the <rollout-playground> element: its attributes make the frame, cli
   assert(Math.abs((await h('lazy')) - inner) <= 2, `the frame is its content's height (${await h('lazy')} vs ${inner})`);
 }, new URL('component-example.html', base).href);
 
+await test('fuzzed <rollout-playground> attributes: a bad address is said in the element\'s place and by its error event, never thrown on the host page', async page => {
+  const r = await page.evaluate(() => {
+    let seed = 20261202;
+    const pick = a => a[(seed = (seed * 1103515245 + 12345) % 2147483648) % a.length];
+    // Each can never be loaded: it does not parse, or is not http(s).
+    const bad = ['http://[', 'http://x:65536/f.svg', 'http://x:99999/', 'javascript:alert(1)', '//[::1', 'data:text/html,x', 'http://%zz/', 'https://a b/'];
+    const fine = ['./', '/play/', 'previews/rolling-update.svg', 'previews/rolling-update.film.svg'];
+    let errors = 0;
+    document.addEventListener('error', e => { if (e.target.localName === 'rollout-playground') errors++; }, true);
+    const made = [];
+    for (let i = 0; i < 200; i++) {
+      const el = document.createElement('rollout-playground');
+      let broken = false;
+      for (const name of ['src', 'film', 'preview']) {
+        const v = pick([null, null, 'fine', 'bad']);
+        if (!v) continue;
+        broken ||= v === 'bad';
+        el.setAttribute(name, pick(v === 'bad' ? bad : fine));
+      }
+      el.setAttribute('loading', 'click');
+      for (const [k, v] of [['step', pick(['1', '-3', 'x', '99999999999'])], ['until', pick(['', '0', '2.5'])], ['theme', pick(['dark', '<b>'])]]) el.setAttribute(k, v);
+      document.body.append(el);
+      made.push([el, broken]);
+    }
+    const said = made.filter(([el]) => el.shadowRoot.querySelector('.problem'));
+    return {
+      errors, said: said.length,
+      broken: made.filter(([, b]) => b).length,
+      wrong: made.filter(([el, b]) => !!el.shadowRoot.querySelector('.problem') !== b).map(([el]) => el.outerHTML).slice(0, 3),
+      note: said.length ? said[0][0].shadowRoot.querySelector('.problem').innerText : '',
+    };
+  });
+  assert(r.broken > 50, 'the fuzz makes broken elements: ' + r.broken);
+  assert(r.wrong.length === 0, 'each broken element, and only those, says so in its place: ' + r.wrong.join(' '));
+  assert(r.errors === r.said, `an error event for each (${r.errors} events, ${r.said} notes)`);
+  assert(/^The playground cannot be shown here: (src|film|preview) (is not an address|must be an http\(s\) address)/.test(r.note), 'the note names the attribute: ' + r.note);
+  // A good address set later makes the element whole again.
+  const healed = await page.evaluate(() => {
+    const el = [...document.querySelectorAll('rollout-playground')].find(e => e.shadowRoot.querySelector('.problem'));
+    for (const a of ['src', 'film', 'preview']) el.removeAttribute(a);
+    return !!el.shadowRoot.querySelector('.facade') && !el.shadowRoot.querySelector('.problem');
+  });
+  assert(healed, 'an element whose addresses are mended shows its button');
+}, new URL('component-example.html', base).href);
+
 await test('the page paints something real before the wasm: the default example\'s first step, gone once the playground is drawn', async page => {
   const fresh = await browser.newPage();
   await fresh.route('**/*.wasm', r => r.abort());
@@ -704,11 +773,13 @@ await test('a film stands in from the click: the recorded run plays, steps and s
   });
   assert(ids === 3, 'three more elements, each a button: ' + ids);
   const el = page.locator('#filmed');
-  // The button's picture is the film's own view of the first step.
+  // The button's picture is the film's first step, drawn from the file's beginning (not the
+  // whole film as an image).
   await page.waitForFunction(() => {
-    const i = document.getElementById('filmed').shadowRoot.querySelector('.facade img.still');
-    return i && i.complete && i.naturalWidth === 640 && i.src.endsWith('rolling-update.film.svg#s1');
+    const svg = document.getElementById('filmed').shadowRoot.querySelector('.facade svg.still');
+    return svg && svg.getAttribute('aria-label').includes('step 1 of') && svg.querySelectorAll('text').length > 3;
   }, null, { timeout: 5000 }).catch(() => { throw new Error('the button shows the film\'s first step'); });
+  assert(await el.evaluate(e => !e.shadowRoot.querySelector('.facade img')), 'no image of the whole film');
   const before = await el.locator('.facade').boundingBox();
   await el.locator('.facade').click();
   await el.locator('.player[data-ready]').waitFor({ timeout: 5000 });
