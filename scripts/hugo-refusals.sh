@@ -13,7 +13,7 @@ check() { # check NAME 'SHORTCODE' 'WORDS THE BUILD MUST SAY'
   rm -f "$site/.hugo_build.lock"
   sed -i "s#^themesDir = .*#themesDir = \"$PWD/embed/hugo\"#" "$site/hugo.toml"
   printf -- '---\ntitle: Refused\n---\n\n%s\n' "$2" > "$site/content/refused.md"
-  if out=$(hugo --source "$site" --destination "$site/public" --quiet 2>&1); then
+  if out=$(hugo --source "$site" --destination "$site/public" 2>&1); then
     echo "hugo-refusals: $1: the build passed; it must fail saying: $3"; fails=$((fails + 1))
   elif ! grep -qF -- "$3" <<<"$out"; then
     echo "hugo-refusals: $1: the build failed without saying: $3"; echo "$out"; fails=$((fails + 1))

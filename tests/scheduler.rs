@@ -152,6 +152,28 @@ fn kubectl_lists_cordons_and_describes_nodes() {
         panic!("node-2");
     };
     assert!(!n.spec.unschedulable);
+    // Several nodes at once, as kubectl's `DrainCmdOptions.Complete` allows; a name and a
+    // selector together, or neither, are refused in its words.
+    assert_eq!(
+        kubectl::run(&mut c, "kubectl cordon node-1 node-3").unwrap(),
+        "node/node-1 cordoned\nnode/node-3 cordoned"
+    );
+    assert_eq!(
+        kubectl::run(&mut c, "kubectl uncordon node-1 node-2 node-3").unwrap(),
+        "node/node-1 uncordoned\nnode/node-2 already uncordoned\nnode/node-3 uncordoned"
+    );
+    for (cmd, err) in [
+        (
+            "kubectl cordon",
+            "error: USAGE: cordon NODE [flags]\nSee 'kubectl cordon -h' for help and examples",
+        ),
+        (
+            "kubectl uncordon node-1 -l a=b",
+            "error: cannot specify both a node name and a --selector option",
+        ),
+    ] {
+        assert_eq!(kubectl::run(&mut c, cmd).unwrap_err().to_string(), err);
+    }
     let d = kubectl::run(&mut c, "kubectl describe node node-1").unwrap();
     assert!(
         d.contains(

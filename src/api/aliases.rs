@@ -12,7 +12,7 @@
 //! kind): the page carries no second YAML parser, and a document without a `*` is not walked
 //! at all.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -64,7 +64,7 @@ pub fn check(text: &str) -> Result<(), TooManyAliases> {
         return Ok(());
     }
     let mut events = Events::new(text);
-    let mut anchors: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut anchors: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
     let mut open: Vec<Open> = Vec::new();
     let mut added: u64 = 0;
     let mut document = 0;

@@ -135,6 +135,8 @@ impl fmt::Display for Skipped {
 pub struct Parsed {
     pub manifests: Vec<Manifest>,
     pub skipped: Vec<Skipped>,
+    /// The text is a cluster's state: a `List`, or objects its apiserver stored (with uids).
+    pub from_cluster: bool,
 }
 
 /// [`parse_objects`], each object with what strict field validation needs. A kind the
@@ -172,6 +174,7 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
             continue;
         }
         let Some(items) = list_items(&v) else {
+            out.from_cluster |= v.pointer("/metadata/uid").is_some_and(|u| u != "");
             let m = read_one(v, false, &mut out.skipped).map_err(|mut e| {
                 if e.line.is_none() {
                     e.line = error_line(text, i, &e.message);
@@ -181,6 +184,7 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
             out.manifests.extend(m);
             continue;
         };
+        out.from_cluster = true;
         for (j, item) in items.iter().enumerate() {
             let label = object_label(item);
             let m = read_one(item.clone(), true, &mut out.skipped).map_err(|e| {

@@ -1075,7 +1075,7 @@ pub fn deployment_view(d: &Deployment) -> DeploymentView {
 /// The ReplicaSets the focus Deployment owns or has owned (`owned`, their keys), by revision.
 fn focus_rss<'a>(owned: &BTreeSet<Str>, store: &'a Store) -> Vec<&'a ReplicaSet> {
     let mut rss: Vec<&ReplicaSet> = owned.iter().filter_map(|k| store.replicaset(k)).collect();
-    rss.sort_by(|a, b| du::by_revision(a, b));
+    du::sort_by_revision(&mut rss);
     rss
 }
 

@@ -35,16 +35,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     a.only(&[&VALUED[..], &SWITCHES[..]].concat())?;
     let (dry, mut report) = dry_run(c, &a)?;
     let opts = options(&a, dry)?;
-    if a.positional.is_empty() && a.selector().is_none() {
-        return Err(KubectlError::Go(
-            "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples".into(),
-        ));
-    }
-    if !a.positional.is_empty() && a.selector().is_some() {
-        return Err(KubectlError::Go(
-            "error: cannot specify both a node name and a --selector option".into(),
-        ));
-    }
+    super::node::names_or_selector("drain", &a)?;
     let visit = super::node::visit_nodes(c, &a)?;
     // `Complete` visits every node first: one not found ends the command before any cordon.
     if let Some(Err(_)) = visit.items.iter().find(|i| i.is_err()) {

@@ -121,23 +121,34 @@ pub(super) fn shorthand_note(c: &Cluster, name: Option<&str>) -> Option<String> 
     ))
 }
 
-/// `kubectl cordon NODE` and `kubectl uncordon NODE` (or `-l SELECTOR`): each node's
+/// `kubectl cordon NODE...` and `kubectl uncordon NODE...` (or `-l SELECTOR`): each node's
 /// `spec.unschedulable` set, or left as it was (`already cordoned`).
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     let cordon = cmd.verb.name == "cordon";
     let a = Args::parse(&cmd.args, &["l", "selector"])?;
     a.only(&["l", "selector", "dry-run"])?;
     let (dry, mut report) = dry_run(c, &a)?;
-    if a.positional.len() > 1 {
-        return Err(KubectlError::Go(format!(
-            "error: USAGE: {} NODE [flags]",
-            cmd.verb.name
-        )));
-    }
+    names_or_selector(cmd.verb.name, &a)?;
     let visit = visit_nodes(c, &a)?;
     cordon_each(c, visit.items, cordon, dry, &mut report);
     let note = shorthand_note(c, a.positional.first().map(String::as_str));
     with_note(report.finish(), note)
+}
+
+/// `DrainCmdOptions.Complete`'s checks, which cordon, uncordon and drain share: one node
+/// or several by name, or a selector, not both.
+pub(super) fn names_or_selector(verb: &str, a: &Args) -> Result<(), KubectlError> {
+    if a.positional.is_empty() && a.selector().is_none() {
+        return Err(KubectlError::Go(format!(
+            "error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples"
+        )));
+    }
+    if !a.positional.is_empty() && a.selector().is_some() {
+        return Err(KubectlError::Go(
+            "error: cannot specify both a node name and a --selector option".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The nodes the command names, or its `-l` selector picks, as kubectl's builder visits them

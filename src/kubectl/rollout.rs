@@ -308,7 +308,7 @@ pub(super) fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a 
             }
         })
         .collect();
-    v.sort_by(|a, b| du::by_revision(a, b));
+    du::sort_by_revision(&mut v);
     v
 }
 

@@ -43,11 +43,15 @@ impl Session {
         Some(CommandSyncs { command, syncs })
     }
 
-    /// The Deployment sync the branch panel shows at step `pos`: within a command's instant,
-    /// once the command's sync is recorded, that sync; else the last at or before `pos`.
+    /// The Deployment sync the branch panel shows at step `pos`: the sync at `pos` when it is
+    /// one; at the end of a command's instant (where the page moves the view after a command)
+    /// and at its other steps after the command's sync, that sync; else the last at or before
+    /// `pos`.
     pub fn shown_sync(&self, pos: usize) -> Option<usize> {
-        if let Some(caused) = self.command_syncs(pos).and_then(|c| c.caused())
+        if let Some(c) = self.command_syncs(pos)
+            && let Some(caused) = c.caused()
             && caused <= pos
+            && (!self.is_focus_sync(pos) || pos == self.instant_end(c.command))
         {
             return Some(caused);
         }
@@ -127,12 +131,19 @@ mod tests {
                 Some(Branch::Rollout),
                 "{cmd}: the instant ends in a rollout sync"
             );
-            // At the end of the instant, and at every step from the command's sync on, the
-            // panel shows the command's sync; at the command itself the sync before it.
+            // At the end of the instant (where the view lands), and at every step from the
+            // command's sync on that is no sync of its own, the panel shows the command's
+            // sync; a later sync stepped onto shows itself; at the command itself the panel
+            // shows the sync before it.
             assert_eq!(s.shown_sync(end), Some(caused), "{cmd}");
-            for i in caused..=end {
-                assert_eq!(s.shown_sync(i), Some(caused), "{cmd} at step {i}");
+            for i in caused..end {
+                let own = s.is_focus_sync(i).then_some(i);
+                assert_eq!(s.shown_sync(i), own.or(Some(caused)), "{cmd} at step {i}");
             }
+            assert!(
+                c.syncs[1..].iter().any(|&i| i < end),
+                "{cmd}: a later sync to step onto"
+            );
             let before = s.shown_sync(step).unwrap();
             assert!(before < step, "{cmd}");
             assert_eq!(s.command_syncs(step), Some(c.clone()));

@@ -400,22 +400,81 @@ pub fn check_start(text: &str) -> Vec<Problem> {
     check_as(text, true)
 }
 
+/// What the editor says of its text as it is typed: [`check`]'s problems, or, for a cluster's
+/// state (which Apply does not take: it is a List of many kinds), [`check_start`]'s and a note
+/// saying what "Start from my manifest" will do with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Checked {
+    pub problems: Vec<Problem>,
+    pub state: Option<String>,
+}
+
+pub fn check_typed(text: &str) -> Checked {
+    match crate::api::yaml::parse_state(text) {
+        Ok(p) if p.from_cluster => Checked {
+            state: Some(state_note(&p)),
+            problems: problems_of(text, p.manifests, true),
+        },
+        _ => Checked {
+            problems: check(text),
+            state: None,
+        },
+    }
+}
+
+/// A cluster state's note: what it holds, and what starting from it does.
+fn state_note(p: &crate::api::yaml::Parsed) -> String {
+    let n = p.manifests.len();
+    let aside = if p.skipped.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = p
+            .skipped
+            .iter()
+            .take(3)
+            .map(|s| format!("{}/{}", s.kind, s.name))
+            .collect();
+        let more = p.skipped.len().saturating_sub(3);
+        format!(
+            "; {} of kinds the playground does not model ({}{}) will be set aside",
+            p.skipped.len(),
+            names.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )
+    };
+    format!(
+        "A cluster's state: {n} object{} as its apiserver holds them{aside}. \"Start from my manifest\" continues it, as a controller manager restarting against that cluster would (from its latest timestamp, with its nodes); Apply takes one Deployment.",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 fn check_as(text: &str, start: bool) -> Vec<Problem> {
     let parsed = if start {
         crate::api::yaml::parse_state(text).map(|p| p.manifests)
     } else {
         parse_manifests(text)
     };
-    let manifests = match parsed {
-        Ok(o) => o,
-        Err(e) => {
-            return vec![Problem {
-                line: e.line,
-                field: None,
-                message: e.message,
-            }];
-        }
-    };
+    match parsed {
+        Ok(manifests) => problems_of(text, manifests, start),
+        Err(e) => vec![Problem {
+            line: e.line,
+            field: None,
+            message: e.message,
+        }],
+    }
+}
+
+/// The problems of a text's objects: strict field validation, and a Deployment's defaulting
+/// and validation; another kind is one only in the editor (`start`: any kind goes).
+fn problems_of(
+    text: &str,
+    manifests: Vec<crate::api::yaml::Manifest>,
+    start: bool,
+) -> Vec<Problem> {
     let mut out = vec![];
     for mut m in manifests {
         if !m.object.meta().uid.is_empty() {
@@ -660,5 +719,33 @@ mod tests {
             p.iter().any(|p| p.message.contains("may not be 0")),
             "{p:?}"
         );
+    }
+
+    /// Issue 45: a pasted cluster state is not reported as errors before it is started: the
+    /// editor says what "Start from my manifest" will do with it, and only the problems that
+    /// would stop that; a Deployment is checked as before.
+    #[test]
+    fn a_pasted_cluster_state_gets_a_note_not_a_kind_error_per_object() {
+        let text = crate::scenario::gallery::GALLERY
+            .iter()
+            .find(|(n, _)| *n == "pasted-mid-rollout")
+            .unwrap()
+            .1;
+        let scenario = crate::scenario::Scenario::parse(text).unwrap();
+        let state = &scenario.objects[0];
+        assert!(!check(state).is_empty(), "Apply does not take a List");
+        let c = check_typed(state);
+        assert_eq!(c.problems, vec![], "nothing stops starting from it");
+        let note = c.state.unwrap();
+        assert!(
+            note.starts_with("A cluster's state: 18 objects as its apiserver holds them")
+                && note.contains("\"Start from my manifest\" continues it"),
+            "{note}"
+        );
+        let broken = state.replacen("replicas: 10", "replicas: -1", 1);
+        let c = check_typed(&broken);
+        assert!(c.state.is_some() && !c.problems.is_empty(), "{c:?}");
+        let c = check_typed(DOC);
+        assert_eq!((c.problems, c.state), (vec![], None));
     }
 }

@@ -21,18 +21,14 @@ pub struct Props {
     pub before: bool,
 }
 
-/// The sync the panel shows at the current step (none before the first step): the one the
-/// reader picked in the panel's lists when the view is on it, else `Session::shown_sync`.
-fn shown(props: &Props, picked: Option<usize>) -> Option<(usize, &TraceStep)> {
+/// The sync the panel shows at the current step (none before the first step):
+/// `Session::shown_sync`.
+fn shown(props: &Props) -> Option<(usize, &TraceStep)> {
     if props.before {
         return None;
     }
     let s = &props.run.0;
-    let i = match picked {
-        Some(i) if i == props.pos && s.is_focus_sync(i) => Some(i),
-        _ => s.shown_sync(props.pos),
-    }?;
-    Some((i, &*s.trace[i]))
+    s.shown_sync(props.pos).map(|i| (i, &*s.trace[i]))
 }
 
 /// The syncs of the Deployment on screen up to step `pos` (other Deployments' syncs are
@@ -83,7 +79,7 @@ pub fn embed_branch(props: &Props) -> Html {
     if !narrow {
         return panel;
     }
-    let line = shown(props, None).map_or_else(
+    let line = shown(props).map_or_else(
         || "syncDeployment: no sync yet".to_string(),
         |(_, cur)| summary_line(cur),
     );
@@ -99,7 +95,7 @@ pub fn embed_branch(props: &Props) -> Html {
 /// full panel is further down the page).
 #[function_component(BranchDrawer)]
 pub fn branch_drawer(props: &Props) -> Html {
-    let Some((_, cur)) = shown(props, None) else {
+    let Some((_, cur)) = shown(props) else {
         return html! {};
     };
     html! {
@@ -117,19 +113,9 @@ pub fn branch_drawer(props: &Props) -> Html {
 /// The branch panel. (Long: a component, whose markup is most of its length.)
 #[function_component(BranchPanel)]
 pub fn branch_panel(props: &Props) -> Html {
-    // A sync the reader picked in the lists below is the one shown while the view is on it
-    // (in a command's instant the panel otherwise stays on the command's sync).
-    let picked = use_state(|| None::<usize>);
-    let on_seek = {
-        let picked = picked.clone();
-        let seek = props.on_seek.clone();
-        Callback::from(move |i: usize| {
-            picked.set(Some(i));
-            seek.emit(i);
-        })
-    };
+    let on_seek = &props.on_seek;
     let syncs = syncs_upto(props);
-    let Some((idx, cur)) = shown(props, *picked) else {
+    let Some((idx, cur)) = shown(props) else {
         return html! {
             <section class="branch-panel" aria-label="syncDeployment branch">
                 <h2>{"syncDeployment"}</h2>
@@ -170,24 +156,16 @@ pub fn branch_panel(props: &Props) -> Html {
         Branch::SelectAll => Some("An empty selector would select every pod: the sync stops here."),
         _ => None,
     };
-    let recent = syncs.iter().rev().take(12).map(|(i, t)| {
-        let d = on_seek.clone();
-        let i = *i;
-        html! {
-            <li>
-                <button class={classes!((i == idx).then_some("current"))} onclick={move |_| d.emit(i)}
-                    title={format!("Go to step {}", i + 1)} aria-current={(i == idx).then_some("step")}>
-                    { format!("{:>6.1}s  {}", t.t as f64 / 1000.0, branch_words(t)) }
-                </button>
-            </li>
-        }
+    let recent = syncs.iter().rev().take(12).map(|&(i, t)| {
+        let label = format!("{:>6.1}s  {}", t.t as f64 / 1000.0, branch_words(t));
+        html! { <li>{ sync_link(i, label, i == idx, on_seek) }</li> }
     });
     html! {
         <section class="branch-panel" aria-label="syncDeployment branch">
             <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
-            { command_syncs(props, idx, &on_seek) }
+            { command_syncs(props, idx, on_seek) }
             if let Some(m) = special { <p class="warn">{ m }</p> }
             if let Some(c) = &cur.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
@@ -233,16 +211,11 @@ fn command_syncs(props: &Props, shown: usize, on_seek: &Callback<usize>) -> Html
     let cmd = s.trace[c.command].command.clone().unwrap_or_default();
     let items = c.syncs.iter().enumerate().map(|(k, &i)| {
         let t = &s.trace[i];
-        let d = on_seek.clone();
         let role = if k == 0 { " (the sync it caused)" } else { "" };
+        let label = format!("{} at step {}", branch_words(t), i + 1);
         html! {
-            <li>
-                <button class={classes!((i == shown).then_some("current"))} onclick={move |_| d.emit(i)}
-                    title={format!("Go to step {}", i + 1)} aria-current={(i == props.pos).then_some("step")}>
-                    { format!("{} at step {}", branch_words(t), i + 1) }
-                </button>
-                { format!(": {}{role}", crate::scenario::answer::wrote(t)) }
-            </li>
+            <li>{ sync_link(i, label, i == shown, on_seek) }
+                { format!(": {}{role}", crate::scenario::answer::wrote(t)) }</li>
         }
     });
     html! {
@@ -251,5 +224,17 @@ fn command_syncs(props: &Props, shown: usize, on_seek: &Callback<usize>) -> Html
                 { format!(" set off {} sync{} in its instant:", c.syncs.len(), if c.syncs.len() == 1 { "" } else { "s" }) }</p>
             <ol>{ for items }</ol>
         </div>
+    }
+}
+
+/// A sync in one of the panel's lists: a button that goes to its step (`current`: the sync
+/// the ladder shows).
+fn sync_link(i: usize, label: String, current: bool, on_seek: &Callback<usize>) -> Html {
+    let d = on_seek.clone();
+    html! {
+        <button class={classes!(current.then_some("current"))} onclick={move |_| d.emit(i)}
+            title={format!("Go to step {}", i + 1)} aria-current={current.then_some("step")}>
+            { label }
+        </button>
     }
 }

@@ -12,6 +12,8 @@ use yew::prelude::*;
 pub struct Props {
     pub text: String,
     pub problems: Rc<Vec<Problem>>,
+    /// The text is a cluster's state: what "Start from my manifest" will do with it.
+    pub state: Option<Rc<str>>,
     /// Every field shown, the defaulted ones too.
     pub full: bool,
     /// The text is the Deployment at the current step (not the reader's).
@@ -177,6 +179,9 @@ pub fn editor_panel(props: &Props) -> Html {
                         rows={(lines.len() + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
                 </div>
             </div>
+            if let Some(note) = &props.state {
+                <p class="state-note" role="note">{ note.to_string() }</p>
+            }
             if !props.problems.is_empty() {
                 <ul class="problems" role="alert" aria-label="manifest errors">
                     { for props.problems.iter().map(|p| html! {

@@ -510,7 +510,7 @@ impl DeploymentController {
         if diff <= 0 {
             return Ok(());
         }
-        cleanable.sort_by(|a, b| by_revision(a, b));
+        super::util::sort_by_revision(&mut cleanable);
         cx.explain(
             "cleanupDeployment",
             format!(

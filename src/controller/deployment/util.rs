@@ -552,6 +552,12 @@ pub fn find_active_or_latest(
     }
 }
 
+/// ReplicaSets sorted by revision ([`by_revision`]), in place: one sort for every caller, so
+/// the page carries the sort's code once.
+pub fn sort_by_revision(v: &mut [&ReplicaSet]) {
+    v.sort_by(|a, b| by_revision(a, b));
+}
+
 /// `ReplicaSetsByRevision`: by revision, ties (or unparsable) by creation time.
 pub fn by_revision(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
     match (revision(&a.metadata), revision(&b.metadata)) {

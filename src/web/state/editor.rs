@@ -21,6 +21,8 @@ pub struct Editor {
     /// it would revert, for the reader to confirm or cancel.
     pub pending_revert: Option<Rc<Vec<String>>>,
     pub problems: Rc<Vec<quick::Problem>>,
+    /// The text is a cluster's state: what "Start from my manifest" will do with it.
+    pub state: Option<Rc<str>>,
 }
 
 /// What the editor panel asks for.
@@ -42,11 +44,20 @@ pub enum EditorAction {
 impl Editor {
     /// An editor showing `text`, following the timeline.
     pub fn new(text: String) -> Editor {
-        Editor {
-            problems: Rc::new(quick::check(&text)),
+        let mut e = Editor {
             text,
             ..Editor::default()
-        }
+        };
+        e.recheck();
+        e
+    }
+
+    /// The text's problems (or, for a cluster's state, its note and the problems that would
+    /// stop "Start from my manifest").
+    fn recheck(&mut self) {
+        let c = quick::check_typed(&self.text);
+        self.problems = Rc::new(c.problems);
+        self.state = c.state.map(Rc::from);
     }
 
     /// Typing: the actions that need nothing but the text. False for those that need the run
@@ -55,14 +66,14 @@ impl Editor {
         match a {
             EditorAction::Changed(text) => {
                 self.pending_revert = None;
-                self.problems = Rc::new(quick::check(text));
                 self.text = text.clone();
+                self.recheck();
                 self.dirty = true;
             }
             EditorAction::Quick(field, value) => match quick::write(&self.text, *field, value) {
                 Ok(text) => {
-                    self.problems = Rc::new(quick::check(&text));
                     self.text = text;
+                    self.recheck();
                     self.dirty = true;
                 }
                 Err(e) => {
@@ -88,7 +99,7 @@ impl Editor {
     /// Shows `d` (as it stands at the step on screen), following the timeline again.
     pub fn show(&mut self, d: Rc<Deployment>) {
         self.text = quick::manifest_of(&d, self.full);
-        self.problems = Rc::new(quick::check(&self.text));
+        self.recheck();
         self.dirty = false;
         self.base = Some(d);
     }
