@@ -185,6 +185,23 @@ pub fn scroll_to_end(id: &str) {
     }
 }
 
+/// Brings an element into view when it lies below the window's bottom (the console's prompt,
+/// once the output above it has grown), and leaves the page where it is otherwise.
+pub fn keep_in_view(id: &str) {
+    let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    let below = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .is_some_and(|h| el.get_bounding_client_rect().bottom() > h);
+    // Its section's end, with the section's padding below it.
+    if below && let Ok(Some(section)) = el.closest("section") {
+        section.scroll_into_view_with_bool(false);
+    }
+}
+
 /// Real time a slice of a recording may take: the page paints and answers between two.
 const SLICE_MS: f64 = 40.0;
 /// Work ([`crate::cluster::Cluster::work`]) between two looks at the clock within a slice.

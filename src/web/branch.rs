@@ -165,7 +165,6 @@ pub fn branch_panel(props: &Props) -> Html {
             <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
-            { command_syncs(props, idx, on_seek) }
             if let Some(m) = special { <p class="warn">{ m }</p> }
             if let Some(c) = &cur.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
@@ -191,6 +190,9 @@ pub fn branch_panel(props: &Props) -> Html {
             }
             <h3>{"Recent syncs"}</h3>
             <ol class="recent">{ for recent }</ol>
+            // Last in the panel: the list comes and goes as the timeline passes commands, and
+            // nothing of the panel moves for it.
+            { command_syncs(props, idx, on_seek) }
         </section>
     }
 }

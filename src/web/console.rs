@@ -32,9 +32,17 @@ pub fn console(props: &Props) -> Html {
     let input = use_state(String::new);
     let back = use_state(|| 0usize);
     let hint = use_state(Vec::<String>::new);
+    // Once the reader has typed a command, the output is a dozen lines tall at least (the
+    // scenario's own commands, printed as the timeline reaches them, leave it as it was).
+    let used = props.lines.iter().any(|l| matches!(l, Line::Command(_)));
     {
         let n = props.lines.len();
-        use_effect_with(n, |_| bindings::scroll_to_end("console-out"));
+        use_effect_with(n, move |_| {
+            bindings::scroll_to_end("console-out");
+            if used {
+                bindings::keep_in_view("console-input");
+            }
+        });
     }
     let oninput = {
         let input = input.clone();
@@ -87,7 +95,7 @@ pub fn console(props: &Props) -> Html {
     };
     let rows = input.lines().count().clamp(1, 12).to_string();
     html! {
-        <section class="console" aria-label="kubectl console">
+        <section class={classes!("console", used.then_some("used"))} aria-label="kubectl console">
             <pre id="console-out" class="out" aria-live="polite" tabindex="0">
                 if props.lines.is_empty() {
                     <span class="muted">{ format!("Type a kubectl command, e.g. {} — Tab completes, ↑/↓ recall, Shift+Enter starts a new line (paste a manifest after kubectl apply -f -).", props.names.1) }</span>

@@ -361,12 +361,16 @@ pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) 
         .then(|| model.example_focus.clone())
         .flatten()
         .filter(|_| model.session.caption_at(model.play.pos).is_some());
-    // The text scrolls in its own space; Continue sits beside it, always in view.
+    // The caption has a space of its own (three lines: nothing moves when it changes), and a
+    // longer one, cut there with an ellipsis, opens in full at a click (or Enter): never cut
+    // for good, and no scroll box to reach. Continue sits beside it, always in view.
     html! {
         <div class="caption">
-            <div class="caption-text" role="status" aria-live="polite" tabindex="-1">
+            <div class="caption-text" role="status" aria-live="polite">
                 if let Some(c) = caption {
-                    <p>{ c }</p>
+                    <details class="cap" key={model.play.pos.to_string()}>
+                        <summary title="The whole caption">{ c }</summary>
+                    </details>
                 }
                 if let Some(example) = set_aside {
                     <p class="hint">{ format!("The example's captions are about {example}; the views follow {}. ", model.session.focus.clone().unwrap_or_default()) }
@@ -427,7 +431,8 @@ fn top_bar(model: &Model, dispatch: &Dispatch, run: &Run) -> Html {
             if !compared {
                 { release_picker(model, dispatch) }
             }
-            <p class="description">{ model.session.scenario.description.clone() }</p>
+            // Two lines in the bar; opened (a click, Enter or space), the whole text.
+            <details class="description"><summary title="Show the whole description">{ model.session.scenario.description.clone() }</summary></details>
             if !compared && !model.view.readonly {
                 <button class="compare-button" title="Run this scenario with other strategies side by side"
                     onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::Variant(VariantAction::Open)) }>{"Compare"}</button>

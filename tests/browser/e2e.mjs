@@ -503,8 +503,11 @@ for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
     const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('.continue') !== null,
       { x: box.x + box.width / 2, y: box.y + box.height / 2 });
     assert(hit, 'nothing covers Continue');
-    const text = await page.locator('.caption-text').evaluate(el => el.scrollHeight <= el.clientHeight + 1 || getComputedStyle(el).overflowY === 'auto');
-    assert(text, 'the caption text is whole or scrolls, never cut');
+    // A caption is whole, or opens in full at a click; no scroll box of its own.
+    assert(await page.locator('.caption-text').evaluate(el => getComputedStyle(el).overflowY !== 'auto'), 'no scroll box');
+    await page.locator('.caption .cap summary').click();
+    const whole = await page.locator('.caption .cap summary').evaluate(el => el.scrollHeight <= el.clientHeight + 1 && el.getBoundingClientRect().bottom <= el.closest('.caption').getBoundingClientRect().bottom + 1);
+    assert(whole, 'the caption, opened, is whole');
     // Esc closes the pod's YAML.
     await page.locator('.pod:not(.mini)').first().click();
     await page.waitForSelector('.inspector');
@@ -870,6 +873,14 @@ for (const [view, url, prepare] of [
   ['the main page (light)', base + '?theme=light', async page => { await page.keyboard.press('Shift+ArrowRight'); }],
   ['the main page (dark)', base + '?theme=dark', async page => { await seekEnd(page); await page.click('button[aria-label="Embed this scenario"]'); }],
   ['an embed', base + '?embed&controls=full&panel=events', async () => {}],
+  ['the main page with a caption held, a command run and the description open', base, async page => {
+    await command(page, 'kubectl describe deployment web');
+    await consoleSays(page, 'Pod Template:');
+    await page.click('.top .description summary');
+    await page.selectOption('select[aria-label="Speed"]', '8');
+    await page.click('button[aria-label="Play"]');
+    await page.waitForSelector('.caption .continue');
+  }],
   ['the Code view, stepped into a write, and the machinery', base, async page => {
     await page.click('.code-view .panel-toggle button');
     await page.click('.machinery .panel-toggle button');
@@ -1166,6 +1177,13 @@ await test('at 1280x720 the cluster view, the timeline, the console input and th
   await command(page, 'kubectl get rs -w');
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert(wide <= 0, 'a wide table scrolls inside its box, not the page: ' + wide);
+  // Once it holds output, the console shows a dozen lines at least, its prompt still in view.
+  await command(page, 'kubectl describe deployment web');
+  await consoleSays(page, 'Pod Template:');
+  const lines = await page.locator('#console-out').evaluate(el => el.clientHeight / parseFloat(getComputedStyle(el).lineHeight));
+  assert(lines >= 12, 'a dozen lines of output at least: ' + lines.toFixed(1));
+  assert(await inView(page, '#console-input'), 'the prompt is in view after the output grew');
+  assert((await page.locator('#console-out').evaluate(el => getComputedStyle(el).resize)) === 'vertical', 'the reader can make it taller');
   await page.screenshot({ path: path.join(out, 'laptop-1280x720.png') });
 });
 
