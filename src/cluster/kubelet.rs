@@ -264,7 +264,15 @@ pub struct Kubelet<'a> {
     pub release: crate::controller::release::Release,
     /// The scheduler's unschedulable queue.
     pub parked: &'a mut std::collections::BTreeMap<Str, Parked>,
+    /// The Nodes' usage as last summed ([`UsageCache`]).
+    pub usage: &'a mut UsageCache,
 }
+
+/// The Nodes' usage (`scheduler::usage`) and the store's resourceVersion it was summed at.
+pub type UsageCache = Option<(
+    u64,
+    std::rc::Rc<std::collections::BTreeMap<String, super::scheduler::Usage>>,
+)>;
 
 impl Kubelet<'_> {
     /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`).
@@ -445,7 +453,7 @@ impl Kubelet<'_> {
 
     /// The node for a pod: on the store's Nodes, the scheduler's filters and pick; without
     /// any, the world's nodes round-robin (they have room for every pod).
-    fn pick_node(&self, p: &Pod) -> Result<String, String> {
+    fn pick_node(&mut self, p: &Pod) -> Result<String, String> {
         if self.store.count(Kind::Node) == 0 {
             return Ok(self.world.node_name(*self.node_rr));
         }
@@ -457,7 +465,15 @@ impl Kubelet<'_> {
                 _ => None,
             })
             .collect();
-        let usage = super::scheduler::usage(self.store);
+        let rv = self.store.resource_version();
+        let usage = match &*self.usage {
+            Some((at, u)) if *at == rv => u.clone(),
+            _ => {
+                let u = std::rc::Rc::new(super::scheduler::usage(self.store));
+                *self.usage = Some((rv, u.clone()));
+                u
+            }
+        };
         let start = *self.node_rr as usize;
         super::scheduler::schedule(p, &nodes, &usage, start, self.release)
     }
@@ -502,7 +518,14 @@ impl Kubelet<'_> {
             c.message = why.as_str().into();
         }
         let uid = p.metadata.uid.clone();
+        let before = self.store.resource_version();
         self.store.update_status(Object::Pod(p)).ok()?;
+        // A condition of a pod on no node: what the Nodes' pods request is as it was.
+        if let Some((at, _)) = self.usage.as_mut()
+            && *at == before
+        {
+            *at = self.store.resource_version();
+        }
         let failed_ms = self.store.clock().now_ms();
         let attempts = parked.map_or(0, |q| q.attempts) + 1;
         let entry = Parked {

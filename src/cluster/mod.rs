@@ -125,6 +125,10 @@ pub struct Sim {
     /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
     /// its unschedulable queue holds them until a cluster event may let them fit.
     pub unschedulable: BTreeMap<Str, kubelet::Parked>,
+    /// What the Nodes' pods request, as the scheduler sums it, at the store's resourceVersion
+    /// it was summed at: pods scheduled one after the other in an instant with nothing written
+    /// between (those that fit nowhere) share one walk of the pods, not one each.
+    pub node_usage: kubelet::UsageCache,
     /// The disruption controller's queue: budgets (`namespace/name`) to sync.
     budgets_queued: BTreeSet<Str>,
     /// `kubectl drain` commands still running, the last one's id, and what their evictions
@@ -280,6 +284,7 @@ impl Cluster {
             context_namespace: "default".into(),
             restored: None,
             unschedulable: BTreeMap::new(),
+            node_usage: None,
             budgets_queued: BTreeSet::new(),
             drains: vec![],
             drain_ids: 0,
@@ -827,6 +832,7 @@ impl Cluster {
                     describe: recording,
                     release: self.sim.rsc.gates.release,
                     parked: &mut self.sim.unschedulable,
+                    usage: &mut self.sim.node_usage,
                 };
                 if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
                     if recording {
