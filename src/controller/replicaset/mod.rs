@@ -582,47 +582,29 @@ impl ReplicaSetController {
                 self.expectations
                     .counts
                     .expect_creations(&key, n as i64, now);
-                self.calls.leaf("slowStartBatch");
                 report
                     .explain
                     .push(self.calls.explain("manageReplicas", why));
                 if capped {
                     report.burst_replicas = Some(self.burst_replicas);
                 }
+                // The creations are slowStartBatch's (its function argument's): the Code view
+                // lists them under it, after ExpectCreations, in upstream's order.
+                let batch = self.calls.enter("slowStartBatch");
                 let mut batches = vec![];
                 let (ok, err) = slow_start_batches(
                     n,
                     SLOW_START_INITIAL_BATCH_SIZE,
-                    || {
-                        let pod = pod_from_template(rs);
-                        match store.create(Object::Pod(pod)).as_deref() {
-                            Ok(Object::Pod(p)) => {
-                                events.record(
-                                    "replicaset-controller",
-                                    Involved::of(Kind::ReplicaSet, &rs.metadata),
-                                    EventType::Normal,
-                                    "SuccessfulCreate",
-                                    format!("Created pod: {}", p.metadata.name),
-                                );
-                                Ok(())
-                            }
-                            Ok(_) => Ok(()),
-                            Err(e) => {
-                                events.record(
-                                    "replicaset-controller",
-                                    Involved::of(Kind::ReplicaSet, &rs.metadata),
-                                    EventType::Warning,
-                                    "FailedCreate",
-                                    format!("Error creating: {e}"),
-                                );
-                                Err(e.clone())
-                            }
-                        }
-                    },
+                    || create_pod(store, events, rs),
                     &mut batches,
                 );
+                drop(batch);
                 report.created = ok;
                 report.batches = batches;
+                // The pods a failed batch skipped will never be observed.
+                if ok < n {
+                    self.calls.leaf("CreationObserved");
+                }
                 for _ in ok..n {
                     self.expectations.counts.creation_observed(&key);
                 }
@@ -1083,6 +1065,38 @@ pub fn update_replica_set_status(
                     })?;
             cur.status = s;
             store.api().update_status(cur)
+        }
+    }
+}
+
+/// `podControl.CreatePods` for one pod of `rs`'s template, with its event.
+fn create_pod(
+    store: &mut Store,
+    events: &mut EventRecorder,
+    rs: &ReplicaSet,
+) -> Result<(), ApiError> {
+    let involved = || Involved::of(Kind::ReplicaSet, &rs.metadata);
+    match store.create(Object::Pod(pod_from_template(rs))).as_deref() {
+        Ok(Object::Pod(p)) => {
+            events.record(
+                "replicaset-controller",
+                involved(),
+                EventType::Normal,
+                "SuccessfulCreate",
+                format!("Created pod: {}", p.metadata.name),
+            );
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) => {
+            events.record(
+                "replicaset-controller",
+                involved(),
+                EventType::Warning,
+                "FailedCreate",
+                format!("Error creating: {e}"),
+            );
+            Err(e.clone())
         }
     }
 }
