@@ -536,11 +536,12 @@ await test('the Code view links each call to its upstream lines and steps into a
   const second = await active();
   await page.click('.code-view button:has-text("Step back a write")');
   assert((await active()) === 'getNewReplicaSet', 'Step back returns to the first write (the second was in ' + second + ')');
-  // The ReplicaSet's first sync: its pods are made in manageReplicas.
+  // The ReplicaSet's first sync: its pods are made in slowStartBatch, after ExpectCreations,
+  // as upstream's manageReplicas calls them.
   await page.click('button[aria-label="Step forward"]');
   await page.waitForFunction(() => document.querySelector('.code-view .code-title').textContent.includes('replicaset sync'));
   await page.click('.code-view button:has-text("Step into")');
-  assert((await active()) === 'manageReplicas', 'pods are created by manageReplicas: ' + await active());
+  assert((await active()) === 'slowStartBatch', 'pods are created by slowStartBatch: ' + await active());
   assert((await text(page, '.code-steps [aria-live]')).includes('create pods web-'), 'the write names the pod');
 });
 
