@@ -337,7 +337,10 @@ fn preview(args: &[String]) -> ExitCode {
                 "{name} has variants: it embeds as a comparison, which a film does not hold"
             ));
         }
-        "film" => out!("{}", preview::film(&name, &trace)),
+        "film" => match preview::bounded_film(&name, &trace, preview::FILM_BYTES) {
+            Ok(film) => out!("{film}"),
+            Err(e) => return refuse(e),
+        },
         _ => out!("{}", preview::svg(&name, &trace, step)),
     }
     ExitCode::SUCCESS

@@ -295,6 +295,29 @@ pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
     out
 }
 
+/// The most a film may weigh: `<rollout-playground>` plays none longer (its `FILM_BYTES`), so
+/// `rollout preview --format film` makes none longer either.
+pub const FILM_BYTES: usize = 8 * 1024 * 1024;
+
+/// [`film`], refused when it would weigh more than `limit` bytes, naming its size and the way
+/// out.
+pub fn bounded_film<S: Borrow<TraceStep>>(
+    name: &str,
+    trace: &[S],
+    limit: usize,
+) -> Result<String, String> {
+    let out = film(name, trace);
+    if out.len() <= limit {
+        return Ok(out);
+    }
+    Err(format!(
+        "the film of {name} would be {:.1} MB ({} steps), more than the {:.1} MB <rollout-playground> plays: record a shorter run (an earlier `until`, or fewer steps)",
+        out.len() as f64 / 1_048_576.0,
+        trace.len(),
+        limit as f64 / 1_048_576.0
+    ))
+}
+
 /// The same picture as an HTML page of its own.
 pub fn html<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> String {
     format!(
@@ -346,6 +369,25 @@ mod tests {
         for out in [film(&sc.name, &trace), svg(&sc.name, &trace, 0)] {
             assert!(!out.contains(['\u{FFFE}', '\u{FFFF}']));
         }
+    }
+
+    /// A film is bounded: past the limit it is refused with its size, and the limit is the
+    /// element's own (`FILM_BYTES` in www/rollout-playground.js).
+    #[test]
+    fn a_film_past_the_limit_is_refused_and_the_limit_is_the_elements() {
+        let sc = Scenario::parse(crate::scenario::gallery::DEFAULT).unwrap();
+        let trace = sc.clone().run().unwrap();
+        let whole = film(&sc.name, &trace);
+        assert_eq!(
+            bounded_film(&sc.name, &trace, FILM_BYTES),
+            Ok(whole.clone())
+        );
+        let e = bounded_film(&sc.name, &trace, whole.len() - 1).unwrap_err();
+        assert!(e.starts_with("the film of rolling-update would be "), "{e}");
+        assert!(e.contains(&format!("({} steps)", trace.len())), "{e}");
+        let element = include_str!("../../www/rollout-playground.js");
+        assert!(element.contains("const FILM_BYTES = 8 * 1024 * 1024;"));
+        assert_eq!(FILM_BYTES, 8 * 1024 * 1024);
     }
 
     #[test]
