@@ -70,9 +70,10 @@ async function command(page, cmd) {
   await page.fill('#console-input', cmd);
   await page.press('#console-input', 'Enter');
 }
-// Waits until the console's output holds `words`.
+// Waits until the console's output holds `words` (through a reload or Back, while there is no
+// console yet, it waits for one).
 async function consoleSays(page, words) {
-  await page.waitForFunction(w => document.querySelector('#console-out').innerText.includes(w), words);
+  await page.waitForFunction(w => document.querySelector('#console-out')?.innerText.includes(w), words);
 }
 // Opens the Events tab and waits until it holds `words`; its text.
 async function eventsSay(page, words) {
