@@ -142,14 +142,21 @@ pub struct Parsed {
 /// [`parse_objects`], each object with what strict field validation needs. A kind the
 /// playground does not model is refused.
 pub fn parse_manifests(text: &str) -> Result<Vec<Manifest>, ManifestError> {
-    let parsed = parse_state(text)?;
-    if let Some(s) = parsed.skipped.first() {
-        return Err(ManifestError {
-            line: None,
-            message: s.to_string(),
-        });
+    parse_state(text)?.into_manifests()
+}
+
+impl Parsed {
+    /// The objects, as `kubectl apply` takes them: a kind the playground does not model is
+    /// refused ([`parse_manifests`]).
+    pub fn into_manifests(self) -> Result<Vec<Manifest>, ManifestError> {
+        if let Some(s) = self.skipped.first() {
+            return Err(ManifestError {
+                line: None,
+                message: s.to_string(),
+            });
+        }
+        Ok(self.manifests)
     }
-    Ok(parsed.manifests)
 }
 
 /// Reads a text holding manifests, or a cluster's state as `kubectl get … -o yaml` prints it:

@@ -62,7 +62,7 @@ impl Session {
 }
 
 /// What a Deployment sync wrote, in a few words: the ReplicaSets it created, updated or
-/// deleted or updated, the Deployment it rewrote, or its status alone.
+/// deleted, the Deployment it rewrote, or its status alone.
 pub fn wrote(step: &TraceStep) -> String {
     debug_assert_eq!(step.kind, StepKind::Sync);
     let mut said: Vec<String> = Vec::new();

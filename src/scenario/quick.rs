@@ -410,13 +410,15 @@ pub struct Checked {
 }
 
 pub fn check_typed(text: &str) -> Checked {
+    // One parse per keystroke: a text that is no cluster state is checked from it as
+    // [`check`] checks it.
     match crate::api::yaml::parse_state(text) {
         Ok(p) if p.from_cluster => Checked {
             state: Some(state_note(&p)),
             problems: problems_of(text, p.manifests, true),
         },
-        _ => Checked {
-            problems: check(text),
+        parsed => Checked {
+            problems: problems_or(text, parsed.and_then(|p| p.into_manifests()), false),
             state: None,
         },
     }
@@ -458,6 +460,15 @@ fn check_as(text: &str, start: bool) -> Vec<Problem> {
     } else {
         parse_manifests(text)
     };
+    problems_or(text, parsed, start)
+}
+
+/// The problems of a text's objects, or the one problem that it could not be read.
+fn problems_or(
+    text: &str,
+    parsed: Result<Vec<crate::api::yaml::Manifest>, crate::api::yaml::ManifestError>,
+    start: bool,
+) -> Vec<Problem> {
     match parsed {
         Ok(manifests) => problems_of(text, manifests, start),
         Err(e) => vec![Problem {
