@@ -559,28 +559,36 @@ fn a_pasted_budget_goes_on_from_its_status() {
     );
 }
 
-/// The world's shorthand nodes (`world.nodes: 3`) are no Node objects: kubectl finds none, as
-/// it would, and the playground says why beneath.
+/// `world.nodes: 3` registers three Nodes, as a cluster has them: kubectl lists them Ready,
+/// the scheduler spreads the pods over them, and a drain with a budget is refused pod by pod
+/// as on the gallery's Node objects.
 #[test]
-fn shorthand_nodes_are_named_when_kubectl_finds_no_node() {
-    let mut c = run(
-        "name: t\nworld: {nodes: 3}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec:\n      replicas: 2\n      selector: {matchLabels: {app: web}}\n      template:\n        metadata: {labels: {app: web}}\n        spec: {containers: [{name: app, image: \"app:1\"}]}\nuntil: settled\n",
+fn a_world_of_three_nodes_has_three_node_objects_that_kubectl_drains() {
+    let text = format!(
+        "name: t\nworld: {{nodes: 3}}\nobjects:\n  - |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {{name: web}}\n    spec:\n      replicas: 3\n      selector: {{matchLabels: {{app: web}}}}\n      template:\n        metadata: {{labels: {{app: web}}}}\n        spec: {{containers: [{{name: app, image: \"app:1\"}}]}}\n{}steps:\n  - {{at: 10s, run: kubectl drain node-2 --timeout=12s}}\nuntil: settled\n",
+        budget("{minAvailable: 3, selector: {matchLabels: {app: web}}}")
     );
+    let mut c = run(&text);
     let out = kubectl::run(&mut c, "kubectl get nodes").unwrap();
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[0].starts_with("NAME     STATUS"), "{out}");
+    for (row, name) in rows[1..].iter().zip(["node-1", "node-2", "node-3"]) {
+        assert!(row.starts_with(name), "{out}");
+        assert!(row.contains(" Ready") && row.ends_with("v1.36.0"), "{out}");
+    }
+    assert_eq!(rows.len(), 4, "{out}");
+    assert!(rows[2].contains("Ready,SchedulingDisabled"), "{out}");
+    let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
+    let out = drain_step(&s).output.as_deref().unwrap();
+    assert!(out.starts_with("node/node-2 cordoned\n"), "{out}");
     assert!(
-        out.starts_with(
-            "No resources found\n# The pods' nodes, node-1 … node-3, are `world.nodes: 3`"
-        ),
+        out.contains("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."),
         "{out}"
     );
-    let err = kubectl::run(&mut c, "kubectl drain node-2")
-        .unwrap_err()
-        .to_string();
     assert!(
-        err.starts_with(
-            "Error from server (NotFound): nodes \"node-2\" not found\n# The pods' nodes"
-        ),
-        "{err}"
+        out.contains("error: unable to drain node \"node-2\" due to error: error when evicting pods/\"web-")
+            && out.ends_with("global timeout reached: 12s, continuing command...\nThere are pending nodes to be drained:\n node-2"),
+        "{out}"
     );
     let err = kubectl::run(&mut c, "kubectl cordon node-9")
         .unwrap_err()

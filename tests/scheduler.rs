@@ -334,9 +334,7 @@ fn a_node_down_must_be_a_node() {
     let step = trace.iter().find(|t| !t.errors.is_empty()).unwrap();
     assert_eq!(
         step.errors,
-        [
-            "world.nodesDown: \"node-9\" is not a Node (the world's nodes are v1 Node objects under objects:)"
-        ]
+        ["world.nodesDown: \"node-9\" is not a Node (kubectl get nodes lists the world's nodes)"]
     );
     let text = node_down_scenario("settled").replace(
         "name: node-down\n",

@@ -10,6 +10,7 @@ pub mod labels;
 pub mod policy;
 pub mod print;
 pub mod quantity;
+pub mod resources;
 pub mod schema;
 mod str;
 pub mod table;

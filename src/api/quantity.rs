@@ -102,6 +102,10 @@ impl Amount {
         }
         self.nanos += other.nanos;
     }
+    /// Takes `other` away (a pod leaving its node's sum); the notation stays the sum's.
+    pub fn sub(&mut self, other: Amount) {
+        self.nanos -= other.nanos;
+    }
     /// The larger of two (a pod's init containers against its containers).
     pub fn max(self, other: Amount) -> Amount {
         if other.nanos > self.nanos {

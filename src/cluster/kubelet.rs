@@ -17,7 +17,16 @@ pub struct World {
     pub ready_ms: u64,
     pub termination_ms: u64,
     pub use_grace_period: bool,
+    /// How many Nodes the world registers (`node-1` … `node-<nodes>`) when the scenario's
+    /// objects hold none ([`super::nodes`]).
     pub nodes: u32,
+    /// The registered Nodes' capacity by resource (`{cpu: "4", memory: 16Gi, pods: "110"}`);
+    /// a resource it does not name has room for every pod ([`super::nodes::ROOMY`]).
+    #[serde(
+        skip_serializing_if = "std::collections::BTreeMap::is_empty",
+        deserialize_with = "super::nodes::quantities"
+    )]
+    pub node_capacity: std::collections::BTreeMap<String, String>,
     pub failing_images: Vec<String>,
     pub crashing_images: Vec<String>,
     /// Images whose containers fail their readiness probe while listed (a container without
@@ -35,10 +44,6 @@ pub struct World {
     /// (`featureGates: {DeploymentReplicaSetTerminatingReplicas: false}`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub feature_gates: std::collections::BTreeMap<String, bool>,
-    /// The nodes by name, when a pasted cluster state named them (its Nodes, and the nodes
-    /// its pods run on); else the world's nodes are `node-1` … `node-<nodes>`.
-    #[serde(skip)]
-    pub node_names: Vec<String>,
 }
 
 impl World {
@@ -58,13 +63,13 @@ impl Default for World {
             termination_ms: 1000,
             use_grace_period: false,
             nodes: 3,
+            node_capacity: Default::default(),
             failing_images: vec![],
             crashing_images: vec![],
             unready_images: vec![],
             nodes_down: vec![],
             kubernetes: Default::default(),
             feature_gates: Default::default(),
-            node_names: vec![],
         }
     }
 }
@@ -164,21 +169,6 @@ impl World {
     pub fn image_unready(&self, image: &str) -> bool {
         self.unready_images.iter().any(|g| glob_match(g, image))
     }
-    /// Whether the world has a node of this name (`node-1` … `node-<nodes>`, or one a pasted
-    /// state named).
-    pub fn has_node(&self, name: &str) -> bool {
-        if !self.node_names.is_empty() {
-            return self.node_names.iter().any(|n| n == name);
-        }
-        (0..self.nodes.max(1)).any(|i| self.node_name(i) == name)
-    }
-    /// The `i`-th node, round-robin.
-    pub fn node_name(&self, i: u32) -> String {
-        if !self.node_names.is_empty() {
-            return self.node_names[i as usize % self.node_names.len()].clone();
-        }
-        format!("node-{}", i % self.nodes.max(1) + 1)
-    }
 }
 
 /// A kubelet/scheduler action due at some instant.
@@ -264,15 +254,7 @@ pub struct Kubelet<'a> {
     pub release: crate::controller::release::Release,
     /// The scheduler's unschedulable queue.
     pub parked: &'a mut std::collections::BTreeMap<Str, Parked>,
-    /// The Nodes' usage as last summed ([`UsageCache`]).
-    pub usage: &'a mut UsageCache,
 }
-
-/// The Nodes' usage (`scheduler::usage`) and the store's resourceVersion it was summed at.
-pub type UsageCache = Option<(
-    u64,
-    std::rc::Rc<std::collections::BTreeMap<String, super::scheduler::Usage>>,
-)>;
 
 impl Kubelet<'_> {
     /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`).
@@ -383,13 +365,10 @@ impl Kubelet<'_> {
         }
         let preset = !p.spec.node_name.is_empty();
         let node = if preset {
-            let known = if self.store.count(Kind::Node) > 0 {
-                self.store
-                    .get(Kind::Node, &key_of("", &p.spec.node_name))
-                    .is_some()
-            } else {
-                self.world.has_node(&p.spec.node_name)
-            };
+            let known = self
+                .store
+                .get(Kind::Node, &key_of("", &p.spec.node_name))
+                .is_some();
             if !known {
                 return None;
             }
@@ -451,12 +430,9 @@ impl Kubelet<'_> {
         ))
     }
 
-    /// The node for a pod: on the store's Nodes, the scheduler's filters and pick; without
-    /// any, the world's nodes round-robin (they have room for every pod).
+    /// The node for a pod: the scheduler's filters and pick on the store's Nodes, with what
+    /// each holds already and can hold (the store's running sums, [`Store::node_usage`]).
     fn pick_node(&mut self, p: &Pod) -> Result<String, String> {
-        if self.store.count(Kind::Node) == 0 {
-            return Ok(self.world.node_name(*self.node_rr));
-        }
         let nodes: Vec<&Node> = self
             .store
             .list(Kind::Node)
@@ -465,17 +441,8 @@ impl Kubelet<'_> {
                 _ => None,
             })
             .collect();
-        let rv = self.store.resource_version();
-        let usage = match &*self.usage {
-            Some((at, u)) if *at == rv => u.clone(),
-            _ => {
-                let u = std::rc::Rc::new(super::scheduler::usage(self.store));
-                *self.usage = Some((rv, u.clone()));
-                u
-            }
-        };
         let start = *self.node_rr as usize;
-        super::scheduler::schedule(p, &nodes, &usage, start, self.release)
+        super::scheduler::schedule(p, &nodes, self.store, start, self.release)
     }
 
     /// The pod fits on no node: the scheduler's Warning FailedScheduling (its message cut at
@@ -518,14 +485,7 @@ impl Kubelet<'_> {
             c.message = why.as_str().into();
         }
         let uid = p.metadata.uid.clone();
-        let before = self.store.resource_version();
         self.store.update_status(Object::Pod(p)).ok()?;
-        // A condition of a pod on no node: what the Nodes' pods request is as it was.
-        if let Some((at, _)) = self.usage.as_mut()
-            && *at == before
-        {
-            *at = self.store.resource_version();
-        }
         let failed_ms = self.store.clock().now_ms();
         let attempts = parked.map_or(0, |q| q.attempts) + 1;
         let entry = Parked {
@@ -902,11 +862,14 @@ impl super::Cluster {
     pub fn apply_world(&mut self, patch: &WorldPatch) -> Vec<String> {
         let before = self.sim.world.clone();
         self.sim.world.apply(patch);
-        let errors = if patch.nodes_down.is_some() {
+        let mut errors = if patch.nodes_down.is_some() {
             self.nodes_changed(&before.nodes_down)
         } else {
             vec![]
         };
+        if patch.nodes.is_some() {
+            errors.extend(self.nodes_counted(before.nodes));
+        }
         let now = self.now_ms();
         let mut due = vec![];
         for p in self.sim.store.pods() {

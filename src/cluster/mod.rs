@@ -14,6 +14,7 @@ pub mod disruption;
 pub mod drain;
 pub mod kubelet;
 pub mod nodelifecycle;
+pub mod nodes;
 pub mod podbook;
 pub mod restore;
 pub mod scheduler;
@@ -125,10 +126,6 @@ pub struct Sim {
     /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
     /// its unschedulable queue holds them until a cluster event may let them fit.
     pub unschedulable: BTreeMap<Str, kubelet::Parked>,
-    /// What the Nodes' pods request, as the scheduler sums it, at the store's resourceVersion
-    /// it was summed at: pods scheduled one after the other in an instant with nothing written
-    /// between (those that fit nowhere) share one walk of the pods, not one each.
-    pub node_usage: kubelet::UsageCache,
     /// The disruption controller's queue: budgets (`namespace/name`) to sync.
     budgets_queued: BTreeSet<Str>,
     /// `kubectl drain` commands still running, the last one's id, and what their evictions
@@ -245,12 +242,18 @@ impl Sim {
 }
 
 impl Cluster {
+    /// A cluster of the world's nodes (`node-1` … `node-<world.nodes>`), its controllers
+    /// with the default gates.
     pub fn new(world: World) -> Cluster {
-        Cluster::with_gates(world, FeatureGates::default())
+        let mut c = Cluster::with_gates(world, FeatureGates::default());
+        let names: Vec<String> = (1..=c.sim.world.nodes).map(nodes::shorthand_name).collect();
+        c.register_nodes(&names);
+        c
     }
 
     /// A cluster whose controllers run with `gates` (kube-controller-manager's
-    /// `--feature-gates`).
+    /// `--feature-gates`), with no Nodes yet (the scenario registers them once it knows
+    /// whether its objects hold any).
     pub fn with_gates(world: World, gates: FeatureGates) -> Cluster {
         let store = Store::new();
         let sim = Sim {
@@ -284,7 +287,6 @@ impl Cluster {
             context_namespace: "default".into(),
             restored: None,
             unschedulable: BTreeMap::new(),
-            node_usage: None,
             budgets_queued: BTreeSet::new(),
             drains: vec![],
             drain_ids: 0,
@@ -832,7 +834,6 @@ impl Cluster {
                     describe: recording,
                     release: self.sim.rsc.gates.release,
                     parked: &mut self.sim.unschedulable,
-                    usage: &mut self.sim.node_usage,
                 };
                 if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
                     if recording {

@@ -117,7 +117,7 @@ impl Cluster {
             .iter()
             .map(|name| {
                 format!(
-                    "world.nodesDown: {name:?} is not a Node (the world's nodes are v1 Node objects under objects:)"
+                    "world.nodesDown: {name:?} is not a Node (kubectl get nodes lists the world's nodes)"
                 )
             })
             .collect();

@@ -23,6 +23,9 @@ pub struct Restored {
     pub skipped: Vec<Skipped>,
     /// What the world takes from the state (`nodes: …`, an image that cannot be pulled).
     pub world: Vec<String>,
+    /// The nodes its pods are bound to, when it holds no Node objects: the world registers
+    /// them ([`Cluster::register_nodes`]).
+    pub nodes: Vec<String>,
 }
 
 impl Restored {
@@ -108,23 +111,25 @@ fn dangling(objs: &[Object]) -> Vec<(usize, String)> {
     }
 }
 
-/// The world as the state shows it: its nodes by name (the Nodes given, then those its pods
-/// are bound to; without Nodes the scheduler places pods on these, with room for all), and
-/// the images its pods cannot pull or keep crashing on, which go on doing
-/// so. Each change is said.
-fn world_from(c: &mut Cluster, pods: &[&Pod], nodes: &[String]) -> Vec<String> {
-    let mut said = vec![];
-    let mut names: Vec<String> = nodes.to_vec();
+/// The world as the state shows it: without Node objects, a node for each node its pods are
+/// bound to (`done.nodes`), and the images its pods cannot pull or keep crashing on, which go
+/// on doing so. Each change is said.
+fn world_from(c: &mut Cluster, pods: &[&Pod], has_nodes: bool, done: &mut Restored) {
+    let said = &mut done.world;
+    let mut names: Vec<String> = vec![];
     for p in pods {
         let n = p.spec.node_name.as_str();
-        if !n.is_empty() && !names.iter().any(|x| x == n) {
+        if !has_nodes && !n.is_empty() && !names.iter().any(|x| x == n) {
             names.push(n.to_string());
         }
     }
     if !names.is_empty() {
-        said.push(format!("Nodes: {}.", names.join(", ")));
+        said.push(format!(
+            "Nodes: {} (registered for the pods bound to them: the state holds no Node objects).",
+            names.join(", ")
+        ));
         c.sim.world.nodes = names.len() as u32;
-        c.sim.world.node_names = names;
+        done.nodes = names;
     }
     for p in pods {
         for (s, spec) in p.status.container_statuses.iter().zip(&p.spec.containers) {
@@ -146,19 +151,20 @@ fn world_from(c: &mut Cluster, pods: &[&Pod], nodes: &[String]) -> Vec<String> {
             }
         }
     }
-    said
 }
 
 impl Cluster {
     /// Takes a cluster's state into the store (see the module's doc): objects whose owners the
     /// state lacks are set aside, the world takes the state's nodes and failing images, the
     /// clock starts at the state's latest timestamp, and each object is stored as it was.
-    /// `skipped` are the objects the text held that the playground does not model. An object the apiserver would not hold is an error
+    /// `skipped` are the objects the text held that the playground does not model;
+    /// `nodes_given`, whether the scenario's other objects hold Nodes. An object the apiserver would not hold is an error
     /// with its index in `objs`.
     pub fn restore(
         &mut self,
         objs: Vec<Object>,
         skipped: Vec<Skipped>,
+        nodes_given: bool,
     ) -> Result<Restored, (usize, ApiError)> {
         let mut done = Restored {
             skipped,
@@ -178,11 +184,7 @@ impl Cluster {
             .enumerate()
             .filter(|(i, _)| !aside.iter().any(|(j, _)| j == i))
             .collect();
-        let nodes: Vec<String> = objs
-            .iter()
-            .filter(|(_, o)| o.kind() == crate::api::Kind::Node)
-            .map(|(_, o)| o.meta().name.to_string())
-            .collect();
+        let has_nodes = nodes_given || objs.iter().any(|(_, o)| o.kind() == crate::api::Kind::Node);
         let pods: Vec<&Pod> = objs
             .iter()
             .filter_map(|(_, o)| match o {
@@ -190,7 +192,7 @@ impl Cluster {
                 _ => None,
             })
             .collect();
-        done.world = world_from(self, &pods, &nodes);
+        world_from(self, &pods, has_nodes, &mut done);
         done.at = objs.iter().filter_map(|(_, o)| latest(o)).max();
         if let Some(t) = done.at {
             self.sim.store.clock().start_at(t);

@@ -9,7 +9,8 @@
 use super::Cluster;
 use super::kubelet::PodStep;
 use crate::api::quantity::Amount;
-use crate::api::{Node, Pod, Value, quantity_text};
+pub use crate::api::resources::{Allocatable, Usage, pod_limits, pod_requests};
+use crate::api::{Node, Pod, Value};
 use crate::api::{Object, Str};
 use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
@@ -18,61 +19,6 @@ use std::collections::BTreeMap;
 
 /// The resources NodeResourcesFit checks, in its order.
 const RESOURCES: [&str; 3] = ["cpu", "memory", "ephemeral-storage"];
-
-/// The kubelet's default `--max-pods`, for a Node whose allocatable does not say.
-const DEFAULT_MAX_PODS: i128 = 110;
-
-/// A pod's requests as the scheduler and `kubectl describe node` sum them
-/// (`resource.PodRequests`): its containers' added up, at least each init container's, plus
-/// the pod's overhead.
-pub fn pod_requests(p: &Pod) -> BTreeMap<String, Amount> {
-    pod_amounts(p, "requests")
-}
-
-/// A pod's limits, summed as its requests are.
-pub fn pod_limits(p: &Pod) -> BTreeMap<String, Amount> {
-    pod_amounts(p, "limits")
-}
-
-fn pod_amounts(p: &Pod, which: &str) -> BTreeMap<String, Amount> {
-    let of = |c: &Value| -> BTreeMap<String, Amount> {
-        let mut out = BTreeMap::new();
-        if let Some(m) = c
-            .pointer(&format!("/resources/{which}"))
-            .and_then(Value::as_object)
-        {
-            for (k, v) in m {
-                if let Some(a) = quantity_text(v).as_deref().and_then(Amount::of) {
-                    out.insert(k.clone(), a);
-                }
-            }
-        }
-        out
-    };
-    let mut sum: BTreeMap<String, Amount> = BTreeMap::new();
-    for c in p.spec.containers.iter() {
-        for (k, a) in of(&Value::Object((*c.extra).clone())) {
-            sum.entry(k).or_default().add(a);
-        }
-    }
-    let inits = p.spec.extra.get("initContainers").and_then(Value::as_array);
-    for c in inits.into_iter().flatten() {
-        for (k, a) in of(c) {
-            let e = sum.entry(k).or_default();
-            *e = e.max(a);
-        }
-    }
-    if let Some(m) = p.spec.extra.get("overhead").and_then(Value::as_object) {
-        for (k, v) in m {
-            if let Some(a) = quantity_text(v).as_deref().and_then(Amount::of)
-                && (which == "requests" || sum.contains_key(k))
-            {
-                sum.entry(k.clone()).or_default().add(a);
-            }
-        }
-    }
-    sum
-}
 
 /// What one node's filters said of a pod.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,42 +55,6 @@ pub fn toleration_matches(t: &Value, key: &str, value: &str, effect: &str) -> bo
     effect_ok && key_ok && value_ok
 }
 
-/// What the pods bound to a node request, summed, and how many they are.
-#[derive(Clone, Debug, Default)]
-pub struct Usage {
-    pub pods: i128,
-    pub requested: BTreeMap<String, Amount>,
-}
-
-/// Each node's usage: the pods bound to it that have not finished (a terminating pod still
-/// holds its requests until it is gone).
-pub fn usage(store: &Store) -> BTreeMap<String, Usage> {
-    let mut out: BTreeMap<String, Usage> = BTreeMap::new();
-    for p in store.pods() {
-        if p.spec.node_name.is_empty() || p.is_terminal() {
-            continue;
-        }
-        let u = out.entry(p.spec.node_name.to_string()).or_default();
-        u.pods += 1;
-        for (k, a) in pod_requests(p) {
-            u.requested.entry(k).or_default().add(a);
-        }
-    }
-    out
-}
-
-/// A node's allocatable amount of a resource (0 when it does not say; the pods limit
-/// defaults to the kubelet's 110).
-fn allocatable(n: &Node, resource: &str) -> i128 {
-    let a = n.allocatable(resource).as_deref().and_then(Amount::of);
-    match (resource, a) {
-        ("pods", None) => DEFAULT_MAX_PODS,
-        ("cpu", Some(a)) => a.milli(),
-        (_, Some(a)) => a.units(),
-        (_, None) => 0,
-    }
-}
-
 fn amount_in(resource: &str, a: Amount) -> i128 {
     if resource == "cpu" {
         a.milli()
@@ -155,6 +65,18 @@ fn amount_in(resource: &str, a: Amount) -> i128 {
 
 /// The filters of the default profile, in order, on one node; the first that fails decides.
 pub fn filter(p: &Pod, n: &Node, u: &Usage, release: Release) -> Result<(), Misfit> {
+    filter_wanting(p, &pod_requests(p), n, &Allocatable::of(n), u, release)
+}
+
+/// [`filter`] with the pod's requests summed once for every node.
+fn filter_wanting(
+    p: &Pod,
+    want: &BTreeMap<String, Amount>,
+    n: &Node,
+    alloc: &Allocatable,
+    u: &Usage,
+    release: Release,
+) -> Result<(), Misfit> {
     let bad = |m: String| Err(Misfit::Unresolvable(m));
     if n.spec.unschedulable && !tolerates(p, "node.kubernetes.io/unschedulable", "", "NoSchedule") {
         return bad("node(s) were unschedulable".into());
@@ -179,16 +101,15 @@ pub fn filter(p: &Pod, n: &Node, u: &Usage, release: Release) -> Result<(), Misf
         return bad("node(s) didn't match Pod's node affinity/selector".into());
     }
     let mut reasons = vec![];
-    if u.pods + 1 > allocatable(n, "pods") {
+    if u.pods + 1 > alloc.pods {
         reasons.push("Too many pods".to_string());
     }
-    let want = pod_requests(p);
     for r in RESOURCES {
         let Some(a) = want.get(r).filter(|a| !a.is_zero()) else {
             continue;
         };
         let used = u.requested.get(r).map_or(0, |x| amount_in(r, *x));
-        if used + amount_in(r, *a) > allocatable(n, r) {
+        if used + amount_in(r, *a) > alloc.get(r) {
             reasons.push(format!("Insufficient {r}"));
         }
     }
@@ -201,11 +122,10 @@ pub fn filter(p: &Pod, n: &Node, u: &Usage, release: Release) -> Result<(), Misf
 
 /// NodeResourcesFit's LeastAllocated score of a node with the pod on it: the share of cpu and
 /// memory left free, averaged (0–100).
-fn score(p: &Pod, n: &Node, u: &Usage) -> i128 {
-    let want = pod_requests(p);
+fn score(want: &BTreeMap<String, Amount>, alloc: &Allocatable, u: &Usage) -> i128 {
     let mut total = 0;
     for r in ["cpu", "memory"] {
-        let alloc = allocatable(n, r);
+        let alloc = alloc.get(r);
         let used = u.requested.get(r).map_or(0, |x| amount_in(r, *x))
             + want.get(r).map_or(0, |x| amount_in(r, *x));
         if alloc > 0 {
@@ -222,7 +142,7 @@ fn score(p: &Pod, n: &Node, u: &Usage) -> i128 {
 pub fn schedule(
     p: &Pod,
     nodes: &[&Node],
-    usage: &BTreeMap<String, Usage>,
+    store: &Store,
     start: usize,
     release: Release,
 ) -> Result<String, String> {
@@ -230,15 +150,21 @@ pub fn schedule(
         return Err("no nodes available to schedule pods".into());
     }
     let none = Usage::default();
+    let want = pod_requests(p);
     let mut misfits = vec![];
     let mut best: Option<(i128, usize)> = None;
     for k in 0..nodes.len() {
         let i = (start + k) % nodes.len();
         let n = nodes[i];
-        let u = usage.get(n.metadata.name.as_str()).unwrap_or(&none);
-        match filter(p, n, u, release) {
+        let name = n.metadata.name.as_str();
+        let u = store.node_usage(name).unwrap_or(&none);
+        let alloc = match store.node_allocatable(name) {
+            Some(a) => *a,
+            None => Allocatable::of(n),
+        };
+        match filter_wanting(p, &want, n, &alloc, u, release) {
             Ok(()) => {
-                let s = score(p, n, u);
+                let s = score(&want, &alloc, u);
                 if best.is_none_or(|(b, _)| s > b) {
                     best = Some((s, i));
                 }

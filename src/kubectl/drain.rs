@@ -40,8 +40,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     // `Complete` visits every node first: one not found ends the command before any cordon.
     if let Some(Err(_)) = visit.items.iter().find(|i| i.is_err()) {
         let err = visit.items.into_iter().find_map(Result::err);
-        let note = super::node::shorthand_note(c, a.positional.first().map(String::as_str));
-        return super::node::with_note(Err(err.expect("just found")), note);
+        return Err(err.expect("just found"));
     }
     let nodes = super::node::cordon_each(c, visit.items, true, dry, &mut report);
     if !report.errs.is_empty() {

@@ -133,12 +133,6 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
             } else {
                 format!("No resources found in {} namespace.", a.ns())
             }));
-            let nodes = args[0]
-                .split(',')
-                .any(|t| Resource::parse(t) == Some(Resource::Node));
-            if nodes && let Some(note) = super::node::shorthand_note(c, None) {
-                report.item(Ok(note));
-            }
         }
         _ => report.item(Ok(tables(c, &a, &found, output == Some("wide")))),
     }

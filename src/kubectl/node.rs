@@ -103,24 +103,6 @@ pub(super) fn wide_cells(n: &Node) -> Vec<String> {
     ]
 }
 
-/// The playground's note when the world's nodes are `world.nodes: N`, a shorthand with no
-/// Node objects: kubectl finds none, and says nothing of why (a line kubectl does not print,
-/// marked `# ` as the playground's own). `name`: the node a command named, if it did.
-pub(super) fn shorthand_note(c: &Cluster, name: Option<&str>) -> Option<String> {
-    if c.store.count(Kind::Node) > 0 || name.is_some_and(|n| !c.world.has_node(n)) {
-        return None;
-    }
-    let n = c.world.nodes.max(1);
-    let names = match n {
-        1 => "node-1".to_string(),
-        2 => "node-1 and node-2".to_string(),
-        _ => format!("node-1 … node-{n}"),
-    };
-    Some(format!(
-        "# The pods' nodes, {names}, are `world.nodes: {n}`: a shorthand for nodes with room for every pod, not Node objects, so kubectl cannot list, cordon or drain them. Put v1 Node manifests under `objects:` (the gallery's \"Stuck on capacity\" example has three) to have nodes kubectl sees."
-    ))
-}
-
 /// `kubectl cordon NODE...` and `kubectl uncordon NODE...` (or `-l SELECTOR`): each node's
 /// `spec.unschedulable` set, or left as it was (`already cordoned`).
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
@@ -131,8 +113,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     names_or_selector(cmd.verb.name, &a)?;
     let visit = visit_nodes(c, &a)?;
     cordon_each(c, visit.items, cordon, dry, &mut report);
-    let note = shorthand_note(c, a.positional.first().map(String::as_str));
-    with_note(report.finish(), note)
+    report.finish()
 }
 
 /// `DrainCmdOptions.Complete`'s checks, which cordon, uncordon and drain share: one node
@@ -161,17 +142,6 @@ pub(super) fn visit_nodes(c: &Cluster, a: &Args) -> Result<builder::Visit, Kubec
         select_all: false,
     };
     builder::visit(c, a, &names, setup)
-}
-
-/// An outcome with the playground's note after what kubectl printed (or after its error).
-pub(super) fn with_note(out: Outcome, note: Option<String>) -> Outcome {
-    let Some(note) = note else {
-        return out;
-    };
-    match out {
-        Ok(text) => Ok(format!("{text}\n{note}")),
-        Err(e) => Err(KubectlError::Client(format!("{e}\n{note}"))),
-    }
 }
 
 /// `RunCordonOrUncordon`: each visited node's `spec.unschedulable` set (or left, `already

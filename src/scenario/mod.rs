@@ -322,6 +322,7 @@ impl Scenario {
     /// apiserver would; an invalid object is an error naming it and the field).
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         self.check_time()?;
+        self.check_nodes()?;
         let gates = self
             .world
             .gates()
@@ -390,6 +391,11 @@ impl Scenario {
                 }
             }
         }
+        let is_node = |(_, o): &(usize, crate::api::Object)| o.kind() == crate::api::Kind::Node;
+        let nodes_given = state.iter().any(is_node) || created.iter().any(is_node);
+        let mut register: Vec<String> = (1..=self.world.nodes)
+            .map(crate::cluster::nodes::shorthand_name)
+            .collect();
         if !state.is_empty() || !skipped.is_empty() {
             let (index, objs): (Vec<usize>, Vec<_>) = state.into_iter().unzip();
             let labels: Vec<String> = objs
@@ -397,13 +403,21 @@ impl Scenario {
                 .map(|o| format!("{}/{}", o.kind().as_str(), o.meta().name))
                 .collect();
             let done = c
-                .restore(objs, skipped)
+                .restore(objs, skipped, created.iter().any(is_node))
                 .map_err(|(k, e)| ScenarioError::Object {
                     index: index[k],
                     label: Some(labels[k].clone()),
                     message: e.to_string(),
                 })?;
+            if !done.nodes.is_empty() {
+                register.clone_from(&done.nodes);
+            }
             c.restored = Some(std::rc::Rc::new(done));
+        }
+        // Without Node objects of its own, the world registers its nodes before the
+        // scenario's objects are created, as a cluster has its nodes before a client applies.
+        if !nodes_given {
+            c.register_nodes(&register);
         }
         for (i, o) in created {
             let label = format!("{}/{}", o.kind().as_str(), o.meta().name);
@@ -414,6 +428,22 @@ impl Scenario {
             })?;
         }
         Ok(())
+    }
+
+    /// The world's nodes: at most [`crate::cluster::nodes::MAX_NODES`], and a capacity of
+    /// quantities.
+    fn check_nodes(&self) -> Result<(), ScenarioError> {
+        use crate::cluster::nodes::{MAX_NODES, check_capacity};
+        if self.world.nodes > MAX_NODES {
+            return Err(ScenarioError::field(
+                "world.nodes",
+                format!(
+                    "{} is more nodes than a cluster has (at most {MAX_NODES})",
+                    self.world.nodes
+                ),
+            ));
+        }
+        check_capacity(&self.world.node_capacity).map_err(|(f, e)| ScenarioError::field(&f, e))
     }
 
     /// The virtual time the scenario asks for, within its budget: `until` and every step's

@@ -106,7 +106,7 @@ fn split_top_level(text: &str) -> Vec<&str> {
 }
 
 /// The world's fields a variant may set, as the scenario file spells them (and
-/// `featureGates.NAME`).
+/// `featureGates.NAME`, `nodeCapacity.RESOURCE`).
 const WORLD_FIELDS: [&str; 11] = [
     "scheduleMs",
     "startMs",
@@ -128,8 +128,10 @@ fn check_path(path: &str) -> Result<(), String> {
     match path.split_once('.') {
         Some(("world", f)) if WORLD_FIELDS.contains(&f) => Ok(()),
         Some(("world", f))
-            if f.strip_prefix("featureGates.")
-                .is_some_and(|g| !g.is_empty() && !g.contains('.')) =>
+            if ["featureGates.", "nodeCapacity."].iter().any(|p| {
+                f.strip_prefix(p)
+                    .is_some_and(|g| !g.is_empty() && !g.contains('.'))
+            }) =>
         {
             Ok(())
         }
@@ -195,8 +197,7 @@ impl Scenario {
                 continue;
             }
             if let Some(field) = path.strip_prefix("nodes.") {
-                s.set_on_every(Kind::Node, field, value)
-                    .map_err(|e| bad(path, e))?;
+                s.set_on_nodes(field, value).map_err(|e| bad(path, e))?;
                 continue;
             }
             if let Some(field) = path.strip_prefix("budgets.") {
@@ -238,6 +239,38 @@ impl Scenario {
     /// Sets `field` (dotted, within the object: `status.allocatable.cpu`) on every object of
     /// `kind` under `objects:` (a Node, a PodDisruptionBudget); a scenario without one has
     /// nothing to set.
+    /// `nodes.FIELD`: on every Node under `objects:`; in a world whose nodes are registered
+    /// for it (`world.nodes`), their capacity (`status.allocatable.RESOURCE` or
+    /// `status.capacity.RESOURCE`, both of which such a node has alike) is
+    /// `world.nodeCapacity.RESOURCE`, and any other field is refused.
+    fn set_on_nodes(&mut self, field: &str, value: &Value) -> Result<(), String> {
+        let written = self.objects.iter().any(|text| {
+            parse_state(text)
+                .is_ok_and(|p| p.manifests.iter().any(|m| m.object.kind() == Kind::Node))
+        });
+        if written {
+            return self.set_on_every(Kind::Node, field, value);
+        }
+        let resource = field
+            .strip_prefix("status.allocatable.")
+            .or_else(|| field.strip_prefix("status.capacity."))
+            .filter(|r| !r.contains('.'));
+        let Some(resource) = resource else {
+            return Err(format!(
+                "the scenario's nodes are `world.nodes: {}`, registered for it with no Node under `objects:`: a variant sets their capacity (nodes.status.allocatable.RESOURCE), or write Node objects to change more",
+                self.world.nodes
+            ));
+        };
+        let Some(q) = crate::api::quantity_text(value) else {
+            return Err(format!("{}: not a quantity", scalar_text(value)));
+        };
+        let mut capacity = self.world.node_capacity.clone();
+        capacity.insert(resource.to_string(), q);
+        crate::cluster::nodes::check_capacity(&capacity).map_err(|(_, e)| e)?;
+        self.world.node_capacity = capacity;
+        Ok(())
+    }
+
     fn set_on_every(&mut self, kind: Kind, field: &str, value: &Value) -> Result<(), String> {
         let parts: Vec<&str> = field.split('.').collect();
         let mut found = false;
@@ -537,6 +570,47 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with(want), "{tail}: {e}");
+        }
+    }
+
+    /// A setting on every Node reaches the nodes `world.nodes` registers as their capacity
+    /// (issue 45: "a setting reaches every object it names"); a field they cannot take is
+    /// refused naming the setting.
+    #[test]
+    fn a_node_setting_reaches_the_nodes_the_world_registers() {
+        let s = Scenario::parse(DEFAULT).unwrap();
+        let v = s
+            .with_variant(&variant("nodes.status.allocatable.cpu=600m"))
+            .unwrap();
+        assert_eq!(
+            v.world.node_capacity.get("cpu").map(String::as_str),
+            Some("600m")
+        );
+        let v = s
+            .with_variant(&variant("nodes.status.capacity.pods=2"))
+            .unwrap();
+        assert_eq!(
+            v.world.node_capacity.get("pods").map(String::as_str),
+            Some("2")
+        );
+        let c = v.start().unwrap();
+        let n = c.store.list(Kind::Node).next().unwrap();
+        assert_eq!(
+            n.to_value().pointer("/status/allocatable/pods"),
+            Some(&Value::from("2"))
+        );
+        for (setting, want) in [
+            (
+                "nodes.spec.unschedulable=true",
+                "nodes.spec.unschedulable: the scenario's nodes are `world.nodes: 3`, registered for it",
+            ),
+            (
+                "nodes.status.allocatable.cpu=lots",
+                "nodes.status.allocatable.cpu: \"lots\" is not a quantity",
+            ),
+        ] {
+            let e = s.with_variant(&variant(setting)).unwrap_err().to_string();
+            assert!(e.contains(want), "{setting}: {e}");
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::bindings;
 use super::state::EditorAction;
-use crate::scenario::quick::{self, Field, Problem};
+use crate::scenario::quick::{Field, Problem};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -14,6 +14,11 @@ pub struct Props {
     pub problems: Rc<Vec<Problem>>,
     /// The text is a cluster's state: what "Start from my manifest" will do with it.
     pub state: Option<Rc<str>>,
+    /// The quick controls' values, read from the text when it was last checked.
+    pub values: Rc<Option<super::state::editor::QuickValues>>,
+    /// Whether the problems are of the text as it stands (else it is checked once the typing
+    /// stops).
+    pub checked: bool,
     /// Every field shown, the defaulted ones too.
     pub full: bool,
     /// The text is the Deployment at the current step (not the reader's).
@@ -74,16 +79,92 @@ fn highlight(line: &str) -> Html {
     }
 }
 
+/// A line's height in the editor (`.stack .hl` and `.gutter` in style.css), and its padding.
+const LINE_PX: f64 = 18.0;
+const PAD_PX: usize = 6;
+/// Lines the editor's box shows at once (its `max-height`, 460 px) and those highlighted
+/// beyond them on either side, so that a scroll shows coloured text before it re-renders.
+const SHOWN_LINES: usize = 26;
+const SPARE_LINES: usize = 60;
+/// Real time after the last keystroke before a long text is checked.
+const CHECK_AFTER_MS: u32 = 300;
+
+/// Where each line of the text starts, and the longest line's length in characters.
+#[derive(PartialEq)]
+struct Lines {
+    starts: Vec<usize>,
+    widest: usize,
+}
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let widest = text.split('\n').map(|l| l.chars().count()).max();
+        Lines {
+            starts,
+            widest: widest.unwrap_or(0),
+        }
+    }
+
+    fn line<'t>(&self, text: &'t str, i: usize) -> &'t str {
+        let start = self.starts[i];
+        let end = self.starts.get(i + 1).map_or(text.len(), |e| e - 1);
+        &text[start..end]
+    }
+}
+
 /// The manifest editor: quick controls, the text with its problems at their lines, Apply.
-/// (Long: a component, whose markup is most of its length.)
+/// Only the lines in and near the box's view are coloured (a pasted state of 18 000 lines
+/// renders as few as the default manifest), and a long text is checked once the typing
+/// stops. (Long: a component, whose markup is most of its length.)
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &Props) -> Html {
-    let lines: Vec<&str> = props.text.split('\n').collect();
+    let lines = use_memo(props.text.clone(), |t| Lines::of(t));
+    let n = lines.starts.len();
     let bad: Vec<usize> = props.problems.iter().filter_map(|p| p.line).collect();
-    let values = {
-        let text = props.text.clone();
-        use_memo(text, |t| quick::read(t).ok())
+    let values = props.values.clone();
+    // The first line in view, from the box's scroll position.
+    let top = use_state(|| 0usize);
+    let onscroll = {
+        let top = top.clone();
+        Callback::from(move |e: Event| {
+            let y = bindings::scroll_top(&e);
+            let line = ((y - PAD_PX as f64).max(0.0) / LINE_PX) as usize;
+            // Re-rendered only once the view has moved a good part of the spare lines.
+            if line.abs_diff(*top) >= SPARE_LINES / 3 {
+                top.set(line);
+            }
+        })
     };
+    let first = top.saturating_sub(SPARE_LINES).min(n);
+    let last = (*top + SHOWN_LINES + SPARE_LINES).min(n);
+    let pad = |before: usize, after: usize| {
+        format!(
+            "padding-top: {}px; padding-bottom: {}px;",
+            PAD_PX + before * LINE_PX as usize,
+            PAD_PX + after * LINE_PX as usize
+        )
+    };
+    let (gutter_pad, hl_style) = (
+        pad(first, n - last),
+        format!(
+            "{} min-width: calc({}ch + 16px);",
+            pad(first, n - last),
+            lines.widest
+        ),
+    );
+    {
+        let on = props.on.clone();
+        use_effect_with((props.text.clone(), props.checked), move |(_, checked)| {
+            let pending = (!*checked).then(|| {
+                gloo::timers::callback::Timeout::new(CHECK_AFTER_MS, move || {
+                    on.emit(EditorAction::Check)
+                })
+            });
+            move || drop(pending)
+        });
+    }
     let d = props.on.clone();
     let oninput = Callback::from(move |e: InputEvent| {
         d.emit(EditorAction::Changed(bindings::select_value(&e)));
@@ -167,16 +248,16 @@ pub fn editor_panel(props: &Props) -> Html {
             </div>
             { revert.unwrap_or_default() }
             { quick_controls.unwrap_or_default() }
-            <div class="code">
-                <div class="gutter" aria-hidden="true">
-                    { for (1..=lines.len()).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
+            <div class="code" {onscroll}>
+                <div class="gutter" aria-hidden="true" style={gutter_pad}>
+                    { for (first + 1..=last).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
                 </div>
                 <div class="stack">
-                    <pre class="hl" aria-hidden="true">{ for lines.iter().enumerate().map(|(i, l)| html! {
-                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(l) }{ "\u{200b}" }</div>
+                    <pre class="hl" aria-hidden="true" style={hl_style}>{ for (first..last).map(|i| html! {
+                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(lines.line(&props.text, i)) }{ "\u{200b}" }</div>
                     }) }</pre>
                     <textarea id="manifest" aria-label="Manifest YAML" spellcheck="false" autocapitalize="off"
-                        rows={(lines.len() + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
+                        rows={(n + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
                 </div>
             </div>
             if let Some(note) = &props.state {

@@ -124,7 +124,7 @@ pub fn app() -> Html {
             <main class="grid">
                 if !readonly {
                     <section class="left">
-                        <editor::EditorPanel text={model.editor.text.clone()} problems={model.editor.problems.clone()} state={model.editor.state.clone()} full={model.editor.full} following={!model.editor.dirty} pending={model.editor.pending_revert.clone()} on={sends(&dispatch, Action::Editor)} />
+                        <editor::EditorPanel text={model.editor.text.clone()} problems={model.editor.problems.clone()} state={model.editor.state.clone()} values={model.editor.values.clone()} checked={model.editor.checked} full={model.editor.full} following={!model.editor.dirty} pending={model.editor.pending_revert.clone()} on={sends(&dispatch, Action::Editor)} />
                         <world::WorldPanel world={model.session.scenario.world.clone()} on_world={sends(&dispatch, Action::SetWorld)} />
                     </section>
                 }

@@ -46,7 +46,9 @@ async function test(name, fn, start = base, expected = []) {
     results.push(`ok   ${name}`);
   } catch (e) {
     failed++;
-    results.push(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+    // The test's own line that failed (playwright's message does not say which wait it was).
+    const at = (e.stack || '').split('\n').find(l => l.includes('e2e.mjs:') && !l.includes('at test ('));
+    results.push(`FAIL ${name}: ${e.message.split('\n')[0]}${at ? ` (${at.trim().replace(/^at /, '').replace(/.*\//, '')})` : ''}`);
     await page.screenshot({ path: path.join(out, `fail-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
   } finally {
     await page.close();
@@ -411,6 +413,10 @@ await test('console: history, completion and read-only commands', async page => 
   assert((await page.locator('#console-input').inputValue()) === 'kubectl get rs', 'recalls history');
   await command(page, 'kubectl frobnicate');
   assert((await text(page, '#console-out .err')).includes('unknown command'), 'errors shown plainly');
+  // The default example's world has Node objects, as a cluster does.
+  await command(page, 'kubectl get nodes');
+  await consoleSays(page, 'node-3   Ready');
+  assert((await text(page, '#console-out')).includes('node-1   Ready    <none>'), 'get nodes lists the world\'s nodes');
 });
 
 await test('rollout status watches in virtual time and the timeline follows to where it returns', async page => {
@@ -469,11 +475,17 @@ await test('the console takes a pasted manifest: kubectl apply -f - with several
 
 await test('work survives: a reload brings back the editor text not applied and the transcript; Back returns to the first example with its work', async page => {
   page.on('dialog', d => d.accept());
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  const opened = await page.evaluate(() => location.hash);
   await command(page, 'kubectl scale deployment/web --replicas=3');
   await consoleSays(page, 'scaled');
   const mine = (await page.locator('#manifest').inputValue()).replace('app: web', 'app: web\n    team: mine');
   await page.fill('#manifest', mine);
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  // The console answers at once; the run with the command in it may still be recording (in
+  // slices, longer on a loaded machine), and only then does the address bar carry it, and the
+  // tab keep the work under it.
+  await page.waitForFunction(o => location.hash.startsWith('#v1.') && location.hash !== o, opened);
+  await page.waitForFunction(() => Object.keys(sessionStorage).some(k => k.startsWith('rollout-work:') && sessionStorage.getItem(k).includes('team: mine')));
   await page.reload();
   await page.waitForSelector('.cluster');
   await consoleSays(page, 'kubectl scale deployment/web --replicas=3');

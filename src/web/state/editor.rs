@@ -23,12 +23,27 @@ pub struct Editor {
     pub problems: Rc<Vec<quick::Problem>>,
     /// The text is a cluster's state: what "Start from my manifest" will do with it.
     pub state: Option<Rc<str>>,
+    /// What the quick controls show, read from the text (none when it is no Deployment).
+    pub values: Rc<Option<QuickValues>>,
+    /// The problems, the note and the controls' values are of the text as it stands. A long
+    /// text typed into is checked once the typing stops ([`EditorAction::Check`]), not on
+    /// every keystroke.
+    pub checked: bool,
 }
+
+/// Each quick control's field and the value the text gives it.
+pub type QuickValues = Vec<(quick::Field, Option<String>)>;
+
+/// The longest text checked on every keystroke (parsing it costs well under a frame); a
+/// longer one is checked once the typing stops.
+pub const CHECK_AT_ONCE: usize = 32 * 1024;
 
 /// What the editor panel asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EditorAction {
     Changed(String),
+    /// The typing stopped: check the text if it has not been.
+    Check,
     Quick(quick::Field, String),
     /// Show or hide the defaulted fields.
     ToggleFullSpec,
@@ -58,6 +73,8 @@ impl Editor {
         let c = quick::check_typed(&self.text);
         self.problems = Rc::new(c.problems);
         self.state = c.state.map(Rc::from);
+        self.values = Rc::new(quick::read(&self.text).ok());
+        self.checked = true;
     }
 
     /// Typing: the actions that need nothing but the text. False for those that need the run
@@ -67,9 +84,15 @@ impl Editor {
             EditorAction::Changed(text) => {
                 self.pending_revert = None;
                 self.text = text.clone();
-                self.recheck();
+                if text.len() <= CHECK_AT_ONCE {
+                    self.recheck();
+                } else {
+                    self.checked = false;
+                }
                 self.dirty = true;
             }
+            EditorAction::Check if self.checked => return true,
+            EditorAction::Check => self.recheck(),
             EditorAction::Quick(field, value) => match quick::write(&self.text, *field, value) {
                 Ok(text) => {
                     self.text = text;
@@ -167,5 +190,31 @@ mod tests {
         e.follow(Some(&d));
         assert_eq!(e.text, typed, "the reader's text stays");
         assert!(!e.apply(&EditorAction::Apply), "applying needs the run");
+    }
+
+    /// Issue 45: a long text is not checked on every keystroke, but once the typing stops;
+    /// a short one at once.
+    #[test]
+    fn a_long_text_is_checked_when_the_typing_stops() {
+        let mut e = Editor::new(String::new());
+        let long = format!(
+            "kind: Deployment\nmetadata: {{name: x}}\n{}",
+            "# pad\n".repeat(8000)
+        );
+        assert!(long.len() > CHECK_AT_ONCE);
+        let before = e.problems.clone();
+        e.apply(&EditorAction::Changed(long.clone()));
+        assert!(
+            !e.checked && Rc::ptr_eq(&e.problems, &before),
+            "not checked while typing"
+        );
+        e.apply(&EditorAction::Check);
+        assert!(
+            e.checked && !e.problems.is_empty(),
+            "checked once it stops: {:?}",
+            e.problems
+        );
+        e.apply(&EditorAction::Changed("kind: Deployment".into()));
+        assert!(e.checked, "a short text is checked at once");
     }
 }

@@ -283,9 +283,7 @@ impl Model {
             n.refresh_learn();
         }
         if let Some(text) = &opening.manifest {
-            n.editor.text = text.clone();
-            n.editor.dirty = true;
-            n.editor.problems = Rc::new(vec![]);
+            n.editor.apply(&EditorAction::Changed(text.clone()));
             n.console = self.console.clone();
         }
         n.landed(opening);
@@ -658,8 +656,7 @@ impl Model {
         self.console.lines = Rc::new(w.lines);
         self.console.history = Rc::new(w.history);
         if let Some(text) = w.editor {
-            self.editor.text = text;
-            self.editor.dirty = true;
+            self.editor.apply(&EditorAction::Changed(text));
         }
         if w.typed.len() == self.session.typed.len() && w.typed != self.session.typed {
             Rc::make_mut(&mut self.session).typed = w.typed;
@@ -864,6 +861,7 @@ impl Model {
             }
             // The editor's own (`Editor::apply`).
             EditorAction::Changed(_)
+            | EditorAction::Check
             | EditorAction::Quick(..)
             | EditorAction::ToggleFullSpec
             | EditorAction::CancelApply => {}
