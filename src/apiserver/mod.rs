@@ -8,5 +8,6 @@ pub mod clock;
 pub mod events;
 pub mod eviction;
 mod intern;
+pub mod nodeinfo;
 pub mod queue;
 pub mod store;

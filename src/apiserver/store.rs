@@ -8,6 +8,7 @@
 
 use super::clock::Clock;
 use super::intern::PodParts;
+use super::nodeinfo::NodeInfos;
 use crate::api::resources::{Allocatable, Usage};
 use crate::api::validation::{self, Invalid};
 use crate::api::{
@@ -393,10 +394,8 @@ pub struct Store {
     orphans: BTreeSet<Str>,
     /// controller uid → its pods, grouped by labels and node and counted by state.
     tallies: FxHashMap<Str, Vec<PodTally>>,
-    /// node name → what its bound pods request (the scheduler's cache of each node).
-    node_usage: FxHashMap<Str, Usage>,
-    /// node name → its allocatable amounts, parsed once per Node write.
-    node_allocatable: FxHashMap<Str, Allocatable>,
+    /// What each node's pods request and what it can hold, as the scheduler's cache has it.
+    nodes: NodeInfos,
     pub watch: Vec<WatchEvent>,
     pub actions: Vec<Action>,
     /// Told of each client call as the store takes it (verb, resource, subresource, name):
@@ -642,11 +641,11 @@ impl Store {
     }
     /// What the pods bound to `node` that have not finished request, and how many they are.
     pub fn node_usage(&self, node: &str) -> Option<&Usage> {
-        self.node_usage.get(node)
+        self.nodes.usage(node)
     }
     /// What the Node `node` can hold (none when the store has no such Node).
     pub fn node_allocatable(&self, node: &str) -> Option<&Allocatable> {
-        self.node_allocatable.get(node)
+        self.nodes.allocatable(node)
     }
     /// Pods with no controller at all (candidates for adoption).
     pub fn orphan_pods(&self) -> impl Iterator<Item = &Pod> {
@@ -741,40 +740,6 @@ impl Store {
             }
         }
     }
-    /// A pod written (`old` → `new`; `None` for created or removed): its requests leave the
-    /// node it counted on and join the one it counts on now. Most pod writes (status) keep
-    /// its node, spec and whether it has finished, and change nothing here.
-    fn move_usage(&mut self, old: Option<&Object>, new: Option<&Object>) {
-        fn pod(o: Option<&Object>) -> Option<&Pod> {
-            match o {
-                Some(Object::Pod(p)) if Usage::counts(p) => Some(p),
-                _ => None,
-            }
-        }
-        let (was, is) = (pod(old), pod(new));
-        if let (Some(a), Some(b)) = (was, is)
-            && a.spec.node_name == b.spec.node_name
-            && Shared::same(&a.spec, &b.spec)
-        {
-            return;
-        }
-        if let Some(p) = was
-            && let Some(u) = self.node_usage.get_mut(p.spec.node_name.as_str())
-        {
-            u.tally(p, false);
-            if u.pods == 0 {
-                self.node_usage.remove(p.spec.node_name.as_str());
-            }
-        }
-        if let Some(p) = is {
-            if !self.node_usage.contains_key(p.spec.node_name.as_str()) {
-                self.node_usage
-                    .insert(p.spec.node_name.clone(), Usage::default());
-            }
-            let u = self.node_usage.get_mut(p.spec.node_name.as_str());
-            u.expect("just inserted").tally(p, true);
-        }
-    }
     fn put(&mut self, o: Rc<Object>) -> Option<Rc<Object>> {
         let kind = o.kind();
         let key = o.meta().key();
@@ -795,11 +760,7 @@ impl Store {
         if let Some(old) = &old {
             self.tally(old, false);
         }
-        self.move_usage(old.as_deref(), Some(&o));
-        if let Object::Node(n) = &*o {
-            self.node_allocatable
-                .insert(n.metadata.name.clone(), Allocatable::of(n));
-        }
+        self.nodes.written(old.as_deref(), Some(&o));
         match &old {
             // Most writes (status, scale) keep the uid and the owners: the indexes, which
             // name the slot, stay as they are.
@@ -825,10 +786,7 @@ impl Store {
         self.slots.free.push(i);
         self.index_remove(&o);
         self.tally(&o, false);
-        self.move_usage(Some(&o), None);
-        if let Object::Node(n) = &*o {
-            self.node_allocatable.remove(n.metadata.name.as_str());
-        }
+        self.nodes.written(Some(&o), None);
         Some(o)
     }
 

@@ -246,8 +246,7 @@ impl Cluster {
     /// with the default gates.
     pub fn new(world: World) -> Cluster {
         let mut c = Cluster::with_gates(world, FeatureGates::default());
-        let names: Vec<String> = (1..=c.sim.world.nodes).map(nodes::shorthand_name).collect();
-        c.register_nodes(&names);
+        c.register_nodes(&nodes::shorthand_names(1..=c.sim.world.nodes));
         c
     }
 

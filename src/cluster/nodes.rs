@@ -70,9 +70,9 @@ fn internal_ip(k: usize) -> String {
     format!("10.0.{}.{}", k / 256 % 256, k % 256)
 }
 
-/// The `i`-th world node's name (from 1).
-pub fn shorthand_name(i: u32) -> String {
-    format!("node-{i}")
+/// The world's nodes' names for these numbers: `node-1` ….
+pub fn shorthand_names(numbers: std::ops::RangeInclusive<u32>) -> Vec<String> {
+    numbers.map(|i| format!("node-{i}")).collect()
 }
 
 impl Cluster {
@@ -145,8 +145,7 @@ impl Cluster {
                 "world.nodes: {now} is fewer than the {before} nodes registered; a step adds nodes but takes none away (world.nodesDown stops a node's kubelet; kubectl drain empties it)"
             )];
         }
-        let names: Vec<String> = (before + 1..=now).map(shorthand_name).collect();
-        self.register_nodes(&names);
+        self.register_nodes(&shorthand_names(before + 1..=now));
         vec![]
     }
 }

@@ -393,9 +393,7 @@ impl Scenario {
         }
         let is_node = |(_, o): &(usize, crate::api::Object)| o.kind() == crate::api::Kind::Node;
         let nodes_given = state.iter().any(is_node) || created.iter().any(is_node);
-        let mut register: Vec<String> = (1..=self.world.nodes)
-            .map(crate::cluster::nodes::shorthand_name)
-            .collect();
+        let mut register = crate::cluster::nodes::shorthand_names(1..=self.world.nodes);
         if !state.is_empty() || !skipped.is_empty() {
             let (index, objs): (Vec<usize>, Vec<_>) = state.into_iter().unzip();
             let labels: Vec<String> = objs

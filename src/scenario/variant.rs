@@ -236,9 +236,6 @@ impl Scenario {
         Ok(s)
     }
 
-    /// Sets `field` (dotted, within the object: `status.allocatable.cpu`) on every object of
-    /// `kind` under `objects:` (a Node, a PodDisruptionBudget); a scenario without one has
-    /// nothing to set.
     /// `nodes.FIELD`: on every Node under `objects:`; in a world whose nodes are registered
     /// for it (`world.nodes`), their capacity (`status.allocatable.RESOURCE` or
     /// `status.capacity.RESOURCE`, both of which such a node has alike) is
@@ -271,6 +268,9 @@ impl Scenario {
         Ok(())
     }
 
+    /// Sets `field` (dotted, within the object: `status.allocatable.cpu`) on every object of
+    /// `kind` under `objects:` (a Node, a PodDisruptionBudget); a scenario without one has
+    /// nothing to set.
     fn set_on_every(&mut self, kind: Kind, field: &str, value: &Value) -> Result<(), String> {
         let parts: Vec<&str> = field.split('.').collect();
         let mut found = false;

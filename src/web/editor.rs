@@ -114,16 +114,23 @@ impl Lines {
     }
 }
 
-/// The manifest editor: quick controls, the text with its problems at their lines, Apply.
-/// Only the lines in and near the box's view are coloured (a pasted state of 18 000 lines
-/// renders as few as the default manifest), and a long text is checked once the typing
-/// stops. (Long: a component, whose markup is most of its length.)
-#[function_component(EditorPanel)]
-pub fn editor_panel(props: &Props) -> Html {
+/// What the text's box shows: the text's lines, the first and the end of those drawn, their
+/// paddings (the lines not drawn, as space), and the box's scroll handler. Only the lines in and
+/// near the box's view are drawn (a pasted state of 18 000 lines renders as few as the default
+/// manifest); a long text is checked once the typing stops.
+struct TextView {
+    lines: Rc<Lines>,
+    first: usize,
+    last: usize,
+    gutter_pad: String,
+    hl_style: String,
+    onscroll: Callback<Event>,
+}
+
+#[hook]
+fn use_text_view(props: &Props) -> TextView {
     let lines = use_memo(props.text.clone(), |t| Lines::of(t));
     let n = lines.starts.len();
-    let bad: Vec<usize> = props.problems.iter().filter_map(|p| p.line).collect();
-    let values = props.values.clone();
     // The first line in view, from the box's scroll position.
     let top = use_state(|| 0usize);
     let onscroll = {
@@ -156,7 +163,9 @@ pub fn editor_panel(props: &Props) -> Html {
     );
     {
         let on = props.on.clone();
-        use_effect_with((props.text.clone(), props.checked), move |(_, checked)| {
+        // (The text's lines, memoised by the text, stand for it: a new text is a new `Lines`.)
+        let text = Rc::as_ptr(&lines) as usize;
+        use_effect_with((text, props.checked), move |(_, checked)| {
             let pending = (!*checked).then(|| {
                 gloo::timers::callback::Timeout::new(CHECK_AFTER_MS, move || {
                     on.emit(EditorAction::Check)
@@ -165,6 +174,23 @@ pub fn editor_panel(props: &Props) -> Html {
             move || drop(pending)
         });
     }
+    TextView {
+        lines,
+        first,
+        last,
+        gutter_pad,
+        hl_style,
+        onscroll,
+    }
+}
+
+/// The manifest editor: quick controls, the text with its problems at their lines
+/// ([`use_text_view`]), Apply. (Long: a component, whose markup is most of its length.)
+#[function_component(EditorPanel)]
+pub fn editor_panel(props: &Props) -> Html {
+    let view = use_text_view(props);
+    let bad: Vec<usize> = props.problems.iter().filter_map(|p| p.line).collect();
+    let values = props.values.clone();
     let d = props.on.clone();
     let oninput = Callback::from(move |e: InputEvent| {
         d.emit(EditorAction::Changed(bindings::select_value(&e)));
@@ -248,16 +274,16 @@ pub fn editor_panel(props: &Props) -> Html {
             </div>
             { revert.unwrap_or_default() }
             { quick_controls.unwrap_or_default() }
-            <div class="code" {onscroll}>
-                <div class="gutter" aria-hidden="true" style={gutter_pad}>
-                    { for (first + 1..=last).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
+            <div class="code" onscroll={view.onscroll.clone()}>
+                <div class="gutter" aria-hidden="true" style={view.gutter_pad.clone()}>
+                    { for (view.first + 1..=view.last).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
                 </div>
                 <div class="stack">
-                    <pre class="hl" aria-hidden="true" style={hl_style}>{ for (first..last).map(|i| html! {
-                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(lines.line(&props.text, i)) }{ "\u{200b}" }</div>
+                    <pre class="hl" aria-hidden="true" style={view.hl_style.clone()}>{ for (view.first..view.last).map(|i| html! {
+                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(view.lines.line(&props.text, i)) }{ "\u{200b}" }</div>
                     }) }</pre>
                     <textarea id="manifest" aria-label="Manifest YAML" spellcheck="false" autocapitalize="off"
-                        rows={(n + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
+                        rows={(view.lines.starts.len() + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
                 </div>
             </div>
             if let Some(note) = &props.state {

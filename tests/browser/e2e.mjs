@@ -92,10 +92,14 @@ async function seekEnd(page) {
 }
 async function clock(page) { return text(page, '.clock'); }
 // Gallery files other than the first are fetched: wait until the picked one is on the page.
+// Opens a gallery example and waits until it is shown and the address bar has its new history
+// entry (the page writes it after the render: Back pressed before that would leave the page).
 async function pickExample(page, label) {
   const before = await text(page, '.description');
+  const address = await page.evaluate(() => location.hash);
   await page.selectOption('#gallery', { label });
   await page.waitForFunction(b => document.querySelector('.description').innerText !== b, before);
+  await page.waitForFunction(a => location.hash !== a, address);
 }
 
 await test('loads the page with the default scenario and no console errors', async page => {
