@@ -275,3 +275,47 @@ fn a_states_nodes_are_the_schedulers_and_keep_their_conditions() {
     let d = c.store.deployment("shop/web").unwrap();
     assert_eq!(d.status.available_replicas, 10);
 }
+
+/// A List of `n` pods as a state holds them (each its own uid), in a scenario's `objects`.
+fn many_pods(n: usize) -> String {
+    let mut list = String::from("  - |\n    apiVersion: v1\n    kind: List\n    items:\n");
+    for i in 0..n {
+        list.push_str(&format!(
+            "    - {{apiVersion: v1, kind: Pod, metadata: {{name: p-{i}, uid: u-{i}}}, spec: {{containers: [{{name: a, image: a}}]}}}}\n"
+        ));
+    }
+    format!("name: many\nobjects:\n{list}")
+}
+
+#[test]
+fn a_state_past_the_budget_is_refused_before_it_is_read_naming_its_count() {
+    use rollout_playground::cluster::budget::Budget;
+    let text = many_pods(20_001);
+    let e = Scenario::parse(&text)
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        "objects[0]: 20001 pods are more than the playground simulates (at most 20000): start from fewer or use the CLI with --max-pods"
+    );
+    // The CLI's budget holds it (its store's check is the run's); the page's holds one fewer.
+    assert!(Scenario::parse_within(&text, Budget::CLI).is_ok());
+    assert!(Scenario::parse(&many_pods(20_000)).unwrap().start().is_ok());
+    // The editor says so too, before reading it.
+    let pasted = Scenario::parse_within(&text, Budget::CLI)
+        .unwrap()
+        .objects
+        .remove(0);
+    let checked = rollout_playground::scenario::quick::check_typed(&pasted);
+    assert_eq!(checked.state, None);
+    assert!(
+        checked.problems[0]
+            .message
+            .starts_with("20001 pods are more than"),
+        "{:?}",
+        checked.problems
+    );
+}

@@ -12,7 +12,6 @@
 //! kind): the page carries no second YAML parser, and a document without a `*` is not walked
 //! at all.
 
-use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -50,80 +49,26 @@ impl fmt::Display for TooManyAliases {
 
 impl std::error::Error for TooManyAliases {}
 
-/// An open sequence or mapping: its anchor, and the values it holds so far (itself included).
-struct Open {
-    anchor: Option<Vec<u8>>,
-    values: u64,
-}
-
 /// Refuses `text` when the aliases of one of its documents would add more than
 /// [`ALIAS_VALUES`] values. A text libyaml cannot parse is let through: its reader reports
-/// the syntax error, at its place, as it always has.
+/// the syntax error, at its place, as it always has. (The walk is the census's, which keeps
+/// each node's size beside what it counts.)
 pub fn check(text: &str) -> Result<(), TooManyAliases> {
     if !text.contains('*') {
         return Ok(());
     }
-    let mut events = Events::new(text);
-    let mut anchors: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
-    let mut open: Vec<Open> = Vec::new();
-    let mut added: u64 = 0;
-    let mut document = 0;
-    while let Some(e) = events.next() {
-        let done = match e.kind {
-            Kind::DocumentStart => {
-                anchors.clear();
-                added = 0;
-                None
-            }
-            Kind::DocumentEnd => {
-                document += 1;
-                None
-            }
-            Kind::Scalar => Some((e.anchor, 1)),
-            Kind::Start => {
-                open.push(Open {
-                    anchor: e.anchor,
-                    values: 1,
-                });
-                None
-            }
-            Kind::End => open.pop().map(|o| (o.anchor, o.values)),
-            Kind::Alias => {
-                // An unknown anchor is serde_norway's to refuse.
-                let size = e.anchor.and_then(|a| anchors.get(&a).copied()).unwrap_or(0);
-                added = added.saturating_add(size);
-                if added > ALIAS_VALUES {
-                    return Err(TooManyAliases {
-                        line: e.line,
-                        column: e.column,
-                        document,
-                        values: added,
-                    });
-                }
-                Some((None, size))
-            }
-            Kind::Other => None,
-        };
-        let Some((anchor, size)) = done else {
-            continue;
-        };
-        if let Some(a) = anchor {
-            anchors.insert(a, size);
-        }
-        if let Some(parent) = open.last_mut() {
-            parent.values = parent.values.saturating_add(size);
-        }
-    }
-    Ok(())
+    super::census::walk(text).map(|_| ())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     DocumentStart,
     DocumentEnd,
     Scalar,
-    /// A sequence or a mapping begins.
-    Start,
+    /// A sequence begins.
+    SequenceStart,
+    /// A mapping begins.
+    MappingStart,
     /// A sequence or a mapping ends.
     End,
     Alias,
@@ -131,23 +76,38 @@ enum Kind {
 }
 
 /// One of libyaml's events, as much of it as counting needs.
-struct Event {
-    kind: Kind,
+pub(super) struct Event {
+    pub(super) kind: Kind,
     /// A node's anchor, or the anchor an alias names.
-    anchor: Option<Vec<u8>>,
-    line: usize,
-    column: usize,
+    pub(super) anchor: Option<Vec<u8>>,
+    /// A scalar's text, when the reader asked for values and it is short (a key, a kind).
+    pub(super) value: Option<Vec<u8>>,
+    pub(super) line: usize,
+    pub(super) column: usize,
 }
 
+/// The longest scalar whose text [`Events::with_values`] copies: keys and kinds are shorter.
+const VALUE_BYTES: usize = 64;
+
 /// libyaml's event parser over a text, stopping at the stream's end or its first error.
-struct Events<'a> {
+pub(super) struct Events<'a> {
     parser: Box<MaybeUninit<unsafe_sys::yaml_parser_t>>,
     done: bool,
+    /// The longest scalar whose text an event carries (none: 0).
+    values: usize,
     _text: &'a str,
 }
 
 impl<'a> Events<'a> {
-    fn new(text: &'a str) -> Events<'a> {
+    /// Events that carry the text of short scalars ([`VALUE_BYTES`]), for a reader that
+    /// looks at keys and kinds.
+    pub(super) fn with_values(text: &'a str) -> Events<'a> {
+        let mut e = Events::new(text);
+        e.values = VALUE_BYTES;
+        e
+    }
+
+    pub(super) fn new(text: &'a str) -> Events<'a> {
         let mut parser = Box::new(MaybeUninit::<unsafe_sys::yaml_parser_t>::uninit());
         // SAFETY: the parser is initialized in place before any other call, and reads the
         // text, which outlives it (`_text`), without copying it.
@@ -164,11 +124,12 @@ impl<'a> Events<'a> {
         Events {
             parser,
             done,
+            values: 0,
             _text: text,
         }
     }
 
-    fn next(&mut self) -> Option<Event> {
+    pub(super) fn next(&mut self) -> Option<Event> {
         if self.done {
             return None;
         }
@@ -190,10 +151,10 @@ impl<'a> Events<'a> {
                 unsafe_sys::YAML_DOCUMENT_END_EVENT => (Kind::DocumentEnd, None),
                 unsafe_sys::YAML_SCALAR_EVENT => (Kind::Scalar, name(e.data.scalar.anchor)),
                 unsafe_sys::YAML_SEQUENCE_START_EVENT => {
-                    (Kind::Start, name(e.data.sequence_start.anchor))
+                    (Kind::SequenceStart, name(e.data.sequence_start.anchor))
                 }
                 unsafe_sys::YAML_MAPPING_START_EVENT => {
-                    (Kind::Start, name(e.data.mapping_start.anchor))
+                    (Kind::MappingStart, name(e.data.mapping_start.anchor))
                 }
                 unsafe_sys::YAML_SEQUENCE_END_EVENT | unsafe_sys::YAML_MAPPING_END_EVENT => {
                     (Kind::End, None)
@@ -205,9 +166,17 @@ impl<'a> Events<'a> {
                 }
                 _ => (Kind::Other, None),
             };
+            // The union is read as a scalar only for a scalar event.
+            let value = if kind == Kind::Scalar && e.data.scalar.length as usize <= self.values {
+                let s = &e.data.scalar;
+                Some(std::slice::from_raw_parts(s.value, s.length as usize).to_vec())
+            } else {
+                None
+            };
             let event = Event {
                 kind,
                 anchor,
+                value,
                 line: e.start_mark.line as usize + 1,
                 column: e.start_mark.column as usize + 1,
             };

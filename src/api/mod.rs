@@ -3,6 +3,7 @@
 //! are kept verbatim in `extra` maps, so a manifest read in is written out with nothing dropped.
 
 pub mod aliases;
+pub mod census;
 pub mod codec;
 pub mod defaults;
 pub mod intstr;

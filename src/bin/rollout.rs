@@ -505,11 +505,8 @@ fn read_limit(args: &[String], i: &mut usize, budget: &mut Budget) -> Option<Res
 /// after saying why not, at the line and column it refers to.
 fn read_scenario(file: &str, budget: Budget) -> Result<(String, Scenario), ExitCode> {
     let text = read(file)?;
-    match Scenario::parse(&text) {
-        Ok(mut s) => {
-            s.budget = budget;
-            Ok((text, s))
-        }
+    match Scenario::parse_within(&text, budget) {
+        Ok(s) => Ok((text, s)),
         Err(e) => Err(refuse(file, &text, &e)),
     }
 }

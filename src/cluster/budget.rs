@@ -89,6 +89,29 @@ impl Budget {
         ))
     }
 
+    /// A text of objects (a pasted cluster state, a scenario file), refused before it is read
+    /// when it holds more pods or objects than the run may ([`crate::api::census`]): reading
+    /// 200 001 pods into values would take gigabytes before the store could count them. An
+    /// object takes at least `{kind: Pod}` and a separator, so a text of fewer than 12 bytes
+    /// per object the ceilings allow cannot cross them and is not walked.
+    pub fn check_text(&self, text: &str) -> Result<(), String> {
+        if text.len() < 12 * self.pods.min(self.objects) {
+            return Ok(());
+        }
+        let c = crate::api::census::count(text);
+        let (n, what, limit, flag) = if c.pods > self.pods as u64 {
+            (c.pods, "pods", self.pods, "--max-pods")
+        } else if c.objects > self.objects as u64 {
+            (c.objects, "objects", self.objects, "--max-objects")
+        } else {
+            return Ok(());
+        };
+        Err(format!(
+            "{n} {what} are more than the playground simulates (at most {limit}): {}",
+            self.way_out("start from fewer", flag)
+        ))
+    }
+
     /// The store while the run goes on: the first ceiling crossed, if any.
     pub fn check_store(&self, pods: usize, objects: usize) -> Option<Exceeded> {
         if pods > self.pods {
@@ -181,6 +204,31 @@ mod tests {
             Some(Exceeded::Objects { limit: 30_000 })
         );
         assert_eq!(Budget::PAGE.check_store(20_000, 30_000), None);
+        let small = Budget {
+            pods: 2,
+            objects: 3,
+            ..Budget::CLI
+        };
+        let pods =
+            "apiVersion: v1\nkind: List\nitems:\n- {kind: Pod}\n- {kind: Pod}\n- {kind: Pod}\n";
+        assert_eq!(
+            small.check_text(pods).unwrap_err(),
+            "3 pods are more than the playground simulates (at most 2): start from fewer or raise --max-pods"
+        );
+        let nodes = pods.replace("Pod", "Node") + "---\nkind: Node\n";
+        assert_eq!(
+            Budget {
+                host: Host::Page,
+                ..small
+            }
+            .check_text(&nodes)
+            .unwrap_err(),
+            "4 objects are more than the playground simulates (at most 3): start from fewer or use the CLI with --max-objects"
+        );
+        assert_eq!(
+            small.check_text(&pods.replacen("- {kind: Pod}\n", "", 1)),
+            Ok(())
+        );
         let over = OverBudget {
             t_ms: 75_000,
             exceeded: Exceeded::Steps { limit: 50_000 },

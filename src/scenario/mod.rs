@@ -179,9 +179,25 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 }
 
 impl Scenario {
-    /// Reads a scenario file (YAML or JSON). Errors name the field.
-    /// (Long: each field of a scenario file checked, with the path its error names.)
+    /// Reads a scenario file (YAML or JSON) to run within the page's budget. Errors name the
+    /// field.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::parse_within(text, Budget::PAGE)
+    }
+
+    /// [`Scenario::parse`] for a run within `budget`: a file whose objects are more than it
+    /// holds is refused before they are read ([`Budget::check_text`]).
+    pub fn parse_within(text: &str, budget: Budget) -> Result<Scenario, ScenarioError> {
+        budget
+            .check_text(text)
+            .map_err(|e| ScenarioError::field("objects", e))?;
+        let mut s = Scenario::read(text)?;
+        s.budget = budget;
+        Ok(s)
+    }
+
+    /// (Long: each field of a scenario file checked, with the path its error names.)
+    fn read(text: &str) -> Result<Scenario, ScenarioError> {
         let v = parse_document(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
         let raw: RawScenario = from_value(v).map_err(|e| {
             // (The path is printed only when it names a field, as the error prints itself.)
@@ -330,6 +346,7 @@ impl Scenario {
         let mut c = Cluster::with_gates(self.world.clone(), gates);
         c.budget = self.budget;
         c.focus = self.focus_key();
+        self.count_objects()?;
         self.load_objects(&mut c)?;
         // Nodes down from the start: their kubelets stop now.
         if !self.world.nodes_down.is_empty() {
@@ -344,6 +361,21 @@ impl Scenario {
             }
         }
         Ok(c)
+    }
+
+    /// Each object text within the budget, counted before it is read ([`Budget::check_text`];
+    /// a file's objects written as mappings were counted with it).
+    fn count_objects(&self) -> Result<(), ScenarioError> {
+        for (i, text) in self.objects.iter().enumerate() {
+            self.budget
+                .check_text(text)
+                .map_err(|message| ScenarioError::Object {
+                    index: i,
+                    label: None,
+                    message,
+                })?;
+        }
+        Ok(())
     }
 
     /// The scenario's objects into a new cluster: those with a uid are a cluster's state,

@@ -410,6 +410,12 @@ pub struct Checked {
 }
 
 pub fn check_typed(text: &str) -> Checked {
+    if let Err(message) = too_many(text) {
+        return Checked {
+            problems: vec![message],
+            state: None,
+        };
+    }
     // One parse per keystroke: a text that is no cluster state is checked from it as
     // [`check`] checks it.
     match crate::api::yaml::parse_state(text) {
@@ -452,6 +458,19 @@ fn state_note(p: &crate::api::yaml::Parsed) -> String {
         "A cluster's state: {n} object{} as its apiserver holds them{aside}. \"Start from my manifest\" continues it, as a controller manager restarting against that cluster would (from its latest timestamp, with its nodes); Apply takes one Deployment.",
         if n == 1 { "" } else { "s" }
     )
+}
+
+/// A text of more objects than the page runs, refused before it is read (a pasted state of
+/// 200 001 pods would otherwise be read whole, for seconds and gigabytes, at every check;
+/// starting from it is refused as a scenario's objects are, by [`super::Scenario::start`]).
+fn too_many(text: &str) -> Result<(), Problem> {
+    crate::cluster::budget::Budget::PAGE
+        .check_text(text)
+        .map_err(|message| Problem {
+            line: None,
+            field: None,
+            message,
+        })
 }
 
 fn check_as(text: &str, start: bool) -> Vec<Problem> {

@@ -46,7 +46,7 @@ async function frameIntervals(page, count) {
 }
 
 // ONLY=text runs only the parts whose names contain it ("replicas", "first paint", "three
-// embeds", "long session").
+// embeds", "paste", "long session").
 const part = name => !process.env.ONLY || name.includes(process.env.ONLY);
 for (const n of part('replicas') ? [1000, 10000] : []) {
   // The JS API on a page of its own: its trace, turned into JS objects, would count in the
@@ -266,6 +266,87 @@ async function docsPageWithThreeEmbeds(origin) {
 }
 if (part('three embeds')) await docsPageWithThreeEmbeds(new URL(base).origin);
 
+// A cluster's state pasted into the editor as a person pastes it (the clipboard, Ctrl+V), then
+// typed into (issue 45): the gallery's `kubectl get … -o yaml` List (52 KB), and the same with
+// its pods copied under new names and uids until it is about 500 KB (a realistic namespace).
+// From the paste to the text checked (the editor's note on the state shows), the longest
+// main-thread task meanwhile; then 20 keystrokes at its end: the page's own handler of each
+// (its work), and the time from the key to the next frame (the browser's edit of the field
+// included).
+const pastedState = fs.readFileSync('scenarios/pasted-mid-rollout.yaml', 'utf8')
+  .split('\n  - |\n')[1].split('\n').map(l => l.slice(4)).join('\n');
+function biggerState(bytes) {
+  const [head, ...items] = pastedState.trimEnd().split(/\n(?=- )/);
+  const last = items.pop();
+  const cut = last.search(/\n(?=[a-z])/);
+  items.push(last.slice(0, cut));
+  const tail = last.slice(cut);
+  const pods = items.filter(i => i.includes('\n  kind: Pod\n'));
+  const out = [...items];
+  let size = pastedState.length;
+  for (let k = 1; size < bytes; k++) {
+    for (const p of pods) {
+      const copy = p.replace(/\n    name: (\S+)/, `\n    name: $1-c${k}`).replace(/\n    uid: (\S+)/, `\n    uid: $1-c${k}`);
+      out.push(copy);
+      size += copy.length + 1;
+    }
+  }
+  return [head, ...out].join('\n') + tail + '\n';
+}
+async function pasteAndType(label, text) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(base);
+  await page.waitForSelector('.deploy-head');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+  await page.bringToFront();
+  await page.evaluate(t => navigator.clipboard.writeText(t), text);
+  await page.focus('#manifest');
+  await page.keyboard.press('Control+A');
+  const t0 = await page.evaluate(() => performance.now());
+  await page.keyboard.press('Control+V');
+  // Checked: the note on a cluster state shows, or the problems do (said, not waited out).
+  const shown = await page.waitForFunction(n => document.querySelector('#manifest').value.length === n
+    && (document.querySelector('.state-note') || document.querySelector('.problems')) && performance.now(),
+  text.length, { timeout: 120000, polling: 'raf' }).then(h => h.jsonValue());
+  const problems = await page.locator('.problems li').allInnerTexts();
+  const long = await page.evaluate(t0 => window.__long.filter(([s]) => s >= t0 - 1).map(([, d]) => d), t0);
+  // Keystrokes at the end of the last line.
+  await page.evaluate(() => {
+    window.__keys = [];
+    const ta = document.querySelector('#manifest');
+    ta.selectionStart = ta.selectionEnd = ta.value.length;
+    let key = 0, input = 0;
+    document.addEventListener('keydown', () => { key = performance.now(); }, true);
+    // The input event, captured at the window before the page's handler (which listens lower
+    // down the tree) and seen again after it: the page's work. The browser's own edit of the
+    // field comes before, between the key and the input event.
+    window.addEventListener('input', () => { input = performance.now(); }, true);
+    window.addEventListener('input', () => {
+      const work = performance.now() - input;
+      requestAnimationFrame(() => window.__keys.push([work, performance.now() - key]));
+    });
+  });
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.type(i % 5 === 4 ? ' ' : 'x');
+    await page.waitForFunction(n => window.__keys.length > n, i, { polling: 'raf' });
+  }
+  const keys = await page.evaluate(() => window.__keys);
+  const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const work = keys.map(k => k[0]), frame = keys.map(k => k[1]);
+  say(`paste ${label} (${(text.length / 1024).toFixed(0)} KB, ${text.split('\n').length} lines) with Ctrl+V: checked ${ms(shown - t0)} after the paste` +
+    `${problems.length ? ` (${problems.length} problems: ${problems[0]})` : ''}, longest main-thread task meanwhile ${ms(Math.max(0, ...long))} (${long.length} over 50 ms); ` +
+    `20 keystrokes at its end: the page's work median ${work.length ? median(work).toFixed(1) : '-'} ms, worst ${Math.max(...work).toFixed(1)} ms; to the next frame median ${median(frame).toFixed(1)} ms, worst ${Math.max(...frame).toFixed(1)} ms`);
+  await page.close();
+}
+if (part('paste')) {
+  await pasteAndType('the gallery\u2019s List', pastedState);
+  await pasteAndType('a 180 KB List', biggerState(140 * 1024));
+  await pasteAndType('a 500 KB List', biggerState(500 * 1024));
+}
 if (part('long session')) await longSession('kubectl scale', 'kubectl scale deployment/web --replicas={r}', 'scaled');
 if (part('long session')) await longSession('kubectl annotate', 'kubectl annotate deployment/web --overwrite note={i}', 'annotated');
 

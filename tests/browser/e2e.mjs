@@ -1796,9 +1796,16 @@ await test('a long recording is taken in slices: frames keep coming, Cancel leav
   const f = await page.evaluate(() => window.__frames);
   results.push(`     a 10 000-replica run recorded in slices: ${f.n} frames meanwhile, the longest ${f.worst.toFixed(0)} ms`);
   assert(f.seen && f.n >= 3, 'recorded over several frames: ' + JSON.stringify(f));
-  // In one block it takes ~1.5 s; in slices the longest wait is one sync or copy over 10 000
-  // pods (~100-150 ms on this machine, which drifts): the bound says it was sliced.
-  assert(f.worst < 250, `a frame waited ${f.worst.toFixed(0)} ms`);
+  // The same run in one block, timed on this page now, is what slicing is measured against:
+  // a loaded machine stretches both alike, so the bound holds on any machine (bench.mjs
+  // reports the longest frame in milliseconds; a functional test does not time it).
+  const block = await page.evaluate(y => {
+    const t0 = performance.now();
+    window.wasmBindings.runScenario(y);
+    return performance.now() - t0;
+  }, webYaml(10000));
+  results.push(`     the same run in one block: ${block.toFixed(0)} ms`);
+  assert(f.worst < block / 2, `a frame waited ${f.worst.toFixed(0)} ms, half of the run in one block (${block.toFixed(0)} ms) or more`);
   assert((await text(page, '.deploy-head')).includes('replicas 10000'), 'the run opened');
   // A change typed at the end of it is recorded in slices too.
   await seekEnd(page);
@@ -1808,7 +1815,7 @@ await test('a long recording is taken in slices: frames keep coming, Cancel leav
   const c = await page.evaluate(() => window.__frames);
   results.push(`     a change to it recorded in slices: ${c.n} frames meanwhile, the longest ${c.worst.toFixed(0)} ms`);
   assert(c.seen, 'the change was recorded in slices: ' + JSON.stringify(c));
-  assert(c.worst < 250, `a frame waited ${c.worst.toFixed(0)} ms`);
+  assert(c.worst < block / 2, `a frame waited ${c.worst.toFixed(0)} ms, half of the run in one block (${block.toFixed(0)} ms) or more`);
 });
 
 await test('a seeded fuzz of links and host messages: the page answers every one and is never blank', async page => {
