@@ -10,7 +10,7 @@
 // end of the default example, the 20th against the 200th.
 import fs from 'node:fs';
 import path from 'node:path';
-import { deploymentScenario, start } from './harness.mjs';
+import { biggerState, deploymentScenario, pastedState, start } from './harness.mjs';
 
 const out = path.resolve('tests/browser/out');
 fs.mkdirSync(out, { recursive: true });
@@ -273,26 +273,6 @@ if (part('three embeds')) await docsPageWithThreeEmbeds(new URL(base).origin);
 // main-thread task meanwhile; then 20 keystrokes at its end: the page's own handler of each
 // (its work), and the time from the key to the next frame (the browser's edit of the field
 // included).
-const pastedState = fs.readFileSync('scenarios/pasted-mid-rollout.yaml', 'utf8')
-  .split('\n  - |\n')[1].split('\n').map(l => l.slice(4)).join('\n');
-function biggerState(bytes) {
-  const [head, ...items] = pastedState.trimEnd().split(/\n(?=- )/);
-  const last = items.pop();
-  const cut = last.search(/\n(?=[a-z])/);
-  items.push(last.slice(0, cut));
-  const tail = last.slice(cut);
-  const pods = items.filter(i => i.includes('\n  kind: Pod\n'));
-  const out = [...items];
-  let size = pastedState.length;
-  for (let k = 1; size < bytes; k++) {
-    for (const p of pods) {
-      const copy = p.replace(/\n    name: (\S+)/, `\n    name: $1-c${k}`).replace(/\n    uid: (\S+)/, `\n    uid: $1-c${k}`);
-      out.push(copy);
-      size += copy.length + 1;
-    }
-  }
-  return [head, ...out].join('\n') + tail + '\n';
-}
 async function pasteAndType(label, text) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.addInitScript(() => {

@@ -33,6 +33,28 @@ objects:
         spec: {containers: [{name: app, image: "app:1"}]}
 `;
 
+// The gallery's pasted state, as a reader pastes what kubectl printed.
+export const pastedState = fs.readFileSync('scenarios/pasted-mid-rollout.yaml', 'utf8')
+  .split('\n  - |\n')[1].split('\n').map(l => l.slice(4)).join('\n');
+// The same List with its pods copied under new names and uids until it holds `bytes`.
+export function biggerState(bytes) {
+  const [head, ...items] = pastedState.trimEnd().split(/\n(?=- )/);
+  const last = items.pop();
+  const cut = last.search(/\n(?=[a-z])/);
+  items.push(last.slice(0, cut));
+  const tail = last.slice(cut);
+  const pods = items.filter(i => i.includes('\n  kind: Pod\n'));
+  const out = [...items];
+  let size = pastedState.length;
+  for (let k = 1; size < bytes; k++) {
+    for (const p of pods) {
+      const copy = p.replace(/\n    name: (\S+)/, `\n    name: $1-c${k}`).replace(/\n    uid: (\S+)/, `\n    uid: $1-c${k}`);
+      out.push(copy);
+      size += copy.length + 1;
+    }
+  }
+  return [head, ...out].join('\n') + tail + '\n';
+}
 export async function start(distDir) {
   const dist = path.resolve(distDir || 'dist');
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
