@@ -326,6 +326,44 @@ fn a_node_that_stops_reporting_is_tainted_and_its_pods_evicted_after_300_s() {
     assert_eq!(c.store.pods().count(), 6);
 }
 
+/// A node back from being lost posts each condition as a healthy kubelet does
+/// (`pkg/kubelet/nodestatus/setters.go`), the pressure ones included.
+#[test]
+fn a_node_back_posts_the_kubelets_own_conditions() {
+    let text = node_down_scenario("settled").replace(
+        "status: {allocatable:",
+        "status: {conditions: [{type: MemoryPressure, status: \"False\"}, {type: DiskPressure, status: \"False\"}, {type: PIDPressure, status: \"False\"}, {type: NetworkUnavailable, status: \"Unknown\"}], allocatable:",
+    );
+    let s = Scenario::parse(&text).unwrap();
+    let mut c = s.start().unwrap();
+    s.run_on(&mut c).unwrap();
+    let n = kubectl::run(&mut c, "kubectl get node node-2 -o json").unwrap();
+    let v: serde_json::Value = serde_json::from_str(&n).unwrap();
+    let mut conditions: Vec<String> = v["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {} {}",
+                c["type"], c["status"], c["reason"], c["message"]
+            )
+            .replace('"', "")
+        })
+        .collect();
+    conditions.sort();
+    assert_eq!(
+        conditions,
+        [
+            "DiskPressure False KubeletHasNoDiskPressure kubelet has no disk pressure",
+            "MemoryPressure False KubeletHasSufficientMemory kubelet has sufficient memory available",
+            "NetworkUnavailable Unknown null null",
+            "PIDPressure False KubeletHasSufficientPID kubelet has sufficient PID available",
+            "Ready True KubeletReady kubelet is posting ready status",
+        ]
+    );
+}
+
 #[test]
 fn a_node_down_must_be_a_node() {
     let text = node_down_scenario("settled").replace("nodesDown: [node-2]", "nodesDown: [node-9]");

@@ -86,27 +86,19 @@ pub(super) struct Event {
     pub(super) column: usize,
 }
 
-/// The longest scalar whose text [`Events::with_values`] copies: keys and kinds are shorter.
+/// The longest scalar whose text an event carries: keys and kinds are shorter.
 const VALUE_BYTES: usize = 64;
 
 /// libyaml's event parser over a text, stopping at the stream's end or its first error.
 pub(super) struct Events<'a> {
     parser: Box<MaybeUninit<unsafe_sys::yaml_parser_t>>,
     done: bool,
-    /// The longest scalar whose text an event carries (none: 0).
-    values: usize,
     _text: &'a str,
 }
 
 impl<'a> Events<'a> {
     /// Events that carry the text of short scalars ([`VALUE_BYTES`]), for a reader that
     /// looks at keys and kinds.
-    pub(super) fn with_values(text: &'a str) -> Events<'a> {
-        let mut e = Events::new(text);
-        e.values = VALUE_BYTES;
-        e
-    }
-
     pub(super) fn new(text: &'a str) -> Events<'a> {
         let mut parser = Box::new(MaybeUninit::<unsafe_sys::yaml_parser_t>::uninit());
         // SAFETY: the parser is initialized in place before any other call, and reads the
@@ -124,7 +116,6 @@ impl<'a> Events<'a> {
         Events {
             parser,
             done,
-            values: 0,
             _text: text,
         }
     }
@@ -167,7 +158,7 @@ impl<'a> Events<'a> {
                 _ => (Kind::Other, None),
             };
             // The union is read as a scalar only for a scalar event.
-            let value = if kind == Kind::Scalar && e.data.scalar.length as usize <= self.values {
+            let value = if kind == Kind::Scalar && e.data.scalar.length as usize <= VALUE_BYTES {
                 let s = &e.data.scalar;
                 Some(std::slice::from_raw_parts(s.value, s.length as usize).to_vec())
             } else {

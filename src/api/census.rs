@@ -125,6 +125,33 @@ impl Frame {
         self.want_key = true;
         self.key = Word::None;
     }
+
+    /// This node ended: a candidate adds what it is to `total`, a List's item or its items to
+    /// the node they are in, and the parent has read a value.
+    fn close(&self, total: &mut Census, parent: Option<&mut Frame>) {
+        if let Role::Candidate { .. } = self.role {
+            if self.kind == Word::List {
+                total.objects += self.items.objects;
+                total.pods += self.items.pods;
+            } else if self.kind != Word::None {
+                total.objects += 1;
+                total.pods += u64::from(self.kind == Word::Pod);
+            }
+        }
+        let Some(parent) = parent else { return };
+        match self.role {
+            Role::Items => {
+                parent.items.objects += self.items.objects;
+                parent.items.pods += self.items.pods;
+            }
+            Role::Item => {
+                parent.items.objects += 1;
+                parent.items.pods += u64::from(self.kind == Word::Pod);
+            }
+            _ => {}
+        }
+        parent.took_value(None);
+    }
 }
 
 /// Counts the objects and pods of `text` ([`Census`]). A text libyaml cannot parse is counted
@@ -137,7 +164,7 @@ pub fn count(text: &str) -> Census {
 /// [`ALIAS_VALUES`] (the alias count is [`super::aliases::check`]'s, which walks here: one
 /// loop over libyaml's events in the page, not two).
 pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
-    let mut events = Events::with_values(text);
+    let mut events = Events::new(text);
     let mut total = Census::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
@@ -204,35 +231,6 @@ pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
         }
     }
     Ok(total)
-}
-
-impl Frame {
-    /// This node ended: a candidate adds what it is to `total`, a List's item or its items to
-    /// the node they are in, and the parent has read a value.
-    fn close(&self, total: &mut Census, parent: Option<&mut Frame>) {
-        if let Role::Candidate { .. } = self.role {
-            if self.kind == Word::List {
-                total.objects += self.items.objects;
-                total.pods += self.items.pods;
-            } else if self.kind != Word::None {
-                total.objects += 1;
-                total.pods += u64::from(self.kind == Word::Pod);
-            }
-        }
-        let Some(parent) = parent else { return };
-        match self.role {
-            Role::Items => {
-                parent.items.objects += self.items.objects;
-                parent.items.pods += self.items.pods;
-            }
-            Role::Item => {
-                parent.items.objects += 1;
-                parent.items.pods += u64::from(self.kind == Word::Pod);
-            }
-            _ => {}
-        }
-        parent.took_value(None);
-    }
 }
 
 #[cfg(test)]

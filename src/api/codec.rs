@@ -19,6 +19,18 @@ pub fn from_value<T: DeserializeOwned>(v: Value) -> Result<T, DecodeError> {
     serde_path_to_error::deserialize(v)
 }
 
+/// Reads an object of `kind`: the one place each kind's decoder is built (a manifest and a
+/// patched object both come here, so the page carries each kind's decoding once).
+pub fn object_of(kind: Kind, v: Value) -> Result<Object, DecodeError> {
+    Ok(match kind {
+        Kind::Deployment => Object::Deployment(Box::new(from_value(v)?)),
+        Kind::ReplicaSet => Object::ReplicaSet(Box::new(from_value(v)?)),
+        Kind::Pod => Object::Pod(from_value(v)?),
+        Kind::Node => Object::Node(Box::new(from_value(v)?)),
+        Kind::PodDisruptionBudget => Object::PodDisruptionBudget(Box::new(from_value(v)?)),
+    })
+}
+
 /// Writes a typed value. The model's types have string keys only, so this cannot fail.
 pub fn to_value<T: Serialize + ?Sized>(t: &T) -> Value {
     serde_json::to_value(t).expect("the object model serializes to JSON")

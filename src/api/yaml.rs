@@ -1,10 +1,8 @@
 //! Reading manifests (YAML or JSON, one or many documents) into typed objects, and writing them
 //! back out. Errors name the document and the field path, as `kubectl apply` would.
 
-use super::codec::from_value;
-use super::{Deployment, Kind, Object, Pod, ReplicaSet, Value};
+use super::{Kind, Object, Value};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use std::fmt;
 
 /// Why a manifest could not be read.
@@ -77,20 +75,16 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
             "no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})"
         )));
     }
-    fn typed<T: DeserializeOwned>(v: Value) -> Result<T, ManifestError> {
-        from_value::<T>(v).map_err(|e| ManifestError {
-            line: None,
-            message: e.to_string(),
-        })
-    }
-    Ok(match kind {
-        "Deployment" => Object::Deployment(Box::new(typed::<Deployment>(v)?)),
-        "ReplicaSet" => Object::ReplicaSet(Box::new(typed::<ReplicaSet>(v)?)),
-        "Node" => Object::Node(Box::new(typed::<crate::api::Node>(v)?)),
-        "PodDisruptionBudget" => {
-            Object::PodDisruptionBudget(Box::new(typed::<crate::api::PodDisruptionBudget>(v)?))
-        }
-        _ => Object::Pod(typed::<Pod>(v)?),
+    let kind = match kind {
+        "Deployment" => Kind::Deployment,
+        "ReplicaSet" => Kind::ReplicaSet,
+        "Node" => Kind::Node,
+        "PodDisruptionBudget" => Kind::PodDisruptionBudget,
+        _ => Kind::Pod,
+    };
+    super::codec::object_of(kind, v).map_err(|e| ManifestError {
+        line: None,
+        message: e.to_string(),
     })
 }
 

@@ -10,7 +10,7 @@ use super::Cluster;
 use super::kubelet::{PodStep, next_for_seen, set_pod_condition};
 use super::scheduler::{toleration_matches, tolerations_of};
 use crate::api::{
-    ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Str, Taint, Value, key_of,
+    ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Taint, Value, key_of,
 };
 use crate::apiserver::events::{EventType, Involved};
 use crate::apiserver::store::Propagation;
@@ -297,18 +297,12 @@ impl Cluster {
             .iter()
             .any(|c| c.type_ == "Ready" && c.status != "True");
         for c in &mut n.status.conditions {
-            if c.status == "Unknown" {
-                c.status = if c.type_ == "Ready" { "True" } else { "False" }.into();
-                c.reason = if c.type_ == "Ready" {
-                    Str::from("KubeletReady")
-                } else {
-                    Str::from(format!("KubeletHas{}", c.type_.replace("Pressure", "")))
-                };
-                c.message = if c.type_ == "Ready" {
-                    "kubelet is posting ready status".into()
-                } else {
-                    Str::default()
-                };
+            if let Some((status, reason, message)) =
+                kubelet_posts(&c.type_).filter(|_| c.status == "Unknown")
+            {
+                c.status = status.into();
+                c.reason = reason.into();
+                c.message = message.into();
                 c.last_transition_time = Some(now);
             }
         }
@@ -341,4 +335,30 @@ impl Cluster {
             }
         }
     }
+}
+
+/// A healthy kubelet's condition of each type, as its node status setters post it
+/// (`pkg/kubelet/nodestatus/setters.go`: `ReadyCondition`, `MemoryPressureCondition`,
+/// `DiskPressureCondition`, `PIDPressureCondition`): status, reason and message. A type the
+/// kubelet does not post (one a node problem detector adds) is not its to set.
+fn kubelet_posts(type_: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match type_ {
+        "Ready" => ("True", "KubeletReady", "kubelet is posting ready status"),
+        "MemoryPressure" => (
+            "False",
+            "KubeletHasSufficientMemory",
+            "kubelet has sufficient memory available",
+        ),
+        "DiskPressure" => (
+            "False",
+            "KubeletHasNoDiskPressure",
+            "kubelet has no disk pressure",
+        ),
+        "PIDPressure" => (
+            "False",
+            "KubeletHasSufficientPID",
+            "kubelet has sufficient PID available",
+        ),
+        _ => return None,
+    })
 }

@@ -127,14 +127,6 @@ fn patched(old: &Object, patch: &Value, p: &str, ty: &str) -> Result<Object, Kub
         return Err(schema::invalid_patch(patch, &unknown).into());
     }
     // Decoded as the stored kind: a patch cannot turn a Deployment into something else.
-    match kind {
-        Kind::Deployment => codec::from_value(v).map(|d| Object::Deployment(Box::new(d))),
-        Kind::ReplicaSet => codec::from_value(v).map(|r| Object::ReplicaSet(Box::new(r))),
-        Kind::Pod => codec::from_value(v).map(Object::Pod),
-        Kind::Node => codec::from_value(v).map(|n| Object::Node(Box::new(n))),
-        Kind::PodDisruptionBudget => {
-            codec::from_value(v).map(|b| Object::PodDisruptionBudget(Box::new(b)))
-        }
-    }
-    .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()).into())
+    codec::object_of(kind, v)
+        .map_err(|e| format!("error: the patch does not fit a {}: {e}", kind.as_str()).into())
 }

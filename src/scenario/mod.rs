@@ -339,6 +339,7 @@ impl Scenario {
     pub fn start(&self) -> Result<Cluster, ScenarioError> {
         self.check_time()?;
         self.check_nodes()?;
+        self.count_objects()?;
         let gates = self
             .world
             .gates()
@@ -346,7 +347,6 @@ impl Scenario {
         let mut c = Cluster::with_gates(self.world.clone(), gates);
         c.budget = self.budget;
         c.focus = self.focus_key();
-        self.count_objects()?;
         self.load_objects(&mut c)?;
         // Nodes down from the start: their kubelets stop now.
         if !self.world.nodes_down.is_empty() {
@@ -363,8 +363,10 @@ impl Scenario {
         Ok(c)
     }
 
-    /// Each object text within the budget, counted before it is read ([`Budget::check_text`];
-    /// a file's objects written as mappings were counted with it).
+    /// Each object text within the budget, counted before it is read ([`Budget::check_text`]).
+    /// A file's objects written as mappings were counted with the file, and are counted again
+    /// here as the text they became: cheaply, since a text too short to pass the budget is
+    /// not walked.
     fn count_objects(&self) -> Result<(), ScenarioError> {
         for (i, text) in self.objects.iter().enumerate() {
             self.budget

@@ -407,6 +407,9 @@ pub fn check_start(text: &str) -> Vec<Problem> {
 pub struct Checked {
     pub problems: Vec<Problem>,
     pub state: Option<String>,
+    /// Whether the text was read: false when it is refused unread, as past the budget (the
+    /// quick controls then read nothing either).
+    pub read: bool,
 }
 
 pub fn check_typed(text: &str) -> Checked {
@@ -414,6 +417,7 @@ pub fn check_typed(text: &str) -> Checked {
         return Checked {
             problems: vec![message],
             state: None,
+            read: false,
         };
     }
     // One parse per keystroke: a text that is no cluster state is checked from it as
@@ -422,10 +426,12 @@ pub fn check_typed(text: &str) -> Checked {
         Ok(p) if p.from_cluster => Checked {
             state: Some(state_note(&p)),
             problems: problems_of(text, p.manifests, true),
+            read: true,
         },
         parsed => Checked {
             problems: problems_or(text, parsed.and_then(|p| p.into_manifests()), false),
             state: None,
+            read: true,
         },
     }
 }

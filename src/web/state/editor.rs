@@ -73,7 +73,8 @@ impl Editor {
         let c = quick::check_typed(&self.text);
         self.problems = Rc::new(c.problems);
         self.state = c.state.map(Rc::from);
-        self.values = Rc::new(quick::read(&self.text).ok());
+        // A text refused unread (past the budget) is not read for the controls either.
+        self.values = Rc::new(c.read.then(|| quick::read(&self.text).ok()).flatten());
         self.checked = true;
     }
 
