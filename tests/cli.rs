@@ -533,8 +533,25 @@ fn the_version_is_stated_by_the_cli_and_the_page() {
     let v = env!("CARGO_PKG_VERSION");
     assert_eq!(
         text(&out.stdout),
-        format!("rollout {v} (the Deployment and ReplicaSet controllers of Kubernetes v1.36.3)\n")
+        format!(
+            "rollout {v} (the Deployment and ReplicaSet controllers of Kubernetes v1.37.0 by default, and of 1.31 to 1.37; upstream's lines at v1.36.3)\n"
+        )
     );
+    // `rollout run --help` names the releases, the default and those out of support (on this
+    // machine's day: 1.31 is out of support whenever this runs, 1.37 in support until 2027-10-28).
+    let help = rollout(&["run", "--help"]);
+    assert!(help.status.success());
+    let help = text(&help.stdout);
+    assert!(
+        help.starts_with("usage:\n  rollout run SCENARIO.yaml"),
+        "{help}"
+    );
+    assert!(
+        help.contains("RELEASES (a scenario's world.kubernetes"),
+        "{help}"
+    );
+    assert!(help.contains("1.31 (out of support), "), "{help}");
+    assert!(help.trim_end().ends_with(", 1.37 (the default)"), "{help}");
     let index =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/index.html")).unwrap();
     assert!(

@@ -574,7 +574,7 @@ fn a_world_of_three_nodes_has_three_node_objects_that_kubectl_drains() {
     assert!(rows[0].starts_with("NAME     STATUS"), "{out}");
     for (row, name) in rows[1..].iter().zip(["node-1", "node-2", "node-3"]) {
         assert!(row.starts_with(name), "{out}");
-        assert!(row.contains(" Ready") && row.ends_with("v1.36.0"), "{out}");
+        assert!(row.contains(" Ready") && row.ends_with("v1.37.0"), "{out}");
     }
     assert_eq!(rows.len(), 4, "{out}");
     assert!(rows[2].contains("Ready,SchedulingDisabled"), "{out}");

@@ -180,7 +180,7 @@ fn the_cli_has_a_ceiling_and_flags_that_raise_it() {
     // rollout share warns when the page will refuse the link.
     let out = rollout_on(&web("30000"), &["share"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout).unwrap().contains("#v1."));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("#v2."));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(":8:7: warning: the page will refuse this link: objects[0] (Deployment/web): spec.replicas: 30000 is more pods than the playground simulates (at most 20000)"), "{err}");
 }

@@ -54,6 +54,7 @@ fn kep_3973_terminating_replicas_are_counted_from_1_35() {
         ),
         ("1.35", "", true),
         ("1.36", "", true),
+        ("1.37", "", true),
     ] {
         let s = slow_termination(release, world);
         let rs = read(&s, "kubectl get rs -o json");
@@ -104,14 +105,14 @@ fn an_unknown_release_or_gate_is_refused_naming_the_accepted_ones() {
         other => panic!("not refused: {other:?}"),
     };
     assert_eq!(
-        field(parse("{kubernetes: \"1.37\"}")),
-        "world.kubernetes: \"1.37\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36"
+        field(parse("{kubernetes: \"1.38\"}")),
+        "world.kubernetes: \"1.38\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37"
     );
     assert_eq!(
         field(parse(
             "{featureGates: {DeploymentPodReplacementPolicy: true}}"
         )),
-        "world.featureGates: unrecognized feature gate \"DeploymentPodReplacementPolicy\" in 1.36: it has DeploymentReplicaSetTerminatingReplicas, PodDeletionCost, LogarithmicScaleDown"
+        "world.featureGates: unrecognized feature gate \"DeploymentPodReplacementPolicy\" in 1.37: it has DeploymentReplicaSetTerminatingReplicas, PodDeletionCost, LogarithmicScaleDown, StaleControllerConsistencyReplicaSet"
     );
     assert_eq!(
         field(parse(
@@ -121,7 +122,7 @@ fn an_unknown_release_or_gate_is_refused_naming_the_accepted_ones() {
     );
     // A scenario that names no release runs on the newest, and keeps one it names.
     let s = parse("{}").unwrap();
-    assert_eq!(s.world.kubernetes.to_string(), "1.36");
+    assert_eq!(s.world.kubernetes.to_string(), "1.37");
     let s = parse("{kubernetes: \"1.33\"}").unwrap();
     assert!(
         s.to_yaml().contains("kubernetes: '1.33'") || s.to_yaml().contains("kubernetes: \"1.33\""),
@@ -380,4 +381,59 @@ fn explain_links_to_the_runs_release() {
         text.contains("pkg/controller/deployment/deployment_controller.go @v1.33.0"),
         "{text}"
     );
+}
+
+/// Issue 46: every difference between 1.36 and 1.37 the playground knows. The controllers have
+/// none (1.37's release notes name no Deployment or ReplicaSet controller change, and
+/// #137212's read-your-own-writes, 1.36's, changes nothing where the informers' cache is the
+/// store): every gallery scenario gives the same trace on both. kubectl and the kubelets name
+/// their release (`kubectl version`, a node's kubeletVersion), and that is all.
+#[test]
+fn between_1_36_and_1_37_only_the_versions_differ() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let on = |text: &str, release: &str| {
+        let mut s = Scenario::parse(text).unwrap();
+        s.world.kubernetes =
+            rollout_playground::controller::release::Release::parse(release).unwrap();
+        s
+    };
+    let mut named = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let base = Scenario::parse(&text).unwrap();
+        if base.world.kubernetes.to_string() != "1.37" {
+            continue; // a scenario that names its release
+        }
+        named += 1;
+        assert_eq!(
+            on(&text, "1.36").run().unwrap(),
+            on(&text, "1.37").run().unwrap(),
+            "{}",
+            f.display()
+        );
+    }
+    assert!(named > 15, "the gallery runs on both: {named}");
+    let version = |release: &str| {
+        let mut c = kubectl_on(release);
+        let v = rollout_playground::kubectl::run(&mut c, "kubectl version").unwrap();
+        let nodes = rollout_playground::kubectl::run(&mut c, "kubectl get nodes").unwrap();
+        (v, nodes)
+    };
+    let (v36, nodes36) = version("1.36");
+    let (v37, nodes37) = version("1.37");
+    assert_eq!(
+        v36,
+        "Client Version: v1.36.3\nKustomize Version: v5.8.1\nServer Version: v1.36.3"
+    );
+    assert_eq!(
+        v37,
+        "Client Version: v1.37.0\nKustomize Version: v5.8.1\nServer Version: v1.37.0"
+    );
+    assert_eq!(nodes36.replace("v1.36.3", "v1.37.0"), nodes37);
 }

@@ -44,7 +44,7 @@ fn the_default_world_registers_three_ready_nodes_as_kubelets_do() {
         "{wide}"
     );
     assert!(
-        rows[1].starts_with("node-1   Ready    <none>") && rows[1].contains("v1.36.0   10.0.0.2"),
+        rows[1].starts_with("node-1   Ready    <none>") && rows[1].contains("v1.37.0   10.0.0.2"),
         "{wide}"
     );
     let described = kubectl::run(&mut c, "kubectl describe node node-2").unwrap();

@@ -31,8 +31,15 @@ pub fn to_yaml(v: &Value) -> String {
 /// JSON as `kubectl get -o json` prints it: four-space indentation, and `<`, `>`, `&`, U+2028
 /// and U+2029 escaped as Go's encoder escapes them.
 pub fn to_json(v: &Value) -> String {
+    to_json_indented(v, b"    ")
+}
+
+/// [`to_json`] with another indentation (Go's `json.MarshalIndent`, as `kubectl version` calls
+/// it with two spaces).
+pub fn to_json_indented(v: &Value, indent: &'static [u8]) -> String {
     let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, GoJson::default());
+    let formatter = GoJson(serde_json::ser::PrettyFormatter::with_indent(indent));
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     v.serialize(&mut ser)
         .expect("a JSON value writes to memory");
     String::from_utf8(out).expect("serde_json writes UTF-8")
@@ -41,12 +48,6 @@ pub fn to_json(v: &Value) -> String {
 /// serde_json's pretty formatter with four spaces, escaping what Go's `json.Marshal` also
 /// escapes (HTML's three characters and the JavaScript line terminators).
 struct GoJson(serde_json::ser::PrettyFormatter<'static>);
-
-impl Default for GoJson {
-    fn default() -> Self {
-        GoJson(serde_json::ser::PrettyFormatter::with_indent(b"    "))
-    }
-}
 
 impl serde_json::ser::Formatter for GoJson {
     fn write_string_fragment<W: ?Sized + io::Write>(

@@ -52,7 +52,28 @@ fn gone(e: std::io::Error) -> ! {
     panic!("failed printing to stdout: {e}");
 }
 
-const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml|LINK --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml|LINK [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; LINK a share link, v1.… or the playground's address with it; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\", and its film, given as the site's own file, is still that run; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+const USAGE: &str = "usage:\n  rollout run SCENARIO.yaml [--format table|jsonl|summary] [--check] [LIMITS]\n  rollout compare SCENARIO.yaml [--set path=value[,path=value…]]… [LIMITS] (each --set a variant beside the scenario as written, e.g. --set spec.strategy.type=Recreate)\n  rollout check VECTORS.json [VECTORS.json…]\n  rollout explain SCENARIO.yaml|LINK --step N | --t DURATION (one step: why it ran, its path through upstream's code with the numbers each call decided, its writes, a ReplicaSet sync's expectations, batches and deletions, the work queues; N counts from 1, DURATION is the last step at or before it)\n  rollout preview SCENARIO.yaml|LINK [--step N] [--format svg|html|film] (a still picture of step N, 1 by default: the ReplicaSets with their pods by state and the caption; a first paint without the wasm; LINK a share link, v2.… or the playground's address with it; film: every step in one SVG, step N at FILE.svg#sN, which <rollout-playground film=…> plays while the playground loads)\n  rollout share SCENARIO.yaml… (prints each scenario's share-link fragment and its length; warns when the page will refuse it)\n  rollout verify-embeds DIR|FILE… (for a docs site's CI: every embed in the HTML, <rollout-playground> or an iframe with a share link, still opens as written, and holds what its expect attribute states, e.g. expect=\"step 12: ready 8/10, up-to-date 6, available 8, revision 2 6, branch rollout\", and its film, given as the site's own file, is still that run; exit 1 naming each embed that does not)\n  rollout --version\nLIMITS (what one run may simulate; defaults in parentheses): --max-pods N (200000), --max-objects N (300000), --max-steps N (500000), --max-time DURATION (720h)";
+
+/// The usage and the releases a scenario may name (`world.kubernetes`), each marked as
+/// kubernetes.io's schedule has it on this machine's day.
+fn help() -> String {
+    use rollout_playground::controller::release::Release;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i64);
+    let today = rollout_playground::api::time::Time(now).to_string();
+    let releases: Vec<String> = Release::all()
+        .map(|r| match r {
+            _ if r == Release::NEWEST => format!("{r} (the default)"),
+            _ if r.out_of_support(&today[..10]) => format!("{r} (out of support)"),
+            _ => r.to_string(),
+        })
+        .collect();
+    format!(
+        "{USAGE}\nRELEASES (a scenario's world.kubernetes, or --set world.kubernetes=1.35; a release out of support gets no more patches upstream, and still runs): {}",
+        releases.join(", ")
+    )
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,15 +86,19 @@ fn main() -> ExitCode {
         Some("preview") => preview(&args[1..]),
         Some("verify-embeds") => verify_embeds(&args[1..]),
         Some("-V") | Some("--version") | Some("version") => {
+            use rollout_playground::controller::release::Release;
             outln!(
-                "rollout {} (the Deployment and ReplicaSet controllers of Kubernetes {})",
+                "rollout {} (the Deployment and ReplicaSet controllers of Kubernetes {} by default, and of {} to {}; upstream's lines at {})",
                 env!("CARGO_PKG_VERSION"),
+                Release::NEWEST.git_version(),
+                Release::all().next().expect("a release"),
+                Release::NEWEST,
                 rollout_playground::controller::upstream::table().tag
             );
             ExitCode::SUCCESS
         }
         Some("-h") | Some("--help") | Some("help") => {
-            outln!("{USAGE}");
+            outln!("{}", help());
             ExitCode::SUCCESS
         }
         Some(other) => {
@@ -363,6 +388,10 @@ fn run(args: &[String]) -> ExitCode {
             Err(code) => return code,
         }
         match args[i].as_str() {
+            "-h" | "--help" => {
+                outln!("{}", help());
+                return ExitCode::SUCCESS;
+            }
             "--check" => check = true,
             "--format" => {
                 i += 1;

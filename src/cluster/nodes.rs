@@ -86,7 +86,7 @@ impl Cluster {
         for (k, v) in &self.sim.world.node_capacity {
             capacity.insert(k.clone(), Value::String(v.clone()));
         }
-        let version = format!("v{}.0", self.sim.rsc.gates.release);
+        let version = self.sim.rsc.gates.release.git_version();
         let first = self.sim.store.count(crate::api::Kind::Node);
         for (i, name) in names.iter().enumerate() {
             let key = crate::api::key_of("", name);

@@ -14,9 +14,44 @@ pub struct Release {
     pub minor: u32,
 }
 
+/// What names one release the playground reproduces. Adding a release is a row of
+/// [`RELEASES`] and its named differences below (a predicate, a gate's default).
+#[derive(Debug, PartialEq)]
+pub struct Facts {
+    pub minor: u32,
+    /// The patch release whose behaviour the playground was checked against, which `kubectl
+    /// version` names: a minor's `.0` unless a later one was read.
+    pub patch: u32,
+    /// The kustomize its kubectl embeds (`kubectl version`'s `Kustomize Version`).
+    pub kustomize: &'static str,
+    /// The last day its patches are made (kubernetes.io's release schedule: a minor is
+    /// patched for about 14 months, to the 28th of its 14th month).
+    pub end_of_life: &'static str,
+}
+
+const fn row(minor: u32, patch: u32, kustomize: &'static str, end_of_life: &'static str) -> Facts {
+    Facts {
+        minor,
+        patch,
+        kustomize,
+        end_of_life,
+    }
+}
+
+/// Oldest first. (docs/research/kubernetes-1.37.md gives each value's source.)
+pub const RELEASES: [Facts; 7] = [
+    row(31, 0, "v5.4.2", "2025-10-28"),
+    row(32, 0, "v5.5.0", "2026-02-28"),
+    row(33, 0, "v5.6.0", "2026-06-28"),
+    row(34, 0, "v5.7.1", "2026-10-28"),
+    row(35, 0, "v5.7.1", "2027-02-28"),
+    row(36, 3, "v5.8.1", "2027-06-28"),
+    row(37, 0, "v5.8.1", "2027-10-28"),
+];
+
 /// The oldest and newest minor releases the playground reproduces.
-const OLDEST: u32 = 31;
-const NEWEST: u32 = 36;
+const OLDEST: u32 = RELEASES[0].minor;
+const NEWEST: u32 = RELEASES[RELEASES.len() - 1].minor;
 
 impl Default for Release {
     fn default() -> Self {
@@ -31,6 +66,22 @@ impl Release {
     /// Every release the playground reproduces, oldest first.
     pub fn all() -> impl Iterator<Item = Release> {
         (OLDEST..=NEWEST).map(|minor| Release { minor })
+    }
+
+    /// Its row of [`RELEASES`].
+    pub fn facts(self) -> &'static Facts {
+        &RELEASES[(self.minor - OLDEST) as usize]
+    }
+
+    /// Its version as a binary of it names itself: `v1.37.0`.
+    pub fn git_version(self) -> String {
+        format!("v1.{}.{}", self.minor, self.facts().patch)
+    }
+
+    /// Whether its patches have ended by `today` (`YYYY-MM-DD`, which the shell reads off its
+    /// clock: the core has none). It still runs.
+    pub fn out_of_support(self, today: &str) -> bool {
+        today > self.facts().end_of_life
     }
 
     /// `1.33` (or `v1.33`); anything else is refused naming the releases it takes.
@@ -192,7 +243,7 @@ struct Gate {
 }
 
 /// The gates the controllers read, as kube-controller-manager names them.
-const GATES: [Gate; 3] = [
+const GATES: [Gate; 4] = [
     // KEP-3973: alpha (off) in 1.33 and 1.34, beta (on) from 1.35.
     Gate {
         name: "DeploymentReplicaSetTerminatingReplicas",
@@ -214,6 +265,17 @@ const GATES: [Gate; 3] = [
         locked_from: Some(31),
         set: |g, on| g.logarithmic_scale_down = on,
     },
+    // PR #137212: beta and on since 1.36. The ReplicaSet controller records the
+    // resourceVersions of its own writes and skips a sync (requeued rate-limited) until its
+    // informers have seen them. Here an informer's cache is the store, so every sync already
+    // reads its own writes: the gate is taken, as kube-controller-manager takes it, and
+    // either way a run is the same (tests/releases.rs).
+    Gate {
+        name: "StaleControllerConsistencyReplicaSet",
+        since: 36,
+        locked_from: None,
+        set: |_, _| {},
+    },
 ];
 
 #[cfg(test)]
@@ -227,15 +289,15 @@ mod tests {
         }
         let from_yaml: Release = serde_json::from_value(serde_json::json!(1.35)).unwrap();
         assert_eq!(from_yaml.minor, 35);
-        for bad in ["1.30", "1.37", "2.0", "latest", "1.3"] {
+        for bad in ["1.30", "1.38", "2.0", "latest", "1.3"] {
             assert_eq!(
                 Release::parse(bad),
                 Err(format!(
-                    "{bad:?} is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36"
+                    "{bad:?} is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37"
                 ))
             );
         }
-        assert_eq!(serde_json::to_value(Release::NEWEST).unwrap(), "1.36");
+        assert_eq!(serde_json::to_value(Release::NEWEST).unwrap(), "1.37");
     }
 
     #[test]
@@ -249,8 +311,8 @@ mod tests {
         };
         // KEP-3973: off while alpha (1.33, 1.34), on from beta (1.35).
         assert_eq!(
-            (31..=36).map(terminating).collect::<Vec<_>>(),
-            [false, false, false, false, true, true]
+            (31..=37).map(terminating).collect::<Vec<_>>(),
+            [false, false, false, false, true, true, true]
         );
         let on = BTreeMap::from([("DeploymentReplicaSetTerminatingReplicas".to_string(), true)]);
         assert!(
@@ -270,5 +332,30 @@ mod tests {
         );
         let cost = BTreeMap::from([("PodDeletionCost".to_string(), false)]);
         assert!(!Release::NEWEST.gates(&cost).unwrap().pod_deletion_cost);
+        // #137212's gate is 1.36's: taken from there, refused before.
+        let stale = BTreeMap::from([("StaleControllerConsistencyReplicaSet".to_string(), false)]);
+        assert!(Release { minor: 36 }.gates(&stale).is_ok());
+        assert!(Release { minor: 35 }.gates(&stale).is_err());
+    }
+
+    #[test]
+    fn each_release_names_its_version_kustomize_and_support() {
+        assert_eq!(Release::NEWEST, Release { minor: 37 });
+        assert_eq!(
+            Release::all().map(|r| r.git_version()).collect::<Vec<_>>(),
+            [
+                "v1.31.0", "v1.32.0", "v1.33.0", "v1.34.0", "v1.35.0", "v1.36.3", "v1.37.0"
+            ]
+        );
+        assert_eq!(Release::NEWEST.facts().kustomize, "v5.8.1");
+        // On 2 December 2026 (1.38 not yet out), 1.35 to 1.37 are patched.
+        let out: Vec<String> = Release::all()
+            .filter(|r| r.out_of_support("2026-12-02"))
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(out, ["1.31", "1.32", "1.33", "1.34"]);
+        // Its last day is still in support.
+        assert!(!Release { minor: 35 }.out_of_support("2027-02-28"));
+        assert!(Release { minor: 35 }.out_of_support("2027-03-01"));
     }
 }

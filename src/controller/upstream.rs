@@ -91,6 +91,14 @@ impl Table {
         at(scope.as_str()).or_else(|| at("shared"))
     }
 
+    /// The release whose code the lines are of (the tag's minor: `v1.36.3` is 1.36).
+    pub fn release(&self) -> super::release::Release {
+        let minor = self.tag.split('.').nth(1).and_then(|m| m.parse().ok());
+        super::release::Release {
+            minor: minor.unwrap_or_default(),
+        }
+    }
+
     /// The address of `p`'s lines on GitHub at its commit, or of its file at the tag.
     pub fn url(&self, p: &Place) -> String {
         if p.has_lines() {
@@ -129,6 +137,11 @@ mod tests {
         assert!(!t.tag.is_empty());
         assert!(t.places.len() > 50);
         assert!(t.tag.starts_with("v1."), "{}", t.tag);
+        assert!(
+            super::super::release::Release::all().any(|r| r == t.release()),
+            "the lines are of a release the playground reproduces: {}",
+            t.tag
+        );
         for p in &t.places {
             if !p.has_lines() {
                 assert_eq!((p.line, p.end), (0, 0), "{p:?}");

@@ -3,7 +3,7 @@
 //! messages. A command line is read once ([`command::parse`]); the verb table
 //! ([`verbs::VERBS`]) runs it, completes it, lists it in `kubectl help` and says whether it
 //! only reads; each verb family is a file: `apply` (apply, create), `get`, `describe`, `set`,
-//! `scale`, `rollout`, `delete`, `label` (label, annotate), `patch`. A command that cannot be
+//! `scale`, `rollout`, `delete`, `label` (label, annotate), `patch`, `version`. A command that cannot be
 //! parsed, or that the apiserver rejects, is an error naming the command and the problem;
 //! nothing changes.
 
@@ -29,6 +29,7 @@ pub mod rollout;
 mod scale;
 mod set;
 pub mod verbs;
+mod version;
 
 pub use command::{Command, parse, tokenize};
 pub use complete::{Names, complete};

@@ -5,6 +5,7 @@
 use super::command::Command;
 use super::{
     Outcome, apply, config, delete, describe, drain, get, label, node, patch, rollout, scale, set,
+    version,
 };
 use crate::cluster::Cluster;
 
@@ -57,7 +58,7 @@ const SETTINGS: &str = "Settings Commands";
 const OTHER: &str = "Other Commands";
 
 /// In the order `kubectl help` lists them.
-pub const VERBS: [Verb; 16] = [
+pub const VERBS: [Verb; 17] = [
     Verb {
         name: "create",
         short: "Create a resource from a file or from stdin",
@@ -205,6 +206,14 @@ pub const VERBS: [Verb; 16] = [
         ],
         read_only: false,
         run: config::run,
+    },
+    Verb {
+        name: "version",
+        short: "Print the client and server version information",
+        group: OTHER,
+        subcommands: &[],
+        read_only: true,
+        run: version::run,
     },
     Verb {
         name: "help",

@@ -51,9 +51,10 @@ pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
 /// function links to its file on that release's branch.
 pub fn code_rows_at(s: &TraceStep, release: Release) -> (Vec<CodeRow>, Vec<(String, String)>) {
     let (per_call, loose) = calls::attach(&s.calls, &s.explain);
-    // The release's own tag (the data file's lines are at the newest release's commits).
-    let branch = (release != Release::NEWEST).then(|| format!("v{release}.0"));
+    // An older release's own tag. A newer one keeps the data file's lines: the releases
+    // after it name no change to these controllers (release.rs holds every difference).
     let table = upstream::table();
+    let branch = (release < table.release()).then(|| release.git_version());
     let mut rows: Vec<CodeRow> = s
         .calls
         .iter()
@@ -115,14 +116,16 @@ pub fn write_text(w: &calls::Write) -> String {
 
 /// Where the rows' lines are, for a run on `release`.
 pub fn release_text(release: Release) -> String {
-    if release != Release::NEWEST {
+    let t = upstream::table();
+    if release < t.release() {
         return format!(
-            "Kubernetes {release}: each function's file at v{release}.0; the lines are known for {} only",
-            Release::NEWEST
+            "Kubernetes {release}: each function's file at {}; the lines are known for {} only",
+            release.git_version(),
+            t.release()
         );
     }
-    let t = upstream::table();
-    if t.places
+    let lines = if t
+        .places
         .iter()
         .all(|p| p.has_lines() && p.commit == t.places[0].commit)
     {
@@ -132,6 +135,14 @@ pub fn release_text(release: Release) -> String {
             "kubernetes/kubernetes: each function at the commit its link names, or its file at {}",
             t.tag
         )
+    };
+    if release > t.release() {
+        format!(
+            "Kubernetes {release}, whose controllers are {}'s: {lines}",
+            t.release()
+        )
+    } else {
+        lines
     }
 }
 

@@ -1,7 +1,10 @@
 //! Share links: a whole scenario (manifests, steps, world) and the position on the timeline in a
-//! URL fragment. Format `v1.` + base64url(raw deflate(JSON {"scenario": YAML text, "step": N})).
-//! `v0.` links (base64url of the plain scenario YAML, the first format) still open: each older
-//! version decodes into the current [`Shared`]. Decoding never panics and never inflates more
+//! URL fragment. Format `v2.` + base64url(raw deflate(JSON {"scenario": YAML text, "step": N,
+//! "kubernetes": "1.37"})): the release the run reproduced travels with it, so a link opens
+//! on it whatever the page's default has become since. `v1.` links (the same without the
+//! release) and `v0.` links (base64url of the plain scenario YAML, the first format) still
+//! open, on the release that was the default when they were made unless they name one: each
+//! older version decodes into the current [`Shared`]. Decoding never panics and never inflates more
 //! than [`MAX_DECODED_BYTES`].
 
 use super::{Scenario, Step, Until};
@@ -15,7 +18,11 @@ use serde_json::json;
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
 /// The longest fragment we try to decode at all.
 pub const MAX_LINK_CHARS: usize = 64 * 1024;
-pub const CURRENT: &str = "v1";
+pub const CURRENT: &str = "v2";
+/// The release v0 and v1 links ran on when their scenario named none (the default then; they
+/// could name no later one).
+const V1_DEFAULT: crate::controller::release::Release =
+    crate::controller::release::Release { minor: 36 };
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shared {
@@ -114,7 +121,12 @@ impl Scenario {
 
 /// The fragment (without `#`) for a scenario at a step.
 pub fn encode(scenario: &Scenario, step: usize) -> String {
-    let payload = json!({ "scenario": scenario.to_yaml(), "step": step }).to_string();
+    let payload = json!({
+        "scenario": scenario.to_yaml(),
+        "step": step,
+        "kubernetes": scenario.world.kubernetes,
+    })
+    .to_string();
     let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
     format!("{CURRENT}.{}", BASE64URL.encode(packed))
 }
@@ -138,7 +150,7 @@ fn scenario_text(bytes: Vec<u8>) -> Result<String, String> {
 /// Returns the scenario and the step to show.
 pub fn open(text: &str) -> Result<(Scenario, usize), String> {
     let t = text.trim_start();
-    if ["v1.", "v0.", "#v"].iter().any(|p| t.starts_with(p)) {
+    if ["v2.", "v1.", "v0.", "#v"].iter().any(|p| t.starts_with(p)) {
         decode(t).map(|s| (s.scenario, s.step))
     } else {
         Scenario::parse(text)
@@ -158,7 +170,7 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
     let Some((version, data)) = f.split_once('.') else {
         return Err("this is not a playground link (expected e.g. #v1.…)".into());
     };
-    let (text, step) = match version {
+    let (text, step, release) = match version {
         // v0: the first format, the scenario YAML itself, base64url, position 0.
         "v0" => {
             let bytes = unbase64(data)?;
@@ -167,9 +179,9 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
                     "the link decodes to more than {MAX_DECODED_BYTES} bytes: refused"
                 ));
             }
-            (scenario_text(bytes)?, 0)
+            (scenario_text(bytes)?, 0, None)
         }
-        "v1" => {
+        "v1" | "v2" => {
             let json = scenario_text(inflate(&unbase64(data)?)?)?;
             let v: Value = serde_json::from_str(&json).map_err(|_| {
                 "the link is damaged: its data is not the expected JSON".to_string()
@@ -180,21 +192,36 @@ pub fn decode(fragment: &str) -> Result<Shared, String> {
                 .ok_or("the link is damaged: it carries no scenario")?
                 .to_string();
             let step = v.get("step").and_then(Value::as_u64).unwrap_or(0) as usize;
-            (text, step)
+            // A v2 link always names its release: one without is refused, as "".
+            let release = (version == "v2")
+                .then(|| {
+                    v.get("kubernetes")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                })
+                .map(crate::controller::release::Release::parse)
+                .transpose()
+                .map_err(|e| format!("the link's Kubernetes release: {e}"))?;
+            (text, step, release)
         }
         other => {
             return Err(format!(
-                "this link was made by a newer or unknown version of the playground ({other:?}); this page reads v0 and v1"
+                "this link was made by a newer or unknown version of the playground ({other:?}); this page reads v0, v1 and v2"
             ));
         }
     };
-    let scenario = Scenario::parse(&text).map_err(|e| format!("the linked scenario: {e}"))?;
+    let mut scenario = Scenario::parse(&text).map_err(|e| format!("the linked scenario: {e}"))?;
+    scenario.world.kubernetes = match release {
+        Some(r) => r,
+        None => scenario.world.kubernetes.min(V1_DEFAULT),
+    };
     Ok(Shared { scenario, step })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::release::Release;
     use crate::scenario::gallery::GALLERY;
     use proptest::prelude::*;
 
@@ -238,8 +265,48 @@ mod tests {
         let text = GALLERY[0].1;
         let link = format!("v0.{}", BASE64URL.encode(text.as_bytes()));
         let s = decode(&link).unwrap();
-        assert_eq!(s.scenario, Scenario::parse(text).unwrap());
+        let mut then = Scenario::parse(text).unwrap();
+        then.world.kubernetes = V1_DEFAULT;
+        assert_eq!(s.scenario, then, "the default release when it was made");
         assert_eq!(s.step, 0);
+    }
+
+    #[test]
+    fn a_link_carries_its_release_and_an_older_one_opens_on_the_default_it_was_made_with() {
+        let mut s = Scenario::parse(GALLERY[0].1).unwrap();
+        assert_eq!(
+            decode(&encode(&s, 0)).unwrap().scenario.world.kubernetes,
+            Release::NEWEST
+        );
+        s.world.kubernetes = Release { minor: 33 };
+        assert_eq!(decode(&encode(&s, 0)).unwrap().scenario, s);
+        // A v1 link naming its release keeps it; one naming none ran on 1.36.
+        let v1 = |text: &str| {
+            let json = json!({ "scenario": text, "step": 0 }).to_string();
+            let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+            format!("v1.{}", BASE64URL.encode(packed))
+        };
+        let named = v1(&s.to_yaml());
+        assert_eq!(decode(&named).unwrap().scenario.world.kubernetes.minor, 33);
+        let plain = v1(GALLERY[0].1);
+        assert_eq!(decode(&plain).unwrap().scenario.world.kubernetes.minor, 36);
+        // A v2 link from a page that reproduces a release this one does not.
+        let v2 = |json: Value| {
+            let packed = miniz_oxide::deflate::compress_to_vec(json.to_string().as_bytes(), 9);
+            decode(&format!("v2.{}", BASE64URL.encode(packed)))
+        };
+        let e =
+            v2(json!({ "scenario": GALLERY[0].1, "step": 0, "kubernetes": "1.99" })).unwrap_err();
+        assert!(
+            e.starts_with("the link's Kubernetes release: \"1.99\" is not a release"),
+            "{e}"
+        );
+        // A v2 link names its release (one without was cut by hand).
+        let e = v2(json!({ "scenario": GALLERY[0].1, "step": 0 })).unwrap_err();
+        assert!(
+            e.starts_with("the link's Kubernetes release: \"\" is not a release"),
+            "{e}"
+        );
     }
 
     #[test]

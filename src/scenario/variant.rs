@@ -530,8 +530,8 @@ mod tests {
             ),
             ("world.startMs=soon", "world.startMs: soon: invalid type"),
             (
-                "world.kubernetes=1.37",
-                "world.kubernetes: 1.37: \"1.37\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36",
+                "world.kubernetes=1.38",
+                "world.kubernetes: 1.38: \"1.38\" is not a release the playground reproduces: it takes 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37",
             ),
         ];
         for (text, want) in cases {

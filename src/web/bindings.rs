@@ -554,3 +554,10 @@ pub fn use_remote_commands(dispatch: Dispatch) {
         move || drop(listener)
     });
 }
+
+/// Today's date, `YYYY-MM-DD` (UTC), off the browser's clock: the release picker marks the
+/// releases whose patches have ended by then.
+pub fn today() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    iso.get(..10).unwrap_or_default().to_string()
+}

@@ -458,6 +458,7 @@ fn release_picker(model: &Model, dispatch: &Dispatch) -> Html {
     use crate::controller::release::Release;
     let world = model.session.scenario.world.clone();
     let current = world.kubernetes;
+    let today = bindings::today();
     let d = dispatch.clone();
     let onchange = Callback::from(move |e: Event| {
         if let Ok(r) = Release::parse(&bindings::select_value(&e))
@@ -473,7 +474,9 @@ fn release_picker(model: &Model, dispatch: &Dispatch) -> Html {
             <span>{"Kubernetes"}</span>
             <select id="release" aria-label="Kubernetes release" {onchange} disabled={model.view.readonly}>
                 { for Release::all().map(|r| html! {
-                    <option value={r.to_string()} selected={r == current}>{ r.to_string() }</option>
+                    <option value={r.to_string()} selected={r == current}>{
+                        if r.out_of_support(&today) { format!("{r} (out of support)") } else { r.to_string() }
+                    }</option>
                 }) }
             </select>
         </label>

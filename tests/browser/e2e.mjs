@@ -265,6 +265,21 @@ await test('a cluster state pasted mid-rollout starts from where it stands and c
   assert(!out.includes('web-6d4b8c7f9d-'), 'the old pods are gone: ' + out);
   await page.click('.notice.state button[aria-label="Dismiss"]');
   assert((await page.locator('.notice.state').count()) === 0, 'dismissed');
+  // Compare reaches the pasted state's own Nodes: 600m holds two of its 250m pods a node, and
+  // the rollout stalls to its deadline (as `rollout compare --set` gives).
+  await page.click('.compare-button');
+  await page.waitForSelector('.compare-table');
+  await page.fill('#variant-2', 'nodes.status.allocatable.cpu=600m');
+  await page.press('#variant-2', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.compare-table thead th')[2]?.innerText.includes('cpu=600m'));
+  const done = await page.locator('.compare-table tr', { hasText: 'time to complete' }).innerText();
+  assert(/2\.0 s.*603\.0 s \(progress deadline exceeded\)/s.test(done), 'the setting changes the run: ' + done);
+  // A setting that matches nothing in the state is refused, naming what is missing.
+  await page.fill('#variant-2', 'budgets.spec.minAvailable=3');
+  await page.press('#variant-2', 'Enter');
+  await page.waitForSelector('.variant-field .error');
+  const err = await text(page, '.variant-field .error');
+  assert(err.includes('budgets.spec.minAvailable') && err.includes('no PodDisruptionBudget'), 'refused: ' + err);
 });
 
 await test('surge pods that fit on no node wait Pending with the scheduler\'s words, and cordon works in the console', async page => {
@@ -1504,11 +1519,18 @@ await test('the compare-strategies example opens as four variants side by side',
 });
 
 await test('the Kubernetes release: picking one re-runs the scenario as that release does, a link keeps it, and Compare shows two releases side by side', async page => {
-  assert((await page.locator('#release').inputValue()) === '1.36', 'the newest by default');
+  assert((await page.locator('#release').inputValue()) === '1.37', 'the newest by default');
+  // The releases whose patches have ended say so (the picker reads the browser's day; 1.31's
+  // ended on 2025-10-28, 1.37's are made until 2027-10-28).
+  const options = await page.locator('#release option').allInnerTexts();
+  assert(options[0] === '1.31 (out of support)' && options.at(-1) === '1.37', 'the picker marks support: ' + options.join(' | '));
   await seekEnd(page);
+  await command(page, 'kubectl version');
+  await consoleSays(page, 'Server Version: v1.37.0');
+  assert((await text(page, '.console')).includes('Client Version: v1.37.0\nKustomize Version: v5.8.1\nServer Version: v1.37.0'), 'kubectl version names the release: ' + (await text(page, '.console')).slice(-300));
   await command(page, 'kubectl get deployment web -o json');
   await page.waitForFunction(() => document.querySelector('.console').innerText.includes('"observedGeneration"'));
-  assert((await text(page, '.console')).includes('"terminatingReplicas"'), 'on 1.36 the Deployment counts terminating pods');
+  assert((await text(page, '.console')).includes('"terminatingReplicas"'), 'on 1.37 the Deployment counts terminating pods');
   await page.selectOption('#release', '1.31');
   await page.waitForFunction(() => document.querySelector('#release').value === '1.31');
   await seekEnd(page);
