@@ -506,7 +506,7 @@ await test('the console takes a pasted manifest: kubectl apply -f - with several
 
 await test('work survives: a reload brings back the editor text not applied and the transcript; Back returns to the first example with its work', async page => {
   page.on('dialog', d => d.accept());
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.waitForFunction(() => location.hash.startsWith('#v2.'));
   const opened = await page.evaluate(() => location.hash);
   await command(page, 'kubectl scale deployment/web --replicas=3');
   await consoleSays(page, 'scaled');
@@ -515,7 +515,7 @@ await test('work survives: a reload brings back the editor text not applied and 
   // The console answers at once; the run with the command in it may still be recording (in
   // slices, longer on a loaded machine), and only then does the address bar carry it, and the
   // tab keep the work under it.
-  await page.waitForFunction(o => location.hash.startsWith('#v1.') && location.hash !== o, opened);
+  await page.waitForFunction(o => location.hash.startsWith('#v2.') && location.hash !== o, opened);
   await page.waitForFunction(() => Object.keys(sessionStorage).some(k => k.startsWith('rollout-work:') && sessionStorage.getItem(k).includes('team: mine')));
   await page.reload();
   await page.waitForSelector('.cluster');
@@ -640,7 +640,7 @@ await test('the <rollout-playground> element: its attributes make the frame, cli
   await page.waitForFunction(() => document.getElementById('rolling-readout').dataset.ready);
   const src = await page.locator('#rolling iframe').getAttribute('src');
   const u = new URL(src);
-  assert(u.pathname === '/play/' && u.search.startsWith('?embed&') && u.hash.startsWith('#v1.') &&
+  assert(u.pathname === '/play/' && u.search.startsWith('?embed&') && u.hash.startsWith('#v2.') &&
     ['controls=full', 'panel=branch', 'theme=light'].every(o => u.search.split('&').includes(o)), 'the options are the address: ' + src);
   assert((await page.locator('#rolling iframe').getAttribute('title')).startsWith('A rolling update'), 'the frame has a title');
   assert(evs[0] === 'ready', 'ready comes before the first step: ' + evs.slice(0, 3).join(', '));
@@ -1048,7 +1048,7 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
   assert((await page.locator('#embed-snippet').inputValue()).startsWith('{/* Load '), 'MDX');
   await page.selectOption('#embed-form', 'plain iframe');
   const iframe = await page.locator('#embed-snippet').inputValue();
-  assert(iframe.includes('?embed&autoplay&controls=full&panel=branch#v1.') && iframe.includes('d.type!=="height"'), 'the iframe: ' + iframe.slice(0, 120));
+  assert(iframe.includes('?embed&autoplay&controls=full&panel=branch#v2.') && iframe.includes('d.type!=="height"'), 'the iframe: ' + iframe.slice(0, 120));
   assert((await page.locator('.embed-preview').getAttribute('src')).includes('embed&autoplay'), 'the preview follows');
   await page.keyboard.press('Escape');
   assert((await page.locator('.embed-dialog').count()) === 0, 'Esc closed the dialog');
@@ -1065,7 +1065,7 @@ await test('keyboard: space presses a focused button, Tab leaves the console, Es
 await test('the URL follows the work: a reload restores typed commands, and the theme is remembered', async page => {
   await command(page, 'kubectl scale deployment/web --replicas=3');
   await seekEnd(page);
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.waitForFunction(() => location.hash.startsWith('#v2.'));
   await page.click('button.theme');
   const dark = await page.evaluate(() => document.documentElement.dataset.theme);
   // Typed work is no gallery example: the Embed dialog says how to make its film.
@@ -1178,7 +1178,7 @@ await test('pinned releases: served from latest/, the Embed dialog writes the re
   await page.click('#embed-button');
   await page.waitForSelector('.embed-dialog');
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert(snippet.startsWith(`<script src="${origin}/hosted/${version}/rollout-playground.js"></script>\n<rollout-playground src="${origin}/hosted/${version}/#v1.`), 'pinned: ' + snippet.slice(0, 200));
+  assert(snippet.startsWith(`<script src="${origin}/hosted/${version}/rollout-playground.js"></script>\n<rollout-playground src="${origin}/hosted/${version}/#v2.`), 'pinned: ' + snippet.slice(0, 200));
   assert(snippet.includes(` version="${version}" `), 'the snippet names its release');
   await page.addInitScript(() => document.addEventListener('ready', e => { window.__ready = e.detail; }, true));
   await page.goto(origin + `/hosted/${version}/component-example.html`);
@@ -1312,7 +1312,7 @@ await test('a share link opens the same state', async page => {
   const at = await clock(page);
   await page.click('button[aria-label="Share a link to this state"]');
   const link = await page.locator('#share-text').inputValue();
-  assert(link.includes('#v1.'), 'a v1 link: ' + link.slice(0, 60));
+  assert(link.includes('#v2.'), 'a v2 link: ' + link.slice(0, 60));
   const other = await newPage();
   await other.goto(link);
   await other.waitForSelector('.cluster');
@@ -1351,7 +1351,7 @@ await test('an embed with autoplay plays, minimal controls, no editor', async pa
   const a = await clock(page);
   await page.waitForTimeout(1500);
   assert((await clock(page)) !== a, 'autoplay advanced the clock');
-  assert((await page.locator('a[aria-label^="Open in playground"]').getAttribute('href')).includes('#v1.'), 'links back with the state');
+  assert((await page.locator('a[aria-label^="Open in playground"]').getAttribute('href')).includes('#v2.'), 'links back with the state');
 }, base + '?embed&autoplay&controls=minimal&theme=dark');
 
 await test('the docs page embeds from another origin and drives the embeds by postMessage', async page => {
@@ -1391,7 +1391,7 @@ await test('the JavaScript API gives the same trace as the native core (determin
   assert(summary.length === 4 && summary[3].name === 'Recreate', 'a summary per variant: ' + JSON.stringify(summary.map(v => v.name)));
   assert(summary[0].rollouts[0].lowestAvailable === 15 && summary[3].rollouts[0].lowestAvailable === 0, 'the numbers: ' + JSON.stringify(summary[0].rollouts[0]));
   const link = await page.evaluate(y => window.wasmBindings.shareLink(y, 2), fs.readFileSync('scenarios/scale.yaml', 'utf8'));
-  assert(link.startsWith('v1.'), 'shareLink');
+  assert(link.startsWith('v2.'), 'shareLink');
   const err = await page.evaluate(() => { try { window.wasmBindings.runScenario('name: x\nsteps: 3'); return ''; } catch (e) { return String(e.message); } });
   assert(err.includes('steps'), 'a bad scenario throws naming the field: ' + err);
 });
@@ -1634,7 +1634,7 @@ await test('predict mode: it stops before a sync, a right then a wrong answer ar
   // A link made in predict mode is a challenge: it opens in predict mode.
   await page.click('#share-button');
   const link = await page.inputValue('#share-text');
-  assert(link.includes('?predict#v1.'), 'the link keeps predict mode: ' + link.slice(0, 60));
+  assert(link.includes('?predict#v2.'), 'the link keeps predict mode: ' + link.slice(0, 60));
 }, base + '?predict');
 
 await test('an embed with predict asks too', async page => {
