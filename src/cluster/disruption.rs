@@ -9,7 +9,7 @@
 //! its queue is emptied before any other sync, so a budget always reflects the instant's pods.
 
 use super::Cluster;
-use super::kubelet::PodStep;
+use super::Due;
 use crate::api::policy::{Condition, DISRUPTION_ALLOWED, PodDisruptionBudgetStatus, SYNC_FAILED};
 use crate::api::{
     Kind, LabelSelector, Object, ObjectMeta, Pod, PodDisruptionBudget, Str, Time, key_of,
@@ -120,11 +120,7 @@ impl Cluster {
         let mut events: Vec<Happened> = vec![];
         let (status, line, recheck) = try_sync(&self.sim.store, &b, now, now_ms, &mut events);
         if let Some(at) = recheck {
-            let timer = (
-                b.metadata.key(),
-                b.metadata.uid.clone(),
-                PodStep::BudgetRecheck,
-            );
+            let timer = (b.metadata.key(), b.metadata.uid.clone(), Due::BudgetRecheck);
             self.sim.timers.add(at, timer);
         }
         for (about, type_, reason, message) in events {

@@ -8,7 +8,7 @@
 //! command's instant goes onto the command's step, each line at its instant.
 
 use super::Cluster;
-use super::kubelet::PodStep;
+use super::Due;
 use super::watch::{WatchEnd, WatchLine};
 use crate::api::time::go_duration;
 use crate::api::{LabelSelector, Pod, Str, key_of};
@@ -18,6 +18,17 @@ use crate::apiserver::store::ApiError;
 pub const RETRY_MS: u64 = 5_000;
 /// `waitForDelete`'s poll interval.
 pub const POLL_MS: u64 = 1_000;
+
+/// A drain's timers (each with the drain's id).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Ask again for the eviction the budget refused (the timer's key is the pod's).
+    Evict(u32),
+    /// The poll finds the pod it waited for gone.
+    Poll(u32),
+    /// `--timeout` ends (the timer's key is the node's).
+    Deadline(u32),
+}
 
 /// `kubectl drain`'s flags, as the client uses them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -193,7 +204,7 @@ impl Cluster {
             let key = key_of("", &d.node);
             self.sim
                 .timers
-                .add(at, (key, Str::default(), PodStep::DrainDeadline(d.id)));
+                .add(at, (key, Str::default(), Due::Drain(Step::Deadline(d.id))));
         }
         d.pods = pods
             .iter()
@@ -365,7 +376,7 @@ impl Cluster {
                 let (key, uid) = (d.pods[i].key.clone(), d.pods[i].uid.clone());
                 self.sim
                     .timers
-                    .add(now + RETRY_MS, (key, uid, PodStep::DrainEvict(d.id)));
+                    .add(now + RETRY_MS, (key, uid, Due::Drain(Step::Evict(d.id))));
                 Stage::Evicting
             }
             Err(e) => Stage::Done(Some(format!(
@@ -460,11 +471,8 @@ impl Cluster {
 
     /// A drain's timer: a refused eviction tried again, a deleted pod's poll, or the end of
     /// `--timeout`. `key` is the pod's (the node's for the deadline).
-    pub(super) fn drain_step(&mut self, key: &str, step: PodStep) {
-        let id = match step {
-            PodStep::DrainEvict(id) | PodStep::DrainPoll(id) | PodStep::DrainDeadline(id) => id,
-            _ => return,
-        };
+    pub(super) fn drain_step(&mut self, key: &str, step: Step) {
+        let (Step::Evict(id) | Step::Poll(id) | Step::Deadline(id)) = step;
         let Some(at) = self.sim.drains.iter().position(|d| d.id == id) else {
             return;
         };
@@ -472,10 +480,10 @@ impl Cluster {
         let mut out = vec![];
         let i = d.pods.iter().position(|p| *p.key == *key);
         match (step, i) {
-            (PodStep::DrainEvict(_), Some(i)) if d.pods[i].stage == Stage::Evicting => {
+            (Step::Evict(_), Some(i)) if d.pods[i].stage == Stage::Evicting => {
                 self.try_evict(&mut d, i, &mut out)
             }
-            (PodStep::DrainPoll(_), Some(i)) => {
+            (Step::Poll(_), Some(i)) => {
                 let verb = if d.opts.eviction {
                     "evicted"
                 } else {
@@ -484,7 +492,7 @@ impl Cluster {
                 out.push(format!("pod/{} {verb}", d.pods[i].name));
                 d.pods[i].stage = Stage::Done(None);
             }
-            (PodStep::DrainDeadline(_), _) if *key == *key_of("", &d.node) => {
+            (Step::Deadline(_), _) if *key == *key_of("", &d.node) => {
                 // Each evicted pod's own wait ends with its error; `deletePods`' one wait
                 // for them all, with one.
                 let mut first = true;
@@ -538,7 +546,9 @@ impl Cluster {
             }
         }
         for (at, key, uid, id) in due {
-            self.sim.timers.add(at, (key, uid, PodStep::DrainPoll(id)));
+            self.sim
+                .timers
+                .add(at, (key, uid, Due::Drain(Step::Poll(id))));
         }
     }
 

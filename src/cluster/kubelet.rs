@@ -186,23 +186,6 @@ pub enum PodStep {
     /// The readiness probe fails for the n-th time in a row (at `failureThreshold`, the pod is
     /// not Ready).
     ProbeFailed(u32),
-    /// A node's kubelet stopped reporting a grace period ago (`--node-monitor-grace-period`):
-    /// the node lifecycle controller marks it Unknown, taints it and its pods not Ready (the
-    /// timer's key is the node's).
-    NodeLost,
-    /// The taint eviction controller deletes a pod of a lost node whose toleration has run
-    /// out.
-    TaintEvict,
-    /// The disruption controller looks at a budget again when an eviction it counted has
-    /// not begun the pod's deletion in time (the timer's key is the budget's).
-    BudgetRecheck,
-    /// A `kubectl drain` (its id) asks again for the eviction the budget refused (the
-    /// timer's key is the pod's).
-    DrainEvict(u32),
-    /// A `kubectl drain`'s poll finds the pod it waited for gone.
-    DrainPoll(u32),
-    /// A `kubectl drain`'s `--timeout` ends (the timer's key is the node's).
-    DrainDeadline(u32),
     Gone,
 }
 
@@ -322,13 +305,6 @@ impl Kubelet<'_> {
             }
             PodStep::ProbeFailed(n) => self.probe_failed(name, &mut p, n),
             PodStep::Gone => unreachable!("handled above"),
-            // The controllers' own timers (`Cluster::lifecycle_step`), not the kubelet's.
-            PodStep::NodeLost
-            | PodStep::TaintEvict
-            | PodStep::BudgetRecheck
-            | PodStep::DrainEvict(_)
-            | PodStep::DrainPoll(_)
-            | PodStep::DrainDeadline(_) => return None,
         };
         self.store.update_status(Object::Pod(p)).ok()?;
         Some((what, next))

@@ -61,8 +61,24 @@ impl std::fmt::Display for Livelock {
 
 impl std::error::Error for Livelock {}
 
-/// A pod's scheduled kubelet step: (pod key, pod uid, step).
-type Timer = (Str, Str, PodStep);
+/// What is due on the agenda, typed by the actor it belongs to (as quinn-proto's connection
+/// owns its `Timer`): the loop hands each to its actor, and `PodStep` holds only the
+/// kubelet's (and the scheduler's retry).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// A pod's lifecycle step (the timer's key is the pod's).
+    Kubelet(PodStep),
+    /// The node lifecycle or the taint eviction controller's.
+    Lifecycle(nodelifecycle::Step),
+    /// The disruption controller looks at a budget again when an eviction it counted has not
+    /// begun the pod's deletion in time (the timer's key is the budget's).
+    BudgetRecheck,
+    /// A `kubectl drain`'s.
+    Drain(drain::Step),
+}
+
+/// A scheduled step: (key, uid, what is due).
+type Timer = (Str, Str, Due);
 
 /// An instant's pod timers, part-way through (a run taken in slices paused there): the ones
 /// of the batch not handled yet, and what the handled ones changed (one world step at the
@@ -424,9 +440,14 @@ impl Cluster {
     }
 
     fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
-        self.sim
-            .timers
-            .add(at_ms, (pod.metadata.key(), pod.metadata.uid.clone(), step));
+        self.sim.timers.add(
+            at_ms,
+            (
+                pod.metadata.key(),
+                pod.metadata.uid.clone(),
+                Due::Kubelet(step),
+            ),
+        );
     }
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
@@ -735,14 +756,14 @@ impl Cluster {
             && !self.sim.rsc.queue.has_delayed()
             && !self.sim.gc.queue.has_delayed()
             && self.sim.timers.iter().all(|(_, (key, _, s))| match s {
-                PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_) => true,
+                Due::Kubelet(PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_)) => true,
                 // The scheduler's periodic retry of a pod that fits nowhere changes nothing:
                 // what could make it fit (a pod gone, a node changed) wakes it anyway.
-                PodStep::Bind => self.sim.unschedulable.contains_key(key),
+                Due::Kubelet(PodStep::Bind) => self.sim.unschedulable.contains_key(key),
                 // A drain's retry that its budget will refuse again, with no timeout.
-                PodStep::DrainEvict(id) => self.drain_retry_idle(key, *id),
+                Due::Drain(drain::Step::Evict(id)) => self.drain_retry_idle(key, *id),
                 // A pull that will fail again changes nothing; one the world now has does.
-                PodStep::PullRetry(_) => self.sim.store.pod(key).is_none_or(|p| {
+                Due::Kubelet(PodStep::PullRetry(_)) => self.sim.store.pod(key).is_none_or(|p| {
                     let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
                     self.sim.world.image_fails(image)
                 }),
@@ -803,28 +824,28 @@ impl Cluster {
                     None => break,
                 }
             }
-            while let Some((key, uid, step)) = instant.due.pop_front() {
-                if matches!(step, PodStep::BudgetRecheck) {
-                    self.budget_recheck(&key);
-                    continue;
-                }
-                if matches!(
-                    step,
-                    PodStep::DrainEvict(_) | PodStep::DrainPoll(_) | PodStep::DrainDeadline(_)
-                ) {
-                    self.drain_step(&key, step);
-                    // (Only a recording run writes notes.)
-                    instant.changes.append(&mut self.sim.drain_notes);
-                    continue;
-                }
-                if matches!(step, PodStep::NodeLost | PodStep::TaintEvict) {
-                    if let Some(what) = self.lifecycle_step(&key, &uid, step)
-                        && recording
-                    {
-                        instant.changes.push(what);
+            while let Some((key, uid, due)) = instant.due.pop_front() {
+                let step = match due {
+                    Due::Kubelet(step) => step,
+                    Due::BudgetRecheck => {
+                        self.budget_recheck(&key);
+                        continue;
                     }
-                    continue;
-                }
+                    Due::Drain(step) => {
+                        self.drain_step(&key, step);
+                        // (Only a recording run writes notes.)
+                        instant.changes.append(&mut self.sim.drain_notes);
+                        continue;
+                    }
+                    Due::Lifecycle(step) => {
+                        if let Some(what) = self.lifecycle_step(&key, &uid, step)
+                            && recording
+                        {
+                            instant.changes.push(what);
+                        }
+                        continue;
+                    }
+                };
                 let mut kubelet = Kubelet {
                     store: &mut self.sim.store,
                     rec: &mut self.sim.events,
@@ -839,7 +860,8 @@ impl Cluster {
                         instant.changes.push(what);
                     }
                     if let Some((delay, s)) = next {
-                        self.sim.timers.add(self.now_ms() + delay, (key, uid, s));
+                        let at = self.now_ms() + delay;
+                        self.sim.timers.add(at, (key, uid, Due::Kubelet(s)));
                     }
                 }
                 if self.paused() {

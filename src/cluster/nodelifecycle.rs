@@ -7,7 +7,8 @@
 //! kubelet reports Ready again, the taints go, and it goes on with each pod from its state.
 
 use super::Cluster;
-use super::kubelet::{PodStep, next_for_seen, set_pod_condition};
+use super::Due;
+use super::kubelet::{next_for_seen, set_pod_condition};
 use super::scheduler::{toleration_matches, tolerations_of};
 use crate::api::{
     ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Taint, Value, key_of,
@@ -17,6 +18,18 @@ use crate::apiserver::store::Propagation;
 
 /// `--node-monitor-grace-period`: 50 s since v1.32 (PR #126287; 40 s before).
 pub const NODE_MONITOR_GRACE_MS: u64 = 50_000;
+
+/// The node lifecycle and taint eviction controllers' timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A node's kubelet stopped reporting a grace period ago (`--node-monitor-grace-period`):
+    /// the node lifecycle controller marks it Unknown, taints it and its pods not Ready (the
+    /// timer's key is the node's).
+    NodeLost,
+    /// The taint eviction controller deletes a pod of a lost node whose toleration has run
+    /// out (the timer's key is the pod's).
+    TaintEvict,
+}
 
 /// The taint a node gets when its Ready condition is Unknown.
 pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
@@ -107,9 +120,10 @@ impl Cluster {
             };
             if !before.contains(&name) {
                 let (key, uid) = (n.metadata.key(), n.metadata.uid.clone());
-                self.sim
-                    .timers
-                    .add(now + NODE_MONITOR_GRACE_MS, (key, uid, PodStep::NodeLost));
+                self.sim.timers.add(
+                    now + NODE_MONITOR_GRACE_MS,
+                    (key, uid, Due::Lifecycle(Step::NodeLost)),
+                );
             }
         }
         self.sim.world.nodes_down.retain(|n| !unknown.contains(n));
@@ -130,11 +144,10 @@ impl Cluster {
     }
 
     /// A timer of the node lifecycle or the taint eviction controller.
-    pub(super) fn lifecycle_step(&mut self, key: &str, uid: &str, step: PodStep) -> Option<String> {
+    pub(super) fn lifecycle_step(&mut self, key: &str, uid: &str, step: Step) -> Option<String> {
         match step {
-            PodStep::NodeLost => self.node_lost(key, uid),
-            PodStep::TaintEvict => self.taint_evict(key, uid),
-            _ => None,
+            Step::NodeLost => self.node_lost(key, uid),
+            Step::TaintEvict => self.taint_evict(key, uid),
         }
     }
 
@@ -230,7 +243,7 @@ impl Cluster {
                 let t = (
                     p.metadata.key(),
                     p.metadata.uid.clone(),
-                    PodStep::TaintEvict,
+                    Due::Lifecycle(Step::TaintEvict),
                 );
                 self.sim.timers.add(now_ms + secs as u64 * 1000, t);
             }
@@ -330,7 +343,7 @@ impl Cluster {
             if let Some((after, step)) = next_for_seen(&seen, &self.sim.world, now) {
                 self.sim.timers.add(
                     now_ms + after,
-                    (p.metadata.key(), p.metadata.uid.clone(), step),
+                    (p.metadata.key(), p.metadata.uid.clone(), Due::Kubelet(step)),
                 );
             }
         }

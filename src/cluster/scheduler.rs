@@ -6,8 +6,8 @@
 //! (`pkg/scheduler/framework/types.go`, `pkg/scheduler/framework/preemption/preemption.go`).
 //! Every pod has priority 0 here, so preemption never finds a victim.
 
-use super::Cluster;
 use super::kubelet::PodStep;
+use super::{Cluster, Due};
 use crate::api::quantity::Amount;
 pub use crate::api::resources::{Allocatable, Usage, pod_limits, pod_requests};
 use crate::api::{Node, Pod, Value};
@@ -233,7 +233,9 @@ impl Cluster {
             .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
             .collect();
         for (key, uid, at) in wake {
-            self.sim.timers.add(at, (key, uid, PodStep::Bind));
+            self.sim
+                .timers
+                .add(at, (key, uid, Due::Kubelet(PodStep::Bind)));
         }
     }
 }
