@@ -60,10 +60,12 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
     if api.is_empty() {
         return Err(err(format!("{kind}: apiVersion is missing")));
     }
-    let want = match kind {
-        "Deployment" | "ReplicaSet" => "apps/v1",
-        "Pod" | "Node" => "v1",
-        "PodDisruptionBudget" => "policy/v1",
+    let (kind_of, want) = match kind {
+        "Deployment" => (Kind::Deployment, "apps/v1"),
+        "ReplicaSet" => (Kind::ReplicaSet, "apps/v1"),
+        "Pod" => (Kind::Pod, "v1"),
+        "Node" => (Kind::Node, "v1"),
+        "PodDisruptionBudget" => (Kind::PodDisruptionBudget, "policy/v1"),
         _ => {
             return Err(err(format!(
                 "no matches for kind \"{kind}\" in version \"{api}\": {MODELED}"
@@ -75,14 +77,7 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
             "no matches for kind \"{kind}\" in version \"{api}\" (use apiVersion: {want})"
         )));
     }
-    let kind = match kind {
-        "Deployment" => Kind::Deployment,
-        "ReplicaSet" => Kind::ReplicaSet,
-        "Node" => Kind::Node,
-        "PodDisruptionBudget" => Kind::PodDisruptionBudget,
-        _ => Kind::Pod,
-    };
-    super::codec::object_of(kind, v).map_err(|e| ManifestError {
+    super::codec::object_of(kind_of, v).map_err(|e| ManifestError {
         line: None,
         message: e.to_string(),
     })
