@@ -124,7 +124,7 @@ fn fixture_times(c: &mut Cluster, case: &Case) -> Result<Vec<Value>, String> {
 
 /// The case's objects stored as given, owners resolved by name, and kubectl's namespace set.
 fn setup(c: &mut Cluster, case: &Case, docs: Vec<Value>) -> Result<(), String> {
-    c.store.add_namespace(&case.namespace);
+    c.apiserver().add_namespace(&case.namespace);
     let mut events = vec![];
     for mut v in docs {
         if v["kind"] == "Event" {
@@ -136,7 +136,7 @@ fn setup(c: &mut Cluster, case: &Case, docs: Vec<Value>) -> Result<(), String> {
             let mut obj = object_from_value(v).map_err(|e| e.to_string())?;
             let ns = obj.meta().namespace.to_string();
             if !ns.is_empty() {
-                c.store.add_namespace(&ns);
+                c.apiserver().add_namespace(&ns);
             }
             for r in obj.meta_mut().owner_references.iter_mut() {
                 if r.uid.is_empty() {
@@ -156,7 +156,7 @@ fn setup(c: &mut Cluster, case: &Case, docs: Vec<Value>) -> Result<(), String> {
             {
                 p.spec.node_name = "node-1".into();
             }
-            c.store.insert_raw(obj);
+            c.apiserver().insert_raw(obj);
         }
     }
     for v in &events {
@@ -219,7 +219,7 @@ fn record_event(c: &mut Cluster, v: &Value) -> Result<(), String> {
         name: &name,
         uid: &uid,
     };
-    c.events.insert(
+    c.events_api().insert(
         leak(&source),
         about,
         type_,

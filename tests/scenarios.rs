@@ -436,7 +436,7 @@ fn a_pod_has_the_kubelets_events_from_start_to_stop() {
     c.advance(10_000).unwrap();
     let meta = c.store.pods().next().unwrap().metadata.clone();
     let pod = meta.name.clone();
-    c.store
+    c.apiserver()
         .delete(
             Kind::Pod,
             &format!("default/{pod}"),
@@ -912,7 +912,7 @@ fn test_rs_selector_immutability() {
         .match_labels
         .insert("v".into(), "2".into());
     let err = c
-        .store
+        .apiserver()
         .update(Object::ReplicaSet(Box::new(changed)))
         .unwrap_err()
         .to_string();

@@ -209,7 +209,10 @@ impl Recorder {
     }
 }
 
-/// A simulated cluster: the world ([`Sim`], which it derefs to) and its recording.
+/// A simulated cluster: the world ([`Sim`], which it derefs to, to be read) and its
+/// recording. What a caller may change goes through a few named setters below (the
+/// apiserver a client writes to, the run's settings, the clients it starts), so every
+/// actor's own state stays its own.
 pub struct Cluster {
     sim: Sim,
     pub rec: Recorder,
@@ -222,9 +225,72 @@ impl std::ops::Deref for Cluster {
     }
 }
 
-impl std::ops::DerefMut for Cluster {
-    fn deref_mut(&mut self) -> &mut Sim {
-        &mut self.sim
+/// What a caller outside the world may set.
+impl Cluster {
+    /// The apiserver, as a client (kubectl, the scenario's objects) writes to it: its writes
+    /// reach the controllers through their watches at the next dispatch.
+    pub fn apiserver(&mut self) -> &mut Store {
+        &mut self.sim.store
+    }
+
+    /// The apiserver's Events, as a client posts one.
+    pub fn events_api(&mut self) -> &mut EventRecorder {
+        &mut self.sim.events
+    }
+
+    /// What the run may simulate.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.sim.budget = budget;
+    }
+
+    /// The Deployment the trace follows (`namespace/name`).
+    pub fn follow(&mut self, focus: Option<String>) {
+        self.sim.focus = focus;
+    }
+
+    /// The namespace of kubectl's current context.
+    pub fn use_namespace(&mut self, ns: &str) {
+        self.sim.context_namespace = ns.to_string();
+    }
+
+    /// Why the run stopped at its budget, taken (once it did).
+    pub fn take_over(&mut self) -> Option<OverBudget> {
+        self.sim.over.take()
+    }
+
+    /// Stop between two syncs once [`Cluster::work`] reaches `at` (`None`: run on).
+    pub fn set_pause_at(&mut self, at: Option<u64>) {
+        self.sim.pause_at = at;
+    }
+
+    /// What continuing a pasted cluster state did.
+    pub fn set_restored(&mut self, restored: Rc<restore::Restored>) {
+        self.sim.restored = Some(restored);
+    }
+
+    /// A `kubectl rollout status` that goes on watching after its command.
+    pub fn watch(&mut self, w: watch::Watch) {
+        self.sim.watches.push(w);
+    }
+
+    /// What the clients did since the last step, for the step a command makes: the drain's
+    /// notes (the refusals' causes kubectl does not print); and, recording at step `at`, the
+    /// clients started by it print their next lines onto it (true when one does).
+    pub fn clients_onto_step(&mut self, at: Option<usize>, changes: &mut Vec<String>) -> bool {
+        changes.append(&mut self.sim.drain_notes);
+        let Some(at) = at else {
+            return false;
+        };
+        let mut printing = false;
+        for w in self.sim.watches.iter_mut().filter(|w| w.step.is_none()) {
+            w.step = Some(at);
+            printing = true;
+        }
+        for d in self.sim.drains.iter_mut().filter(|d| d.step.is_none()) {
+            d.step = Some(at);
+            printing = true;
+        }
+        printing
     }
 }
 

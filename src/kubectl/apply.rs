@@ -140,7 +140,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         match apply_one(c, verb, obj) {
             Ok(line) => out.push(line),
             Err(e) => {
-                c.store = snapshot;
+                *c.apiserver() = snapshot;
                 return Err(match e {
                     ApiError::AlreadyExists { kind, name } => KubectlError::Client(format!(
                         "Error from server (AlreadyExists): error when creating \"{source}\": {} \"{name}\" already exists",
@@ -218,7 +218,7 @@ fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiErro
     nm.owner_references = om.owner_references.clone();
     nm.finalizers = om.finalizers.clone();
     let before = om.resource_version.clone();
-    c.store.update(new).map(|o| {
+    c.apiserver().update(new).map(|o| {
         if o.meta().resource_version == before {
             format!("{prefix}/{name} unchanged")
         } else {
@@ -242,7 +242,7 @@ fn create_namespace(c: &mut Cluster, a: &Args) -> Outcome {
         )
         .into());
     }
-    if !c.store.add_namespace(name) {
+    if !c.apiserver().add_namespace(name) {
         return Err(format!(
             "Error from server (AlreadyExists): namespaces \"{name}\" already exists"
         )

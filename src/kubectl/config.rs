@@ -77,7 +77,7 @@ fn set_context(c: &mut Cluster, rest: &[String]) -> Outcome {
     }
     if let Some(ns) = a.flag("namespace").or(a.flag("n")).flatten() {
         let ns = if ns.is_empty() { "default" } else { ns };
-        c.context_namespace = ns.to_string();
+        c.use_namespace(ns);
     }
     Ok(format!("Context \"{CONTEXT}\" modified."))
 }

@@ -169,7 +169,7 @@ impl How {
                     .get(info.object.kind(), key)
                     .ok_or_else(|| super::not_found(info.object.kind(), &info.name))?;
             } else {
-                c.store
+                c.apiserver()
                     .delete(info.object.kind(), key, self.propagation, grace)
                     .map_err(api_err)?;
             }

@@ -117,7 +117,7 @@ fn api_err(e: ApiError) -> KubectlError {
 }
 
 fn update_deployment(c: &mut Cluster, d: Deployment) -> Result<(), KubectlError> {
-    c.store.api().update(d).map(|_| ()).map_err(api_err)
+    c.apiserver().api().update(d).map(|_| ()).map_err(api_err)
 }
 
 /// A warning as kubectl's klog writes it to stderr (`W1126 10:04:55.000000       1
@@ -143,8 +143,8 @@ fn dry_run(c: &Cluster, a: &Args) -> Result<(args::DryRun, builder::Report), Kub
 /// stored (`Server`), or not sent at all (`Client`).
 fn write(c: &mut Cluster, obj: Object, dry: args::DryRun) -> Result<(), KubectlError> {
     match dry {
-        args::DryRun::None => c.store.update(obj).map(drop),
-        args::DryRun::Server => c.store.update_dry_run(obj).map(drop),
+        args::DryRun::None => c.apiserver().update(obj).map(drop),
+        args::DryRun::Server => c.apiserver().update_dry_run(obj).map(drop),
         args::DryRun::Client => Ok(()),
     }
     .map_err(api_err)

@@ -506,7 +506,7 @@ fn status(c: &mut Cluster, rest: &[String]) -> Outcome {
         let mut w = Watch::new(&d, status_viewer, revision, timeout, now);
         w.then = then.to_vec();
         w.errors = report.errs.drain(..).map(|e| e.bare()).collect();
-        c.watches.push(w);
+        c.watch(w);
     }
     report.finish()
 }

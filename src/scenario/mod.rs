@@ -344,15 +344,16 @@ impl Scenario {
             .world
             .gates()
             .map_err(|e| ScenarioError::field("world.featureGates", e))?;
-        let mut c = Cluster::with_gates(self.world.clone(), gates);
-        c.budget = self.budget;
-        c.focus = self.focus_key();
+        // Nodes down from the start: their kubelets stop once the objects are in.
+        let mut world = self.world.clone();
+        let down = std::mem::take(&mut world.nodes_down);
+        let mut c = Cluster::with_gates(world, gates);
+        c.set_budget(self.budget);
+        c.follow(self.focus_key());
         self.load_objects(&mut c)?;
-        // Nodes down from the start: their kubelets stop now.
-        if !self.world.nodes_down.is_empty() {
-            c.world.nodes_down.clear();
+        if !down.is_empty() {
             let patch = crate::cluster::kubelet::WorldPatch {
-                nodes_down: Some(self.world.nodes_down.clone()),
+                nodes_down: Some(down),
                 ..Default::default()
             };
             if let Some(e) = c.apply_world(&patch).into_iter().next() {
@@ -444,7 +445,7 @@ impl Scenario {
             if !done.nodes.is_empty() {
                 register.clone_from(&done.nodes);
             }
-            c.restored = Some(std::rc::Rc::new(done));
+            c.set_restored(std::rc::Rc::new(done));
         }
         // Without Node objects of its own, the world registers its nodes before the
         // scenario's objects are created, as a cluster has its nodes before a client applies.
@@ -499,7 +500,7 @@ impl Scenario {
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
         let mut c = self.start()?;
         self.run_on(&mut c)?;
-        match c.over.take() {
+        match c.take_over() {
             Some(over) => Err(over.into()),
             None => Ok(c.into_parts().1.trace),
         }
@@ -534,9 +535,9 @@ impl Scenario {
         cursor: &mut Cursor,
         work: Option<u64>,
     ) -> Result<(), Livelock> {
-        c.pause_at = work.and_then(|w| c.work().checked_add(w));
+        c.set_pause_at(work.and_then(|w| c.work().checked_add(w)));
         let result = self.slice(c, cursor);
-        c.pause_at = None;
+        c.set_pause_at(None);
         result
     }
 
@@ -676,20 +677,13 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
         }
     }
     c.dispatch();
-    // What a drain's evictions did (the refusals' causes kubectl does not print).
-    s.changes.append(&mut c.drain_notes);
-    if c.rec.options.steps {
-        // A `rollout status` that goes on watching, or a drain still under way, prints its
-        // next lines onto this step.
-        let at = c.steps();
-        for w in c.watches.iter_mut().filter(|w| w.step.is_none()) {
-            w.step = Some(at);
-            s.watch = Some(Default::default());
-        }
-        for d in c.drains.iter_mut().filter(|d| d.step.is_none()) {
-            d.step = Some(at);
-            s.watch = Some(Default::default());
-        }
+    // A `rollout status` that goes on watching, or a drain still under way, prints its
+    // next lines onto this step.
+    let recording = c.rec.options.steps;
+    if c.clients_onto_step(recording.then(|| c.steps()), &mut s.changes) {
+        s.watch = Some(Default::default());
+    }
+    if recording {
         c.push_step(s);
     }
 }

@@ -383,7 +383,7 @@ impl Session {
             (Ok(()), Some(over)) => Some(over.to_string()),
             (Ok(()), None) => None,
         };
-        self.over = c.over.take();
+        self.over = c.take_over();
         self.focus = c.focus.clone();
         self.restored = c.restored.clone();
         let (scenario_pos, now_ms) = (c.rec.scenario_pos, c.now_ms());
@@ -669,7 +669,7 @@ impl Session {
         if change.anew {
             return self.replay_change(change.at, change.at_ms, &change.cmd);
         }
-        if let Some(over) = change.cluster.over.take().filter(|_| self.over.is_none()) {
+        if let Some(over) = change.cluster.take_over().filter(|_| self.over.is_none()) {
             return Err(SessionError::from(ScenarioError::from(over)));
         }
         let k = change.step;
