@@ -528,7 +528,40 @@ pub struct ContainerStateTerminated {
     pub finished_at: Option<Time>,
 }
 
+/// Whether one toleration tolerates a taint of this key, value and effect
+/// (`Toleration.ToleratesTaint`), as the scheduler and the taint eviction controller ask.
+pub fn toleration_matches(t: &Value, key: &str, value: &str, effect: &str) -> bool {
+    let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
+    let effect_ok = s("effect").is_empty() || s("effect") == effect;
+    let key_ok = s("key").is_empty() && s("operator") == "Exists" || s("key") == key;
+    let value_ok = match s("operator") {
+        "Exists" => true,
+        "" | "Equal" => s("value") == value,
+        _ => false,
+    };
+    effect_ok && key_ok && value_ok
+}
+
 impl PodStatus {
+    /// A condition's status, with its transition time when the status changes (added if
+    /// absent): what the kubelet and the node lifecycle controller set, its reason and
+    /// message left as they are.
+    pub fn set_condition(&mut self, type_: &str, status: ConditionStatus, now: Time) {
+        if let Some(c) = self.conditions.iter_mut().find(|c| c.type_ == type_) {
+            if c.status != status {
+                c.status = status.into();
+                c.last_transition_time = Some(now);
+            }
+            return;
+        }
+        self.conditions.push(PodCondition {
+            type_: type_.into(),
+            status: status.into(),
+            last_transition_time: Some(now),
+            ..Default::default()
+        });
+    }
+
     /// `podutil.UpdatePodCondition`: the condition set, or added; a status it already had
     /// keeps its transition time.
     pub fn update_condition(&mut self, c: PodCondition) {
@@ -550,6 +583,12 @@ impl PodStatus {
 }
 
 impl Pod {
+    /// The pod's tolerations, as written.
+    pub fn tolerations(&self) -> impl Iterator<Item = &Value> {
+        let list = self.spec.extra.get("tolerations").and_then(Value::as_array);
+        list.into_iter().flatten()
+    }
+
     /// The Ready condition, if the pod has one.
     pub fn ready_condition(&self) -> Option<&PodCondition> {
         self.status.conditions.iter().find(|c| c.type_ == "Ready")

@@ -360,7 +360,8 @@ impl Kubelet<'_> {
             node
         };
         let mut p = self.store.pod(key)?.clone();
-        set_pod_condition(&mut p, "PodScheduled", ConditionStatus::True, now);
+        p.status
+            .set_condition("PodScheduled", ConditionStatus::True, now);
         p.status.container_statuses = p
             .spec
             .containers
@@ -450,7 +451,8 @@ impl Kubelet<'_> {
             "FailedScheduling",
             message,
         );
-        set_pod_condition(&mut p, "PodScheduled", ConditionStatus::False, now);
+        p.status
+            .set_condition("PodScheduled", ConditionStatus::False, now);
         if let Some(c) = p
             .status
             .conditions
@@ -555,7 +557,8 @@ impl Kubelet<'_> {
             };
             c.started = true;
         }
-        set_pod_condition(p, "Initialized", ConditionStatus::True, now);
+        p.status
+            .set_condition("Initialized", ConditionStatus::True, now);
         // Not ready until the readiness probes pass (`GeneratePodReadyCondition`).
         set_not_ready(p, now);
         // As the kubelet reports each container it starts.
@@ -690,7 +693,7 @@ impl Kubelet<'_> {
             c.ready = true;
         }
         for type_ in ["ContainersReady", "Ready"] {
-            set_pod_condition(p, type_, ConditionStatus::True, now);
+            p.status.set_condition(type_, ConditionStatus::True, now);
             if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
                 c.reason = Str::default();
                 c.message = Str::default();
@@ -786,7 +789,7 @@ fn set_not_ready(p: &mut Pod, now: Time) {
     let unready: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
     let why = format!("containers with unready status: [{}]", unready.join(" "));
     for type_ in ["ContainersReady", "Ready"] {
-        set_pod_condition(p, type_, ConditionStatus::False, now);
+        p.status.set_condition(type_, ConditionStatus::False, now);
         if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
             c.reason = "ContainersNotReady".into();
             c.message = why.as_str().into();
@@ -804,24 +807,6 @@ fn set_waiting(p: &mut Pod, reason: &str, message: &str) {
             ..Default::default()
         };
     }
-}
-
-/// Sets a pod condition's status, its transition time when the status changes (added if
-/// absent), as `UpdatePodCondition` does.
-pub(super) fn set_pod_condition(p: &mut Pod, type_: &str, status: ConditionStatus, now: Time) {
-    if let Some(c) = p.status.conditions.iter_mut().find(|c| c.type_ == type_) {
-        if c.status != status {
-            c.status = status.into();
-            c.last_transition_time = Some(now);
-        }
-        return;
-    }
-    p.status.conditions.push(PodCondition {
-        type_: type_.into(),
-        status: status.into(),
-        last_transition_time: Some(now),
-        ..Default::default()
-    });
 }
 
 /// What `kubectl get pods` shows in STATUS for a pod.

@@ -9,11 +9,21 @@
 //! queues round-robin (Deployment, ReplicaSet, garbage collector; FIFO within each) until all
 //! are empty, before the clock may move to the next scheduled event.
 
+/// An actor's [`Cx`] over the world's apiserver and agenda (disjoint from the actors' own
+/// fields, which the caller borrows beside it).
+macro_rules! cx {
+    ($sim:expr) => {
+        Cx {
+            store: &mut $sim.store,
+            events: &mut $sim.events,
+            agenda: &mut $sim.timers,
+        }
+    };
+}
+
 pub mod budget;
-pub mod disruption;
 pub mod drain;
 pub mod kubelet;
-pub mod nodelifecycle;
 pub mod nodes;
 pub mod podbook;
 pub mod restore;
@@ -29,10 +39,13 @@ use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
+use crate::controller::actor::Cx;
 use crate::controller::calls::{CallLog, Scope};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
+use crate::controller::disruption::{self, DisruptionController};
 use crate::controller::garbagecollector::GarbageCollector;
+use crate::controller::nodelifecycle::{self, NodeLifecycleController};
 use crate::controller::replicaset::ReplicaSetController;
 use budget::{Budget, Exceeded, OverBudget};
 use kubelet::{Kubelet, PodStep, World};
@@ -70,15 +83,26 @@ pub enum Due {
     Kubelet(PodStep),
     /// The node lifecycle or the taint eviction controller's.
     Lifecycle(nodelifecycle::Step),
-    /// The disruption controller looks at a budget again when an eviction it counted has not
-    /// begun the pod's deletion in time (the timer's key is the budget's).
-    BudgetRecheck,
+    /// The disruption controller's.
+    Disruption(disruption::Step),
     /// A `kubectl drain`'s.
     Drain(drain::Step),
 }
 
+impl From<nodelifecycle::Step> for Due {
+    fn from(s: nodelifecycle::Step) -> Due {
+        Due::Lifecycle(s)
+    }
+}
+
+impl From<disruption::Step> for Due {
+    fn from(s: disruption::Step) -> Due {
+        Due::Disruption(s)
+    }
+}
+
 /// A scheduled step: (key, uid, what is due).
-type Timer = (Str, Str, Due);
+type Timer = crate::controller::actor::Timer<Due>;
 
 /// An instant's pod timers, part-way through (a run taken in slices paused there): the ones
 /// of the batch not handled yet, and what the handled ones changed (one world step at the
@@ -142,8 +166,8 @@ pub struct Sim {
     /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
     /// its unschedulable queue holds them until a cluster event may let them fit.
     pub unschedulable: BTreeMap<Str, kubelet::Parked>,
-    /// The disruption controller's queue: budgets (`namespace/name`) to sync.
-    budgets_queued: BTreeSet<Str>,
+    pub disruption: DisruptionController,
+    lifecycle: NodeLifecycleController,
     /// `kubectl drain` commands still running, the last one's id, and what their evictions
     /// did since the trace last took it (the refusals' causes, which kubectl does not print).
     pub drains: Vec<drain::Drain>,
@@ -368,7 +392,8 @@ impl Cluster {
             context_namespace: "default".into(),
             restored: None,
             unschedulable: BTreeMap::new(),
-            budgets_queued: BTreeSet::new(),
+            disruption: DisruptionController::default(),
+            lifecycle: NodeLifecycleController,
             drains: vec![],
             drain_ids: 0,
             drain_notes: vec![],
@@ -538,7 +563,8 @@ impl Cluster {
                 sim.rsc.handle(&sim.store, &ev);
                 sim.gc.handle(&sim.store, &ev);
                 self.kubelet_watch(&ev);
-                self.budget_watch(ev.view());
+                let sim = &mut self.sim;
+                sim.disruption.handle(&mut cx!(sim), ev.view());
                 if !self.sim.drains.is_empty()
                     && let WatchRef::Deleted(Object::Pod(p)) = ev.view()
                 {
@@ -654,8 +680,9 @@ impl Cluster {
             }
             // The disruption controller first: its writes are dispatched before any other
             // sync, so every sync sees budgets that say the instant's pods.
-            if !self.sim.budgets_queued.is_empty() {
-                let changes = self.sync_budgets();
+            if self.sim.disruption.has_work() {
+                let sim = &mut self.sim;
+                let changes = sim.disruption.sync_all(&mut cx!(sim));
                 if self.recording() && !changes.is_empty() {
                     let mut s = TraceStep::new(self.now_ms(), StepKind::World);
                     s.changes = changes;
@@ -893,8 +920,8 @@ impl Cluster {
             while let Some((key, uid, due)) = instant.due.pop_front() {
                 let step = match due {
                     Due::Kubelet(step) => step,
-                    Due::BudgetRecheck => {
-                        self.budget_recheck(&key);
+                    Due::Disruption(step) => {
+                        self.sim.disruption.timer(&key, step);
                         continue;
                     }
                     Due::Drain(step) => {
@@ -904,7 +931,10 @@ impl Cluster {
                         continue;
                     }
                     Due::Lifecycle(step) => {
-                        if let Some(what) = self.lifecycle_step(&key, &uid, step)
+                        let sim = &mut self.sim;
+                        let down = &sim.world.nodes_down;
+                        let did = sim.lifecycle.timer(&mut cx!(sim), &key, &uid, step, down);
+                        if let Some(what) = did
                             && recording
                         {
                             instant.changes.push(what);

@@ -32,27 +32,8 @@ pub enum Misfit {
 
 /// Whether the pod tolerates a taint of this key, value and effect (`ToleratesTaint`).
 fn tolerates(p: &Pod, key: &str, value: &str, effect: &str) -> bool {
-    tolerations_of(p).any(|t| toleration_matches(t, key, value, effect))
-}
-
-/// The pod's tolerations, as written.
-pub fn tolerations_of(p: &Pod) -> impl Iterator<Item = &Value> {
-    let list = p.spec.extra.get("tolerations").and_then(Value::as_array);
-    list.into_iter().flatten()
-}
-
-/// Whether one toleration tolerates a taint of this key, value and effect
-/// (`Toleration.ToleratesTaint`), as the scheduler and the taint eviction controller ask.
-pub fn toleration_matches(t: &Value, key: &str, value: &str, effect: &str) -> bool {
-    let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
-    let effect_ok = s("effect").is_empty() || s("effect") == effect;
-    let key_ok = s("key").is_empty() && s("operator") == "Exists" || s("key") == key;
-    let value_ok = match s("operator") {
-        "Exists" => true,
-        "" | "Equal" => s("value") == value,
-        _ => false,
-    };
-    effect_ok && key_ok && value_ok
+    p.tolerations()
+        .any(|t| crate::api::toleration_matches(t, key, value, effect))
 }
 
 fn amount_in(resource: &str, a: Amount) -> i128 {

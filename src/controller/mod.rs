@@ -3,10 +3,13 @@
 //! what pkg/controller/controller_utils.go shares between them (pod ranking, expectations, the
 //! template hash, ReplicaSet orderings, slow start).
 
+pub mod actor;
 pub mod calls;
 pub mod deployment;
+pub mod disruption;
 pub mod expectations;
 pub mod garbagecollector;
+pub mod nodelifecycle;
 pub mod ranking;
 pub mod release;
 pub mod replicaset;

@@ -8,15 +8,14 @@
 //! disruptions allowed, and writes them when they changed. It runs as the fastest controller:
 //! its queue is emptied before any other sync, so a budget always reflects the instant's pods.
 
-use super::Cluster;
-use super::Due;
+use super::actor::Cx;
 use crate::api::policy::{Condition, DISRUPTION_ALLOWED, PodDisruptionBudgetStatus, SYNC_FAILED};
 use crate::api::{
     Kind, LabelSelector, Object, ObjectMeta, Pod, PodDisruptionBudget, Str, Time, key_of,
 };
 use crate::apiserver::events::{EventType, Involved};
 use crate::apiserver::store::{Store, WatchRef};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `DeletionTimeout`: how long an eviction's entry in `disruptedPods` keeps the pod out of
 /// the healthy count while its deletion has not yet begun.
@@ -37,10 +36,31 @@ pub struct Counts {
     pub allowed: i32,
 }
 
-impl Cluster {
+/// The disruption controller: its queue of budgets (`namespace/name`) to sync. Upstream's
+/// `queue` is a rate-limited work queue; ours is emptied in key order at each instant before
+/// any other sync, so no key waits.
+#[derive(Clone, Debug, Default)]
+pub struct DisruptionController {
+    queue: BTreeSet<Str>,
+}
+
+/// The disruption controller's timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `recheckQueue`'s `AddAfter`: look at a budget again when an eviction it counted has
+    /// not begun the pod's deletion in time (the timer's key is the budget's).
+    Recheck,
+}
+
+impl DisruptionController {
+    /// Budgets are queued to sync.
+    pub fn has_work(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
     /// Queues the budgets a watch event concerns (nothing at all while there is none).
-    pub(super) fn budget_watch(&mut self, ev: WatchRef<'_>) {
-        if self.sim.store.count(Kind::PodDisruptionBudget) == 0 {
+    pub fn handle<D>(&mut self, cx: &mut Cx<'_, D>, ev: WatchRef<'_>) {
+        if cx.store.count(Kind::PodDisruptionBudget) == 0 {
             return;
         }
         let pod = match ev {
@@ -50,7 +70,7 @@ impl Cluster {
                 ..
             }
             | WatchRef::Deleted(Object::PodDisruptionBudget(b)) => {
-                self.sim.budgets_queued.insert(b.metadata.key());
+                self.queue.insert(b.metadata.key());
                 return;
             }
             WatchRef::Added(Object::Pod(p))
@@ -63,8 +83,7 @@ impl Cluster {
         };
         // `getPdbForPod`.
         let ns = &pod.metadata.namespace;
-        let mut budgets = self
-            .sim
+        let mut budgets = cx
             .store
             .budgets_in(ns)
             .filter(|b| b.counts(&pod.metadata.labels));
@@ -79,7 +98,7 @@ impl Cluster {
                 pod.metadata.name.as_str(),
                 first.metadata.name.as_str()
             );
-            self.sim.events.record(
+            cx.events.record(
                 SOURCE,
                 Involved::of(Kind::Pod, &pod.metadata),
                 EventType::Warning,
@@ -87,65 +106,61 @@ impl Cluster {
                 message,
             );
         }
-        self.sim.budgets_queued.insert(key);
+        self.queue.insert(key);
     }
 
     /// Syncs every queued budget; returns what changed, a line each (for the trace).
-    pub(super) fn sync_budgets(&mut self) -> Vec<String> {
+    pub fn sync_all<D: From<Step>>(&mut self, cx: &mut Cx<'_, D>) -> Vec<String> {
         let mut lines = vec![];
-        while let Some(key) = self.sim.budgets_queued.pop_first() {
-            if let Some(line) = self.sync_budget(&key) {
+        while let Some(key) = self.queue.pop_first() {
+            if let Some(line) = sync(cx, &key) {
                 lines.push(line);
             }
         }
         lines
     }
 
-    /// The budget's recheck timer: an evicted pod whose deletion never began stops counting
-    /// as disrupted.
-    pub(super) fn budget_recheck(&mut self, key: &str) {
-        self.sim.budgets_queued.insert(key.into());
+    /// One of its timers is due: the recheck queues the budget (an evicted pod whose
+    /// deletion never began stops counting as disrupted).
+    pub fn timer(&mut self, key: &str, step: Step) {
+        match step {
+            Step::Recheck => self.queue.insert(key.into()),
+        };
     }
+}
 
-    /// `sync`: `trySync` (or `failSafe`), its events recorded, and the status written when
-    /// it changed; returns the trace's line when the counts did.
-    fn sync_budget(&mut self, key: &str) -> Option<String> {
-        let Some(Object::PodDisruptionBudget(b)) =
-            self.sim.store.get(Kind::PodDisruptionBudget, key)
-        else {
-            return None;
-        };
-        let b = (**b).clone();
-        let (now, now_ms) = (self.now(), self.now_ms());
-        let mut events: Vec<Happened> = vec![];
-        let (status, line, recheck) = try_sync(&self.sim.store, &b, now, now_ms, &mut events);
-        if let Some(at) = recheck {
-            let timer = (b.metadata.key(), b.metadata.uid.clone(), Due::BudgetRecheck);
-            self.sim.timers.add(at, timer);
-        }
-        for (about, type_, reason, message) in events {
-            let involved = match &about {
-                Some(pod) => Involved::of(Kind::Pod, pod),
-                None => Involved::of(Kind::PodDisruptionBudget, &b.metadata),
-            };
-            self.sim
-                .events
-                .record(SOURCE, involved, type_, reason, message);
-        }
-        let status = status.filter(|s| *s != b.status)?;
-        let counts = |s: &PodDisruptionBudgetStatus| {
-            let c = (s.expected_pods, s.desired_healthy, s.current_healthy);
-            (c, s.disruptions_allowed)
-        };
-        let same_counts = counts(&b.status) == counts(&status);
-        let mut written = b;
-        written.status = status;
-        self.sim
-            .store
-            .update_status(Object::PodDisruptionBudget(Box::new(written)))
-            .ok()?;
-        (!same_counts).then_some(line)
+/// `sync`: `trySync` (or `failSafe`), its events recorded, and the status written when it
+/// changed; returns the trace's line when the counts did.
+fn sync<D: From<Step>>(cx: &mut Cx<'_, D>, key: &str) -> Option<String> {
+    let Some(Object::PodDisruptionBudget(b)) = cx.store.get(Kind::PodDisruptionBudget, key) else {
+        return None;
+    };
+    let b = (**b).clone();
+    let (now, now_ms) = (cx.now(), cx.now_ms());
+    let mut events: Vec<Happened> = vec![];
+    let (status, line, recheck) = try_sync(cx.store, &b, now, now_ms, &mut events);
+    if let Some(at) = recheck {
+        cx.at(at, b.metadata.key(), b.metadata.uid.clone(), Step::Recheck);
     }
+    for (about, type_, reason, message) in events {
+        let involved = match &about {
+            Some(pod) => Involved::of(Kind::Pod, pod),
+            None => Involved::of(Kind::PodDisruptionBudget, &b.metadata),
+        };
+        cx.events.record(SOURCE, involved, type_, reason, message);
+    }
+    let status = status.filter(|s| *s != b.status)?;
+    let counts = |s: &PodDisruptionBudgetStatus| {
+        let c = (s.expected_pods, s.desired_healthy, s.current_healthy);
+        (c, s.disruptions_allowed)
+    };
+    let same_counts = counts(&b.status) == counts(&status);
+    let mut written = b;
+    written.status = status;
+    cx.store
+        .update_status(Object::PodDisruptionBudget(Box::new(written)))
+        .ok()?;
+    (!same_counts).then_some(line)
 }
 
 /// `trySync`, or `failSafe` when the expected count cannot be found: the status to write

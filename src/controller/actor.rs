@@ -1,0 +1,39 @@
+//! The seam between the simulated cluster's loop and the actors that are not a Deployment,
+//! ReplicaSet or garbage-collector sync: the disruption, node lifecycle and taint eviction
+//! controllers here, the scheduler, the kubelet and the clients (`kubectl drain`, `rollout
+//! status`) in `cluster/`. Each owns its state and a typed enum of its timers; when it acts it
+//! is handed a [`Cx`]: the apiserver (store and events) and the one agenda, on which it sets
+//! its own timers. The agenda's entries are the loop's enum of every actor's timers (`D`),
+//! which each actor's enum converts into, so the loop hands each timer back to its actor.
+
+use crate::api::{Str, Time};
+use crate::apiserver::agenda::Agenda;
+use crate::apiserver::events::EventRecorder;
+use crate::apiserver::store::Store;
+
+/// A timer on the agenda: the key and uid of the object it is about, and what is due.
+pub type Timer<D> = (Str, Str, D);
+
+/// What an actor works with when it acts.
+pub struct Cx<'a, D> {
+    pub store: &'a mut Store,
+    pub events: &'a mut EventRecorder,
+    pub agenda: &'a mut Agenda<Timer<D>>,
+}
+
+impl<D> Cx<'_, D> {
+    /// The virtual clock's instant.
+    pub fn now(&self) -> Time {
+        self.store.now()
+    }
+
+    /// Virtual milliseconds since the run began.
+    pub fn now_ms(&self) -> u64 {
+        self.store.clock().now_ms()
+    }
+
+    /// Sets one of the actor's timers, due at `at_ms`, about the object `key` (`uid`).
+    pub fn at(&mut self, at_ms: u64, key: Str, uid: Str, step: impl Into<D>) {
+        self.agenda.add(at_ms, (key, uid, step.into()));
+    }
+}
