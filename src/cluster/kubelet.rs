@@ -1,7 +1,9 @@
-//! Scheduler and kubelet on the virtual clock: a new pod is bound to a node after `scheduleMs`,
-//! its container starts `startMs` later (or fails to pull, or crash-loops), it turns Ready
-//! `readyMs` after that, and a deleted pod is gone `terminationMs` after its deletion began.
+//! The kubelets on the virtual clock: a pod the scheduler bound (`scheduleMs` after its
+//! creation, [`super::scheduler`]) has its container started `startMs` later (or fails to
+//! pull, or crash-loops), it turns Ready `readyMs` after that, and a deleted pod is gone
+//! `terminationMs` after its deletion began.
 
+use super::{Due, scheduler};
 use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::store::Store;
@@ -174,7 +176,6 @@ impl World {
 /// A kubelet/scheduler action due at some instant.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum PodStep {
-    Bind,
     Start,
     Ready,
     /// The kubelet backs off after the n-th failed pull of the image.
@@ -201,61 +202,35 @@ pub type Happening = String;
 /// What follows a lifecycle step: after how many milliseconds, which step.
 pub type Next = Option<(u64, PodStep)>;
 
-/// A pod the scheduler found no node for, waiting in its unschedulable queue.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Parked {
-    pub uid: Str,
-    pub attempts: u32,
-    /// When the last attempt failed (virtual ms).
-    pub failed_ms: u64,
-}
-
-impl Parked {
-    /// When a cluster event may move it back to the active queue: after its back-off (1 s,
-    /// doubling with each attempt, at most 10 s: the scheduler's podInitialBackoff and
-    /// podMaxBackoff).
-    pub fn retry_at(&self) -> u64 {
-        let backoff = (1000u64 << self.attempts.saturating_sub(1).min(4)).min(10_000);
-        self.failed_ms + backoff
-    }
-}
-
-/// How long a pod stays in the unschedulable queue with no event to move it
-/// (podMaxInUnschedulablePodsDuration).
-const MAX_UNSCHEDULABLE_MS: u64 = 5 * 60 * 1000;
-
-/// The scheduler and the kubelets as one pod step sees them: the store, the event recorder,
-/// the world's timings and nodes, and the scheduler's round-robin position.
+/// The kubelets as one pod step sees them: the store, the event recorder, the world's
+/// timings and nodes.
 pub struct Kubelet<'a> {
     pub store: &'a mut Store,
     pub rec: &'a mut EventRecorder,
     pub world: &'a World,
-    pub node_rr: &'a mut u32,
     /// Whether the step's description is wanted (it is spelled only when a trace is kept).
     pub describe: bool,
-    /// The release, whose scheduler words its refusals.
-    pub release: crate::controller::release::Release,
-    /// The scheduler's unschedulable queue.
-    pub parked: &'a mut std::collections::BTreeMap<Str, Parked>,
+}
+
+/// The pod a timer about `key` (`uid`) is for, if a kubelet may act on it: still that pod,
+/// and not on a node whose kubelet is down (`world.nodesDown`), which does nothing for its
+/// pods.
+pub fn pod_for_step<'s>(store: &'s Store, world: &World, key: &str, uid: &str) -> Option<&'s Pod> {
+    let pod = store.pod(key).filter(|p| p.metadata.uid == uid)?;
+    let down = |n: &String| *n == *pod.spec.node_name;
+    if !pod.spec.node_name.is_empty() && world.nodes_down.iter().any(down) {
+        return None;
+    }
+    Some(pod)
 }
 
 impl Kubelet<'_> {
     /// Applies one lifecycle step to the pod `key` (if it is still the pod with `uid`).
     /// Returns a description (when `describe`) and the follow-up step, if any.
     pub fn apply(&mut self, key: &str, uid: &str, step: PodStep) -> Option<(Happening, Next)> {
-        let pod = self.store.pod(key).filter(|p| p.metadata.uid == uid)?;
+        let pod = pod_for_step(self.store, self.world, key, uid)?;
         // The name is the key's last part: borrowed from it, not copied from the pod.
         let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
-        // A node whose kubelet is down does nothing for its pods (`world.nodesDown`).
-        if !pod.spec.node_name.is_empty()
-            && self
-                .world
-                .nodes_down
-                .iter()
-                .any(|n| *n == *pod.spec.node_name)
-        {
-            return None;
-        }
         if step == PodStep::Gone {
             self.store.remove_pod(key)?;
             return Some((self.say(|| format!("{name} is gone")), None));
@@ -271,7 +246,6 @@ impl Kubelet<'_> {
             .map_or("", |c| c.image.as_str())
             .to_string();
         let (what, next) = match step {
-            PodStep::Bind => return self.bind(key, name, p),
             PodStep::Start if self.world.image_fails(&image) => {
                 self.pull_failed(name, &image, &mut p, 1)
             }
@@ -323,159 +297,6 @@ impl Kubelet<'_> {
             reason,
             message,
         );
-    }
-
-    /// The scheduler binds the pod to the next node, round-robin; a pod created with its node
-    /// named is not the scheduler's: that node's kubelet takes it as it is (named to a node the
-    /// world does not have, it stays Pending). Its containers are then being created.
-    fn bind(&mut self, key: &str, name: &str, mut p: Pod) -> Option<(Happening, Next)> {
-        let now = self.store.now();
-        let parked = self.parked.remove(key);
-        // Bound already (a retry woken twice): nothing to do.
-        if p.status
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "PodScheduled" && c.status == "True")
-        {
-            return None;
-        }
-        let preset = !p.spec.node_name.is_empty();
-        let node = if preset {
-            let known = self
-                .store
-                .get(Kind::Node, &key_of("", &p.spec.node_name))
-                .is_some();
-            if !known {
-                return None;
-            }
-            p.spec.node_name.to_string()
-        } else {
-            let node = match self.pick_node(&p) {
-                Ok(n) => n,
-                Err(why) => return self.unschedulable(key, name, p, why, parked),
-            };
-            *self.node_rr += 1;
-            p.spec.node_name = node.as_str().into();
-            self.store.update(Object::Pod(p)).ok()?;
-            node
-        };
-        let mut p = self.store.pod(key)?.clone();
-        p.status
-            .set_condition("PodScheduled", ConditionStatus::True, now);
-        p.status.container_statuses = p
-            .spec
-            .containers
-            .iter()
-            .map(|c| ContainerStatus {
-                name: c.name.clone(),
-                image: c.image.clone(),
-                state: ContainerState {
-                    waiting: Some(ContainerStateWaiting {
-                        reason: "ContainerCreating".into(),
-                        message: Str::default(),
-                    }),
-                    ..Default::default()
-                },
-                ..Default::default()
-            })
-            .collect();
-        let (ns, uid) = (p.metadata.namespace.clone(), p.metadata.uid.clone());
-        self.store.update_status(Object::Pod(p)).ok()?;
-        if !preset {
-            let about = Involved {
-                kind: Kind::Pod,
-                namespace: &ns,
-                name,
-                uid: &uid,
-            };
-            self.rec.record(
-                "default-scheduler",
-                about,
-                EventType::Normal,
-                "Scheduled",
-                format!("Successfully assigned {key} to {node}"),
-            );
-        }
-        let how = if preset {
-            "bound by its spec to"
-        } else {
-            "scheduled to"
-        };
-        Some((
-            self.say(|| format!("{name} {how} {node}")),
-            Some((self.world.start_ms, PodStep::Start)),
-        ))
-    }
-
-    /// The node for a pod: the scheduler's filters and pick on the store's Nodes, with what
-    /// each holds already and can hold (the store's running sums, [`Store::node_usage`]).
-    fn pick_node(&mut self, p: &Pod) -> Result<String, String> {
-        let nodes: Vec<&Node> = self
-            .store
-            .list(Kind::Node)
-            .filter_map(|o| match o {
-                Object::Node(n) => Some(&**n),
-                _ => None,
-            })
-            .collect();
-        let start = *self.node_rr as usize;
-        super::scheduler::schedule(p, &nodes, self.store, start, self.release)
-    }
-
-    /// The pod fits on no node: the scheduler's Warning FailedScheduling (its message cut at
-    /// 1024 bytes, as events are) and the pod's PodScheduled condition False, Unschedulable,
-    /// with the whole message; it waits in the unschedulable queue for an event that may let
-    /// it fit, or at most five minutes.
-    fn unschedulable(
-        &mut self,
-        key: &str,
-        name: &str,
-        mut p: Pod,
-        why: String,
-        parked: Option<Parked>,
-    ) -> Option<(Happening, Next)> {
-        let now = self.store.now();
-        let message = if why.len() > 1024 {
-            let mut cut = 1020;
-            while !why.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            format!("{} ...", &why[..cut])
-        } else {
-            why.clone()
-        };
-        self.rec.record(
-            "default-scheduler",
-            Involved::of(Kind::Pod, &p.metadata),
-            EventType::Warning,
-            "FailedScheduling",
-            message,
-        );
-        p.status
-            .set_condition("PodScheduled", ConditionStatus::False, now);
-        if let Some(c) = p
-            .status
-            .conditions
-            .iter_mut()
-            .find(|c| c.type_ == "PodScheduled")
-        {
-            c.reason = "Unschedulable".into();
-            c.message = why.as_str().into();
-        }
-        let uid = p.metadata.uid.clone();
-        self.store.update_status(Object::Pod(p)).ok()?;
-        let failed_ms = self.store.clock().now_ms();
-        let attempts = parked.map_or(0, |q| q.attempts) + 1;
-        let entry = Parked {
-            uid,
-            attempts,
-            failed_ms,
-        };
-        self.parked.insert(key.into(), entry);
-        Some((
-            self.say(|| format!("{name} cannot be scheduled: {why}")),
-            Some((MAX_UNSCHEDULABLE_MS, PodStep::Bind)),
-        ))
     }
 
     /// The image cannot be pulled (the `n`-th time): ErrImagePull, then a back-off.
@@ -710,7 +531,8 @@ impl Kubelet<'_> {
 /// pulls again, one in CrashLoopBackOff restarts after its back-off; one running but not
 /// Ready turns Ready once its probe passes; a Ready one whose probe the world fails turns
 /// NotReady; a finished one stays as it is.
-pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
+pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Option<(u64, Due)> {
+    let k = Due::Kubelet;
     let ms_until = |t: Time| (t.since(now) / 1_000_000).max(0) as u64;
     if let Some(deletion) = p.metadata.deletion_timestamp {
         // The deletion began a grace period before its deletionTimestamp.
@@ -725,23 +547,25 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
         } else {
             began.plus_ms(world.termination_ms as i64)
         };
-        return Some((ms_until(gone), PodStep::Gone));
+        return Some((ms_until(gone), k(PodStep::Gone)));
     }
     if p.status.phase == PHASE_SUCCEEDED || p.status.phase == PHASE_FAILED {
         return None;
     }
     let status = p.status.container_statuses.first();
     let (Some(status), false) = (status, p.spec.node_name.is_empty()) else {
-        return Some((world.schedule_ms, PodStep::Bind));
+        return Some((world.schedule_ms, Due::Scheduler(scheduler::Step::Schedule)));
     };
     if let Some(w) = &status.state.waiting {
         return Some(match w.reason.as_str() {
-            "ErrImagePull" | "ImagePullBackOff" => (back_off_ms(1) - 5000, PodStep::PullRetry(1)),
+            "ErrImagePull" | "ImagePullBackOff" => {
+                (back_off_ms(1) - 5000, k(PodStep::PullRetry(1)))
+            }
             "CrashLoopBackOff" => (
                 back_off_ms(status.restart_count.max(1) as u32),
-                PodStep::Restart,
+                k(PodStep::Restart),
             ),
-            _ => (world.start_ms, PodStep::Start),
+            _ => (world.start_ms, k(PodStep::Start)),
         });
     }
     let Some(running) = &status.state.running else {
@@ -751,11 +575,11 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
     let probe = readiness_probe(p);
     if p.is_ready() {
         let period = probe.filter(|_| world.image_unready(image))?.period_seconds;
-        return Some((period.max(1) as u64 * 1000, PodStep::ProbeFailed(1)));
+        return Some((period.max(1) as u64 * 1000, k(PodStep::ProbeFailed(1))));
     }
     let after = probe.map_or(world.ready_ms, |probe| probe.ready_after_ms());
     let started = running.started_at.unwrap_or(now);
-    Some((ms_until(started.plus_ms(after as i64)), PodStep::Ready))
+    Some((ms_until(started.plus_ms(after as i64)), k(PodStep::Ready)))
 }
 
 /// The first container's readiness probe, with its numbers (the pod's image is that

@@ -49,7 +49,7 @@ use crate::controller::nodelifecycle::{self, NodeLifecycleController};
 use crate::controller::replicaset::ReplicaSetController;
 use budget::{Budget, Exceeded, OverBudget};
 use kubelet::{Kubelet, PodStep, World};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use trace::*;
 
@@ -81,12 +81,26 @@ impl std::error::Error for Livelock {}
 pub enum Due {
     /// A pod's lifecycle step (the timer's key is the pod's).
     Kubelet(PodStep),
+    /// The scheduler's.
+    Scheduler(scheduler::Step),
     /// The node lifecycle or the taint eviction controller's.
     Lifecycle(nodelifecycle::Step),
     /// The disruption controller's.
     Disruption(disruption::Step),
     /// A `kubectl drain`'s.
     Drain(drain::Step),
+}
+
+impl From<PodStep> for Due {
+    fn from(s: PodStep) -> Due {
+        Due::Kubelet(s)
+    }
+}
+
+impl From<scheduler::Step> for Due {
+    fn from(s: scheduler::Step) -> Due {
+        Due::Scheduler(s)
+    }
 }
 
 impl From<nodelifecycle::Step> for Due {
@@ -127,7 +141,6 @@ pub struct Sim {
     pub gc: GarbageCollector,
     pub events: EventRecorder,
     timers: Agenda<Timer>,
-    node_rr: u32,
     /// The Deployment the trace follows (`namespace/name`): the scenario's `focus`, else the
     /// first Deployment created.
     pub focus: Option<String>,
@@ -163,9 +176,7 @@ pub struct Sim {
     pub context_namespace: String,
     /// What continuing a pasted cluster state did, when the run began from one.
     pub restored: Option<Rc<restore::Restored>>,
-    /// Pods the scheduler found no Node for (key → uid, attempts, when the last failed), as
-    /// its unschedulable queue holds them until a cluster event may let them fit.
-    pub unschedulable: BTreeMap<Str, kubelet::Parked>,
+    pub scheduler: scheduler::Scheduler,
     pub disruption: DisruptionController,
     lifecycle: NodeLifecycleController,
     /// `kubectl drain` commands still running, the last one's id, and what their evictions
@@ -372,7 +383,6 @@ impl Cluster {
             },
             gc: GarbageCollector::default(),
             timers: Agenda::default(),
-            node_rr: 0,
             focus: None,
             focus_uid: None,
             focus_owned: BTreeSet::new(),
@@ -391,7 +401,7 @@ impl Cluster {
             watches: vec![],
             context_namespace: "default".into(),
             restored: None,
-            unschedulable: BTreeMap::new(),
+            scheduler: scheduler::Scheduler::default(),
             disruption: DisruptionController::default(),
             lifecycle: NodeLifecycleController,
             drains: vec![],
@@ -530,15 +540,9 @@ impl Cluster {
         self.rec.checkpoints.push(cp);
     }
 
-    fn add_timer(&mut self, at_ms: u64, pod: &Pod, step: PodStep) {
-        self.sim.timers.add(
-            at_ms,
-            (
-                pod.metadata.key(),
-                pod.metadata.uid.clone(),
-                Due::Kubelet(step),
-            ),
-        );
+    fn add_timer(&mut self, at_ms: u64, pod: &Pod, due: impl Into<Due>) {
+        let timer = (pod.metadata.key(), pod.metadata.uid.clone(), due.into());
+        self.sim.timers.add(at_ms, timer);
     }
 
     /// Delivers pending watch events to every informer handler (and to the kubelet).
@@ -588,12 +592,13 @@ impl Cluster {
     }
 
     fn kubelet_watch(&mut self, ev: &WatchEvent) {
-        if !self.sim.unschedulable.is_empty() {
-            self.wake_parked(ev);
+        if !self.sim.scheduler.parked.is_empty() {
+            let sim = &mut self.sim;
+            sim.scheduler.wake_parked(&mut cx!(sim), ev);
         }
         match ev.view() {
             WatchRef::Added(Object::Node(n)) => self.node_registered(n),
-            // (A pod created with its node named is bound already: see `PodStep::Bind`.)
+            // (A pod created with its node named is bound already: see `scheduler::Step`.)
             WatchRef::Added(Object::Pod(p)) => {
                 if let Some((after, step)) = kubelet::next_for_seen(p, &self.sim.world, self.now())
                 {
@@ -852,7 +857,9 @@ impl Cluster {
                 Due::Kubelet(PodStep::Crash | PodStep::Restart | PodStep::PullBackOff(_)) => true,
                 // The scheduler's periodic retry of a pod that fits nowhere changes nothing:
                 // what could make it fit (a pod gone, a node changed) wakes it anyway.
-                Due::Kubelet(PodStep::Bind) => self.sim.unschedulable.contains_key(key),
+                Due::Scheduler(scheduler::Step::Schedule) => {
+                    self.sim.scheduler.parked.contains_key(key)
+                }
                 // A drain's retry that its budget will refuse again, with no timeout.
                 Due::Drain(drain::Step::Evict(id)) => self.drain_retry_idle(key, *id),
                 // A pull that will fail again changes nothing; one the world now has does.
@@ -917,48 +924,9 @@ impl Cluster {
                     None => break,
                 }
             }
-            while let Some((key, uid, due)) = instant.due.pop_front() {
-                let step = match due {
-                    Due::Kubelet(step) => step,
-                    Due::Disruption(step) => {
-                        self.sim.disruption.timer(&key, step);
-                        continue;
-                    }
-                    Due::Drain(step) => {
-                        self.drain_step(&key, step);
-                        // (Only a recording run writes notes.)
-                        instant.changes.append(&mut self.sim.drain_notes);
-                        continue;
-                    }
-                    Due::Lifecycle(step) => {
-                        let sim = &mut self.sim;
-                        let down = &sim.world.nodes_down;
-                        let did = sim.lifecycle.timer(&mut cx!(sim), &key, &uid, step, down);
-                        if let Some(what) = did
-                            && recording
-                        {
-                            instant.changes.push(what);
-                        }
-                        continue;
-                    }
-                };
-                let mut kubelet = Kubelet {
-                    store: &mut self.sim.store,
-                    rec: &mut self.sim.events,
-                    world: &self.sim.world,
-                    node_rr: &mut self.sim.node_rr,
-                    describe: recording,
-                    release: self.sim.rsc.gates.release,
-                    parked: &mut self.sim.unschedulable,
-                };
-                if let Some((what, next)) = kubelet.apply(&key, &uid, step) {
-                    if recording {
-                        instant.changes.push(what);
-                    }
-                    if let Some((delay, s)) = next {
-                        let at = self.now_ms() + delay;
-                        self.sim.timers.add(at, (key, uid, Due::Kubelet(s)));
-                    }
+            while let Some(timer) = instant.due.pop_front() {
+                if !self.hand_timer(timer, &mut instant.changes) {
+                    continue;
                 }
                 if self.paused() {
                     self.sim.instant = Some(instant);
@@ -975,6 +943,68 @@ impl Cluster {
         self.sim.instant_drain = true;
         self.drain()?;
         Ok(!self.sim.draining)
+    }
+
+    /// Hands a timer to its actor; what it did goes into `changes` (when recording). True
+    /// for a pod's step (the kubelet's or the scheduler's), after which a run taken in slices
+    /// may pause.
+    fn hand_timer(&mut self, (key, uid, due): Timer, changes: &mut Vec<String>) -> bool {
+        let recording = self.recording();
+        let stepped = match due {
+            Due::Kubelet(step) => {
+                let sim = &mut self.sim;
+                let mut kubelet = Kubelet {
+                    store: &mut sim.store,
+                    rec: &mut sim.events,
+                    world: &sim.world,
+                    describe: recording,
+                };
+                let stepped = kubelet.apply(&key, &uid, step);
+                stepped.map(|(what, next)| (what, next.map(|(ms, s)| (ms, Due::Kubelet(s)))))
+            }
+            Due::Scheduler(step) => {
+                let sim = &mut self.sim;
+                let mut k = scheduler::Bind {
+                    cx: &mut cx!(sim),
+                    world: &sim.world,
+                    release: sim.rsc.gates.release,
+                    describe: recording,
+                };
+                sim.scheduler.step(&mut k, &key, &uid, step)
+            }
+            Due::Disruption(step) => {
+                self.sim.disruption.timer(&key, step);
+                return false;
+            }
+            Due::Drain(step) => {
+                self.drain_step(&key, step);
+                // (Only a recording run writes notes.)
+                changes.append(&mut self.sim.drain_notes);
+                return false;
+            }
+            Due::Lifecycle(step) => {
+                let sim = &mut self.sim;
+                let down = &sim.world.nodes_down;
+                let did = sim.lifecycle.timer(&mut cx!(sim), &key, &uid, step, down);
+                if let Some(what) = did
+                    && recording
+                {
+                    changes.push(what);
+                }
+                return false;
+            }
+        };
+        // A pod's step (the kubelet's or the scheduler's) and the one that follows it.
+        if let Some((what, next)) = stepped {
+            if recording {
+                changes.push(what);
+            }
+            if let Some((delay, due)) = next {
+                let at = self.now_ms() + delay;
+                self.sim.timers.add(at, (key, uid, due));
+            }
+        }
+        true
     }
 
     /// Whether a run taken in slices has done its slice's work.

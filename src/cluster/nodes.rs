@@ -6,7 +6,7 @@
 //! `kubectl get nodes`, `describe node`, `cordon` and `drain` and the scheduler's filters work
 //! in every world as on a cluster.
 
-use super::{Cluster, Due};
+use super::Cluster;
 use crate::api::quantity::Amount;
 use crate::api::{ConditionStatus, Kind, Node, Object, PodCondition, Value, key_of};
 use crate::controller::actor::Cx;
@@ -225,7 +225,7 @@ impl Cluster {
             }
             if let Some((after, step)) = super::kubelet::next_for_seen(&seen, &self.sim.world, now)
             {
-                let timer = (p.metadata.key(), p.metadata.uid.clone(), Due::Kubelet(step));
+                let timer = (p.metadata.key(), p.metadata.uid.clone(), step);
                 self.sim.timers.add(now_ms + after, timer);
             }
         }

@@ -6,16 +6,58 @@
 //! (`pkg/scheduler/framework/types.go`, `pkg/scheduler/framework/preemption/preemption.go`).
 //! Every pod has priority 0 here, so preemption never finds a victim.
 
-use super::kubelet::PodStep;
-use super::{Cluster, Due};
+use super::Due;
+use super::kubelet::{Happening, PodStep, World, pod_for_step};
 use crate::api::quantity::Amount;
 pub use crate::api::resources::{Allocatable, Usage, pod_limits, pod_requests};
-use crate::api::{Node, Pod, Value};
+use crate::api::{
+    ConditionStatus, ContainerState, ContainerStateWaiting, ContainerStatus, Kind, Node, Pod,
+    Value, key_of,
+};
 use crate::api::{Object, Str};
+use crate::apiserver::events::{EventType, Involved};
 use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
+use crate::controller::actor::Cx;
 use crate::controller::release::Release;
 use std::collections::BTreeMap;
+
+/// kube-scheduler's state: where its round-robin pick starts and its unschedulable queue.
+#[derive(Clone, Debug, Default)]
+pub struct Scheduler {
+    /// Where the next pick starts among the nodes that fit (each bind moves it on by one).
+    next: u32,
+    /// Pods it found no Node for (key → uid, attempts, when the last failed), held until a
+    /// cluster event may let them fit.
+    pub parked: BTreeMap<Str, Parked>,
+}
+
+/// The scheduler's timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `scheduleOne`: a scheduling attempt for the pod (the timer's key is the pod's): a new
+    /// pod's, a parked pod's retry, or one a cluster event woke.
+    Schedule,
+}
+
+/// What a scheduling attempt sees beyond the scheduler's own state.
+pub struct Bind<'c, 'a> {
+    pub cx: &'c mut Cx<'a, Due>,
+    pub world: &'c World,
+    /// The release, whose scheduler words its refusals.
+    pub release: Release,
+    /// Whether the step's description is wanted (it is spelled only when a trace is kept).
+    pub describe: bool,
+}
+
+impl Bind<'_, '_> {
+    fn say(&self, text: impl FnOnce() -> String) -> Happening {
+        if self.describe { text() } else { String::new() }
+    }
+}
+
+/// What a step did, in words, and what follows it (after how many milliseconds, which timer).
+pub type Stepped = Option<(Happening, Option<(u64, Due)>)>;
 
 /// The resources NodeResourcesFit checks, in its order.
 const RESOURCES: [&str; 3] = ["cpu", "memory", "ephemeral-storage"];
@@ -190,10 +232,200 @@ pub fn fit_error(all: usize, misfits: &[Misfit], release: Release) -> String {
     format!("{filters} {dra}preemption: {preemption}")
 }
 
-impl Cluster {
+/// A pod the scheduler found no node for, waiting in its unschedulable queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parked {
+    pub uid: Str,
+    pub attempts: u32,
+    /// When the last attempt failed (virtual ms).
+    pub failed_ms: u64,
+}
+
+impl Parked {
+    /// When a cluster event may move it back to the active queue: after its back-off (1 s,
+    /// doubling with each attempt, at most 10 s: the scheduler's podInitialBackoff and
+    /// podMaxBackoff).
+    pub fn retry_at(&self) -> u64 {
+        let backoff = (1000u64 << self.attempts.saturating_sub(1).min(4)).min(10_000);
+        self.failed_ms + backoff
+    }
+}
+
+/// How long a pod stays in the unschedulable queue with no event to move it
+/// (podMaxInUnschedulablePodsDuration).
+const MAX_UNSCHEDULABLE_MS: u64 = 5 * 60 * 1000;
+
+impl Scheduler {
+    /// One of its timers is due: the attempt for the pod `key` (if it is still the pod with
+    /// `uid`, not being deleted, and not bound by its spec to a node whose kubelet is down).
+    pub fn step(&mut self, k: &mut Bind<'_, '_>, key: &str, uid: &str, step: Step) -> Stepped {
+        let Step::Schedule = step;
+        let pod = pod_for_step(k.cx.store, k.world, key, uid)?;
+        if pod.metadata.deletion_timestamp.is_some() {
+            return None;
+        }
+        let p = pod.clone();
+        let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
+        self.bind(k, key, name, p)
+    }
+
+    /// The scheduler binds the pod to the next node, round-robin; a pod created with its node
+    /// named is not the scheduler's: that node's kubelet takes it as it is (named to a node the
+    /// world does not have, it stays Pending). Its containers are then being created.
+    fn bind(&mut self, k: &mut Bind<'_, '_>, key: &str, name: &str, mut p: Pod) -> Stepped {
+        let now = k.cx.store.now();
+        let parked = self.parked.remove(key);
+        // Bound already (a retry woken twice): nothing to do.
+        if p.status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == "PodScheduled" && c.status == "True")
+        {
+            return None;
+        }
+        let preset = !p.spec.node_name.is_empty();
+        let node = if preset {
+            let known =
+                k.cx.store
+                    .get(Kind::Node, &key_of("", &p.spec.node_name))
+                    .is_some();
+            if !known {
+                return None;
+            }
+            p.spec.node_name.to_string()
+        } else {
+            let node = match self.pick_node(k, &p) {
+                Ok(n) => n,
+                Err(why) => return self.unschedulable(k, key, name, p, why, parked),
+            };
+            self.next += 1;
+            p.spec.node_name = node.as_str().into();
+            k.cx.store.update(Object::Pod(p)).ok()?;
+            node
+        };
+        let mut p = k.cx.store.pod(key)?.clone();
+        p.status
+            .set_condition("PodScheduled", ConditionStatus::True, now);
+        p.status.container_statuses = p
+            .spec
+            .containers
+            .iter()
+            .map(|c| ContainerStatus {
+                name: c.name.clone(),
+                image: c.image.clone(),
+                state: ContainerState {
+                    waiting: Some(ContainerStateWaiting {
+                        reason: "ContainerCreating".into(),
+                        message: Str::default(),
+                    }),
+                    ..Default::default()
+                },
+                ..Default::default()
+            })
+            .collect();
+        let (ns, uid) = (p.metadata.namespace.clone(), p.metadata.uid.clone());
+        k.cx.store.update_status(Object::Pod(p)).ok()?;
+        if !preset {
+            let about = Involved {
+                kind: Kind::Pod,
+                namespace: &ns,
+                name,
+                uid: &uid,
+            };
+            k.cx.events.record(
+                "default-scheduler",
+                about,
+                EventType::Normal,
+                "Scheduled",
+                format!("Successfully assigned {key} to {node}"),
+            );
+        }
+        let how = if preset {
+            "bound by its spec to"
+        } else {
+            "scheduled to"
+        };
+        Some((
+            k.say(|| format!("{name} {how} {node}")),
+            Some((k.world.start_ms, Due::Kubelet(PodStep::Start))),
+        ))
+    }
+
+    /// The node for a pod: the scheduler's filters and pick on the store's Nodes, with what
+    /// each holds already and can hold (the store's running sums, [`Store::node_usage`]).
+    fn pick_node(&self, k: &Bind<'_, '_>, p: &Pod) -> Result<String, String> {
+        let nodes: Vec<&Node> =
+            k.cx.store
+                .list(Kind::Node)
+                .filter_map(|o| match o {
+                    Object::Node(n) => Some(&**n),
+                    _ => None,
+                })
+                .collect();
+        let start = self.next as usize;
+        schedule(p, &nodes, k.cx.store, start, k.release)
+    }
+
+    /// The pod fits on no node: the scheduler's Warning FailedScheduling (its message cut at
+    /// 1024 bytes, as events are) and the pod's PodScheduled condition False, Unschedulable,
+    /// with the whole message; it waits in the unschedulable queue for an event that may let
+    /// it fit, or at most five minutes.
+    fn unschedulable(
+        &mut self,
+        k: &mut Bind<'_, '_>,
+        key: &str,
+        name: &str,
+        mut p: Pod,
+        why: String,
+        parked: Option<Parked>,
+    ) -> Stepped {
+        let now = k.cx.store.now();
+        let message = if why.len() > 1024 {
+            let mut cut = 1020;
+            while !why.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{} ...", &why[..cut])
+        } else {
+            why.clone()
+        };
+        k.cx.events.record(
+            "default-scheduler",
+            Involved::of(Kind::Pod, &p.metadata),
+            EventType::Warning,
+            "FailedScheduling",
+            message,
+        );
+        p.status
+            .set_condition("PodScheduled", ConditionStatus::False, now);
+        if let Some(c) = p
+            .status
+            .conditions
+            .iter_mut()
+            .find(|c| c.type_ == "PodScheduled")
+        {
+            c.reason = "Unschedulable".into();
+            c.message = why.as_str().into();
+        }
+        let uid = p.metadata.uid.clone();
+        k.cx.store.update_status(Object::Pod(p)).ok()?;
+        let failed_ms = k.cx.store.clock().now_ms();
+        let attempts = parked.map_or(0, |q| q.attempts) + 1;
+        let entry = Parked {
+            uid,
+            attempts,
+            failed_ms,
+        };
+        self.parked.insert(key.into(), entry);
+        Some((
+            k.say(|| format!("{name} cannot be scheduled: {why}")),
+            Some((MAX_UNSCHEDULABLE_MS, Due::Scheduler(Step::Schedule))),
+        ))
+    }
+
     /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked
     /// fit (its queueing hints): it is tried again once its back-off has passed.
-    pub(super) fn wake_parked(&mut self, ev: &WatchEvent) {
+    pub fn wake_parked(&self, cx: &mut Cx<'_, Due>, ev: &WatchEvent) {
         let frees = match ev.view() {
             WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
             WatchRef::Added(Object::Node(_))
@@ -206,17 +438,10 @@ impl Cluster {
         if !frees {
             return;
         }
-        let now = self.now_ms();
-        let wake: Vec<(Str, Str, u64)> = self
-            .sim
-            .unschedulable
-            .iter()
-            .map(|(k, p)| (k.clone(), p.uid.clone(), p.retry_at().max(now)))
-            .collect();
-        for (key, uid, at) in wake {
-            self.sim
-                .timers
-                .add(at, (key, uid, Due::Kubelet(PodStep::Bind)));
+        let now = cx.now_ms();
+        for (key, p) in &self.parked {
+            let at = p.retry_at().max(now);
+            cx.at(at, key.clone(), p.uid.clone(), Step::Schedule);
         }
     }
 }
