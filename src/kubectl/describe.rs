@@ -125,7 +125,7 @@ impl Describe {
             return;
         }
         self.flush();
-        events.sort_by_key(|e| e.last_ms);
+        crate::apiserver::events::latest_last(&mut events);
         self.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
         self.w(1, "----\t------\t----\t----\t-------\n");
         let ago = |ms: i64| human_duration(c.now_ms() as i64 - ms);

@@ -228,7 +228,7 @@ pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
     if events.is_empty() {
         return Ok(format!("No resources found in {} namespace.", a.ns()));
     }
-    events.sort_by_key(|e| e.last_ms);
+    crate::apiserver::events::latest_last(&mut events);
     let mut rows = vec![
         ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
             .map(String::from)

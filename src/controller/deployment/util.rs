@@ -539,7 +539,10 @@ pub fn find_active_or_latest(
         return None;
     }
     let mut olds = old_rss.to_vec();
-    olds.sort_by(|a, b| by_creation_timestamp(b, a));
+    // Newest first: the reverse of the oldest-first sort (no two compare equal: names
+    // differ), which the page then carries once.
+    olds.sort_by(by_creation_timestamp);
+    olds.reverse();
     let mut all = olds.clone();
     if let Some(n) = new_rs {
         all.push(n.clone());
