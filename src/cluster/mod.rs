@@ -22,7 +22,7 @@ macro_rules! cx {
 }
 
 pub mod budget;
-pub mod drain;
+pub mod client;
 pub mod kubelet;
 pub mod nodes;
 pub mod podbook;
@@ -87,8 +87,8 @@ pub enum Due {
     Lifecycle(nodelifecycle::Step),
     /// The disruption controller's.
     Disruption(disruption::Step),
-    /// A `kubectl drain`'s.
-    Drain(drain::Step),
+    /// A client's (kubectl's, still running after its command): the client's id and step.
+    Client(u32, client::Step),
 }
 
 impl From<PodStep> for Due {
@@ -168,8 +168,8 @@ pub struct Sim {
     pub over: Option<OverBudget>,
     /// The focus Deployment's pods as the trace records them, kept by the writes.
     book: podbook::PodBook,
-    /// `kubectl rollout status` commands still watching.
-    pub watches: Vec<watch::Watch>,
+    /// The clients still running after their command (`rollout status`, `drain`).
+    clients: client::Clients,
     /// The namespace of kubectl's current context (`kubectl config set-context --current
     /// --namespace=…`): where a command without `-n` works. Kept with the world, as a
     /// person's kubeconfig outlives each command.
@@ -179,11 +179,6 @@ pub struct Sim {
     pub scheduler: scheduler::Scheduler,
     pub disruption: DisruptionController,
     lifecycle: NodeLifecycleController,
-    /// `kubectl drain` commands still running, the last one's id, and what their evictions
-    /// did since the trace last took it (the refusals' causes, which kubectl does not print).
-    pub drains: Vec<drain::Drain>,
-    drain_ids: u32,
-    pub drain_notes: Vec<String>,
 }
 
 /// How a run is recorded: one value, given when the cluster is made or resumed.
@@ -303,27 +298,39 @@ impl Cluster {
         self.sim.restored = Some(restored);
     }
 
-    /// A `kubectl rollout status` that goes on watching after its command.
-    pub fn watch(&mut self, w: watch::Watch) {
-        self.sim.watches.push(w);
+    /// Starts a client (kubectl's): `start` runs now, in the client's context, and returns
+    /// what the command prints now and the client, if it goes on after the command.
+    pub fn start_client<T>(
+        &mut self,
+        start: impl FnOnce(&mut client::ClientCx<'_, '_>) -> (T, Option<Box<dyn client::Client>>),
+    ) -> T {
+        let recording = self.recording();
+        let sim = &mut self.sim;
+        let id = sim.clients.next_id();
+        let mut cx = cx!(sim);
+        let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, id);
+        let (out, client) = start(&mut ccx);
+        if let Some(c) = client {
+            sim.clients.running.push((id, c));
+        }
+        out
     }
 
     /// What the clients did since the last step, for the step a command makes: the drain's
     /// notes (the refusals' causes kubectl does not print); and, recording at step `at`, the
     /// clients started by it print their next lines onto it (true when one does).
     pub fn clients_onto_step(&mut self, at: Option<usize>, changes: &mut Vec<String>) -> bool {
-        changes.append(&mut self.sim.drain_notes);
+        changes.append(&mut self.sim.clients.notes);
         let Some(at) = at else {
             return false;
         };
         let mut printing = false;
-        for w in self.sim.watches.iter_mut().filter(|w| w.step.is_none()) {
-            w.step = Some(at);
-            printing = true;
-        }
-        for d in self.sim.drains.iter_mut().filter(|d| d.step.is_none()) {
-            d.step = Some(at);
-            printing = true;
+        for (_, c) in &mut self.sim.clients.running {
+            let step = c.step();
+            if step.is_none() {
+                *step = Some(at);
+                printing = true;
+            }
         }
         printing
     }
@@ -343,6 +350,11 @@ pub struct Checkpoint {
 }
 
 impl Sim {
+    /// Whether a client (a `rollout status` watching, a `drain` waiting) still runs.
+    pub fn clients_running(&self) -> bool {
+        !self.clients.is_empty()
+    }
+
     /// Whether this world is due a checkpoint after the last one, taken at resourceVersion
     /// `last` (`None`: there is none yet): `every` store writes later, and at least three per
     /// object the world holds.
@@ -398,15 +410,12 @@ impl Cluster {
             budget: Budget::PAGE,
             over: None,
             book: podbook::PodBook::new(gates.release.available_at_min_ready_seconds()),
-            watches: vec![],
+            clients: client::Clients::default(),
             context_namespace: "default".into(),
             restored: None,
             scheduler: scheduler::Scheduler::default(),
             disruption: DisruptionController::default(),
             lifecycle: NodeLifecycleController,
-            drains: vec![],
-            drain_ids: 0,
-            drain_notes: vec![],
         };
         Cluster {
             sim,
@@ -522,8 +531,7 @@ impl Cluster {
             return;
         };
         if !self.sim.checkpoint_due(every, self.rec.last_checkpoint)
-            || !self.sim.watches.is_empty()
-            || !self.sim.drains.is_empty()
+            || !self.sim.clients.is_empty()
             || self.halted()
         {
             return;
@@ -569,11 +577,6 @@ impl Cluster {
                 self.kubelet_watch(&ev);
                 let sim = &mut self.sim;
                 sim.disruption.handle(&mut cx!(sim), ev.view());
-                if !self.sim.drains.is_empty()
-                    && let WatchRef::Deleted(Object::Pod(p)) = ev.view()
-                {
-                    self.drain_saw_deleted(p);
-                }
                 if self.rec.options.steps
                     && let WatchRef::Added(Object::Pod(p))
                     | WatchRef::Modified {
@@ -584,8 +587,8 @@ impl Cluster {
                 {
                     self.sim.book.touch(&p.metadata.key());
                 }
-                if !self.sim.watches.is_empty() {
-                    self.feed_watches(&ev);
+                if !self.sim.clients.is_empty() {
+                    self.clients_saw(ev.view());
                 }
             }
         }
@@ -861,7 +864,15 @@ impl Cluster {
                     self.sim.scheduler.parked.contains_key(key)
                 }
                 // A drain's retry that its budget will refuse again, with no timeout.
-                Due::Drain(drain::Step::Evict(id)) => self.drain_retry_idle(key, *id),
+                Due::Client(id, step) => self
+                    .sim
+                    .clients
+                    .running
+                    .iter()
+                    .find(|c| c.0 == *id)
+                    .map_or(*step == client::Step::Retry, |(_, c)| {
+                        c.idle(&self.sim.store, key, *step)
+                    }),
                 // A pull that will fail again changes nothing; one the world now has does.
                 Due::Kubelet(PodStep::PullRetry(_)) => self.sim.store.pod(key).is_none_or(|p| {
                     let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
@@ -976,10 +987,10 @@ impl Cluster {
                 self.sim.disruption.timer(&key, step);
                 return false;
             }
-            Due::Drain(step) => {
-                self.drain_step(&key, step);
+            Due::Client(id, step) => {
+                self.client_timer(id, &key, step);
                 // (Only a recording run writes notes.)
-                changes.append(&mut self.sim.drain_notes);
+                changes.append(&mut self.sim.clients.notes);
                 return false;
             }
             Due::Lifecycle(step) => {
@@ -1005,6 +1016,49 @@ impl Cluster {
             }
         }
         true
+    }
+
+    /// Hands a watch event to every client still running, writing what they print onto the
+    /// steps that ran them; the ones that ended leave.
+    fn clients_saw(&mut self, ev: WatchRef<'_>) {
+        let recording = self.recording();
+        let sim = &mut self.sim;
+        let mut cx = cx!(sim);
+        for (id, c) in &mut sim.clients.running {
+            let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, *id);
+            c.saw(&mut ccx, ev);
+            client::print(&mut **c, &mut self.rec.trace, self.rec.base);
+        }
+        sim.clients.running.retain(|(_, c)| !c.ended());
+    }
+
+    /// One of client `id`'s timers is due.
+    fn client_timer(&mut self, id: u32, key: &str, step: client::Step) {
+        let recording = self.recording();
+        let sim = &mut self.sim;
+        let Some(at) = sim.clients.running.iter().position(|c| c.0 == id) else {
+            return;
+        };
+        let mut cx = cx!(sim);
+        let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, id);
+        let c = &mut sim.clients.running[at].1;
+        c.timer(&mut ccx, key, step);
+        client::print(&mut **c, &mut self.rec.trace, self.rec.base);
+        if c.ended() {
+            sim.clients.running.remove(at);
+        }
+    }
+
+    /// Ends the clients whose `--timeout` has passed by now (at the end of a run, when no
+    /// further event would have woken them).
+    pub fn expire_clients(&mut self) {
+        let now = self.now_ms();
+        let sim = &mut self.sim;
+        for (_, c) in &mut sim.clients.running {
+            c.expire(&sim.store, now);
+            client::print(&mut **c, &mut self.rec.trace, self.rec.base);
+        }
+        sim.clients.running.retain(|(_, c)| !c.ended());
     }
 
     /// Whether a run taken in slices has done its slice's work.

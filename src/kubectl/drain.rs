@@ -1,13 +1,13 @@
 //! `kubectl drain NODE` (k8s.io/kubectl `pkg/cmd/drain`: `NewCmdDrain`'s flags, `Complete`,
 //! `RunDrain`): the nodes cordoned, then their pods evicted by a client that goes on with the
-//! cluster's clock (`crate::cluster::drain`), retrying what a disruption budget refuses.
+//! cluster's clock (`drainer.rs`), retrying what a disruption budget refuses.
 
 use super::args::{Args, DryRun, parse_selector};
 use super::command::Command;
+use super::drainer::{Drain, DrainOptions};
 use super::duration::go_duration_ms;
 use super::{KubectlError, Outcome, dry_run};
 use crate::cluster::Cluster;
-use crate::cluster::drain::DrainOptions;
 
 /// The flags that take a value.
 const VALUED: [&str; 8] = [
@@ -46,7 +46,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     if !report.errs.is_empty() {
         return report.finish();
     }
-    let (lines, error) = c.start_drain(nodes, opts);
+    let (lines, error) = c.start_client(|cx| Drain::start(cx, nodes, opts));
     report.wrote = true;
     report.out.extend(lines);
     let out = report.finish()?;

@@ -17,6 +17,7 @@ mod config;
 mod delete;
 pub mod describe;
 mod drain;
+pub mod drainer;
 pub mod duration;
 mod effect;
 mod fields;
@@ -30,6 +31,7 @@ mod scale;
 mod set;
 pub mod verbs;
 mod version;
+pub mod watcher;
 
 pub use command::{Command, parse, tokenize};
 pub use complete::{Names, complete};

@@ -8,10 +8,10 @@ use super::args::{Args, DryRun};
 use super::builder::{self, Info, Report, Setup, Visit};
 use super::command::Command;
 use super::duration::go_duration_ms;
+use super::watcher::Watch;
 use super::{KubectlError, Outcome, dry_run, update_deployment};
 use crate::api::*;
 use crate::cluster::Cluster;
-use crate::cluster::watch::Watch;
 use crate::controller::deployment::util as du;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
@@ -506,7 +506,7 @@ fn status(c: &mut Cluster, rest: &[String]) -> Outcome {
         let mut w = Watch::new(&d, status_viewer, revision, timeout, now);
         w.then = then.to_vec();
         w.errors = report.errs.drain(..).map(|e| e.bare()).collect();
-        c.watch(w);
+        c.start_client(|_| ((), Some(Box::new(w))));
     }
     report.finish()
 }

@@ -484,7 +484,7 @@ fn settled(s: &Session, at: &At) -> Check {
     check(Kind::Settled, state, numbers)
 }
 
-/// What a step's `kubectl drain` notes (`cluster::drain`'s words) say its evictions met: how
+/// What a step's `kubectl drain` notes (`kubectl::drainer`'s words) say its evictions met: how
 /// many were refused, and the pods evicted (`pod NS/NAME`).
 fn evictions(st: &TraceStep) -> (usize, Vec<&str>) {
     let mut refused = 0;

@@ -605,7 +605,7 @@ impl Scenario {
             }
         }
         if !c.halted() {
-            c.expire_watches();
+            c.expire_clients();
         }
         cur.done = true;
         Ok(())

@@ -376,7 +376,7 @@ impl Session {
 
     /// Appends what a run recorded (after whatever the session already holds).
     fn take_recording(&mut self, mut c: Cluster, result: Result<(), Livelock>) {
-        let ended = result.is_ok() && !c.halted() && c.watches.is_empty() && c.drains.is_empty();
+        let ended = result.is_ok() && !c.halted() && !c.clients_running();
         self.settled = result.is_ok() && !c.halted() && c.is_settled();
         self.stopped = match (result, &c.over) {
             (Err(e), _) => Some(e.to_string()),
@@ -599,7 +599,7 @@ impl Session {
             }
             let mut c = self.cluster_at(i)?;
             let out = kubectl::run_command(&mut c, &parsed)?;
-            if c.watches.is_empty() {
+            if !c.clients_running() {
                 return Ok(Commanded::Done(Outcome::Printed(out)));
             }
             return self.watch(i, cmd).map(Commanded::Done);

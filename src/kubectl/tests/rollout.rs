@@ -136,7 +136,7 @@ fn rollout_status_reads_its_flags_as_kubectl_does() {
         let mut c = cluster();
         let got = run(&mut c, cmd);
         assert_eq!(got.as_deref().map_err(String::as_str), *want, "{cmd}");
-        assert_eq!(!c.watches.is_empty(), *watching, "{cmd}");
+        assert_eq!(c.clients_running(), *watching, "{cmd}");
     }
     assert_eq!(
         crate::kubectl::duration::go_duration_ms("1.5h"),

@@ -4,31 +4,21 @@
 //! evicted (or deleted, `--disable-eviction`), each on its own: an eviction a disruption budget
 //! refuses (429) is printed and tried again 5 s later, an evicted pod is waited for, polled
 //! each second, until it is gone. `--timeout` bounds a node's evictions. Like a `rollout
-//! status` watch, the client runs on the cluster's virtual clock, and what it prints after the
-//! command's instant goes onto the command's step, each line at its instant.
+//! status` watch, the client runs on the cluster's virtual clock (`cluster::client`), and what
+//! it prints after the command's instant goes onto the command's step, each line at its
+//! instant.
 
-use super::Cluster;
-use super::Due;
-use super::watch::{WatchEnd, WatchLine};
 use crate::api::time::go_duration;
 use crate::api::{LabelSelector, Pod, Str, key_of};
-use crate::apiserver::store::ApiError;
+use crate::apiserver::store::{ApiError, Store, WatchRef};
+use crate::cluster::client::{Client, ClientCx, Step};
+use crate::cluster::trace::TraceStep;
+use crate::cluster::watch::{WatchEnd, WatchLine};
 
 /// `EvictErrorRetryDelay`: how long the client waits after a refused eviction.
 pub const RETRY_MS: u64 = 5_000;
 /// `waitForDelete`'s poll interval.
 pub const POLL_MS: u64 = 1_000;
-
-/// A drain's timers (each with the drain's id).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// Ask again for the eviction the budget refused (the timer's key is the pod's).
-    Evict(u32),
-    /// The poll finds the pod it waited for gone.
-    Poll(u32),
-    /// `--timeout` ends (the timer's key is the node's).
-    Deadline(u32),
-}
 
 /// `kubectl drain`'s flags, as the client uses them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,8 +67,6 @@ struct InFlight {
 /// A `kubectl drain` still running on the cluster.
 #[derive(Clone, Debug)]
 pub struct Drain {
-    /// Names its timers (several drains may run at once).
-    pub id: u32,
     opts: DrainOptions,
     /// The node whose pods are in flight, and the ones after it.
     node: String,
@@ -92,7 +80,7 @@ pub struct Drain {
     remaining: Vec<String>,
     /// The trace step whose output the lines extend (the action step that ran the command).
     pub step: Option<usize>,
-    /// Lines printed after the command's instant.
+    /// Lines printed after the command's instant, since the trace was last given them.
     pub lines: Vec<WatchLine>,
     pub end: Option<WatchEnd>,
 }
@@ -105,17 +93,19 @@ struct ForDeletion {
     errors: Vec<String>,
 }
 
-impl Cluster {
+/// What the drain printed now, and the error kubectl ends with when it is done now.
+pub type Started = (Vec<String>, Option<String>);
+
+impl Drain {
     /// Starts draining `nodes` (cordoned already) at this instant: the lines printed now, and
-    /// the error kubectl ends with when it is done now; else the drain goes on, on the clock.
-    pub fn start_drain(
-        &mut self,
+    /// the error kubectl ends with when it is done now; else the drain goes on, on the clock
+    /// (the client returned).
+    pub fn start(
+        cx: &mut ClientCx<'_, '_>,
         nodes: Vec<String>,
         opts: DrainOptions,
-    ) -> (Vec<String>, Option<String>) {
-        self.sim.drain_ids += 1;
+    ) -> (Started, Option<Box<dyn Client>>) {
         let mut d = Drain {
-            id: self.sim.drain_ids,
             opts,
             node: String::new(),
             then: nodes,
@@ -128,35 +118,34 @@ impl Cluster {
             end: None,
         };
         let mut out = vec![];
-        self.next_node(&mut d, &mut out);
-        let end = d.end.as_ref().map(|e| e.error.clone());
-        if end.is_none() {
-            self.sim.drains.push(d);
+        d.next_node(cx, &mut out);
+        match d.end.as_ref().map(|e| e.error.clone()) {
+            Some(end) => ((out, end), None),
+            None => ((out, None), Some(Box::new(d))),
         }
-        (out, end.flatten())
     }
 
     /// Begins the next node's pods, and the next, until one has pods in flight or none is
     /// left (then the drain ends).
-    fn next_node(&mut self, d: &mut Drain, out: &mut Vec<String>) {
-        while !d.then.is_empty() {
-            d.node = d.then.remove(0);
-            let list = self.pods_for_deletion(&d.node, &d.opts);
+    fn next_node(&mut self, cx: &mut ClientCx<'_, '_>, out: &mut Vec<String>) {
+        while !self.then.is_empty() {
+            self.node = self.then.remove(0);
+            let list = Self::pods_for_deletion(cx.cx.store, &self.node, &self.opts);
             if !list.errors.is_empty() {
                 out.push(format!(
                     "error: unable to drain node {:?} due to error: {}, continuing command...",
-                    d.node,
+                    self.node,
                     aggregate(&list.errors)
                 ));
-                d.fatal.push((list.errors, true));
-                d.remaining.push(d.node.clone());
+                self.fatal.push((list.errors, true));
+                self.remaining.push(self.node.clone());
                 continue;
             }
             if !list.warnings.is_empty() {
                 out.push(format!("Warning: {}", list.warnings.join("; ")));
             }
-            let suffix = dry_suffix(&d.opts);
-            if d.opts.client_dry_run {
+            let suffix = dry_suffix(&self.opts);
+            if self.opts.client_dry_run {
                 for p in &list.pods {
                     out.push(format!(
                         "evicting pod {}/{} (dry run)",
@@ -164,23 +153,23 @@ impl Cluster {
                     ));
                 }
             }
-            if d.opts.client_dry_run || list.pods.is_empty() {
-                out.push(format!("node/{} drained{suffix}", d.node));
+            if self.opts.client_dry_run || list.pods.is_empty() {
+                out.push(format!("node/{} drained{suffix}", self.node));
                 continue;
             }
-            self.begin_pods(d, &list.pods, out);
-            if !self.node_finished(d, out) {
+            self.begin_pods(cx, &list.pods, out);
+            if !self.node_finished(cx.cx.store, out) {
                 return;
             }
         }
-        if !d.remaining.is_empty() {
+        if !self.remaining.is_empty() {
             out.push("There are pending nodes to be drained:".into());
-            out.extend(d.remaining.iter().map(|n| format!(" {n}")));
+            out.extend(self.remaining.iter().map(|n| format!(" {n}")));
         }
         // `CheckErr` of the aggregate of the nodes' errors: one node's aggregate is unwrapped
         // and its errors printed a line each; one plain error gets `error: `; several nodes'
         // errors are a line each (`[a, b]` for a node's several).
-        let error = match d.fatal.as_slice() {
+        let error = match self.fatal.as_slice() {
             [] => None,
             [(errors, true)] => Some(errors.join("\n")),
             [(errors, false)] => Some(format!("error: {}", aggregate(errors))),
@@ -191,22 +180,20 @@ impl Cluster {
                     .join("\n"),
             ),
         };
-        d.end = Some(WatchEnd {
-            t: self.now_ms(),
+        self.end = Some(WatchEnd {
+            t: cx.now_ms(),
             error,
         });
     }
 
     /// The node's pods in flight: `--timeout` from now, and each evicted (or all deleted).
-    fn begin_pods(&mut self, d: &mut Drain, pods: &[Pod], out: &mut Vec<String>) {
-        d.deadline_ms = d.opts.timeout_ms.map(|t| self.now_ms() + t);
-        if let Some(at) = d.deadline_ms {
-            let key = key_of("", &d.node);
-            self.sim
-                .timers
-                .add(at, (key, Str::default(), Due::Drain(Step::Deadline(d.id))));
+    fn begin_pods(&mut self, cx: &mut ClientCx<'_, '_>, pods: &[Pod], out: &mut Vec<String>) {
+        self.deadline_ms = self.opts.timeout_ms.map(|t| cx.now_ms() + t);
+        if let Some(at) = self.deadline_ms {
+            let key = key_of("", &self.node);
+            cx.at(at, key, Str::default(), Step::Deadline);
         }
-        d.pods = pods
+        self.pods = pods
             .iter()
             .map(|p| InFlight {
                 key: p.metadata.key(),
@@ -216,22 +203,20 @@ impl Cluster {
                 stage: Stage::Evicting,
             })
             .collect();
-        if d.opts.eviction {
-            for i in 0..d.pods.len() {
-                self.try_evict(d, i, out);
+        if self.opts.eviction {
+            for i in 0..self.pods.len() {
+                self.try_evict(cx, i, out);
             }
         } else {
-            self.delete_all(d, out);
+            self.delete_all(cx, out);
         }
     }
 
     /// `GetPodsForDeletion`: the node's pods (every namespace, `--pod-selector`), through the
     /// filters in kubectl's order: long-terminating (skipped), DaemonSet, mirror, local
     /// storage, unreplicated.
-    fn pods_for_deletion(&self, node: &str, o: &DrainOptions) -> ForDeletion {
-        let mut pods: Vec<&Pod> = self
-            .sim
-            .store
+    fn pods_for_deletion(store: &Store, node: &str, o: &DrainOptions) -> ForDeletion {
+        let mut pods: Vec<&Pod> = store
             .pods()
             .filter(|p| p.spec.node_name == node)
             .filter(|p| {
@@ -244,7 +229,7 @@ impl Cluster {
         let mut warnings: Vec<(String, Vec<String>)> = vec![];
         let mut errors: Vec<(String, Vec<String>)> = vec![];
         let mut keep = vec![];
-        let now = self.now();
+        let now = store.now();
         for p in pods {
             let at = format!("{}/{}", p.metadata.namespace, p.metadata.name);
             let terminal = matches!(p.status.phase.as_str(), "Succeeded" | "Failed");
@@ -314,24 +299,24 @@ impl Cluster {
     }
 
     /// One try of one pod's eviction (`evictPods`' loop body): printed, then asked for.
-    fn try_evict(&mut self, d: &mut Drain, i: usize, out: &mut Vec<String>) {
-        let now = self.now_ms();
-        let (ns, name) = (d.pods[i].namespace.clone(), d.pods[i].name.clone());
-        let dry = d.opts.server_dry_run;
+    fn try_evict(&mut self, cx: &mut ClientCx<'_, '_>, i: usize, out: &mut Vec<String>) {
+        let now = cx.now_ms();
+        let (ns, name) = (self.pods[i].namespace.clone(), self.pods[i].name.clone());
+        let dry = self.opts.server_dry_run;
         out.push(format!(
             "evicting pod {ns}/{name}{}",
             if dry { " (server dry run)" } else { "" }
         ));
-        if d.deadline_ms.is_some_and(|at| now >= at) {
-            let t = go_duration(d.opts.timeout_ms.unwrap_or(0) / 1000);
-            d.pods[i].stage = Stage::Done(Some(format!(
+        if self.deadline_ms.is_some_and(|at| now >= at) {
+            let t = go_duration(self.opts.timeout_ms.unwrap_or(0) / 1000);
+            self.pods[i].stage = Stage::Done(Some(format!(
                 "error when evicting pods/{name:?} -n {ns:?}: global timeout reached: {t}"
             )));
             return;
         }
-        let grace = d.opts.grace_seconds;
-        let result = self.sim.store.evict(&ns, &name, grace, dry);
-        if self.recording() {
+        let grace = self.opts.grace_seconds;
+        let result = cx.cx.store.evict(&ns, &name, grace, dry);
+        if cx.recording {
             let why = match &result {
                 Ok(e) => Some(match &e.budget {
                     None => "evicted: no PodDisruptionBudget covers it".to_string(),
@@ -351,17 +336,16 @@ impl Cluster {
                 Err(_) => None,
             };
             if let Some(why) = why {
-                self.sim
-                    .drain_notes
+                cx.notes
                     .push(format!("kubectl drain: pod {ns}/{name} {why}"));
             }
         }
-        d.pods[i].stage = match result {
+        self.pods[i].stage = match result {
             Ok(_) if dry => Stage::Done(None),
             Ok(_) => {
                 let waiting = Stage::Waiting { since_ms: now };
                 // The first poll, at once: a pod deleted outright is gone already.
-                if self.sim.store.pod(&d.pods[i].key).is_none() {
+                if cx.cx.store.pod(&self.pods[i].key).is_none() {
                     out.push(format!("pod/{name} evicted"));
                     Stage::Done(None)
                 } else {
@@ -373,10 +357,8 @@ impl Cluster {
                 out.push(format!(
                     "error when evicting pods/{name:?} -n {ns:?} (will retry after 5s): {e}"
                 ));
-                let (key, uid) = (d.pods[i].key.clone(), d.pods[i].uid.clone());
-                self.sim
-                    .timers
-                    .add(now + RETRY_MS, (key, uid, Due::Drain(Step::Evict(d.id))));
+                let (key, uid) = (self.pods[i].key.clone(), self.pods[i].uid.clone());
+                cx.at(now + RETRY_MS, key, uid, Step::Retry);
                 Stage::Evicting
             }
             Err(e) => Stage::Done(Some(format!(
@@ -387,15 +369,15 @@ impl Cluster {
 
     /// `deletePods`: every pod deleted at once (an error other than NotFound stops there),
     /// then all waited for.
-    fn delete_all(&mut self, d: &mut Drain, out: &mut Vec<String>) {
-        let now = self.now_ms();
-        let grace = d.opts.grace_seconds;
-        for i in 0..d.pods.len() {
-            let key = d.pods[i].key.clone();
-            let deleted = if d.opts.server_dry_run {
+    fn delete_all(&mut self, cx: &mut ClientCx<'_, '_>, out: &mut Vec<String>) {
+        let now = cx.now_ms();
+        let grace = self.opts.grace_seconds;
+        for i in 0..self.pods.len() {
+            let key = self.pods[i].key.clone();
+            let deleted = if self.opts.server_dry_run {
                 Ok(())
             } else {
-                self.sim.store.delete(
+                cx.cx.store.delete(
                     crate::api::Kind::Pod,
                     &key,
                     crate::apiserver::store::Propagation::Background,
@@ -404,27 +386,27 @@ impl Cluster {
             };
             match deleted {
                 Ok(()) | Err(ApiError::NotFound { .. }) => {
-                    d.pods[i].stage = if d.opts.server_dry_run {
+                    self.pods[i].stage = if self.opts.server_dry_run {
                         Stage::Done(None)
                     } else {
                         Stage::Waiting { since_ms: now }
                     };
                 }
                 Err(e) => {
-                    for p in &mut d.pods[i..] {
+                    for p in &mut self.pods[i..] {
                         p.stage = Stage::Done(None);
                     }
-                    d.pods[i].stage = Stage::Done(Some(e.to_string()));
+                    self.pods[i].stage = Stage::Done(Some(e.to_string()));
                     return;
                 }
             }
         }
-        for p in &mut d.pods {
+        for p in &mut self.pods {
             if p.stage != (Stage::Waiting { since_ms: now }) {
                 continue;
             }
-            if self
-                .sim
+            if cx
+                .cx
                 .store
                 .pod(&p.key)
                 .is_none_or(|q| q.metadata.uid != p.uid)
@@ -437,68 +419,91 @@ impl Cluster {
 
     /// When every pod of the node is done: `node/NAME drained`, or the node's errors with the
     /// pods still on it. Returns whether the node is finished.
-    fn node_finished(&mut self, d: &mut Drain, out: &mut Vec<String>) -> bool {
+    fn node_finished(&mut self, store: &Store, out: &mut Vec<String>) -> bool {
         let mut errors = vec![];
-        for p in &d.pods {
+        for p in &self.pods {
             match &p.stage {
                 Stage::Done(e) => errors.extend(e.clone()),
                 _ => return false,
             }
         }
-        d.pods.clear();
+        self.pods.clear();
         if errors.is_empty() {
-            out.push(format!("node/{} drained{}", d.node, dry_suffix(&d.opts)));
+            out.push(format!(
+                "node/{} drained{}",
+                self.node,
+                dry_suffix(&self.opts)
+            ));
             return true;
         }
-        let pending = self.pods_for_deletion(&d.node, &d.opts).pods;
+        let pending = Self::pods_for_deletion(store, &self.node, &self.opts).pods;
         if !pending.is_empty() {
             out.push(format!(
                 "There are pending pods in node {:?} when an error occurred: {}",
-                d.node,
+                self.node,
                 aggregate(&errors)
             ));
             out.extend(pending.iter().map(|p| format!("pod/{}", p.metadata.name)));
         }
         out.push(format!(
             "error: unable to drain node {:?} due to error: {}, continuing command...",
-            d.node,
+            self.node,
             aggregate(&errors)
         ));
-        d.fatal.push((errors, d.opts.eviction));
-        d.remaining.push(d.node.clone());
+        self.fatal.push((errors, self.opts.eviction));
+        self.remaining.push(self.node.clone());
         true
     }
+}
 
-    /// A drain's timer: a refused eviction tried again, a deleted pod's poll, or the end of
-    /// `--timeout`. `key` is the pod's (the node's for the deadline).
-    pub(super) fn drain_step(&mut self, key: &str, step: Step) {
-        let (Step::Evict(id) | Step::Poll(id) | Step::Deadline(id)) = step;
-        let Some(at) = self.sim.drains.iter().position(|d| d.id == id) else {
+impl Client for Drain {
+    fn boxed_clone(&self) -> Box<dyn Client> {
+        Box::new(self.clone())
+    }
+
+    /// A pod the drain waits for is gone: its poll prints it at the next tick of the poll.
+    fn saw(&mut self, cx: &mut ClientCx<'_, '_>, ev: WatchRef<'_>) {
+        let WatchRef::Deleted(crate::api::Object::Pod(p)) = ev else {
             return;
         };
-        let mut d = self.sim.drains.remove(at);
-        let mut out = vec![];
-        let i = d.pods.iter().position(|p| *p.key == *key);
-        match (step, i) {
-            (Step::Evict(_), Some(i)) if d.pods[i].stage == Stage::Evicting => {
-                self.try_evict(&mut d, i, &mut out)
+        let (now, key) = (cx.now_ms(), p.metadata.key());
+        for f in &self.pods {
+            if let Stage::Waiting { since_ms } = f.stage
+                && f.key == key
+                && f.uid == p.metadata.uid
+            {
+                let ticks = (now - since_ms).div_ceil(POLL_MS);
+                let at = since_ms + ticks * POLL_MS;
+                cx.at(at, f.key.clone(), f.uid.clone(), Step::Poll);
             }
-            (Step::Poll(_), Some(i)) => {
-                let verb = if d.opts.eviction {
+        }
+    }
+
+    /// A refused eviction tried again, a deleted pod's poll, or the end of `--timeout`. `key`
+    /// is the pod's (the node's for the deadline).
+    fn timer(&mut self, cx: &mut ClientCx<'_, '_>, key: &str, step: Step) {
+        let mut out = vec![];
+        let i = self.pods.iter().position(|p| *p.key == *key);
+        match (step, i) {
+            (Step::Retry, Some(i)) if self.pods[i].stage == Stage::Evicting => {
+                self.try_evict(cx, i, &mut out)
+            }
+            (Step::Poll, Some(i)) => {
+                let verb = if self.opts.eviction {
                     "evicted"
                 } else {
                     "deleted"
                 };
-                out.push(format!("pod/{} {verb}", d.pods[i].name));
-                d.pods[i].stage = Stage::Done(None);
+                out.push(format!("pod/{} {verb}", self.pods[i].name));
+                self.pods[i].stage = Stage::Done(None);
             }
-            (Step::Deadline(_), _) if *key == *key_of("", &d.node) => {
+            (Step::Deadline, _) if *key == *key_of("", &self.node) => {
                 // Each evicted pod's own wait ends with its error; `deletePods`' one wait
                 // for them all, with one.
                 let mut first = true;
-                for p in d.pods.iter_mut() {
+                for p in self.pods.iter_mut() {
                     if let Stage::Waiting { .. } = p.stage {
-                        p.stage = Stage::Done(if d.opts.eviction {
+                        p.stage = Stage::Done(if self.opts.eviction {
                             Some(format!(
                                 "error when waiting for pod {:?} in namespace {:?} to terminate: context deadline exceeded",
                                 p.name, p.namespace
@@ -512,82 +517,51 @@ impl Cluster {
             }
             _ => {}
         }
-        if self.node_finished(&mut d, &mut out) {
-            self.next_node(&mut d, &mut out);
+        if self.node_finished(cx.cx.store, &mut out) {
+            self.next_node(cx, &mut out);
         }
-        let now = self.now_ms();
-        d.lines
+        let now = cx.now_ms();
+        self.lines
             .extend(out.into_iter().map(|text| WatchLine { t: now, text }));
-        self.log_drain(&d);
-        d.lines.clear();
-        if d.end.is_none() {
-            self.sim.drains.insert(at, d);
-        }
     }
 
-    /// A pod a drain waits for is gone: its poll prints it at the next tick of the poll.
-    pub(super) fn drain_saw_deleted(&mut self, p: &Pod) {
-        let (now, key) = (self.now_ms(), p.metadata.key());
-        let mut due = vec![];
-        for d in &self.sim.drains {
-            for f in &d.pods {
-                if let Stage::Waiting { since_ms } = f.stage
-                    && f.key == key
-                    && f.uid == p.metadata.uid
-                {
-                    let ticks = (now - since_ms).div_ceil(POLL_MS);
-                    due.push((
-                        since_ms + ticks * POLL_MS,
-                        f.key.clone(),
-                        f.uid.clone(),
-                        d.id,
-                    ));
-                }
-            }
-        }
-        for (at, key, uid, id) in due {
-            self.sim
-                .timers
-                .add(at, (key, uid, Due::Drain(Step::Poll(id))));
-        }
+    /// A retry of an eviction is all that is left of it when the budget still refuses and no
+    /// `--timeout` will end it.
+    fn idle(&self, store: &Store, key: &str, step: Step) -> bool {
+        step == Step::Retry && self.deadline_ms.is_none() && store.eviction_refused(key)
     }
 
-    /// Whether a drain's retry of an eviction is all that is left of it: the budget still
-    /// refuses and no `--timeout` will end it (so the run may count as settled).
-    pub(super) fn drain_retry_idle(&self, key: &str, id: u32) -> bool {
-        self.sim
-            .drains
-            .iter()
-            .find(|d| d.id == id)
-            .is_none_or(|d| d.deadline_ms.is_none() && self.sim.store.eviction_refused(key))
-    }
-}
+    /// Its `--timeout` is a timer of its own.
+    fn expire(&mut self, _: &Store, _: u64) {}
 
-impl Cluster {
-    /// Writes what a drain printed since the last time onto the step that ran it, and its end.
-    fn log_drain(&mut self, d: &Drain) {
-        let base = self.rec.base;
-        let Some(s) = d
-            .step
-            .and_then(|i| i.checked_sub(base))
-            .and_then(|i| self.rec.trace.get_mut(i))
-        else {
+    /// After each of its timers: what it printed, and its end.
+    fn print_onto(&mut self, s: Option<&mut TraceStep>) {
+        let lines = std::mem::take(&mut self.lines);
+        let Some(s) = s.filter(|_| !lines.is_empty() || self.end.is_some()) else {
             return;
         };
         let out = s.output.get_or_insert_with(String::new);
         let log = s.watch.get_or_insert_with(Default::default);
-        for l in &d.lines {
+        for l in lines {
             if !out.is_empty() {
                 out.push('\n');
             }
             out.push_str(&l.text);
-            log.lines.push(l.clone());
+            log.lines.push(l);
         }
-        if let Some(end) = &d.end {
+        if let Some(end) = &self.end {
             // kubectl's `CheckErr` of an aggregate prints its errors bare, a line each.
             s.errors.extend(end.error.clone());
             log.end = Some(end.clone());
         }
+    }
+
+    fn ended(&self) -> bool {
+        self.end.is_some()
+    }
+
+    fn step(&mut self) -> &mut Option<usize> {
+        &mut self.step
     }
 }
 
