@@ -44,7 +44,7 @@ impl ClientCx<'_, '_> {
 }
 
 /// A client still running on the cluster.
-pub trait Client: std::fmt::Debug {
+pub trait Client {
     /// A copy of it (for a copy of the world).
     fn boxed_clone(&self) -> Box<dyn Client>;
     /// A watch event, as its watch delivers it.
@@ -72,7 +72,7 @@ impl Clone for Box<dyn Client> {
 }
 
 /// The clients running, with their ids, and the notes they left for the trace.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Clients {
     pub running: Vec<(u32, Box<dyn Client>)>,
     last_id: u32,
