@@ -226,3 +226,97 @@ fn no_function_is_over_120_lines_and_a_long_one_says_why() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The world's actors: the variant of `cluster::Due` their timers are, the file each lives in
+/// (under `src/`) and what it declares there.
+const ACTORS: &[(&str, &str, &str)] = &[
+    ("Kubelet", "cluster/kubelet.rs", "pub enum PodStep"),
+    ("Scheduler", "cluster/scheduler.rs", "pub struct Scheduler"),
+    (
+        "Lifecycle",
+        "controller/nodelifecycle.rs",
+        "pub struct NodeLifecycleController",
+    ),
+    (
+        "Disruption",
+        "controller/disruption.rs",
+        "pub struct DisruptionController",
+    ),
+    ("Client", "cluster/client.rs", "pub trait Client"),
+];
+
+/// Where `impl Cluster` may stand: the loop, the actors' registration, and the making of a
+/// world (its nodes, a pasted state) and the change of its settings. An actor's file holds
+/// none: it acts through `controller::actor::Cx`, not the whole world.
+const CLUSTER_IMPLS: &[&str] = &[
+    "cluster/mod.rs",
+    "cluster/actors.rs",
+    "cluster/nodes.rs",
+    "cluster/restore.rs",
+    "cluster/world.rs",
+];
+
+#[test]
+fn each_actor_lives_in_its_own_file_and_registers_in_one_place() {
+    let src: std::collections::BTreeMap<String, String> = sources().into_iter().collect();
+    let actors = &src["cluster/actors.rs"];
+    let due = actors
+        .split("pub enum Due {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("cluster/actors.rs declares `pub enum Due`");
+    let variants: Vec<&str> = due
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && l.contains('('))
+        .map(|l| &l[..l.find('(').unwrap()])
+        .collect();
+    let named: Vec<&str> = ACTORS.iter().map(|a| a.0).collect();
+    assert_eq!(variants, named, "cluster::Due's variants are the actors");
+    let hand = actors
+        .split("fn hand_timer(")
+        .nth(1)
+        .and_then(|rest| rest.split("\n    }\n").next())
+        .expect("cluster/actors.rs hands each timer to its actor in `hand_timer`");
+    for (variant, file, declares) in ACTORS {
+        let text = src
+            .get(*file)
+            .unwrap_or_else(|| panic!("{variant}'s actor lives in src/{file}"));
+        assert!(text.contains(declares), "src/{file} declares `{declares}`");
+        let arm = format!("Due::{variant}(");
+        assert_eq!(
+            hand.matches(&arm).count(),
+            1,
+            "hand_timer hands `{arm}..)` to its actor once"
+        );
+    }
+    let mut wrong = vec![];
+    for (file, text) in &src {
+        for (n, line) in code_lines(text, "DerefMut for Cluster") {
+            wrong.push(format!(
+                "src/{file}:{n}: {line}: Cluster offers setters, not DerefMut"
+            ));
+        }
+        for needle in [
+            "impl Cluster {",
+            "impl super::Cluster {",
+            "impl crate::cluster::Cluster {",
+        ] {
+            for (n, _) in code_lines(text, needle) {
+                if !CLUSTER_IMPLS.contains(&file.as_str()) {
+                    wrong.push(format!(
+                        "src/{file}:{n}: an `impl Cluster` outside {CLUSTER_IMPLS:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The clients that go on after their command are kubectl's.
+    for (file, implements) in [
+        ("kubectl/drainer.rs", "impl Client for Drain"),
+        ("kubectl/watcher.rs", "impl Client for Watch"),
+    ] {
+        assert!(src[file].contains(implements), "src/{file}: {implements}");
+    }
+}

@@ -7,6 +7,8 @@ use super::{Due, scheduler};
 use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::store::Store;
+use crate::apiserver::store::{WatchEvent, WatchRef};
+use crate::controller::actor::Cx;
 use serde::{Deserialize, Serialize};
 
 /// The world a scenario runs in (pod timings, nodes, broken images). As the scenario file's
@@ -638,55 +640,71 @@ pub fn display_status(p: &Pod) -> String {
     crate::api::table::pod_status(p)
 }
 
-impl super::Cluster {
-    /// A step's `world:` from this instant. An image whose readiness probe starts failing
-    /// turns its Ready pods NotReady after `failureThreshold` probes, one each `periodSeconds`;
-    /// one that passes again makes its running pods Ready after `successThreshold` probes (the
-    /// kubelet's prober; a container without a readiness probe is not asked).
-    /// Returns what it could not do (a node named in `nodesDown` that is not a Node).
-    pub fn apply_world(&mut self, patch: &WorldPatch) -> Vec<String> {
-        let before = self.sim.world.clone();
-        self.sim.world.apply(patch);
-        let mut errors = if patch.nodes_down.is_some() {
-            self.nodes_changed(&before.nodes_down)
-        } else {
-            vec![]
-        };
-        if patch.nodes.is_some() {
-            errors.extend(self.nodes_counted(before.nodes));
+/// The kubelets' informer: a Node written without a Ready condition gets one (as its kubelet
+/// posts it once it has registered the node); a new pod is taken up (its next step: see
+/// [`next_for_seen`]); a pod whose deletion began is stopped, and gone after its grace period
+/// (unless its node's kubelet is down: then it stays Terminating).
+pub fn saw(cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
+    match ev.view() {
+        WatchRef::Added(Object::Node(n)) => register_node(cx, n),
+        // (A pod created with its node named is bound already: see `scheduler::Step`.)
+        WatchRef::Added(Object::Pod(p)) => {
+            if let Some((after, due)) = next_for_seen(p, world, cx.now()) {
+                let at = cx.now_ms() + after;
+                cx.at(at, p.metadata.key(), p.metadata.uid.clone(), due);
+            }
         }
-        let now = self.now_ms();
-        let mut due = vec![];
-        for p in self.sim.store.pods() {
-            let Some(probe) = readiness_probe(p) else {
-                continue;
+        WatchRef::Modified {
+            old: Object::Pod(o),
+            new: Object::Pod(n),
+        } if o.metadata.deletion_timestamp.is_none()
+                && n.metadata.deletion_timestamp.is_some()
+                // A node whose kubelet is down cannot stop the pod: it stays Terminating.
+                && !world.nodes_down.iter().any(|x| *x == *n.spec.node_name) =>
+        {
+            let ms = if world.use_grace_period {
+                n.metadata
+                    .deletion_grace_period_seconds
+                    .unwrap_or(30)
+                    .max(0) as u64
+                    * 1000
+            } else {
+                world.termination_ms
             };
-            let image = p.spec.containers.first().map_or("", |c| c.image.as_str());
-            let (was, is) = (
-                before.image_unready(image),
-                self.sim.world.image_unready(image),
-            );
-            if p.metadata.deletion_timestamp.is_some()
-                || p.status.phase != crate::api::PHASE_RUNNING
-            {
-                continue;
-            }
-            let period = probe.period_seconds.max(1) as u64 * 1000;
-            if is && !was && p.is_ready() {
-                due.push((now + period, p.clone(), PodStep::ProbeFailed(1)));
-            } else if was && !is && !p.is_ready() && !self.sim.world.image_crashes(image) {
-                due.push((
-                    now + probe.success_threshold.max(1) as u64 * period,
-                    p.clone(),
-                    PodStep::Ready,
-                ));
+            let at = cx.now_ms() + ms;
+            cx.at(at, n.metadata.key(), n.metadata.uid.clone(), PodStep::Gone);
+            // The kubelet stops the containers that run (`killContainer`).
+            for c in &n.status.container_statuses {
+                if c.state.running.is_some() {
+                    cx.events.record(
+                        "kubelet",
+                        Involved::of(Kind::Pod, &n.metadata),
+                        EventType::Normal,
+                        "Killing",
+                        format!("Stopping container {}", c.name),
+                    );
+                }
             }
         }
-        for (at, p, step) in due {
-            self.add_timer(at, &p, step);
-        }
-        errors
+        _ => {}
     }
+}
+
+/// A node written without a Ready condition: its kubelet posts one, as it does once it has
+/// registered the node.
+fn register_node(cx: &mut Cx<'_, Due>, n: &Node) {
+    if n.status.conditions.iter().any(|c| c.type_ == "Ready") {
+        return;
+    }
+    let mut n = n.clone();
+    n.status.conditions.push(PodCondition {
+        type_: "Ready".into(),
+        status: "True".into(),
+        last_transition_time: Some(cx.now()),
+        reason: "KubeletReady".into(),
+        message: "kubelet is posting ready status".into(),
+    });
+    let _ = cx.store.update_status(Object::Node(Box::new(n)));
 }
 
 #[cfg(test)]

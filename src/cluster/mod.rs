@@ -21,6 +21,7 @@ macro_rules! cx {
     };
 }
 
+pub mod actors;
 pub mod budget;
 pub mod client;
 pub mod kubelet;
@@ -30,12 +31,13 @@ pub mod restore;
 pub mod scheduler;
 pub mod trace;
 pub mod watch;
+pub mod world;
 
 use crate::api::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, Deployment, Kind, Object, Pod, ReplicaSet, Str, Time,
 };
 use crate::apiserver::agenda::Agenda;
-use crate::apiserver::events::{EventRecorder, EventType, Involved};
+use crate::apiserver::events::EventRecorder;
 use crate::apiserver::queue::WorkQueue;
 use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use crate::controller::FeatureGates;
@@ -43,12 +45,13 @@ use crate::controller::actor::Cx;
 use crate::controller::calls::{CallLog, Scope};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
-use crate::controller::disruption::{self, DisruptionController};
+use crate::controller::disruption::DisruptionController;
 use crate::controller::garbagecollector::GarbageCollector;
-use crate::controller::nodelifecycle::{self, NodeLifecycleController};
+use crate::controller::nodelifecycle::NodeLifecycleController;
 use crate::controller::replicaset::ReplicaSetController;
+use actors::{Due, Timer};
 use budget::{Budget, Exceeded, OverBudget};
-use kubelet::{Kubelet, PodStep, World};
+use kubelet::{PodStep, World};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use trace::*;
@@ -73,50 +76,6 @@ impl std::fmt::Display for Livelock {
 }
 
 impl std::error::Error for Livelock {}
-
-/// What is due on the agenda, typed by the actor it belongs to (as quinn-proto's connection
-/// owns its `Timer`): the loop hands each to its actor, and `PodStep` holds only the
-/// kubelet's (and the scheduler's retry).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Due {
-    /// A pod's lifecycle step (the timer's key is the pod's).
-    Kubelet(PodStep),
-    /// The scheduler's.
-    Scheduler(scheduler::Step),
-    /// The node lifecycle or the taint eviction controller's.
-    Lifecycle(nodelifecycle::Step),
-    /// The disruption controller's.
-    Disruption(disruption::Step),
-    /// A client's (kubectl's, still running after its command): the client's id and step.
-    Client(u32, client::Step),
-}
-
-impl From<PodStep> for Due {
-    fn from(s: PodStep) -> Due {
-        Due::Kubelet(s)
-    }
-}
-
-impl From<scheduler::Step> for Due {
-    fn from(s: scheduler::Step) -> Due {
-        Due::Scheduler(s)
-    }
-}
-
-impl From<nodelifecycle::Step> for Due {
-    fn from(s: nodelifecycle::Step) -> Due {
-        Due::Lifecycle(s)
-    }
-}
-
-impl From<disruption::Step> for Due {
-    fn from(s: disruption::Step) -> Due {
-        Due::Disruption(s)
-    }
-}
-
-/// A scheduled step: (key, uid, what is due).
-type Timer = crate::controller::actor::Timer<Due>;
 
 /// An instant's pod timers, part-way through (a run taken in slices paused there): the ones
 /// of the batch not handled yet, and what the handled ones changed (one world step at the
@@ -296,24 +255,6 @@ impl Cluster {
     /// What continuing a pasted cluster state did.
     pub fn set_restored(&mut self, restored: Rc<restore::Restored>) {
         self.sim.restored = Some(restored);
-    }
-
-    /// Starts a client (kubectl's): `start` runs now, in the client's context, and returns
-    /// what the command prints now and the client, if it goes on after the command.
-    pub fn start_client<T>(
-        &mut self,
-        start: impl FnOnce(&mut client::ClientCx<'_, '_>) -> (T, Option<Box<dyn client::Client>>),
-    ) -> T {
-        let recording = self.recording();
-        let sim = &mut self.sim;
-        let id = sim.clients.next_id();
-        let mut cx = cx!(sim);
-        let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, id);
-        let (out, client) = start(&mut ccx);
-        if let Some(c) = client {
-            sim.clients.running.push((id, c));
-        }
-        out
     }
 
     /// What the clients did since the last step, for the step a command makes: the drain's
@@ -574,9 +515,7 @@ impl Cluster {
                 sim.dc.handle(&sim.store, &ev);
                 sim.rsc.handle(&sim.store, &ev);
                 sim.gc.handle(&sim.store, &ev);
-                self.kubelet_watch(&ev);
-                let sim = &mut self.sim;
-                sim.disruption.handle(&mut cx!(sim), ev.view());
+                self.actors_saw(&ev);
                 if self.rec.options.steps
                     && let WatchRef::Added(Object::Pod(p))
                     | WatchRef::Modified {
@@ -587,59 +526,7 @@ impl Cluster {
                 {
                     self.sim.book.touch(&p.metadata.key());
                 }
-                if !self.sim.clients.is_empty() {
-                    self.clients_saw(ev.view());
-                }
             }
-        }
-    }
-
-    fn kubelet_watch(&mut self, ev: &WatchEvent) {
-        if !self.sim.scheduler.parked.is_empty() {
-            let sim = &mut self.sim;
-            sim.scheduler.wake_parked(&mut cx!(sim), ev);
-        }
-        match ev.view() {
-            WatchRef::Added(Object::Node(n)) => self.node_registered(n),
-            // (A pod created with its node named is bound already: see `scheduler::Step`.)
-            WatchRef::Added(Object::Pod(p)) => {
-                if let Some((after, step)) = kubelet::next_for_seen(p, &self.sim.world, self.now())
-                {
-                    self.add_timer(self.now_ms() + after, p, step);
-                }
-            }
-            WatchRef::Modified {
-                old: Object::Pod(o),
-                new: Object::Pod(n),
-            } if o.metadata.deletion_timestamp.is_none()
-                && n.metadata.deletion_timestamp.is_some()
-                // A node whose kubelet is down cannot stop the pod: it stays Terminating.
-                && !self.sim.world.nodes_down.iter().any(|x| *x == *n.spec.node_name) =>
-            {
-                let ms = if self.sim.world.use_grace_period {
-                    n.metadata
-                        .deletion_grace_period_seconds
-                        .unwrap_or(30)
-                        .max(0) as u64
-                        * 1000
-                } else {
-                    self.sim.world.termination_ms
-                };
-                self.add_timer(self.now_ms() + ms, n, PodStep::Gone);
-                // The kubelet stops the containers that run (`killContainer`).
-                for c in &n.status.container_statuses {
-                    if c.state.running.is_some() {
-                        self.sim.events.record(
-                            "kubelet",
-                            Involved::of(Kind::Pod, &n.metadata),
-                            EventType::Normal,
-                            "Killing",
-                            format!("Stopping container {}", c.name),
-                        );
-                    }
-                }
-            }
-            _ => {}
         }
     }
 
@@ -954,111 +841,6 @@ impl Cluster {
         self.sim.instant_drain = true;
         self.drain()?;
         Ok(!self.sim.draining)
-    }
-
-    /// Hands a timer to its actor; what it did goes into `changes` (when recording). True
-    /// for a pod's step (the kubelet's or the scheduler's), after which a run taken in slices
-    /// may pause.
-    fn hand_timer(&mut self, (key, uid, due): Timer, changes: &mut Vec<String>) -> bool {
-        let recording = self.recording();
-        let stepped = match due {
-            Due::Kubelet(step) => {
-                let sim = &mut self.sim;
-                let mut kubelet = Kubelet {
-                    store: &mut sim.store,
-                    rec: &mut sim.events,
-                    world: &sim.world,
-                    describe: recording,
-                };
-                let stepped = kubelet.apply(&key, &uid, step);
-                stepped.map(|(what, next)| (what, next.map(|(ms, s)| (ms, Due::Kubelet(s)))))
-            }
-            Due::Scheduler(step) => {
-                let sim = &mut self.sim;
-                let mut k = scheduler::Bind {
-                    cx: &mut cx!(sim),
-                    world: &sim.world,
-                    release: sim.rsc.gates.release,
-                    describe: recording,
-                };
-                sim.scheduler.step(&mut k, &key, &uid, step)
-            }
-            Due::Disruption(step) => {
-                self.sim.disruption.timer(&key, step);
-                return false;
-            }
-            Due::Client(id, step) => {
-                self.client_timer(id, &key, step);
-                // (Only a recording run writes notes.)
-                changes.append(&mut self.sim.clients.notes);
-                return false;
-            }
-            Due::Lifecycle(step) => {
-                let sim = &mut self.sim;
-                let down = &sim.world.nodes_down;
-                let did = sim.lifecycle.timer(&mut cx!(sim), &key, &uid, step, down);
-                if let Some(what) = did
-                    && recording
-                {
-                    changes.push(what);
-                }
-                return false;
-            }
-        };
-        // A pod's step (the kubelet's or the scheduler's) and the one that follows it.
-        if let Some((what, next)) = stepped {
-            if recording {
-                changes.push(what);
-            }
-            if let Some((delay, due)) = next {
-                let at = self.now_ms() + delay;
-                self.sim.timers.add(at, (key, uid, due));
-            }
-        }
-        true
-    }
-
-    /// Hands a watch event to every client still running, writing what they print onto the
-    /// steps that ran them; the ones that ended leave.
-    fn clients_saw(&mut self, ev: WatchRef<'_>) {
-        let recording = self.recording();
-        let sim = &mut self.sim;
-        let mut cx = cx!(sim);
-        for (id, c) in &mut sim.clients.running {
-            let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, *id);
-            c.saw(&mut ccx, ev);
-            client::print(&mut **c, &mut self.rec.trace, self.rec.base);
-        }
-        sim.clients.running.retain(|(_, c)| !c.ended());
-    }
-
-    /// One of client `id`'s timers is due.
-    fn client_timer(&mut self, id: u32, key: &str, step: client::Step) {
-        let recording = self.recording();
-        let sim = &mut self.sim;
-        let Some(at) = sim.clients.running.iter().position(|c| c.0 == id) else {
-            return;
-        };
-        let mut cx = cx!(sim);
-        let mut ccx = client::client_cx(&mut sim.clients.notes, &mut cx, recording, id);
-        let c = &mut sim.clients.running[at].1;
-        c.timer(&mut ccx, key, step);
-        client::print(&mut **c, &mut self.rec.trace, self.rec.base);
-        if c.ended() {
-            sim.clients.running.remove(at);
-        }
-    }
-
-    /// Ends the clients whose `--timeout` has passed by now (at the end of a run, when no
-    /// further event would have woken them).
-    pub fn expire_clients(&mut self) {
-        let now = self.now_ms();
-        let sim = &mut self.sim;
-        for (_, c) in &mut sim.clients.running {
-            c.expire(&sim.store, now);
-            client::print(&mut **c, &mut self.rec.trace, self.rec.base);
-        }
-        sim.clients.running.retain(|(_, c)| !c.ended());
     }
 
     /// Whether a run taken in slices has done its slice's work.
