@@ -28,6 +28,8 @@ impl std::error::Error for ManifestError {}
 /// the alias count's, placed as libyaml places its own, for a document whose aliases would
 /// expand past [`super::aliases::ALIAS_VALUES`]).
 pub fn parse_document(text: &str) -> Result<Value, serde_norway::Error> {
+    #[cfg(test)]
+    super::parses::yaml();
     super::aliases::check(text).map_err(<serde_norway::Error as serde::de::Error>::custom)?;
     serde_norway::from_str(text)
 }
@@ -154,6 +156,8 @@ impl Parsed {
 /// aside and named (`skipped`); written by hand, it is refused as the apiserver would. A
 /// broken object is refused naming it (`items[3] (Pod/web-x): spec…`) and its line.
 pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
+    #[cfg(test)]
+    super::parses::yaml();
     super::aliases::check(text).map_err(|e| ManifestError {
         line: Some(e.line),
         message: document_words(text, e.document, &e.to_string()),
@@ -289,6 +293,8 @@ const MODELED: &str = "the playground models apps/v1 Deployment and ReplicaSet, 
 /// `index` of `text`: that document is found among the text's `---`-separated parts as the one
 /// that reads as the same value, and the field within it by [`line_of_field`].
 fn error_line(text: &str, index: usize, message: &str) -> Option<usize> {
+    #[cfg(test)]
+    super::parses::yaml();
     let doc = Value::deserialize(serde_norway::Deserializer::from_str(text).nth(index)?).ok()?;
     let path = message.split(": ").next()?;
     let lines: Vec<&str> = text.split_inclusive('\n').collect();

@@ -100,6 +100,8 @@ impl Command {
 
 /// Reads a command line (with stdin on the lines after the first).
 pub fn parse(text: &str) -> Result<Command, KubectlError> {
+    #[cfg(test)]
+    crate::api::parses::command();
     let text = text.trim();
     let (line, stdin) = match text.split_once('\n') {
         Some((l, rest)) => (l.trim(), Some(rest)),

@@ -709,3 +709,39 @@ fn continue_on_the_last_caption_does_not_start_over() {
         "▶ at the end starts over"
     );
 }
+
+/// What one change costs in parses of its text (issue 47 asks for one YAML parse and one
+/// command parse per change): an Apply of an edited manifest, from the check once the typing
+/// stops to the run that follows it, and a command typed in the console. Today's counts,
+/// to be lowered as the change path carries what it parsed: the check reads the text twice
+/// (`quick::check_typed`, `quick::read`); the Apply checks it again (`quick::check`), parses
+/// its command line twice (`command_in_slices`, `kubectl::run`) and its manifest once
+/// (`kubectl apply`), and the replay of the run parses the change once more; a command's
+/// line is parsed twice, and each later scenario command the replay runs once.
+#[test]
+fn an_apply_and_a_command_read_their_text_this_many_times() {
+    let m = page("");
+    let last = m.last();
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(last)));
+    let text = m.editor.text.replace("replicas: 10", "replicas: 5");
+    assert_ne!(text, m.editor.text, "the example has ten replicas");
+    crate::api::parses::take();
+    let m = m.apply(Action::Editor(EditorAction::Changed(text)));
+    let m = m.apply(Action::Editor(EditorAction::Check));
+    let checked = crate::api::parses::take();
+    let len = m.session.len();
+    let m = m.apply(Action::Editor(EditorAction::Apply));
+    assert_ne!(m.session.len(), len, "applied");
+    let applied = crate::api::parses::take();
+    let len = m.session.len();
+    let m = m.apply(Action::Command(
+        "kubectl scale deployment/web --replicas=7".into(),
+    ));
+    assert_ne!(m.session.len(), len, "the command ran");
+    let commanded = crate::api::parses::take();
+    assert_eq!(
+        (checked, applied, commanded),
+        ((2, 0), (3, 3), (1, 7)),
+        "(YAML, command) parses of the check, the Apply and the command"
+    );
+}
