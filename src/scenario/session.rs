@@ -141,6 +141,9 @@ pub struct Change {
     at: usize,
     at_ms: u64,
     cmd: String,
+    /// The command as `command_in_slices` read it (a line kubectl refuses to read, refused
+    /// with kubectl's words when the run reaches it).
+    parsed: Result<kubectl::Command, KubectlError>,
     /// The Deployment the session follows (a command that writes another one is replayed
     /// anew, which makes that one the focus).
     focus: Option<String>,
@@ -186,7 +189,11 @@ impl Change {
             }
             let mut probe = self.cluster.world_copy();
             let before = probe.store.resource_version();
-            match kubectl::run(&mut probe, &self.cmd) {
+            let ran = match &self.parsed {
+                Ok(cmd) => kubectl::run_command(&mut probe, cmd),
+                Err(e) => Err(e.clone()),
+            };
+            match ran {
                 Err(e) => self.refused = Some(e),
                 Ok(_) if new_focus(&probe, before, self.focus.as_ref()).is_some() => {
                     self.anew = true
@@ -591,21 +598,22 @@ impl Session {
             ));
         }
         let i = i.min(self.len().saturating_sub(1));
-        // Read once: whether it only reads, and then what it reads.
-        if let Some(parsed) = kubectl::parse(cmd).ok().filter(|c| c.read_only()) {
+        // Read once: whether it only reads, what it reads, and the change it makes.
+        let parsed = kubectl::parse(cmd);
+        if let Some(parsed) = parsed.as_ref().ok().filter(|c| c.read_only()) {
             if watches_replica_sets(&parsed) {
                 let table = self.replica_set_table(i);
                 return Ok(Commanded::Done(Outcome::Printed(table)));
             }
             let mut c = self.cluster_at(i)?;
-            let out = kubectl::run_command(&mut c, &parsed)?;
+            let out = kubectl::run_command(&mut c, parsed)?;
             if !c.clients_running() {
                 return Ok(Commanded::Done(Outcome::Printed(out)));
             }
             return self.watch(i, cmd).map(Commanded::Done);
         }
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
-        let Some(mut change) = self.begin_change(i, at_ms, cmd) else {
+        let Some(mut change) = self.begin_change(i, at_ms, cmd, parsed) else {
             return self.replay_change(i, at_ms, cmd).map(Commanded::Done);
         };
         if change.go_on(work) {
@@ -633,7 +641,13 @@ impl Session {
 
     /// The change `cmd` typed at step `i` (instant `at_ms`), in one replay from the last
     /// checkpoint it does not reach ([`Change`]); `None` when there is no such checkpoint.
-    fn begin_change(&self, i: usize, at_ms: u64, cmd: &str) -> Option<Change> {
+    fn begin_change(
+        &self,
+        i: usize,
+        at_ms: u64,
+        cmd: &str,
+        parsed: Result<kubectl::Command, KubectlError>,
+    ) -> Option<Change> {
         let mut scenario = self.scenario.clone();
         let k = scenario.insert_step(Step::command(at_ms, cmd));
         let j = self.checkpoint_before(k, at_ms)?;
@@ -648,6 +662,7 @@ impl Session {
             at: i,
             at_ms,
             cmd: cmd.to_string(),
+            parsed,
             focus: self.focus.clone(),
             output: None,
             cluster,

@@ -715,9 +715,9 @@ fn continue_on_the_last_caption_does_not_start_over() {
 /// stops to the run that follows it, and a command typed in the console. Today's counts,
 /// to be lowered as the change path carries what it parsed: the check reads the text twice
 /// (`quick::check_typed`, `quick::read`); the Apply checks it again (`quick::check`), parses
-/// its command line twice (`command_in_slices`, `kubectl::run`) and its manifest once
-/// (`kubectl apply`), and the replay of the run parses the change once more; a command's
-/// line is parsed twice, and each later scenario command the replay runs once.
+/// its command line once (`command_in_slices`, which the change carries; it was twice) and its
+/// manifest once (`kubectl apply`), and the replay of the run parses the change once more; a
+/// command's line is parsed once, and each later scenario command the replay runs once.
 #[test]
 fn an_apply_and_a_command_read_their_text_this_many_times() {
     let m = page("");
@@ -741,7 +741,7 @@ fn an_apply_and_a_command_read_their_text_this_many_times() {
     let commanded = crate::api::parses::take();
     assert_eq!(
         (checked, applied, commanded),
-        ((2, 0), (3, 3), (1, 7)),
+        ((2, 0), (3, 2), (1, 6)),
         "(YAML, command) parses of the check, the Apply and the command"
     );
 }
