@@ -601,7 +601,7 @@ impl Session {
         // Read once: whether it only reads, what it reads, and the change it makes.
         let parsed = kubectl::parse(cmd);
         if let Some(parsed) = parsed.as_ref().ok().filter(|c| c.read_only()) {
-            if watches_replica_sets(&parsed) {
+            if watches_replica_sets(parsed) {
                 let table = self.replica_set_table(i);
                 return Ok(Commanded::Done(Outcome::Printed(table)));
             }
