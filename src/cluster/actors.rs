@@ -3,8 +3,8 @@
 //! taint eviction controllers `controller/nodelifecycle.rs`, the disruption controller
 //! `controller/disruption.rs`, kubectl's clients behind `client.rs`); here each is given the
 //! watch events it is told of ([`Cluster::actors_saw`]) and its timers ([`Cluster::hand_timer`]),
-//! and its timer enum is a variant of [`Due`]. A new actor is its file, its variant and its
-//! arms here. (The Deployment, ReplicaSet and garbage-collector controllers are the loop's:
+//! and its timer enum is a variant of [`Due`]. A new actor is its file, a field of `Sim`, its
+//! variant and its arms here. (The Deployment, ReplicaSet and garbage-collector controllers are the loop's:
 //! their queues are drained by `Cluster::drain`.)
 
 use super::client;
@@ -16,8 +16,7 @@ use crate::controller::disruption;
 use crate::controller::nodelifecycle;
 
 /// What is due on the agenda, typed by the actor it belongs to (as quinn-proto's connection
-/// owns its `Timer`): the loop hands each to its actor, and `PodStep` holds only the
-/// kubelet's (and the scheduler's retry).
+/// owns its `Timer`): the loop hands each to its actor ([`Cluster::hand_timer`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Due {
     /// A pod's lifecycle step (the timer's key is the pod's).

@@ -89,6 +89,11 @@ impl Clients {
     pub fn is_empty(&self) -> bool {
         self.running.is_empty()
     }
+
+    /// The last id given (0: none yet).
+    pub fn last_id(&self) -> u32 {
+        self.last_id
+    }
 }
 
 /// The context client `id` acts in.

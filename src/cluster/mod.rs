@@ -296,6 +296,16 @@ impl Sim {
         !self.clients.is_empty()
     }
 
+    /// The id of the last client started (0: none yet).
+    pub fn last_client(&self) -> u32 {
+        self.clients.last_id()
+    }
+
+    /// Whether a client started after client `id` still runs.
+    pub fn client_started_after(&self, id: u32) -> bool {
+        self.clients.running.iter().any(|(i, _)| *i > id)
+    }
+
     /// Whether this world is due a checkpoint after the last one, taken at resourceVersion
     /// `last` (`None`: there is none yet): `every` store writes later, and at least three per
     /// object the world holds.

@@ -606,8 +606,11 @@ impl Session {
                 return Ok(Commanded::Done(Outcome::Printed(table)));
             }
             let mut c = self.cluster_at(i)?;
+            // (A drain an earlier command started may be running there: only a client this
+            // command starts, a `rollout status` that goes on, makes it a watch.)
+            let before = c.last_client();
             let out = kubectl::run_command(&mut c, parsed)?;
-            if !c.clients_running() {
+            if !c.client_started_after(before) {
                 return Ok(Commanded::Done(Outcome::Printed(out)));
             }
             return self.watch(i, cmd).map(Commanded::Done);

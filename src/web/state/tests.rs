@@ -745,3 +745,30 @@ fn an_apply_and_a_command_read_their_text_this_many_times() {
         "(YAML, command) parses of the check, the Apply and the command"
     );
 }
+
+/// A read typed while a drain an earlier command started still waits prints at once: only a
+/// client the command itself starts (a `rollout status` that goes on) makes it a watch.
+#[test]
+fn a_read_while_an_earlier_drain_waits_prints_at_once() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/drain-blocked-by-budget.yaml"
+    ))
+    .unwrap();
+    let m = page("").apply(Action::Remote(Remote::Load(text)));
+    let last = m.last();
+    let m = m.apply(Action::Playback(PlaybackAction::Seek(last)));
+    let m = m.apply(Action::Command("kubectl drain node-2 --timeout=12s".into()));
+    let m = m.apply(Action::Command("kubectl get nodes".into()));
+    let after = m
+        .console
+        .lines
+        .iter()
+        .rposition(|l| matches!(l, Line::Command(c) if c == "kubectl get nodes"))
+        .expect("the command is in the transcript");
+    let printed = &m.console.lines[after + 1..];
+    assert!(
+        matches!(printed, [Line::Output(o)] if o.contains("node-2   Ready,SchedulingDisabled")),
+        "{printed:?}"
+    );
+}
