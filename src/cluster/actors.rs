@@ -4,8 +4,8 @@
 //! `controller/disruption.rs`, kubectl's clients behind `client.rs`); here each is given the
 //! watch events it is told of ([`Cluster::actors_saw`]) and its timers ([`Cluster::hand_timer`]),
 //! and its timer enum is a variant of [`Due`]. A new actor is its file, a field of `Sim`, its
-//! variant and its arms here. (The Deployment, ReplicaSet and garbage-collector controllers are the loop's:
-//! their queues are drained by `Cluster::drain`.)
+//! variant and its arms here. (The Deployment, ReplicaSet and garbage-collector controllers
+//! are the loop's: their queues are drained by `Cluster::drain`.)
 
 use super::client;
 use super::kubelet::{self, Kubelet, PodStep};

@@ -89,13 +89,13 @@ impl Cluster {
         let mut unknown = vec![];
         for name in self.sim.world.nodes_down.clone() {
             let sim = &mut self.sim;
-            let Some(Object::Node(n)) = sim.store.get(Kind::Node, &key_of("", &name)).cloned()
-            else {
+            let Some(Object::Node(n)) = sim.store.get(Kind::Node, &key_of("", &name)) else {
                 unknown.push(name);
                 continue;
             };
             if !before.contains(&name) {
-                sim.lifecycle.kubelet_stopped(&mut cx!(sim), &n);
+                let (key, uid) = (n.metadata.key(), n.metadata.uid.clone());
+                sim.lifecycle.kubelet_stopped(&mut cx!(sim), key, uid);
             }
         }
         self.sim.world.nodes_down.retain(|n| !unknown.contains(n));

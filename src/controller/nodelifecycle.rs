@@ -9,7 +9,7 @@
 
 use super::actor::Cx;
 use crate::api::{
-    ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Taint, Value, key_of,
+    ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Str, Taint, Value, key_of,
     toleration_matches,
 };
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
@@ -96,11 +96,11 @@ pub fn pods_on(store: &Store, name: &str) -> Vec<Pod> {
 }
 
 impl NodeLifecycleController {
-    /// A node's kubelet stopped posting its status: the controller looks at it again a grace
-    /// period later.
-    pub fn kubelet_stopped<D: From<Step>>(&mut self, cx: &mut Cx<'_, D>, n: &Node) {
+    /// The kubelet of the node `key` (`uid`) stopped posting its status: the controller looks
+    /// at the node again a grace period later.
+    pub fn kubelet_stopped<D: From<Step>>(&mut self, cx: &mut Cx<'_, D>, key: Str, uid: Str) {
         let at = cx.now_ms() + NODE_MONITOR_GRACE_MS;
-        cx.at(at, n.metadata.key(), n.metadata.uid.clone(), Step::NodeLost);
+        cx.at(at, key, uid, Step::NodeLost);
     }
 
     /// A timer of the node lifecycle or the taint eviction controller.
