@@ -5,7 +5,6 @@
 //! struct's order while it is laid out for the scale-down walk. [`from_value`] decodes with the
 //! field path in errors (serde_path_to_error), in the page as natively.
 
-use super::policy::{PodDisruptionBudgetSpec, PodDisruptionBudgetStatus};
 use super::*;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -247,14 +246,14 @@ macro_rules! top_level {
             pub const KIND: &str = $kind;
         }
 
-        impl Serialize for $t {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                #[derive(Serialize)]
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                #[derive(serde::Serialize)]
                 #[serde(rename_all = "camelCase")]
                 struct Out<'a> {
                     api_version: &'static str,
                     kind: &'static str,
-                    metadata: &'a ObjectMeta,
+                    metadata: &'a $crate::api::ObjectMeta,
                     spec: &'a $spec,
                     status: &'a $status,
                 }
@@ -269,23 +268,23 @@ macro_rules! top_level {
             }
         }
 
-        impl<'de> Deserialize<'de> for $t {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                #[derive(Deserialize)]
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(serde::Deserialize)]
                 #[serde(rename = $kind, rename_all = "camelCase")]
                 struct In {
                     api_version: Option<String>,
                     kind: Option<String>,
-                    #[serde(default, deserialize_with = "nd")]
-                    metadata: ObjectMeta,
-                    #[serde(default, deserialize_with = "nd")]
+                    #[serde(default, deserialize_with = "crate::api::codec::nd")]
+                    metadata: $crate::api::ObjectMeta,
+                    #[serde(default, deserialize_with = "crate::api::codec::nd")]
                     spec: $spec,
-                    #[serde(default, deserialize_with = "nd")]
+                    #[serde(default, deserialize_with = "crate::api::codec::nd")]
                     status: $status,
                 }
-                let o = In::deserialize(d)?;
-                type_meta("apiVersion", o.api_version, $t::API_VERSION)?;
-                type_meta("kind", o.kind, $t::KIND)?;
+                let o = <In as serde::Deserialize>::deserialize(d)?;
+                $crate::api::codec::type_meta("apiVersion", o.api_version, $t::API_VERSION)?;
+                $crate::api::codec::type_meta("kind", o.kind, $t::KIND)?;
                 Ok($t {
                     metadata: o.metadata,
                     spec: o.spec.into(),
@@ -295,9 +294,10 @@ macro_rules! top_level {
         }
     };
 }
+pub(super) use top_level;
 
 /// `apiVersion` or `kind` must be absent or `want`.
-fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result<(), E> {
+pub(super) fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result<(), E> {
     match got {
         Some(got) if got != want => Err(E::custom(format_args!(
             "{key}: {got:?} is not the expected {want:?}"
@@ -308,13 +308,6 @@ fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result
 
 top_level!(Pod, "Pod", "v1", PodSpec, PodStatus);
 top_level!(Node, "Node", "v1", NodeSpec, NodeStatus);
-top_level!(
-    PodDisruptionBudget,
-    "PodDisruptionBudget",
-    "policy/v1",
-    PodDisruptionBudgetSpec,
-    PodDisruptionBudgetStatus
-);
 top_level!(
     Deployment,
     "Deployment",

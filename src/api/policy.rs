@@ -21,6 +21,14 @@ pub struct PodDisruptionBudget {
     pub status: PodDisruptionBudgetStatus,
 }
 
+codec::top_level!(
+    PodDisruptionBudget,
+    "PodDisruptionBudget",
+    "policy/v1",
+    PodDisruptionBudgetSpec,
+    PodDisruptionBudgetStatus
+);
+
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudgetSpec {

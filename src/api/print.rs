@@ -105,7 +105,7 @@ impl serde_json::ser::Formatter for GoJson {
 /// by the YAML 1.2 core schema libyaml's serde reader uses.
 fn resolves_to_other(s: &str) -> bool {
     // A text whose aliases would expand past the limit is no scalar either.
-    super::aliases::check(s).is_ok()
+    super::census::check_aliases(s).is_ok()
         && matches!(
             serde_norway::from_str::<Value>(s),
             Ok(Value::Null | Value::Bool(_) | Value::Number(_))

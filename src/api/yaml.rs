@@ -30,7 +30,8 @@ impl std::error::Error for ManifestError {}
 pub fn parse_document(text: &str) -> Result<Value, serde_norway::Error> {
     #[cfg(test)]
     super::parses::yaml();
-    super::aliases::check(text).map_err(<serde_norway::Error as serde::de::Error>::custom)?;
+    super::census::check_aliases(text)
+        .map_err(<serde_norway::Error as serde::de::Error>::custom)?;
     serde_norway::from_str(text)
 }
 
@@ -158,7 +159,7 @@ impl Parsed {
 pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
     #[cfg(test)]
     super::parses::yaml();
-    super::aliases::check(text).map_err(|e| ManifestError {
+    super::census::check_aliases(text).map_err(|e| ManifestError {
         line: Some(e.line),
         message: document_words(text, e.document, &e.to_string()),
     })?;

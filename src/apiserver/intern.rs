@@ -7,8 +7,8 @@
 //!
 //! Sharing is invisible: `Shared` copies on write, and compares by value.
 
-use super::store::{Fx, FxHashMap};
 use crate::api::{ContainerState, Extra, OwnerReference, Pod, PodSpec, PodStatus, Shared};
+use rustc_hash::{FxHashMap, FxHasher as Fx};
 use std::hash::{Hash, Hasher};
 
 /// One kind of part, by a hash of what usually tells two apart (equality decides): the hashes

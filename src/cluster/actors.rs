@@ -68,6 +68,7 @@ impl Cluster {
             sim.scheduler.wake_parked(&mut cx!(sim), ev);
         }
         kubelet::saw(&mut cx!(sim), &sim.world, ev);
+        scheduler::Scheduler::saw_new(&mut cx!(sim), &sim.world, ev);
         sim.disruption.handle(&mut cx!(sim), ev.view());
         if !self.sim.clients.is_empty() {
             self.clients_saw(ev.view());

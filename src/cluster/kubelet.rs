@@ -3,7 +3,6 @@
 //! pull, or crash-loops), it turns Ready `readyMs` after that, and a deleted pod is gone
 //! `terminationMs` after its deletion began.
 
-use super::{Due, scheduler};
 use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::store::Store;
@@ -526,15 +525,24 @@ impl Kubelet<'_> {
     }
 }
 
-/// What the scheduler or a kubelet does next with a pod it has just been told of (an informer's
-/// ADDED): after how many milliseconds from `now`, which step. A new pod is to be bound. A pod
-/// of a pasted cluster state goes on from where it stands: a terminating one is gone when its
-/// termination ends; one creating its containers starts them; one in an image pull back-off
-/// pulls again, one in CrashLoopBackOff restarts after its back-off; one running but not
-/// Ready turns Ready once its probe passes; a Ready one whose probe the world fails turns
-/// NotReady; a finished one stays as it is.
-pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Option<(u64, Due)> {
-    let k = Due::Kubelet;
+/// Whether a pod the kubelets were just told of is the scheduler's to bind first (one
+/// neither terminating nor finished, without containers or without a node; a pod created with
+/// its node named is bound already, and the scheduler's attempt passes it on).
+pub fn awaits_binding(p: &Pod) -> bool {
+    p.metadata.deletion_timestamp.is_none()
+        && p.status.phase != PHASE_SUCCEEDED
+        && p.status.phase != PHASE_FAILED
+        && (p.status.container_statuses.is_empty() || p.spec.node_name.is_empty())
+}
+
+/// What a kubelet does next with a pod it has just been told of (an informer's ADDED) that
+/// does not [await binding](awaits_binding): after how many milliseconds from `now`, which
+/// step. A pod of a pasted cluster state goes on from where it stands: a terminating one is
+/// gone when its termination ends; one creating its containers starts them; one in an image
+/// pull back-off pulls again, one in CrashLoopBackOff restarts after its back-off; one running
+/// but not Ready turns Ready once its probe passes; a Ready one whose probe the world fails
+/// turns NotReady; a finished one stays as it is.
+pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
     let ms_until = |t: Time| (t.since(now) / 1_000_000).max(0) as u64;
     if let Some(deletion) = p.metadata.deletion_timestamp {
         // The deletion began a grace period before its deletionTimestamp.
@@ -549,25 +557,23 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Option<(u64, Due)> {
         } else {
             began.plus_ms(world.termination_ms as i64)
         };
-        return Some((ms_until(gone), k(PodStep::Gone)));
+        return Some((ms_until(gone), PodStep::Gone));
     }
     if p.status.phase == PHASE_SUCCEEDED || p.status.phase == PHASE_FAILED {
         return None;
     }
     let status = p.status.container_statuses.first();
     let (Some(status), false) = (status, p.spec.node_name.is_empty()) else {
-        return Some((world.schedule_ms, Due::Scheduler(scheduler::Step::Schedule)));
+        return None; // the scheduler's (`awaits_binding`)
     };
     if let Some(w) = &status.state.waiting {
         return Some(match w.reason.as_str() {
-            "ErrImagePull" | "ImagePullBackOff" => {
-                (back_off_ms(1) - 5000, k(PodStep::PullRetry(1)))
-            }
+            "ErrImagePull" | "ImagePullBackOff" => (back_off_ms(1) - 5000, PodStep::PullRetry(1)),
             "CrashLoopBackOff" => (
                 back_off_ms(status.restart_count.max(1) as u32),
-                k(PodStep::Restart),
+                PodStep::Restart,
             ),
-            _ => (world.start_ms, k(PodStep::Start)),
+            _ => (world.start_ms, PodStep::Start),
         });
     }
     let Some(running) = &status.state.running else {
@@ -577,11 +583,11 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Option<(u64, Due)> {
     let probe = readiness_probe(p);
     if p.is_ready() {
         let period = probe.filter(|_| world.image_unready(image))?.period_seconds;
-        return Some((period.max(1) as u64 * 1000, k(PodStep::ProbeFailed(1))));
+        return Some((period.max(1) as u64 * 1000, PodStep::ProbeFailed(1)));
     }
     let after = probe.map_or(world.ready_ms, |probe| probe.ready_after_ms());
     let started = running.started_at.unwrap_or(now);
-    Some((ms_until(started.plus_ms(after as i64)), k(PodStep::Ready)))
+    Some((ms_until(started.plus_ms(after as i64)), PodStep::Ready))
 }
 
 /// The first container's readiness probe, with its numbers (the pod's image is that
@@ -644,11 +650,10 @@ pub fn display_status(p: &Pod) -> String {
 /// posts it once it has registered the node); a new pod is taken up (its next step: see
 /// [`next_for_seen`]); a pod whose deletion began is stopped, and gone after its grace period
 /// (unless its node's kubelet is down: then it stays Terminating).
-pub fn saw(cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
+pub fn saw<D: From<PodStep>>(cx: &mut Cx<'_, D>, world: &World, ev: &WatchEvent) {
     match ev.view() {
         WatchRef::Added(Object::Node(n)) => register_node(cx, n),
-        // (A pod created with its node named is bound already: see `scheduler::Step`.)
-        WatchRef::Added(Object::Pod(p)) => {
+        WatchRef::Added(Object::Pod(p)) if !awaits_binding(p) => {
             if let Some((after, due)) = next_for_seen(p, world, cx.now()) {
                 let at = cx.now_ms() + after;
                 cx.at(at, p.metadata.key(), p.metadata.uid.clone(), due);
@@ -692,7 +697,7 @@ pub fn saw(cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
 
 /// A node written without a Ready condition: its kubelet posts one, as it does once it has
 /// registered the node.
-fn register_node(cx: &mut Cx<'_, Due>, n: &Node) {
+fn register_node<D>(cx: &mut Cx<'_, D>, n: &Node) {
     if n.status.conditions.iter().any(|c| c.type_ == "Ready") {
         return;
     }

@@ -7,7 +7,7 @@
 //! Every pod has priority 0 here, so preemption never finds a victim.
 
 use super::Due;
-use super::kubelet::{Happening, PodStep, World, pod_for_step};
+use super::kubelet::{Happening, PodStep, World, awaits_binding, pod_for_step};
 use crate::api::quantity::Amount;
 pub use crate::api::resources::{Allocatable, Usage, pod_limits, pod_requests};
 use crate::api::{
@@ -421,6 +421,16 @@ impl Scheduler {
             k.say(|| format!("{name} cannot be scheduled: {why}")),
             Some((MAX_UNSCHEDULABLE_MS, Due::Scheduler(Step::Schedule))),
         ))
+    }
+
+    /// A new pod to bind is tried `scheduleMs` after the scheduler's informer saw it.
+    pub fn saw_new(cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
+        if let WatchRef::Added(Object::Pod(p)) = ev.view()
+            && awaits_binding(p)
+        {
+            let at = cx.now_ms() + world.schedule_ms;
+            cx.at(at, p.metadata.key(), p.metadata.uid.clone(), Step::Schedule);
+        }
     }
 
     /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked

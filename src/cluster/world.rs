@@ -139,7 +139,7 @@ impl Cluster {
             }
             if let Some((after, step)) = super::kubelet::next_for_seen(&seen, &self.sim.world, now)
             {
-                let timer = (p.metadata.key(), p.metadata.uid.clone(), step);
+                let timer = (p.metadata.key(), p.metadata.uid.clone(), step.into());
                 self.sim.timers.add(now_ms + after, timer);
             }
         }

@@ -5,6 +5,18 @@ use crate::api::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// A case's verdict: `Err` says what was expected and what came out.
+pub type R = Result<(), String>;
+
+/// Compares one asserted value; the error says what was expected and what came out.
+pub fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(format!("{what}: expected {expected:?}, got {got:?}"))
+    }
+}
+
 /// The instant fixture times are relative to (`createdAt: 0`).
 pub fn epoch() -> Time {
     Time::parse("2016-05-20T00:00:00Z").expect("valid")

@@ -2,7 +2,6 @@
 //! controller's informer handlers, and whole `syncDeployment` calls with their client actions.
 
 use super::fixtures::*;
-use super::vectors::{R, same};
 use crate::api::*;
 use crate::apiserver::events::EventRecorder;
 use crate::apiserver::store::{Store, WatchEvent};

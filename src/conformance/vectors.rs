@@ -15,17 +15,6 @@ use crate::controller::{compute_hash, filter_active_pods, slow_start_batch};
 use serde_json::Value;
 use serde_json::json;
 
-pub(super) type R = Result<(), String>;
-
-/// Compares one asserted value; the error says what was expected and what came out.
-pub(super) fn same<T: PartialEq + std::fmt::Debug>(what: &str, expected: T, got: T) -> R {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(format!("{what}: expected {expected:?}, got {got:?}"))
-    }
-}
-
 /// A store holding the fixtures, and the pieces a controller call needs.
 struct World {
     store: Store,

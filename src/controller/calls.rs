@@ -11,26 +11,7 @@ use serde::ser::{SerializeMap, Serializer};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Which controller's code a name belongs to: upstream's controllers share some names
-/// (`deletePod`, `calculateStatus`, `processNextWorkItem`), each in its own file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub enum Scope {
-    #[default]
-    Deployment,
-    ReplicaSet,
-    GarbageCollector,
-}
-
-impl Scope {
-    /// The data file's name for it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Deployment => "deployment",
-            Scope::ReplicaSet => "replicaset",
-            Scope::GarbageCollector => "garbagecollector",
-        }
-    }
-}
+pub use super::upstream::Scope;
 
 /// One upstream function a sync ran, at `depth` under the sync's handler (0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,10 +3,30 @@
 //! `scripts/upstream-lines.sh` writes from a checkout). The page links each call to its lines;
 //! `rollout explain` prints them.
 
-use super::calls::Scope;
 use std::sync::OnceLock;
 
 const DATA: &str = include_str!("../../data/upstream-functions.tsv");
+
+/// Which controller's code a name belongs to: upstream's controllers share some names
+/// (`deletePod`, `calculateStatus`, `processNextWorkItem`), each in its own file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Scope {
+    #[default]
+    Deployment,
+    ReplicaSet,
+    GarbageCollector,
+}
+
+impl Scope {
+    /// The data file's name for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Deployment => "deployment",
+            Scope::ReplicaSet => "replicaset",
+            Scope::GarbageCollector => "garbagecollector",
+        }
+    }
+}
 
 /// One function's place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ impl DeploymentController {
         let _call = cx.calls.enter("rolloutRecreate");
         let (mut new_rs, mut old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, false)?;
-        let mut all = super::sync::with_new(&old_rss, new_rs.as_ref());
+        let mut all = with_new(&old_rss, new_rs.as_ref());
         let active_old = filter_active_replica_sets(&old_rss);
         if self.scale_down_old_replica_sets_for_recreate(cx, &active_old, d)? {
             cx.explain(
@@ -38,7 +38,7 @@ impl DeploymentController {
             let (n, o) = self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
             new_rs = n;
             old_rss = o;
-            all = super::sync::with_new(&old_rss, new_rs.as_ref());
+            all = with_new(&old_rss, new_rs.as_ref());
         }
         if let Some(n) = &new_rs {
             self.scale_up_new_replica_set_for_recreate(cx, n, d)?;

@@ -27,7 +27,7 @@ impl DeploymentController {
         let _call = cx.calls.enter("rollback");
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
-        let all = super::sync::with_new(&old_rss, new_rs.as_ref());
+        let all = with_new(&old_rss, new_rs.as_ref());
         cx.calls.leaf("getRollbackTo");
         let mut to = get_rollback_to(d).unwrap_or(0);
         if to == 0 {

@@ -19,7 +19,7 @@ impl DeploymentController {
         let (new_rs, old_rss) =
             self.get_all_replica_sets_and_sync_revision(cx, d, rs_list, true)?;
         let new_rs = new_rs.ok_or_else(|| SyncError::Controller("no new ReplicaSet".into()))?;
-        let all = super::sync::with_new(&old_rss, Some(&new_rs));
+        let all = with_new(&old_rss, Some(&new_rs));
         let scaled_up = self.reconcile_new_replica_set(cx, &all, &new_rs, d)?;
         if scaled_up {
             return self.sync_rollout_status(cx, &all, Some(&new_rs), d);

@@ -648,13 +648,6 @@ pub fn calculate_status(
     s
 }
 
-/// `append(oldRSs, newRS)`: every ReplicaSet of the Deployment, the old ones first.
-pub fn with_new(old: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<ReplicaSet> {
-    let mut all = old.to_vec();
-    all.extend(new.cloned());
-    all
-}
-
 /// `generateReplicaSetName`: `<name>-<hash>`. From v1.34 (PR #132560) the Deployment's name is
 /// cut so that the whole fits a DNS subdomain (253 characters); before, a long name made a
 /// name the apiserver refuses, and the ReplicaSet was never created.

@@ -660,3 +660,10 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: Time) -> 
     let from = c.last_update_time.unwrap_or(Time(0));
     from.plus_secs(d.spec.progress_deadline_seconds.unwrap_or(0) as i64) < now
 }
+
+/// `append(oldRSs, newRS)`: every ReplicaSet of the Deployment, the old ones first.
+pub fn with_new(old: &[ReplicaSet], new: Option<&ReplicaSet>) -> Vec<ReplicaSet> {
+    let mut all = old.to_vec();
+    all.extend(new.cloned());
+    all
+}
