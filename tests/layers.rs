@@ -308,7 +308,7 @@ fn import_circles() -> Vec<Vec<String>> {
     }
     let mut circles = vec![];
     for (folder, edges) in &graph {
-        // Tarjan's strongly connected components, small enough to walk by reachability.
+        // Strongly connected sets by reachability: a folder has a few dozen files at most.
         let reach = |from: &String| {
             let mut seen = BTreeSet::new();
             let mut todo = vec![from.clone()];
