@@ -60,15 +60,12 @@ pub type Timer = crate::controller::actor::Timer<Due>;
 
 impl Cluster {
     /// Hands a watch event to the actors that watch (after the controllers' informers): the
-    /// scheduler (a parked pod may fit now), the kubelet, the disruption controller, and the
-    /// clients still running.
+    /// scheduler (a new pod to bind; a parked pod may fit now), the kubelet, the disruption
+    /// controller, and the clients still running.
     pub(super) fn actors_saw(&mut self, ev: &WatchEvent) {
         let sim = &mut self.sim;
-        if !sim.scheduler.parked.is_empty() {
-            sim.scheduler.wake_parked(&mut cx!(sim), ev);
-        }
+        sim.scheduler.saw(&mut cx!(sim), &sim.world, ev);
         kubelet::saw(&mut cx!(sim), &sim.world, ev);
-        scheduler::Scheduler::saw_new(&mut cx!(sim), &sim.world, ev);
         sim.disruption.handle(&mut cx!(sim), ev.view());
         if !self.sim.clients.is_empty() {
             self.clients_saw(ev.view());

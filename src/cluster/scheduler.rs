@@ -423,20 +423,18 @@ impl Scheduler {
         ))
     }
 
-    /// A new pod to bind is tried `scheduleMs` after the scheduler's informer saw it.
-    pub fn saw_new(cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
-        if let WatchRef::Added(Object::Pod(p)) = ev.view()
-            && awaits_binding(p)
-        {
-            let at = cx.now_ms() + world.schedule_ms;
-            cx.at(at, p.metadata.key(), p.metadata.uid.clone(), Step::Schedule);
-        }
-    }
-
-    /// A pod gone from a node, or a node added or changed, may let a pod the scheduler parked
-    /// fit (its queueing hints): it is tried again once its back-off has passed.
-    pub fn wake_parked(&self, cx: &mut Cx<'_, Due>, ev: &WatchEvent) {
+    /// The scheduler's informer: a new pod to bind is tried `scheduleMs` after it is seen; a
+    /// pod gone from a node, or a node added or changed, may let a pod the scheduler parked fit
+    /// (its queueing hints), which is tried again once its back-off has passed.
+    pub fn saw(&self, cx: &mut Cx<'_, Due>, world: &World, ev: &WatchEvent) {
         let frees = match ev.view() {
+            WatchRef::Added(Object::Pod(p)) => {
+                if awaits_binding(p) {
+                    let at = cx.now_ms() + world.schedule_ms;
+                    cx.at(at, p.metadata.key(), p.metadata.uid.clone(), Step::Schedule);
+                }
+                false
+            }
             WatchRef::Deleted(Object::Pod(p)) => !p.spec.node_name.is_empty(),
             WatchRef::Added(Object::Node(_))
             | WatchRef::Modified {
