@@ -14,46 +14,26 @@ use crate::cluster::Cluster;
 
 /// `apply` or `create`, by the verb's name.
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    apply_or_create(c, cmd.verb.name, &cmd.args, cmd.stdin.as_deref())
+    apply_or_create(c, cmd)
 }
-
-/// The flags of `apply` and `create` (and its generators) that take a value.
-const VALUED: [&str; 9] = [
-    "f",
-    "filename",
-    "image",
-    "replicas",
-    "n",
-    "namespace",
-    "selector",
-    "min-available",
-    "max-unavailable",
-];
 
 /// `kubectl apply -f -` and `kubectl create -f -` (the manifest on the lines after the
 /// command), `kubectl create deployment NAME --image=IMAGE`, `create namespace` and `create
 /// poddisruptionbudget`.
 /// (Long: kubectl's checks in its order, flags, file, namespaces, strict fields, then the
 /// writes, all or none.)
-fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&str>) -> Outcome {
-    let a = Args::parse(rest, &VALUED)?;
-    match (verb, a.positional.first().map(String::as_str)) {
-        ("create", Some("deployment")) => return create_deployment(c, &a),
-        ("create", Some("poddisruptionbudget" | "pdb")) => return super::budget::create(c, &a),
-        ("create", Some("namespace" | "ns")) => return create_namespace(c, &a),
+fn apply_or_create(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let (verb, stdin) = (cmd.verb.name, cmd.stdin.as_deref());
+    let a = Args::of(cmd)?;
+    match cmd.sub() {
+        Some("deployment") => return create_deployment(c, &a),
+        Some("poddisruptionbudget") => return super::budget::create(c, &a),
+        Some("namespace") => return create_namespace(c, &a),
         _ => {}
     }
-    a.only(&[
-        "f",
-        "filename",
-        "n",
-        "namespace",
-        "server-side",
-        "force-conflicts",
-    ])?;
     // `-f -` reads the lines after the command (stdin); `-f NAME` a file the page holds, whose
     // text comes the same way (the editor's Apply is `kubectl apply -f deployment.yaml`).
-    let Some(file) = a.flag("f").or(a.flag("filename")).flatten() else {
+    let Some(file) = a.flag("filename").flatten() else {
         return Err(format!(
             "error: must specify one of -f and -k\n\nthe playground reads the manifest from the lines after `kubectl {verb} -f -`"
         )
@@ -73,7 +53,7 @@ fn apply_or_create(c: &mut Cluster, verb: &str, rest: &[String], stdin: Option<&
         .map(|m| (m.object, (m.value, m.unknown)))
         .unzip();
     // Each object goes to its own namespace, else the command's; `-n` may not contradict it.
-    let flag_ns = a.flag("n").or(a.flag("namespace")).flatten();
+    let flag_ns = a.flag("namespace").flatten();
     for o in &mut objs {
         let m = o.meta_mut();
         match flag_ns {
@@ -231,10 +211,9 @@ fn apply_one(c: &mut Cluster, verb: &str, obj: Object) -> Result<String, ApiErro
 /// container named after the image.
 /// `kubectl create namespace NAME`.
 fn create_namespace(c: &mut Cluster, a: &Args) -> Outcome {
-    a.only(&[])?;
     let name = a
         .positional
-        .get(1)
+        .first()
         .ok_or("error: exactly one NAME is required, got 0")?;
     if !crate::api::validation::is_dns1123_label(name) {
         return Err(format!(
@@ -252,8 +231,7 @@ fn create_namespace(c: &mut Cluster, a: &Args) -> Outcome {
 }
 
 fn create_deployment(c: &mut Cluster, a: &Args) -> Outcome {
-    a.only(&["image", "replicas", "n", "namespace"])?;
-    let name = a.positional.get(1).ok_or(
+    let name = a.positional.first().ok_or(
         "error: exactly one NAME is required, got 0 (kubectl create deployment NAME --image=IMAGE)",
     )?;
     let Some(Some(image)) = a.flag("image") else {

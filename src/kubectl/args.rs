@@ -2,65 +2,101 @@
 //! value`, `--flag=value`, shorthands, `TYPE/NAME` or `TYPE NAME`, `-l/--selector`.
 
 use super::KubectlError;
+use super::command::{Command, Flag, Takes};
 use crate::api::*;
 
 pub(super) struct Args {
     pub(super) positional: Vec<String>,
-    pub(super) flags: Vec<(String, Option<String>)>,
+    /// Each flag given, by its long name, with its value (none for a bare switch).
+    pub(super) flags: Vec<(&'static str, Option<String>)>,
 }
 
 impl Args {
-    pub(super) fn parse(tokens: &[String], with_value: &[&str]) -> Result<Args, String> {
-        // Every verb takes the namespace flags.
-        let with_value: Vec<&str> = with_value
-            .iter()
-            .copied()
-            .chain(["n", "namespace"])
-            .collect();
+    /// Reads `tokens` as pflag does against the flags a command takes (its table row's):
+    /// `--flag value`, `--flag=value`, `-f value`, `-fvalue`, `-f=value`, shorthands together
+    /// (`-wA`), and everything after `--` as words. The first flag it does not know, or one left
+    /// without its value, is refused in pflag's words.
+    /// A command's words after its subcommand, read against its flags.
+    pub(super) fn of(cmd: &Command) -> Result<Args, String> {
+        Args::parse(cmd.rest(), cmd.flags())
+    }
+
+    pub(super) fn parse<'f>(
+        tokens: &[String],
+        known: impl Iterator<Item = &'f Flag> + Clone,
+    ) -> Result<Args, String> {
         let mut positional = vec![];
         let mut flags = vec![];
-        let mut i = 0;
-        while i < tokens.len() {
-            let t = &tokens[i];
-            if let Some(f) = t
-                .strip_prefix("--")
-                // A shorthand: `-w`, or with its value, `-w=false`.
-                .or_else(|| {
-                    t.strip_prefix('-')
-                        .filter(|f| f.split('=').next().is_some_and(|k| k.len() == 1))
-                })
-            {
-                if let Some((k, v)) = f.split_once('=') {
-                    flags.push((k.to_string(), Some(v.to_string())));
-                } else if with_value.contains(&f) {
-                    let v = tokens
-                        .get(i + 1)
-                        .ok_or_else(|| format!("error: flag needs an argument: --{f}"))?;
-                    flags.push((f.to_string(), Some(v.clone())));
-                    i += 1;
-                } else {
-                    flags.push((f.to_string(), None));
-                }
-            } else {
-                positional.push(t.clone());
+        let mut rest = tokens.iter();
+        while let Some(t) = rest.next() {
+            if t == "--" {
+                positional.extend(rest.by_ref().cloned());
+                break;
             }
-            i += 1;
+            if let Some(long) = t.strip_prefix("--") {
+                let (name, value) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (long, None),
+                };
+                let f = known
+                    .clone()
+                    .find(|f| f.long == name)
+                    .ok_or_else(|| format!("error: unknown flag: --{name}"))?;
+                let value = match (value, f.takes) {
+                    (None, Takes::Value) => Some(
+                        rest.next()
+                            .ok_or_else(|| format!("error: flag needs an argument: --{name}"))?
+                            .clone(),
+                    ),
+                    (v, _) => v,
+                };
+                flags.push((f.long, value));
+                continue;
+            }
+            let Some(shorts) = t.strip_prefix('-').filter(|s| !s.is_empty()) else {
+                positional.push(t.clone());
+                continue;
+            };
+            // pflag's `parseShortArg`: each letter a flag until one takes the rest as its value.
+            let mut at = shorts;
+            while let Some(c) = at.chars().next() {
+                let after = &at[c.len_utf8()..];
+                let f = known
+                    .clone()
+                    .find(|f| f.short == Some(c))
+                    .ok_or_else(|| format!("error: unknown shorthand flag: '{c}' in -{shorts}"))?;
+                if let Some(v) = after.strip_prefix('=') {
+                    flags.push((f.long, Some(v.to_string())));
+                    break;
+                }
+                if f.takes == Takes::Value {
+                    let v = if after.is_empty() {
+                        rest.next().cloned().ok_or_else(|| {
+                            format!("error: flag needs an argument: '{c}' in -{shorts}")
+                        })?
+                    } else {
+                        after.to_string()
+                    };
+                    flags.push((f.long, Some(v)));
+                    break;
+                }
+                flags.push((f.long, None));
+                at = after;
+            }
         }
         Ok(Args { positional, flags })
     }
+
     /// The namespace the command works in: `-n`/`--namespace`, else `default`.
     pub(super) fn ns(&self) -> &str {
-        self.flag("n")
-            .or(self.flag("namespace"))
-            .flatten()
-            .unwrap_or("default")
+        self.flag("namespace").flatten().unwrap_or("default")
     }
 
     pub(super) fn flag(&self, name: &str) -> Option<Option<&str>> {
         self.flags
             .iter()
             .rev()
-            .find(|(k, _)| k == name)
+            .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_deref())
     }
     /// An integer flag's value, refused as pflag refuses one that does not parse.
@@ -71,19 +107,6 @@ impl Args {
             }),
             _ => Ok(None),
         }
-    }
-    pub(super) fn only(&self, allowed: &[&str]) -> Result<(), String> {
-        for (k, _) in &self.flags {
-            if !allowed.contains(&k.as_str()) && k != "n" && k != "namespace" {
-                // pflag's words: a one-letter flag is a shorthand.
-                return Err(if k.len() == 1 {
-                    format!("error: unknown shorthand flag: '{k}' in -{k}")
-                } else {
-                    format!("error: unknown flag: --{k}")
-                });
-            }
-        }
-        Ok(())
     }
 }
 
@@ -164,7 +187,7 @@ impl Args {
 
     /// `-l/--selector`'s value, if given.
     pub(super) fn selector(&self) -> Option<&str> {
-        self.flag("l").or(self.flag("selector")).flatten()
+        self.flag("selector").flatten()
     }
 }
 

@@ -69,16 +69,8 @@ pub(super) fn describe(c: &Cluster, b: &PodDisruptionBudget, show_events: bool) 
 /// `kubectl create poddisruptionbudget NAME --selector=SELECTOR --min-available=N` (or
 /// `--max-unavailable`), with `create_pdb.go`'s checks in their order.
 pub(super) fn create(c: &mut Cluster, a: &Args) -> Outcome {
-    a.only(&[
-        "selector",
-        "min-available",
-        "max-unavailable",
-        "n",
-        "namespace",
-        "dry-run",
-    ])?;
     let (dry, mut report) = super::dry_run(c, a)?;
-    let names = &a.positional[1..];
+    let names = &a.positional;
     if names.len() != 1 {
         return Err(KubectlError::Go(format!(
             "error: exactly one NAME is required, got {}\nSee 'kubectl create poddisruptionbudget -h' for help and examples",

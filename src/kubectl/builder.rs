@@ -56,7 +56,7 @@ pub(super) fn visit(
     setup: Setup,
 ) -> Result<Visit, KubectlError> {
     let mut b = Builder::default();
-    if let Some(Some(sel)) = a.flag("l").or(a.flag("selector")) {
+    if let Some(Some(sel)) = a.flag("selector") {
         let sel = sel.trim();
         if !sel.is_empty() {
             b.selector = Some(sel.to_string());
@@ -77,7 +77,7 @@ pub(super) fn visit(
     }
     b.type_or_name_args(setup.allow_empty_selector, args);
     // `-A`, where a verb takes it (get): every namespace.
-    let every = a.flag("A").or(a.flag("all-namespaces")).is_some();
+    let every = a.flag("all-namespaces").is_some();
     b.result(c, (!every).then(|| a.ns()))
 }
 

@@ -1,26 +1,86 @@
-//! A command line read once: `parse` splits it as a shell would (shlex), takes the stdin a
-//! heredoc or a pasted manifest gives it, drops the `kubectl` (or `k`) in front, moves the
-//! global flags given before the verb (`kubectl -n prod get rs`) after it, as cobra's
-//! persistent flags are read anywhere, and finds the verb in the table
-//! ([`super::verbs::VERBS`]). Running, the read-only test, the page's `get rs -w` and the
-//! guarantees' reading of a command all start from the same [`Command`].
+//! What a command is, as the verb table declares it: a [`Verb`] (or its [`Sub`]command) with
+//! its [`Flag`]s, each declared once with its shorthand, its value and its help (as cobra's
+//! `cmd.Flags().StringVarP(…)` declares it), and a [`Command`]: a line read against the table
+//! ([`super::line::parse`]). Parsing the flags ([`super::args::Args`]), completion, a verb's
+//! `--help` and the guarantees' reading of a command all go by the same rows.
 
-use super::KubectlError;
-use super::verbs::{self, Verb};
+use super::Outcome;
+use crate::cluster::Cluster;
 
-/// Splits a command line as a POSIX shell would (quotes, backslash escapes, `#` comments), by
-/// shlex; the error says which quote is left open.
-pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
-    shlex::split(line).ok_or_else(|| {
-        let closes = |end: char| shlex::split(&format!("{line}{end}")).is_some();
-        if closes('x') {
-            "a backslash at the end escapes nothing".into()
-        } else if closes('\'') {
-            "unterminated single quote".into()
-        } else {
-            "unterminated double quote".into()
-        }
-    })
+/// How a flag takes its value, as pflag reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Takes {
+    /// Only as `--flag=value`; bare, it is its default when given (pflag's `NoOptDefVal`: a
+    /// boolean's `true`, `--dry-run`'s `unchanged`, `--cascade`'s `background`).
+    Switch,
+    /// `--flag value` or `--flag=value` (and `-f value`, `-fvalue`).
+    Value,
+}
+
+/// One flag of a verb: its long name, its shorthand, how it takes a value, the default
+/// kubectl's help shows, and what it does here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub long: &'static str,
+    pub short: Option<char>,
+    pub takes: Takes,
+    /// As kubectl's help prints it after the `=`: `false`, `''`, `-1`, `'none'`.
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// The flag every verb takes (kubectl's persistent `-n, --namespace`).
+pub const NAMESPACE: Flag = Flag {
+    long: "namespace",
+    short: Some('n'),
+    takes: Takes::Value,
+    default: "''",
+    help: "If present, the namespace scope for this CLI request.",
+};
+
+/// A subcommand (`rollout status`) and whether it only reads the world.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Sub {
+    pub name: &'static str,
+    /// Its other names (`create pdb`, `create ns`).
+    pub aliases: &'static [&'static str],
+    pub read_only: bool,
+    /// kubectl's one-line description (its cobra `Short`).
+    pub short: &'static str,
+    pub flags: &'static [Flag],
+}
+
+/// A kubectl verb the playground understands.
+#[derive(Debug)]
+pub struct Verb {
+    pub name: &'static str,
+    /// kubectl's one-line description (its cobra `Short`), as `kubectl help` lists it.
+    pub short: &'static str,
+    /// The group `kubectl help` lists it under.
+    pub group: &'static str,
+    /// Subcommands (`rollout status`); empty when the verb has none.
+    pub subcommands: &'static [Sub],
+    /// Its flags (without a subcommand: `create -f`).
+    pub flags: &'static [Flag],
+    /// Whether the verb only reads the world (for a verb with subcommands, see those).
+    pub read_only: bool,
+    /// Runs the command on the world.
+    pub run: fn(&mut Cluster, &Command) -> Outcome,
+}
+
+impl PartialEq for Verb {
+    fn eq(&self, other: &Verb) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Verb {
+    /// The subcommand named `name` (or one of its aliases).
+    pub fn sub(&self, name: &str) -> Option<&'static Sub> {
+        self.subcommands
+            .iter()
+            .find(|s| s.name == name || s.aliases.contains(&name))
+    }
 }
 
 /// One command line, read.
@@ -34,120 +94,82 @@ pub struct Command {
     pub stdin: Option<String>,
 }
 
-/// The global flags that take a value (`-n prod`), which may stand before the verb.
-const GLOBAL_WITH_VALUE: [&str; 2] = ["-n", "--namespace"];
-
 impl Command {
     /// The subcommand, for a verb that has them (`rollout status`): its first word, when the
     /// table knows it.
+    pub fn subcommand(&self) -> Option<&'static Sub> {
+        self.verb.sub(self.args.first()?)
+    }
+
+    /// The subcommand's name (an alias read as its name: `create pdb` is
+    /// `poddisruptionbudget`).
     pub fn sub(&self) -> Option<&'static str> {
-        let first = self.args.first()?;
-        self.verb
-            .subcommands
-            .iter()
-            .find(|s| s.name == first)
-            .map(|s| s.name)
+        self.subcommand().map(|s| s.name)
     }
 
-    /// Whether the command only reads the world (`get`, `describe`, `rollout status`).
+    /// The words after the subcommand (all of them for a verb without one).
+    pub fn rest(&self) -> &[String] {
+        &self.args[usize::from(self.subcommand().is_some())..]
+    }
+
+    /// The flags the command takes: its subcommand's, or the verb's; `--namespace` last.
+    pub fn flags(&self) -> impl Iterator<Item = &'static Flag> + Clone {
+        let own = self.subcommand().map_or(self.verb.flags, |s| s.flags);
+        own.iter().chain([&NAMESPACE])
+    }
+
+    /// Whether the command only reads the world (`get`, `describe`, `rollout status`, any
+    /// `--help`).
     pub fn read_only(&self) -> bool {
-        if self.verb.subcommands.is_empty() {
-            return self.verb.read_only;
+        if self.asks_help() {
+            return true;
         }
-        let sub = self.sub();
-        self.verb
-            .subcommands
-            .iter()
-            .any(|s| s.read_only && Some(s.name) == sub)
+        match (self.verb.subcommands.is_empty(), self.subcommand()) {
+            (true, _) => self.verb.read_only,
+            (false, sub) => sub.is_some_and(|s| s.read_only),
+        }
     }
 
-    /// The words that are not flags, nor the values of the flags that take one (`-n`, `-o`,
-    /// `-l`, `-f`).
+    /// Whether it asks for its help (`-h`, `--help`), which cobra answers before anything.
+    pub fn asks_help(&self) -> bool {
+        self.args.iter().any(|a| a == "-h" || a == "--help")
+    }
+
+    /// The words that are not flags, nor the values of the flags that take one (`-n prod`,
+    /// `-o yaml`), its subcommand first.
     pub fn words(&self) -> Vec<&str> {
         let mut out = vec![];
         let mut args = self.args.iter().map(String::as_str);
         while let Some(w) = args.next() {
-            if !w.starts_with('-') {
+            if !w.starts_with('-') || w == "-" {
                 out.push(w);
-            } else if matches!(
-                w,
-                "-n" | "--namespace"
-                    | "-o"
-                    | "--output"
-                    | "-l"
-                    | "--selector"
-                    | "-f"
-                    | "--filename"
-            ) {
+            } else if !w.contains('=')
+                && self.flag_named(w).is_some_and(|f| f.takes == Takes::Value)
+                && (w.starts_with("--") || w.len() == 2)
+            {
                 args.next();
             }
         }
         out
     }
 
-    /// Whether a flag is given, in any of its spellings (`-w`, `--watch`, `--watch=true`).
-    pub fn has_flag(&self, names: &[&str]) -> bool {
+    /// The flag a word names (`--watch`, `--watch=false`, `-w`, `-oyaml`), if the command
+    /// takes it.
+    fn flag_named(&self, word: &str) -> Option<&'static Flag> {
+        if let Some(long) = word.strip_prefix("--") {
+            let long = long.split('=').next().unwrap_or(long);
+            return self.flags().find(|f| f.long == long);
+        }
+        let short = word.strip_prefix('-')?.chars().next()?;
+        self.flags().find(|f| f.short == Some(short))
+    }
+
+    /// Whether a flag (by its long name) is given and not turned off (`-w`, `--watch`,
+    /// `--watch=true`; not `--watch=false`).
+    pub fn has_flag(&self, long: &str) -> bool {
         self.args.iter().any(|a| {
-            let flag = a.split('=').next().unwrap_or(a);
             let on = a.split_once('=').is_none_or(|(_, v)| v != "false");
-            on && names.iter().any(|n| {
-                flag.strip_prefix("--") == Some(n)
-                    || (n.len() == 1 && flag.strip_prefix('-') == Some(n))
-            })
+            on && a.starts_with('-') && self.flag_named(a).is_some_and(|f| f.long == long)
         })
     }
-}
-
-/// Reads a command line (with stdin on the lines after the first).
-pub fn parse(text: &str) -> Result<Command, KubectlError> {
-    #[cfg(test)]
-    crate::api::parses::command();
-    let text = text.trim();
-    let (line, stdin) = match text.split_once('\n') {
-        Some((l, rest)) => (l.trim(), Some(rest)),
-        None => (text, None),
-    };
-    let stdin = stdin.map(|s| {
-        let s = s.trim_end();
-        // `<<EOF … EOF` heredocs: drop the closing marker.
-        match s.rsplit_once('\n') {
-            Some((body, last)) if last.trim() == "EOF" => body.to_string(),
-            _ => s.to_string(),
-        }
-    });
-    let mut tokens = tokenize(line).map_err(|e| format!("error: {e} in {line:?}"))?;
-    tokens.retain(|t| t != "<<EOF" && t != "<<'EOF'");
-    // `k` is the alias everyone sets up for kubectl.
-    if matches!(tokens.first().map(String::as_str), Some("kubectl" | "k")) {
-        tokens.remove(0);
-    }
-    // Global flags before the verb go after it.
-    let mut global = vec![];
-    while let Some(t) = tokens.first().filter(|t| t.starts_with('-')) {
-        let takes_value = GLOBAL_WITH_VALUE.contains(&t.as_str());
-        global.push(tokens.remove(0));
-        if takes_value && !tokens.is_empty() {
-            global.push(tokens.remove(0));
-        }
-    }
-    // `kubectl --help` (or `-h`) is `kubectl help`.
-    if tokens.is_empty() && global.iter().any(|g| g == "--help" || g == "-h") {
-        tokens.push("help".into());
-    }
-    if tokens.is_empty() {
-        return Err("error: empty command: expected e.g. kubectl get deployments".into());
-    }
-    let name = tokens.remove(0);
-    let verb = verbs::find(&name).ok_or_else(|| {
-        format!(
-            "error: unknown command \"{name}\" for \"kubectl\" (the playground knows {})",
-            verbs::VERBS.map(|v| v.name).join(", ")
-        )
-    })?;
-    tokens.extend(global);
-    Ok(Command {
-        verb,
-        args: tokens,
-        stdin,
-    })
 }

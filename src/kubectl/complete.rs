@@ -1,5 +1,6 @@
 //! The console's Tab: completes a line's last word as kubectl's shell completion would.
 
+use super::command::NAMESPACE;
 use super::resource::Resource;
 use super::verbs::VERBS;
 
@@ -15,7 +16,8 @@ pub struct Names {
 }
 
 /// Completes the last word of a console line, as kubectl's shell completion would: verbs,
-/// subcommands, resource names and `RESOURCE/NAME`s, namespaces after `-n`/`--namespace`.
+/// subcommands, flags (the verb's table row's), resource names and `RESOURCE/NAME`s,
+/// namespaces after `-n`/`--namespace`.
 /// Returns the line with the candidates' common prefix filled in (and a space after a single
 /// candidate), and the candidates.
 pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
@@ -29,9 +31,24 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
         .copied()
         .filter(|w| *w != "kubectl" && *w != "k" && !w.is_empty())
         .collect();
+    let verb = lead
+        .first()
+        .and_then(|v| VERBS.iter().find(|x| x.name == *v));
     let sub_of = |verb: &str| VERBS.iter().find(|v| v.name == verb).map(|v| v.subcommands);
     let mut pool: Vec<String> = match (lead.len(), lead.first().and_then(|v| sub_of(v))) {
         _ if after_namespace_flag => all.namespaces.clone(),
+        // A flag: the ones its subcommand (or verb) takes, by long name and shorthand.
+        _ if last.starts_with('-') && verb.is_some() => {
+            let verb = verb.expect("just checked");
+            let own = lead.get(1).and_then(|s| verb.sub(s));
+            let flags = own.map_or(verb.flags, |s| s.flags);
+            let mut v: Vec<String> = vec![];
+            for f in flags.iter().chain([&NAMESPACE]) {
+                v.push(format!("--{}", f.long));
+                v.extend(f.short.map(|c| format!("-{c}")));
+            }
+            v
+        }
         (0, _) => VERBS.iter().map(|v| v.name.to_string()).collect(),
         (1, Some(subs)) if !subs.is_empty() => subs.iter().map(|s| s.name.to_string()).collect(),
         _ => match last.split_once('/') {

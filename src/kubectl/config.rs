@@ -12,16 +12,15 @@ use crate::cluster::Cluster;
 const CONTEXT: &str = "playground";
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let rest = cmd.args.get(1..).unwrap_or(&[]);
     match cmd.args.first().map(String::as_str) {
-        Some("set-context") => set_context(c, rest),
-        Some("view") => view(c, rest),
+        Some("set-context") => set_context(c, cmd),
+        Some("view") => view(c, cmd),
         Some("current-context") => {
-            Args::parse(rest, &[])?.only(&[])?;
+            Args::of(cmd)?;
             Ok(CONTEXT.into())
         }
         Some("get-contexts") => {
-            Args::parse(rest, &[])?.only(&["no-headers"])?;
+            Args::of(cmd)?;
             let mut rows = vec!["CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE".to_string()];
             rows.push(format!("*\t{CONTEXT}\t{CONTEXT}\t{CONTEXT}\t{}", namespace_shown(c)));
             Ok(super::get::table(
@@ -46,10 +45,9 @@ fn namespace_shown(c: &Cluster) -> &str {
 }
 
 /// `kubectl config set-context [NAME | --current] --namespace=NS`.
-fn set_context(c: &mut Cluster, rest: &[String]) -> Outcome {
+fn set_context(c: &mut Cluster, cmd: &Command) -> Outcome {
     // Here `--namespace` is the context's field, not the command's namespace.
-    let a = Args::parse(rest, &["cluster", "user"])?;
-    a.only(&["current", "cluster", "user"])?;
+    let a = Args::of(cmd)?;
     let current = a.bool_flag("current")?;
     let name = match (a.positional.as_slice(), current) {
         ([], true) => CONTEXT.to_string(),
@@ -75,7 +73,7 @@ fn set_context(c: &mut Cluster, rest: &[String]) -> Outcome {
             "error: the playground's kubeconfig has the one context \"{CONTEXT}\"; use --current or {CONTEXT}"
         )));
     }
-    if let Some(ns) = a.flag("namespace").or(a.flag("n")).flatten() {
+    if let Some(ns) = a.flag("namespace").flatten() {
         let ns = if ns.is_empty() { "default" } else { ns };
         c.use_namespace(ns);
     }
@@ -84,9 +82,8 @@ fn set_context(c: &mut Cluster, rest: &[String]) -> Outcome {
 
 /// `kubectl config view [--minify]`: the kubeconfig with its secrets left out, as kubectl
 /// prints it (the playground's has one of everything, so `--minify` changes nothing).
-fn view(c: &Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["o", "output"])?;
-    a.only(&["minify", "raw", "flatten", "o", "output"])?;
+fn view(c: &Cluster, cmd: &Command) -> Outcome {
+    Args::of(cmd)?;
     let namespace = match namespace_shown(c) {
         "" => String::new(),
         ns => format!("\n    namespace: {ns}"),

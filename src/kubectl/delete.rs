@@ -12,32 +12,7 @@ use crate::cluster::Cluster;
 
 /// (Long: kubectl's option checks, in its order, then one delete per object found.)
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let a = Args::parse(
-        &cmd.args,
-        &[
-            "grace-period",
-            "l",
-            "selector",
-            "o",
-            "output",
-            "field-selector",
-        ],
-    )?;
-    a.only(&[
-        "cascade",
-        "grace-period",
-        "now",
-        "force",
-        "wait",
-        "l",
-        "selector",
-        "field-selector",
-        "all",
-        "dry-run",
-        "ignore-not-found",
-        "o",
-        "output",
-    ])?;
+    let a = Args::of(cmd)?;
     let mut warnings = vec![];
     let propagation = cascade(a.flag("cascade"), &mut warnings)?;
     let force = a.bool_flag("force")?;
@@ -64,7 +39,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
         select_all: all,
     };
     let visit = builder::visit(c, &a, &a.positional, setup)?;
-    let output = a.flag("o").or(a.flag("output")).flatten();
+    let output = a.flag("output").flatten();
     if let Some(o) = output.filter(|o| *o != "name") {
         return Err(go(format!(
             "unexpected -o output mode: {o}. We only support '-o name'"

@@ -1083,14 +1083,13 @@ pub(super) fn pod_template_text(t: &PodTemplateSpec) -> String {
 
 /// `kubectl describe deployment|replicaset|pod NAME`.
 pub(super) fn run(c: &mut Cluster, cmd: &super::Command) -> super::Outcome {
-    describe(c, &cmd.args)
+    describe(c, cmd)
 }
 
 /// (Long: kubectl's describe visits what the builder finds, each description after the
 /// other, and falls back to names starting with the one given.)
-fn describe(c: &Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["l", "selector"])?;
-    a.only(&["l", "selector", "show-events", "A", "all-namespaces"])?;
+fn describe(c: &Cluster, cmd: &super::Command) -> Outcome {
+    let a = Args::of(cmd)?;
     if a.positional.is_empty() {
         return Err(KubectlError::Go("You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.".into()));
     }
@@ -1134,7 +1133,7 @@ fn describe(c: &Cluster, rest: &[String]) -> Outcome {
     }
     let mut report = Report::default();
     if found.is_empty() && errs.is_empty() {
-        report.item(Ok(if a.flag("A").or(a.flag("all-namespaces")).is_some() {
+        report.item(Ok(if a.flag("all-namespaces").is_some() {
             "No resources found".into()
         } else {
             format!("No resources found in {} namespace.", a.ns())

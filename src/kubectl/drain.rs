@@ -9,30 +9,8 @@ use super::duration::go_duration_ms;
 use super::{KubectlError, Outcome, dry_run};
 use crate::cluster::Cluster;
 
-/// The flags that take a value.
-const VALUED: [&str; 8] = [
-    "l",
-    "selector",
-    "timeout",
-    "grace-period",
-    "pod-selector",
-    "skip-wait-for-delete-timeout",
-    "chunk-size",
-    "dry-run",
-];
-
-/// The flags that take none.
-const SWITCHES: [&str; 4] = [
-    "force",
-    "ignore-daemonsets",
-    "delete-emptydir-data",
-    "disable-eviction",
-];
-
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let a = Args::parse(&cmd.args, &VALUED)?;
-    // The flags the playground's drain knows (kubectl's, less the printing ones).
-    a.only(&[&VALUED[..], &SWITCHES[..]].concat())?;
+    let a = Args::of(cmd)?;
     let (dry, mut report) = dry_run(c, &a)?;
     let opts = options(&a, dry)?;
     super::node::names_or_selector("drain", &a)?;

@@ -3,7 +3,8 @@
 //! reader's change: only when both write the same part of the same object. It errs on the
 //! side of "may": a line it cannot read writes everything.
 
-use super::command::{Command, parse};
+use super::command::Command;
+use super::line::parse;
 use super::resource::Resource;
 
 /// The part of an object a command writes.

@@ -11,7 +11,7 @@ use crate::api::*;
 use crate::cluster::Cluster;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    get(c, &cmd.args)
+    get(c, cmd)
 }
 
 pub(super) fn age(c: &Cluster, m: &ObjectMeta) -> String {
@@ -53,30 +53,16 @@ pub(super) fn unknown_output(o: &str, allowed: &str) -> KubectlError {
 const ALL: &str = "pods,deployments.apps,replicasets.apps";
 
 /// (Long: kubectl get's options and output formats, in the order it reads them.)
-pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["o", "output", "l", "selector", "field-selector"])?;
-    a.only(&[
-        "o",
-        "output",
-        "w",
-        "watch",
-        "l",
-        "selector",
-        "show-labels",
-        "A",
-        "all-namespaces",
-        "field-selector",
-        "ignore-not-found",
-        "show-kind",
-    ])?;
-    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
+pub(super) fn get(c: &Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
+    let every_ns = a.flag("all-namespaces").is_some();
     let Some(first) = a.positional.first() else {
         return Err("error: you must specify the type of resource to get (deployments, replicasets or pods)".into());
     };
     if matches!(first.as_str(), "events" | "event" | "ev") {
         return get_events(c, &a);
     }
-    let output = a.flag("o").or(a.flag("output")).flatten();
+    let output = a.flag("output").flatten();
     if let Some(o) = output.filter(|o| !matches!(*o, "yaml" | "json" | "name" | "wide")) {
         return Err(unknown_output(o, "json,name,wide,yaml"));
     }
@@ -143,7 +129,7 @@ pub(super) fn get(c: &Cluster, rest: &[String]) -> Outcome {
 /// The objects as kubectl's table printer lays them out: a table per resource, in the order
 /// visited, a blank line between; with more than one resource each name says its kind.
 fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
-    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
+    let every_ns = a.flag("all-namespaces").is_some();
     let labels = a.flag("show-labels").is_some();
     let mut kinds: Vec<Resource> = vec![];
     for i in found {
@@ -198,7 +184,7 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
 /// `kubectl get events [--field-selector involvedObject.name=…,involvedObject.kind=…,type=…,
 /// reason=…]`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, the most recent last.
 pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
-    let every_ns = a.flag("A").or(a.flag("all-namespaces")).is_some();
+    let every_ns = a.flag("all-namespaces").is_some();
     let fields = FieldSelector::parse(a.flag("field-selector").flatten().unwrap_or(""))?;
     fields.supported_by(
         "/v1, Resource=events",

@@ -11,21 +11,7 @@ use crate::cluster::Cluster;
 
 /// `label` or `annotate`, by the verb's name.
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let a = Args::parse(
-        &cmd.args,
-        &["l", "selector", "o", "output", "field-selector"],
-    )?;
-    a.only(&[
-        "overwrite",
-        "l",
-        "selector",
-        "all",
-        "list",
-        "dry-run",
-        "o",
-        "output",
-        "field-selector",
-    ])?;
+    let a = Args::of(cmd)?;
     let label = cmd.verb.name == "label";
     let (dry, mut report) = dry_run(c, &a)?;
     let pair = if label { "label" } else { "annotation" };
@@ -37,7 +23,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     };
     let list = a.bool_flag("list")?;
     let all = a.bool_flag("all")?;
-    if list && a.flag("o").or(a.flag("output")).is_some() {
+    if list && a.flag("output").is_some() {
         return Err(go("--list and --output may not be specified together"));
     }
     if all && a.selector().is_some() {

@@ -23,6 +23,7 @@ mod effect;
 mod fields;
 mod get;
 mod label;
+mod line;
 mod node;
 mod patch;
 mod resource;
@@ -33,11 +34,12 @@ pub mod verbs;
 mod version;
 pub mod watcher;
 
-pub use command::{Command, parse, tokenize};
+pub use command::Command;
 pub use complete::{Names, complete};
 pub use effect::may_undo;
+pub use line::{is_read_only, parse, tokenize};
 pub use resource::Resource;
-pub use verbs::{VERBS, is_read_only};
+pub use verbs::VERBS;
 
 use crate::api::*;
 use crate::apiserver::store::ApiError;
@@ -161,6 +163,10 @@ pub fn run(c: &mut Cluster, text: &str) -> Outcome {
 /// Runs a command already read ([`parse`]), in the current context's namespace unless it
 /// names one (`-n`, `--namespace`, `-A`).
 pub fn run_command(c: &mut Cluster, cmd: &Command) -> Outcome {
+    // cobra answers `-h`/`--help` before it reads any other flag.
+    if cmd.asks_help() && cmd.verb.name != "help" {
+        return Ok(verbs::usage(cmd.verb, cmd.subcommand()));
+    }
     let names_one = cmd.args.iter().any(|t| {
         ["-n", "--namespace", "-A", "--all-namespaces"]
             .iter()

@@ -107,8 +107,7 @@ pub(super) fn wide_cells(n: &Node) -> Vec<String> {
 /// `spec.unschedulable` set, or left as it was (`already cordoned`).
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     let cordon = cmd.verb.name == "cordon";
-    let a = Args::parse(&cmd.args, &["l", "selector"])?;
-    a.only(&["l", "selector", "dry-run"])?;
+    let a = Args::of(cmd)?;
     let (dry, mut report) = dry_run(c, &a)?;
     names_or_selector(cmd.verb.name, &a)?;
     let visit = visit_nodes(c, &a)?;

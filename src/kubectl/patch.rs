@@ -9,7 +9,7 @@ use crate::api::*;
 use crate::cluster::Cluster;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    patch(c, &cmd.args)
+    patch(c, cmd)
 }
 
 /// The lists a strategic merge patch merges by key (their `patchMergeKey` in the API's
@@ -68,16 +68,15 @@ fn merge_by_key(items: &mut Vec<Value>, new: &[Value], key: &str) {
 /// `kubectl patch TYPE NAME… -p PATCH [--type strategic|merge|json] [--dry-run=…]` on
 /// Deployments, ReplicaSets and pods: the patch is read as YAML (of which JSON is a part),
 /// applied to each object the builder finds, and the result sent as an update.
-fn patch(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["type", "p", "patch"])?;
-    a.only(&["type", "p", "patch", "dry-run"])?;
+fn patch(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     let ty = a.flag("type").flatten().unwrap_or("strategic");
     if !["json", "merge", "strategic"].contains(&ty.to_ascii_lowercase().as_str()) {
         return Err(
             format!("error: --type must be one of [json merge strategic], not {ty:?}").into(),
         );
     }
-    let Some(Some(p)) = a.flag("p").or(a.flag("patch")) else {
+    let Some(Some(p)) = a.flag("patch") else {
         return Err("error: must specify -p to patch".into());
     };
     let (dry, mut report) = dry_run(c, &a)?;

@@ -21,13 +21,12 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
                 .into(),
         );
     };
-    let rest = &cmd.args[1..];
     match sub {
-        "pause" | "resume" => pause_resume(c, rest, sub == "pause"),
-        "restart" => restart(c, rest),
-        "undo" => undo_command(c, rest),
-        "status" => status(c, rest),
-        "history" => history(c, rest),
+        "pause" | "resume" => pause_resume(c, cmd, sub == "pause"),
+        "restart" => restart(c, cmd),
+        "undo" => undo_command(c, cmd),
+        "status" => status(c, cmd),
+        "history" => history(c, cmd),
         other => Err(format!(
             "error: unknown command \"rollout {other}\": expected pause, resume, restart, undo, status or history"
         )
@@ -88,9 +87,8 @@ fn none_found(a: &Args) -> String {
 
 /// `rollout pause` / `rollout resume`: each Deployment's `spec.paused` set; one already so is
 /// an error of its own, the others go on.
-fn pause_resume(c: &mut Cluster, rest: &[String], pause: bool) -> Outcome {
-    let a = Args::parse(rest, &["l", "selector"])?;
-    a.only(&["l", "selector"])?;
+fn pause_resume(c: &mut Cluster, cmd: &Command, pause: bool) -> Outcome {
+    let a = Args::of(cmd)?;
     let visit = objects(c, &a)?;
     let mut report = Report::default();
     if visit.items.is_empty() {
@@ -129,9 +127,8 @@ fn failed_to_patch(e: KubectlError) -> KubectlError {
 
 /// `rollout restart`: each Deployment's template stamped with the time, so the controller rolls
 /// every pod. A second restart within the same second makes no change, which kubectl refuses.
-fn restart(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["l", "selector"])?;
-    a.only(&["l", "selector"])?;
+fn restart(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     let visit = objects(c, &a)?;
     if visit.items.is_empty() {
         return Ok(none_found(&a));
@@ -169,9 +166,8 @@ fn restart(c: &mut Cluster, rest: &[String]) -> Outcome {
 const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
 
 /// `rollout undo [--to-revision=N] [--dry-run=…]`.
-fn undo_command(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["to-revision", "l", "selector"])?;
-    a.only(&["to-revision", "l", "selector", "dry-run"])?;
+fn undo_command(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     let to = match a.flag("to-revision") {
         Some(Some(v)) => v.parse::<i64>().map_err(|_| {
             format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax")
@@ -331,14 +327,13 @@ fn revision_flag(a: &Args) -> Result<i64, KubectlError> {
 
 /// `rollout history [--revision=N] [-o yaml|json|name]`: the revisions and their change
 /// causes, one revision's pod template, or the ReplicaSets behind them as objects.
-fn history(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["revision", "l", "selector", "o", "output"])?;
-    a.only(&["revision", "l", "selector", "o", "output"])?;
+fn history(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     if a.positional.is_empty() {
         return Err(KubectlError::Go("required resource not specified".into()));
     }
     let revision = revision_flag(&a)?;
-    let output = a.flag("o").or(a.flag("output")).flatten();
+    let output = a.flag("output").flatten();
     if let Some(o) = output.filter(|o| !matches!(*o, "yaml" | "json" | "name")) {
         return Err(super::get::unknown_output(o, "json,name,yaml"));
     }
@@ -453,14 +448,13 @@ fn history_objects(c: &Cluster, d: &Deployment, revision: i64, output: &str) -> 
 
 /// `rollout status [--watch] [--timeout=D] [--revision=N]`: each object in turn, as kubectl
 /// visits them; the first not done is watched as the cluster runs, and the rest after it.
-fn status(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["timeout", "revision", "l", "selector"])?;
-    a.only(&["watch", "w", "timeout", "revision", "l", "selector"])?;
+fn status(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     if a.positional.is_empty() {
         return Err(KubectlError::Go("required resource not specified".into()));
     }
     let revision = revision_flag(&a)?;
-    let watch = match a.flag("watch").or(a.flag("w")) {
+    let watch = match a.flag("watch") {
         None | Some(None) => true,
         Some(Some(v)) => super::args::parse_bool(v).ok_or_else(|| {
             format!("error: invalid argument \"{v}\" for \"-w, --watch\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax")

@@ -11,34 +11,12 @@ use crate::cluster::Cluster;
 
 /// (Long: kubectl's checks in its order, then each object scaled until one cannot be.)
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let a = Args::parse(
-        &cmd.args,
-        &[
-            "replicas",
-            "current-replicas",
-            "resource-version",
-            "l",
-            "selector",
-            "o",
-            "output",
-        ],
-    )?;
-    a.only(&[
-        "replicas",
-        "current-replicas",
-        "resource-version",
-        "l",
-        "selector",
-        "all",
-        "dry-run",
-        "o",
-        "output",
-    ])?;
+    let a = Args::of(cmd)?;
     let Some(n) = a.int("replicas")? else {
         return Err("error: required flag(s) \"replicas\" not set".into());
     };
     let (dry, mut report) = dry_run(c, &a)?;
-    let output = match a.flag("o").or(a.flag("output")).flatten() {
+    let output = match a.flag("output").flatten() {
         None => None,
         Some(o @ ("name" | "yaml" | "json")) => Some(o),
         Some(o) => return Err(super::get::unknown_output(o, "json,name,yaml")),

@@ -13,11 +13,10 @@ use serde_json::Map;
 
 /// `set image`, `set env` or `set resources`.
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let rest = &cmd.args;
     match cmd.args.first().map(String::as_str) {
-        Some("image") => set_image(c, &rest[1..]),
-        Some("env") => set_env(c, &rest[1..]),
-        Some("resources") => set_resources(c, &rest[1..]),
+        Some("image") => set_image(c, cmd),
+        Some("env") => set_env(c, cmd),
+        Some("resources") => set_resources(c, cmd),
         other => Err(format!(
             "error: unknown command \"set {}\": the playground supports `kubectl set image|env|resources`",
             other.unwrap_or("")
@@ -51,7 +50,7 @@ fn infos(c: &Cluster, a: &Args, resources: &[String]) -> Result<Vec<Info>, Kubec
 
 /// `-o yaml|json|name`: the object printed after the change, instead of kubectl's line.
 fn output(a: &Args) -> Result<Option<&str>, KubectlError> {
-    match a.flag("o").or(a.flag("output")).flatten() {
+    match a.flag("output").flatten() {
         None => Ok(None),
         Some(o @ ("yaml" | "json" | "name")) => Ok(Some(o)),
         Some(o) => Err(super::get::unknown_output(o, "json,name,yaml")),
@@ -187,9 +186,8 @@ fn send(
 }
 
 /// `kubectl set image TYPE NAME CONTAINER=IMAGE …` (`*=IMAGE` for every container).
-fn set_image(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(rest, &["l", "selector", "o", "output"])?;
-    a.only(&["l", "selector", "all", "dry-run", "record", "o", "output"])?;
+fn set_image(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     let (dry, mut report) = dry_run(c, &a)?;
     let output = output(&a)?;
     let (resources, pairs) = super::label::resources_and_pairs(&a.positional, "image")?;
@@ -315,36 +313,8 @@ fn env_name_errors(k: &str) -> Vec<String> {
 /// `kubectl set env TYPE NAME KEY=VALUE … KEY- …` (and `-e KEY=VALUE`, `--list`): each picked
 /// container's variables updated in place, new ones after; `--overwrite=false` refuses a
 /// variable that has another value. (Long: kubectl's checks and parsing, in its order.)
-fn set_env(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(
-        rest,
-        &[
-            "c",
-            "containers",
-            "e",
-            "env",
-            "prefix",
-            "l",
-            "selector",
-            "o",
-            "output",
-        ],
-    )?;
-    a.only(&[
-        "c",
-        "containers",
-        "e",
-        "env",
-        "prefix",
-        "overwrite",
-        "list",
-        "all",
-        "l",
-        "selector",
-        "dry-run",
-        "o",
-        "output",
-    ])?;
+fn set_env(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     if a.bool_flag("all")? && a.selector().is_some() {
         return Err(KubectlError::Go(ALL_AND_SELECTOR.into()));
     }
@@ -369,7 +339,7 @@ fn set_env(c: &mut Cluster, rest: &[String]) -> Outcome {
     if resources.is_empty() {
         return Err(KubectlError::Go(NO_RESOURCES.into()));
     }
-    if list && a.flag("o").or(a.flag("output")).is_some() {
+    if list && a.flag("output").is_some() {
         return Err(KubectlError::Go(
             "--list and --output may not be specified together".into(),
         ));
@@ -377,7 +347,7 @@ fn set_env(c: &mut Cluster, rest: &[String]) -> Outcome {
     let params: Vec<String> = a
         .flags
         .iter()
-        .filter(|(k, _)| k == "e" || k == "env")
+        .filter(|(k, _)| *k == "env")
         .filter_map(|(_, v)| v.clone())
         .chain(env_args.iter().cloned())
         .collect();
@@ -391,11 +361,7 @@ fn set_env(c: &mut Cluster, rest: &[String]) -> Outcome {
         env,
         remove,
         overwrite: a.flag("overwrite").is_none() || a.bool_flag("overwrite")?,
-        selector: a
-            .flag("c")
-            .or(a.flag("containers"))
-            .flatten()
-            .unwrap_or("*"),
+        selector: a.flag("containers").flatten().unwrap_or("*"),
         list,
         send: (dry, output),
     };
@@ -563,33 +529,8 @@ fn env_line(e: &Value) -> String {
 /// `kubectl set resources TYPE NAME [--limits=cpu=200m,memory=512Mi] [--requests=…]`: each
 /// picked container's requirements get the quantities given. (Long: kubectl's checks in
 /// its order, then each object's containers.)
-fn set_resources(c: &mut Cluster, rest: &[String]) -> Outcome {
-    let a = Args::parse(
-        rest,
-        &[
-            "c",
-            "containers",
-            "limits",
-            "requests",
-            "l",
-            "selector",
-            "o",
-            "output",
-        ],
-    )?;
-    a.only(&[
-        "c",
-        "containers",
-        "limits",
-        "requests",
-        "all",
-        "l",
-        "selector",
-        "dry-run",
-        "record",
-        "o",
-        "output",
-    ])?;
+fn set_resources(c: &mut Cluster, cmd: &Command) -> Outcome {
+    let a = Args::of(cmd)?;
     let (dry, mut report) = dry_run(c, &a)?;
     let output = output(&a)?;
     let found = infos(c, &a, &a.positional)?;
@@ -605,11 +546,7 @@ fn set_resources(c: &mut Cluster, rest: &[String]) -> Outcome {
         ));
     }
     let (limits, requests) = (resource_list(limits)?, resource_list(requests)?);
-    let selector = a
-        .flag("c")
-        .or(a.flag("containers"))
-        .flatten()
-        .unwrap_or("*");
+    let selector = a.flag("containers").flatten().unwrap_or("*");
     for info in &found {
         let mut obj = info.object.clone();
         let hits = edit_containers(pod_spec(&mut obj)?, false, |ct, _| {

@@ -13,8 +13,7 @@ use crate::cluster::Cluster;
 use crate::controller::release::Release;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
-    let a = Args::parse(&cmd.args, &["o", "output"])?;
-    a.only(&["client", "o", "output"])?;
+    let a = Args::of(cmd)?;
     let client_only = a.bool_flag("client")?;
     if !a.positional.is_empty() {
         return Err(KubectlError::Go(format!(
@@ -22,7 +21,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             a.positional.join(" ")
         )));
     }
-    let output = a.flag("o").or(a.flag("output")).flatten().unwrap_or("");
+    let output = a.flag("output").flatten().unwrap_or("");
     if !["", "yaml", "json"].contains(&output) {
         return Err(KubectlError::Go("--output must be 'yaml' or 'json'".into()));
     }

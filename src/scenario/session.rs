@@ -102,7 +102,7 @@ pub enum Outcome {
 /// answered with the trace's table up to the step, which is what the watch would have printed.
 fn watches_replica_sets(c: &kubectl::Command) -> bool {
     c.verb.name == "get"
-        && c.has_flag(&["w", "watch"])
+        && c.has_flag("watch")
         && c.words().first().is_some_and(|r| {
             kubectl::Resource::parse(r.split('/').next().unwrap_or(r))
                 == Some(kubectl::Resource::ReplicaSet)

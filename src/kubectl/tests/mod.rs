@@ -8,6 +8,7 @@ use crate::api::yaml::parse_objects;
 use crate::apiserver::store::ApiError;
 use crate::cluster::{Cluster, kubelet::World};
 
+mod flags;
 mod reads;
 mod rollout;
 mod writes;
@@ -191,12 +192,8 @@ fn a_line_is_read_once_global_flags_before_the_verb_included() {
         ["status", "deployment/web", "--timeout=20s", "-n", "prod"]
     );
     let w = super::parse("k get rs --watch=true").unwrap();
-    assert!(w.has_flag(&["w", "watch"]) && w.read_only());
-    assert!(
-        !super::parse("k get rs -w=false")
-            .unwrap()
-            .has_flag(&["w", "watch"])
-    );
+    assert!(w.has_flag("watch") && w.read_only());
+    assert!(!super::parse("k get rs -w=false").unwrap().has_flag("watch"));
     let apply = super::parse("kubectl apply -f - <<EOF\nkind: Deployment\nEOF").unwrap();
     assert_eq!(apply.stdin.as_deref(), Some("kind: Deployment"));
     assert!(!apply.read_only());
