@@ -13,6 +13,7 @@ pub mod print;
 pub mod quantity;
 pub mod resources;
 pub mod schema;
+pub mod sort;
 mod str;
 pub mod table;
 pub mod time;
@@ -20,7 +21,7 @@ pub mod validation;
 pub mod yaml;
 
 /// Parses counted in a test build: how many times a change's text is read, as YAML
-/// (`yaml.rs`'s readers) and as a command line (`kubectl::command::parse`). Issue 47 asks for
+/// (`yaml.rs`'s readers) and as a command line (`kubectl::line::parse`). Issue 47 asks for
 /// one of each per change; `web/state/tests.rs` measures an Apply and a console command.
 #[cfg(test)]
 pub mod parses {

@@ -141,7 +141,7 @@ pub fn go_value(v: &Value) -> String {
         }
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::api::sort::sort(&mut keys);
             let parts: Vec<String> = keys
                 .into_iter()
                 .map(|k| format!("{k}:{}", go_value(&m[k])))

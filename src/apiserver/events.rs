@@ -55,7 +55,7 @@ impl<'a> Involved<'a> {
 /// Events the latest last (by when each was last seen), as `kubectl get events` and
 /// `describe` list them: one sort for both, so the page carries its code once.
 pub fn latest_last(events: &mut [Event]) {
-    events.sort_by_key(|e| e.last_ms);
+    crate::api::sort::sort_by_key(events, |e| e.last_ms);
 }
 
 /// One event. Type, reason and source are the recorders' own words (`&'static`), so an event

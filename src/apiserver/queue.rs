@@ -278,7 +278,7 @@ impl WorkQueue {
                 due_ms,
             })
             .collect();
-        delayed.sort_by_key(|d| d.due_ms);
+        crate::api::sort::sort_by_key(&mut delayed, |d| d.due_ms);
         QueueView {
             queued: self.keys(),
             delayed,

@@ -211,7 +211,7 @@ pub fn fit_error(all: usize, misfits: &[Misfit], release: Release) -> String {
             *n.entry(r).or_default() += 1;
         }
         let mut parts: Vec<String> = n.iter().map(|(r, c)| format!("{c} {r}")).collect();
-        parts.sort();
+        crate::api::sort::sort(&mut parts);
         format!("0/{all} nodes are available: {}.", parts.join(", "))
     };
     let filters = counted(&mut misfits.iter().flat_map(|m| match m {

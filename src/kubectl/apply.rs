@@ -142,7 +142,7 @@ fn last_applied(value: &Value, namespace: &str) -> String {
         match v {
             Value::Object(m) => {
                 let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
+                crate::api::sort::sort(&mut keys);
                 Value::Object(
                     keys.into_iter()
                         .map(|k| (k.clone(), sorted(&m[k])))

@@ -76,7 +76,7 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
             }
         },
     };
-    pool.sort();
+    crate::api::sort::sort(&mut pool);
     pool.dedup();
     let hits: Vec<String> = pool.into_iter().filter(|c| c.starts_with(last)).collect();
     let mut common = hits.first().cloned().unwrap_or_default();

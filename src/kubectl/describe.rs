@@ -363,7 +363,7 @@ impl Describe {
             };
             self.w(level, format_args!("{title}:\n"));
             let mut names: Vec<(&String, &Value)> = m.iter().collect();
-            names.sort_by(|a, b| a.0.cmp(b.0));
+            crate::api::sort::sort_by(&mut names, |a, b| a.0.cmp(b.0));
             for (name, q) in names {
                 let q = q.as_str().map_or_else(|| q.to_string(), str::to_string);
                 let q = crate::api::quantity::canonical(&q).unwrap_or(q);
@@ -408,7 +408,7 @@ impl Describe {
                 .and_then(Value::as_array)
                 .map(|l| l.iter().collect())
                 .unwrap_or_default();
-            l.sort_by_key(|m| s(m, by));
+            crate::api::sort::sort_by_key(&mut l, |m| s(m, by));
             l
         };
         let mounts = sorted("volumeMounts", "mountPath");
@@ -474,7 +474,7 @@ impl Describe {
             return;
         }
         let s = |v: &Value, k: &str| v[k].as_str().unwrap_or("").to_string();
-        list.sort_by_key(|t| s(t, "key"));
+        crate::api::sort::sort_by_key(&mut list, |t| s(t, "key"));
         for (i, t) in list.into_iter().enumerate() {
             if i > 0 {
                 self.w(0, "\t");
@@ -510,7 +510,9 @@ impl Describe {
         if list.is_empty() {
             return;
         }
-        list.sort_by_key(|t| t["topologyKey"].as_str().unwrap_or("").to_string());
+        crate::api::sort::sort_by_key(&mut list, |t| {
+            t["topologyKey"].as_str().unwrap_or("").to_string()
+        });
         self.w(0, "Topology Spread Constraints:\t");
         for (i, t) in list.into_iter().enumerate() {
             if i > 0 {
@@ -832,7 +834,7 @@ pub fn deployment(c: &Cluster, d: &Deployment, rss: &[&ReplicaSet], show_events:
         .copied()
         .filter(|r| new.is_none_or(|n| n.metadata.uid != r.metadata.uid))
         .collect();
-    olds.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    crate::api::sort::sort_by(&mut olds, |a, b| a.metadata.name.cmp(&b.metadata.name));
     if !olds.is_empty() || new.is_some() {
         let olds: Vec<String> = olds.into_iter().map(created).collect();
         let olds = if olds.is_empty() {

@@ -225,7 +225,7 @@ impl Drain {
                     .is_none_or(|s| s.matches(&p.metadata.labels))
             })
             .collect();
-        pods.sort_by_key(|p| p.metadata.key());
+        crate::api::sort::sort_by_key(&mut pods, |p| p.metadata.key());
         let mut warnings: Vec<(String, Vec<String>)> = vec![];
         let mut errors: Vec<(String, Vec<String>)> = vec![];
         let mut keep = vec![];

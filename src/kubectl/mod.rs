@@ -1,6 +1,6 @@
 //! kubectl, as the console and the scenarios speak it: the layer between the simulated
 //! cluster and the scenarios, mirroring k8s.io/kubectl/pkg/cmd with real kubectl spellings and
-//! messages. A command line is read once ([`command::parse`]); the verb table
+//! messages. A command line is read once ([`line::parse`]); the verb table
 //! ([`verbs::VERBS`]) runs it, completes it, lists it in `kubectl help` and says whether it
 //! only reads; each verb family is a file: `apply` (apply, create), `get`, `describe`, `set`,
 //! `scale`, `rollout`, `delete`, `label` (label, annotate), `patch`, `version`. A command that cannot be

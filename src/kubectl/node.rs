@@ -41,7 +41,7 @@ pub(super) fn roles(n: &Node) -> String {
             roles.push(v.to_string());
         }
     }
-    roles.sort();
+    crate::api::sort::sort(&mut roles);
     roles.dedup();
     if roles.is_empty() {
         "<none>".into()

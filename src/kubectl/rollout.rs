@@ -374,7 +374,7 @@ fn by_revision<'a>(c: &'a Cluster, d: &Deployment) -> Vec<(i64, &'a ReplicaSet)>
         .into_iter()
         .filter_map(|rs| Some((du::revision(&rs.metadata).ok()?, rs)))
         .collect();
-    v.sort_by_key(|(r, _)| *r);
+    crate::api::sort::sort_by_key(&mut v, |(r, _)| *r);
     // Two ReplicaSets of one revision: kubectl's map keeps the last it read.
     v.dedup_by_key(|(r, _)| *r);
     v

@@ -732,13 +732,13 @@ pub fn usage(verb: &Verb, sub: Option<&Sub>) -> String {
             .max(11);
         out.push_str("\nAvailable Commands:\n");
         let mut subs: Vec<&Sub> = verb.subcommands.iter().collect();
-        subs.sort_by_key(|s| s.name);
+        crate::api::sort::sort_by_key(&mut subs, |s| s.name);
         for s in subs {
             out.push_str(&format!("  {:<pad$} {}\n", s.name, s.short));
         }
     }
     let mut flags: Vec<&Flag> = flags.iter().filter(|f| **f != NAMESPACE).collect();
-    flags.sort_by_key(|f| f.long);
+    crate::api::sort::sort_by_key(&mut flags, |f| f.long);
     if !flags.is_empty() {
         out.push_str("\nOptions:\n");
         for f in flags {

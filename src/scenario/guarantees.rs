@@ -611,7 +611,7 @@ fn breaches(s: &Session, checks: &[[Check; Kind::ALL.len()]]) -> Vec<Breach> {
         }
         out.extend(open);
     }
-    out.sort_by_key(|b| (b.from_step, b.kind));
+    crate::api::sort::sort_by_key(&mut out, |b| (b.from_step, b.kind));
     out
 }
 

@@ -150,7 +150,7 @@ impl DeploymentController {
     ) -> SyncResult<(Vec<ReplicaSet>, i32)> {
         let _call = cx.calls.enter("cleanupUnhealthyReplicas");
         let mut olds = old_rss.to_vec();
-        olds.sort_by(by_creation_timestamp);
+        crate::api::sort::sort_by(&mut olds, by_creation_timestamp);
         let mut total = 0;
         for rs in olds.iter_mut() {
             if total >= max_cleanup {
@@ -206,7 +206,7 @@ impl DeploymentController {
             return Ok(0);
         }
         let mut olds = old_rss.to_vec();
-        olds.sort_by(by_creation_timestamp);
+        crate::api::sort::sort_by(&mut olds, by_creation_timestamp);
         let budget = available - min_avail;
         cx.explain(
             "scaleDownOldReplicaSetsForRollingUpdate",

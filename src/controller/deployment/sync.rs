@@ -385,10 +385,10 @@ impl DeploymentController {
         };
         let to_add = allowed - current;
         let op = if to_add > 0 {
-            all.sort_by(by_size_newer);
+            crate::api::sort::sort_by(&mut all, by_size_newer);
             "up"
         } else if to_add < 0 {
-            all.sort_by(by_size_older);
+            crate::api::sort::sort_by(&mut all, by_size_older);
             "down"
         } else {
             ""

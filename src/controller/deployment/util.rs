@@ -492,7 +492,7 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 /// ReplicaFailure copied from an old one) goes in that order.
 fn oldest_first<R: Borrow<ReplicaSet>>(rss: &[R]) -> Vec<&ReplicaSet> {
     let mut sorted: Vec<&ReplicaSet> = rss.iter().map(Borrow::borrow).collect();
-    sorted.sort_by(|a, b| by_creation_timestamp(a, b));
+    crate::api::sort::sort_by(&mut sorted, |a, b| by_creation_timestamp(a, b));
     sorted
 }
 
@@ -541,7 +541,7 @@ pub fn find_active_or_latest(
     let mut olds = old_rss.to_vec();
     // Newest first: the reverse of the oldest-first sort (no two compare equal: names
     // differ), which the page then carries once.
-    olds.sort_by(by_creation_timestamp);
+    crate::api::sort::sort_by(&mut olds, by_creation_timestamp);
     olds.reverse();
     let mut all = olds.clone();
     if let Some(n) = new_rs {
@@ -558,7 +558,7 @@ pub fn find_active_or_latest(
 /// ReplicaSets sorted by revision ([`by_revision`]), in place: one sort for every caller, so
 /// the page carries the sort's code once.
 pub fn sort_by_revision(v: &mut [&ReplicaSet]) {
-    v.sort_by(|a, b| by_revision(a, b));
+    crate::api::sort::sort_by(v, |a, b| by_revision(a, b));
 }
 
 /// `ReplicaSetsByRevision`: by revision, ties (or unparsable) by creation time.

@@ -81,7 +81,7 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
                 .collect()
         })
         .unwrap_or_default();
-    nodes.sort();
+    crate::api::sort::sort(&mut nodes);
     nodes.dedup();
     let mut namespaces = vec!["default".to_string()];
     let created = s.trace.iter().filter_map(|st| {
@@ -100,7 +100,7 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
             namespaces.push(ns);
         }
     }
-    namespaces.sort();
+    crate::api::sort::sort(&mut namespaces);
     let example = match s.focus_at(pos) {
         Some(d) => {
             let ns = match d.metadata.namespace.as_str() {
