@@ -252,6 +252,7 @@ const CLUSTER_IMPLS: &[&str] = &[
     "cluster/mod.rs",
     "cluster/actors.rs",
     "cluster/nodes.rs",
+    "cluster/record.rs",
     "cluster/restore.rs",
     "cluster/world.rs",
 ];
@@ -309,6 +310,28 @@ fn each_actor_lives_in_its_own_file_and_registers_in_one_place() {
                     ));
                 }
             }
+        }
+    }
+    // `cluster/mod.rs` holds the world, the loop and the dispatch: what a run records, and
+    // the views of a step, are `record.rs`'s.
+    let loop_file = &src["cluster/mod.rs"];
+    for (n, line) in loop_file.lines().enumerate() {
+        let declares = ["pub struct ", "struct ", "pub fn ", "fn "]
+            .iter()
+            .any(|d| line.starts_with(d));
+        let allowed = [
+            "struct Sim ",
+            "struct Cluster ",
+            "struct Livelock ",
+            "struct InstantUnderWay ",
+        ]
+        .iter()
+        .any(|a| line.contains(a));
+        if declares && !allowed {
+            wrong.push(format!(
+                "src/cluster/mod.rs:{}: {line}: the loop's file declares the world and its loop only",
+                n + 1
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

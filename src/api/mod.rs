@@ -732,8 +732,54 @@ pub struct DeploymentStrategy {
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
 
-pub const RECREATE: &str = "Recreate";
-pub const ROLLING_UPDATE: &str = "RollingUpdate";
+pub const RECREATE: &str = StrategyType::Recreate.as_str();
+pub const ROLLING_UPDATE: &str = StrategyType::RollingUpdate.as_str();
+
+/// The two values `spec.strategy.type` may take, as the trace and the page compare them. The
+/// object keeps the string it was given ([`DeploymentStrategy::type_`]), so that validation
+/// names an unsupported one as the apiserver does; a stored Deployment's is always one of these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
+pub enum StrategyType {
+    /// The API's default.
+    #[default]
+    RollingUpdate,
+    Recreate,
+}
+
+impl StrategyType {
+    /// In the order the page offers them.
+    pub const ALL: [StrategyType; 2] = [StrategyType::RollingUpdate, StrategyType::Recreate];
+
+    /// The value as the API spells it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StrategyType::RollingUpdate => "RollingUpdate",
+            StrategyType::Recreate => "Recreate",
+        }
+    }
+
+    /// The strategy `s` names (`None`: a value the apiserver refuses).
+    pub fn of(s: &str) -> Option<StrategyType> {
+        StrategyType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for StrategyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl DeploymentStrategy {
+    /// The strategy this one is, an unset type read as the default (RollingUpdate) as the
+    /// apiserver's defaulting reads it.
+    pub fn kind(&self) -> Option<StrategyType> {
+        match self.type_.as_str() {
+            "" => Some(StrategyType::default()),
+            s => StrategyType::of(s),
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]

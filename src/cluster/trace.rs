@@ -2,6 +2,7 @@
 //! the shape `shared/spec/simulation.md` §3 fixes, with the Deployment and its ReplicaSets as
 //! they stand after the step.
 
+use crate::api::StrategyType;
 use crate::api::codec::omit;
 use crate::apiserver::events::Event;
 use crate::apiserver::queue::{Cause, QueueView};
@@ -78,7 +79,7 @@ pub struct TraceStep {
     #[serde(skip)]
     pub ladder: Option<Ladder>,
     #[serde(skip_serializing_if = "omit")]
-    pub strategy: Option<String>,
+    pub strategy: Option<StrategyType>,
     /// Why the sync ran: the watch event a handler turned into its key, or a requeue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
@@ -228,7 +229,7 @@ pub struct DeploymentView {
     pub paused: bool,
     pub generation: i64,
     pub observed_generation: i64,
-    pub strategy: String,
+    pub strategy: StrategyType,
     pub max_surge: i32,
     pub max_unavailable: i32,
     #[serde(skip_serializing_if = "omit")]

@@ -12,15 +12,15 @@ pub(super) struct Args {
 }
 
 impl Args {
-    /// Reads `tokens` as pflag does against the flags a command takes (its table row's):
-    /// `--flag value`, `--flag=value`, `-f value`, `-fvalue`, `-f=value`, shorthands together
-    /// (`-wA`), and everything after `--` as words. The first flag it does not know, or one left
-    /// without its value, is refused in pflag's words.
     /// A command's words after its subcommand, read against its flags.
     pub(super) fn of(cmd: &Command) -> Result<Args, String> {
         Args::parse(cmd.rest(), cmd.flags())
     }
 
+    /// Reads `tokens` as pflag does against the flags a command takes (its table row's):
+    /// `--flag value`, `--flag=value`, `-f value`, `-fvalue`, `-f=value`, shorthands together
+    /// (`-wA`), and everything after `--` as words. The first flag it does not know, or one left
+    /// without its value, is refused in pflag's words.
     pub(super) fn parse<'f>(
         tokens: &[String],
         known: impl Iterator<Item = &'f Flag> + Clone,

@@ -133,7 +133,7 @@ pub fn suggested(base: &Scenario) -> Vec<Variant> {
         docs[d]
             .pointer("/spec/strategy/type")
             .and_then(|t| t.as_str())
-            == Some("Recreate")
+            == Some(crate::api::RECREATE)
     });
     let mut out = vec![Variant {
         name: "as written".into(),

@@ -11,6 +11,7 @@
 use super::session::Session;
 use super::summary;
 use crate::api::Deployment;
+use crate::api::StrategyType;
 use crate::cluster::trace::{DeploymentView, PodState, StepKind, TraceStep};
 use serde::Serialize;
 
@@ -550,7 +551,7 @@ pub fn evaluate(s: &Session) -> Report {
             st,
             d,
             spec: s.focus_objects.get(i).and_then(|o| o.as_deref()),
-            rolling: d.is_some_and(|d| d.strategy == "RollingUpdate"),
+            rolling: d.is_some_and(|d| d.strategy == StrategyType::RollingUpdate),
             deleting: d.is_some_and(|d| d.deleting),
             available: st.replica_sets.iter().map(|r| r.pods.available).sum(),
             newest,

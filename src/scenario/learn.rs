@@ -5,6 +5,7 @@
 //! step. Also the plain words that say why a branch fired.
 
 use super::session::Session;
+use crate::api::StrategyType;
 use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;
 use std::collections::BTreeMap;
@@ -62,7 +63,7 @@ pub fn questions(s: &Session) -> Vec<usize> {
         out.push(0);
         branch = Some((
             s.trace[0].branch.unwrap_or(Branch::Rollout),
-            s.trace[0].strategy.clone(),
+            s.trace[0].strategy,
         ));
     }
     for i in 1..s.trace.len() {
@@ -74,11 +75,11 @@ pub fn questions(s: &Session) -> Vec<usize> {
             continue;
         };
         let resized = sizes(&s.trace[i - 1]) != sizes(st);
-        let switched = branch.is_some_and(|p| p != (b, st.strategy.clone()));
+        let switched = branch.is_some_and(|p| p != (b, st.strategy));
         if resized || switched {
             out.push(i);
         }
-        branch = Some((b, st.strategy.clone()));
+        branch = Some((b, st.strategy));
     }
     out
 }
@@ -87,8 +88,8 @@ pub fn questions(s: &Session) -> Vec<usize> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prediction {
     pub branch: Branch,
-    /// Under rollout: "RollingUpdate" or "Recreate".
-    pub strategy: Option<String>,
+    /// Under rollout: RollingUpdate or Recreate.
+    pub strategy: Option<StrategyType>,
     /// Each ReplicaSet's new size, in the order of [`before`].
     pub sizes: Vec<i32>,
     /// The size of a ReplicaSet the sync creates (`None`: it creates none).
@@ -113,10 +114,10 @@ impl SizeVerdict {
 pub struct Verdict {
     pub step: usize,
     pub branch: Branch,
-    pub strategy: Option<String>,
+    pub strategy: Option<StrategyType>,
     /// What the reader picked, to show beside what happened.
     pub picked: Branch,
-    pub picked_strategy: Option<String>,
+    pub picked_strategy: Option<StrategyType>,
     pub branch_right: bool,
     /// The ReplicaSets the sync found, then the one it created (if either side says so).
     pub sizes: Vec<SizeVerdict>,
@@ -134,7 +135,7 @@ pub fn check(s: &Session, step: usize, p: &Prediction) -> Verdict {
     let found = before(s, step);
     let after = sizes(st);
     let branch = st.branch.unwrap_or(Branch::Rollout);
-    let strategy = st.strategy.clone().filter(|_| branch == Branch::Rollout);
+    let strategy = st.strategy.filter(|_| branch == Branch::Rollout);
     let branch_right = p.branch == branch
         && (branch != Branch::Rollout || p.strategy.is_none() || p.strategy == strategy);
     let mut out: Vec<SizeVerdict> = found
@@ -163,7 +164,7 @@ pub fn check(s: &Session, step: usize, p: &Prediction) -> Verdict {
         branch,
         strategy,
         picked: p.branch,
-        picked_strategy: p.strategy.clone(),
+        picked_strategy: p.strategy,
         branch_right,
         sizes: out,
     }
@@ -175,7 +176,7 @@ impl Verdict {
     pub fn missed(&self) -> String {
         let mut parts = vec![];
         if !self.branch_right {
-            let named = |b: Branch, s: &Option<String>| match s {
+            let named = |b: Branch, s: &Option<StrategyType>| match s {
                 Some(s) => format!("{} ({s})", b.as_str()),
                 None => b.as_str().to_string(),
             };
@@ -232,7 +233,7 @@ pub fn explain_sync(s: &Session, step: usize) -> String {
         .and_then(|p| s.trace[p].deployment.as_ref())
         .map_or(0, |d| d.status.available_replicas);
     if let (Some(d), Some(Branch::Rollout)) = (&st.deployment, st.branch) {
-        if d.strategy == "RollingUpdate" {
+        if d.strategy == StrategyType::RollingUpdate {
             out.push(format!(
                 "With replicas {r}, maxSurge {s} and maxUnavailable {u}: at most {r} + {s} = {} pods, and at least {r} − {u} = {} available ({} were).",
                 d.replicas + d.max_surge,
@@ -262,7 +263,7 @@ pub fn explain_sync(s: &Session, step: usize) -> String {
 
 /// Why the branch fired, in plain words.
 pub fn why(st: &TraceStep) -> &'static str {
-    match (st.branch, st.strategy.as_deref()) {
+    match (st.branch, st.strategy) {
         (Some(Branch::Delete), _) => {
             "The Deployment has a deletionTimestamp: the controller only updates its status; the garbage collector removes its ReplicaSets and pods."
         }
@@ -275,7 +276,7 @@ pub fn why(st: &TraceStep) -> &'static str {
         (Some(Branch::Scale), _) => {
             "spec.replicas no longer matches the ReplicaSets' size (a scaling event): the difference is spread over the ReplicaSets that have pods, in proportion to their size, without rolling out."
         }
-        (Some(Branch::Rollout), Some("Recreate")) => {
+        (Some(Branch::Rollout), Some(StrategyType::Recreate)) => {
             "Nothing earlier applied, so the controller rolls out with Recreate: every old pod goes first, and the new ReplicaSet is scaled up only once none of them is left."
         }
         (Some(Branch::Rollout), _) => {
@@ -317,7 +318,7 @@ mod tests {
         assert!(before(&s, 0).is_empty());
         let first = Prediction {
             branch: Branch::Rollout,
-            strategy: Some("RollingUpdate".into()),
+            strategy: Some(StrategyType::RollingUpdate),
             sizes: vec![],
             new_replica_set: Some(10),
         };
@@ -334,7 +335,7 @@ mod tests {
         assert_eq!(before(&s, k).iter().map(|b| b.2).collect::<Vec<_>>(), [10]);
         let right = Prediction {
             branch: Branch::Rollout,
-            strategy: Some("RollingUpdate".into()),
+            strategy: Some(StrategyType::RollingUpdate),
             sizes: vec![8],
             new_replica_set: Some(3),
         };
@@ -381,7 +382,7 @@ mod tests {
         );
         assert!(v.branch_right && !v.right());
         let wrong_strategy = Prediction {
-            strategy: Some("Recreate".into()),
+            strategy: Some(StrategyType::Recreate),
             ..right
         };
         assert!(!check(&s, k, &wrong_strategy).branch_right);
@@ -435,7 +436,7 @@ mod tests {
                 .map(|r| r.replicas);
             let p = Prediction {
                 branch,
-                strategy: s.trace[i].strategy.clone(),
+                strategy: s.trace[i].strategy,
                 sizes,
                 new_replica_set: created,
             };
@@ -446,7 +447,7 @@ mod tests {
         let st = recreate
             .trace
             .iter()
-            .find(|t| t.strategy.as_deref() == Some("Recreate"))
+            .find(|t| t.strategy == Some(StrategyType::Recreate))
             .unwrap();
         assert!(why(st).contains("Recreate"));
     }

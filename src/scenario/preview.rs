@@ -4,6 +4,7 @@
 //! (`www/preview.svg`, kept up to date by a test) until the playground takes over, and a
 //! `<rollout-playground preview="…">` shows one in its button.
 
+use crate::api::StrategyType;
 use crate::cluster::trace::{StepKind, TraceStep};
 use std::borrow::Borrow;
 use std::fmt::Write;
@@ -193,13 +194,13 @@ fn frame<S: Borrow<TraceStep>>(name: &str, trace: &[S], i: usize) -> Frame {
     text(&mut body, y, 13, MUTED, "400", &head);
     y += 22;
     if let Some(d) = &s.deployment {
-        let strategy = if d.strategy == "RollingUpdate" {
+        let strategy = if d.strategy == StrategyType::RollingUpdate {
             format!(
                 "RollingUpdate (maxSurge {}, maxUnavailable {})",
                 d.max_surge, d.max_unavailable
             )
         } else {
-            d.strategy.clone()
+            d.strategy.to_string()
         };
         let line = format!(
             "Deployment {}: {} replicas, {strategy}; available {}",

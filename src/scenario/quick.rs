@@ -69,7 +69,7 @@ impl Field {
         match self {
             Field::Replicas => "1",
             Field::Image => "",
-            Field::Strategy => "RollingUpdate",
+            Field::Strategy => crate::api::ROLLING_UPDATE,
             Field::MaxSurge | Field::MaxUnavailable => "25%",
             Field::MinReadySeconds => "0",
             Field::ProgressDeadlineSeconds => "600",
@@ -181,7 +181,7 @@ pub fn write(text: &str, field: Field, value: &str) -> Result<String, String> {
     }
     // Recreate takes no rollingUpdate block: the apiserver rejects one.
     if field == Field::Strategy
-        && value == "Recreate"
+        && value == crate::api::RECREATE
         && let Some(Value::Object(s)) = the_deployment(&mut v)
             .get_mut("spec")
             .and_then(|s| s.get_mut("strategy"))

@@ -4,6 +4,7 @@
 //! most, and how many pod-seconds it ran above `spec.replicas`. Everything here is read off
 //! the trace, so the page, the CLI and the JS API give the same numbers.
 
+use crate::api::StrategyType;
 use crate::cluster::trace::{Controller, DeploymentView, ReplicaSetView, StepKind, TraceStep};
 use crate::controller::deployment::Branch;
 use serde::Serialize;
@@ -39,7 +40,7 @@ pub struct Point {
 /// The rails a Deployment's spec sets, as the rolling updater resolves them (maxSurge and
 /// maxUnavailable already resolved against replicas in the trace's view).
 pub fn guard_rails(d: &DeploymentView) -> (Option<i32>, Option<i32>) {
-    if d.strategy != "RollingUpdate" {
+    if d.strategy != StrategyType::RollingUpdate {
         return (None, None);
     }
     (
@@ -718,7 +719,7 @@ mod tests {
         for (replicas, strategy, surge, unavailable, ceiling, floor) in cases {
             let mut d = d.clone();
             d.replicas = replicas;
-            d.strategy = strategy.into();
+            d.strategy = StrategyType::of(strategy).unwrap();
             d.max_surge = surge;
             d.max_unavailable = unavailable;
             assert_eq!(guard_rails(&d), (ceiling, floor), "{replicas} {strategy}");

@@ -25,11 +25,7 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
             },
             StepKind::Sync if s.controller == Some(Controller::Deployment) => {
                 let mut w = format!("deployment sync: {}", s.branch.map_or("", Branch::as_str));
-                if let Some(st) = s
-                    .strategy
-                    .as_deref()
-                    .filter(|_| s.branch == Some(Branch::Rollout))
-                {
+                if let Some(st) = s.strategy.filter(|_| s.branch == Some(Branch::Rollout)) {
                     w.push_str(&format!(" ({st})"));
                 }
                 if let Some(e) = &s.error {
@@ -96,7 +92,7 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
             );
             if let Some(b) = s.branch {
                 w.push_str(&format!(" ({}", b.as_str()));
-                if let Some(st) = s.strategy.as_deref().filter(|_| b == Branch::Rollout) {
+                if let Some(st) = s.strategy.filter(|_| b == Branch::Rollout) {
                     w.push_str(&format!(", {st}"));
                 }
                 w.push(')');

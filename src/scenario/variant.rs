@@ -214,7 +214,7 @@ impl Scenario {
             // Recreate takes no rollingUpdate: the apiserver refuses both (what one means by
             // "what if Recreate" is the strategy alone).
             if path == "spec.strategy.type"
-                && value.as_str() == Some("Recreate")
+                && value.as_str() == Some(crate::api::RECREATE)
                 && let Some(Value::Object(st)) = docs[*d].pointer_mut("/spec/strategy")
             {
                 st.remove("rollingUpdate");

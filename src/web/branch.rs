@@ -6,6 +6,7 @@
 //! numbers. In a command's instant the panel also lists every sync the command set off.
 
 use super::Run;
+use crate::api::StrategyType;
 use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;
 use yew::prelude::*;
@@ -51,11 +52,7 @@ fn syncs_upto(props: &Props) -> Vec<(usize, &TraceStep)> {
 /// The branch of a sync in words: `rollout (RollingUpdate)`.
 fn branch_words(t: &TraceStep) -> String {
     let b = t.branch.map_or("?", Branch::as_str);
-    match t
-        .strategy
-        .as_deref()
-        .filter(|_| t.branch == Some(Branch::Rollout))
-    {
+    match t.strategy.filter(|_| t.branch == Some(Branch::Rollout)) {
         Some(st) => format!("{b} ({st})"),
         None => b.to_string(),
     }
@@ -133,11 +130,11 @@ pub fn branch_panel(props: &Props) -> Html {
             None => ("unreached", "", "not reached"),
         };
         let sub = (b == Branch::Rollout).then(|| {
-            let strat = cur.strategy.as_deref().unwrap_or("");
+            let strat = cur.strategy;
             html! {
                 <div class="sub">
-                    { for ["RollingUpdate", "Recreate"].iter().map(|x| html! {
-                        <span class={classes!("substrategy", (state == "fired" && strat == *x).then_some("fired"))}>{ *x }</span>
+                    { for StrategyType::ALL.into_iter().map(|x| html! {
+                        <span class={classes!("substrategy", (state == "fired" && strat == Some(x)).then_some("fired"))}>{ x.as_str() }</span>
                     }) }
                 </div>
             }

@@ -4,6 +4,7 @@
 
 use super::Run;
 use super::state::Selected;
+use crate::api::StrategyType;
 use crate::cluster::trace::{PodState, PodView};
 use yew::prelude::*;
 
@@ -87,8 +88,8 @@ pub fn cluster_view(props: &Props) -> Html {
             <div class="deploy-head">
                 <h2>{ format!("deployment/{}", d.name) }</h2>
                 <span class="chip">{ format!("replicas {}", d.replicas) }</span>
-                <span class="chip">{ d.strategy.clone() }</span>
-                if d.strategy == "RollingUpdate" {
+                <span class="chip">{ d.strategy.as_str() }</span>
+                if d.strategy == StrategyType::RollingUpdate {
                     <span class="chip">{ format!("maxSurge {} · maxUnavailable {}", d.max_surge, d.max_unavailable) }</span>
                 }
                 if let (Some(r), false) = (&d.revision, props.before) {

@@ -4,6 +4,7 @@
 //! that made each one; "Step back a write" walks them backwards.
 
 use super::Run;
+use crate::api::StrategyType;
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::controller::deployment::Branch;
 use crate::scenario::code::{self, CodeRow};
@@ -45,7 +46,7 @@ fn ladder(t: &TraceStep) -> Html {
         html! {
             <li class="code-rung fired">
                 <span class="rung-name">{"rollout"}</span>{ " " }
-                <span>{ format!("fired: {}", t.strategy.as_deref().unwrap_or("")) }</span>
+                <span>{ format!("fired: {}", t.strategy.map_or("", StrategyType::as_str)) }</span>
             </li>
         }
     });

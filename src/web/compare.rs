@@ -6,6 +6,7 @@ use super::chart::RolloutChart;
 use super::chart_geom;
 use super::state::{Draft, PlaybackAction, VariantAction};
 use super::{Run, bindings};
+use crate::api::StrategyType;
 use crate::cluster::trace::TraceStep;
 use crate::scenario::compare::Comparison;
 use crate::scenario::summary;
@@ -187,13 +188,13 @@ fn compact(step: Option<&TraceStep>) -> Html {
         return html! { <p class="muted">{"Nothing has happened yet."}</p> };
     };
     let head = step.deployment.as_ref().map(|d| {
-        let strategy = if d.strategy == "RollingUpdate" {
+        let strategy = if d.strategy == StrategyType::RollingUpdate {
             format!(
                 "RollingUpdate, maxSurge {} · maxUnavailable {}",
                 d.max_surge, d.max_unavailable
             )
         } else {
-            d.strategy.clone()
+            d.strategy.to_string()
         };
         format!(
             "replicas {} · {strategy} · available {}",

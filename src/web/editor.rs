@@ -213,10 +213,10 @@ pub fn editor_panel(props: &Props) -> Html {
                     match f {
                         Field::Strategy => {
                             let onchange = Callback::from(move |e: Event| d.emit(EditorAction::Quick(f, bindings::select_value(&e))));
-                            let cur = if current.is_empty() { "RollingUpdate".to_string() } else { current };
+                            let cur = if current.is_empty() { crate::api::ROLLING_UPDATE.to_string() } else { current };
                             html! { <label><span>{ f.label() }</span>
                                 <select aria-label={f.label()} {onchange}>
-                                    { for ["RollingUpdate", "Recreate"].iter().map(|x| html! { <option value={*x} selected={cur == *x}>{ *x }</option> }) }
+                                    { for crate::api::StrategyType::ALL.map(|x| x.as_str()).into_iter().map(|x| html! { <option value={x} selected={cur == x}>{ x }</option> }) }
                                 </select></label> }
                         }
                         Field::Paused => {

@@ -5,6 +5,7 @@
 use super::state::{Action, Guess, Mode, Model};
 use super::state::{Answer, PlaybackAction};
 use super::{Dispatch, Run, bindings};
+use crate::api::StrategyType;
 use crate::controller::deployment::Branch;
 use crate::scenario::guarantees::{self, Kind, State};
 use crate::scenario::learn::{self, Verdict};
@@ -102,13 +103,13 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
                 if g.branch == Some(Branch::Rollout) {
                     <fieldset class="branches">
                         <legend>{"With which strategy?"}</legend>
-                        { for ["RollingUpdate", "Recreate"].iter().map(|st| {
+                        { for StrategyType::ALL.into_iter().map(|st| {
                             let d = dispatch.clone();
-                            let on = g.strategy.as_deref() == Some(*st);
+                            let on = g.strategy == Some(st);
                             html! {
                                 <label class={classes!("choice", on.then_some("on"))}>
-                                    <input type="radio" name="strategy" checked={on} onchange={move |_| d.dispatch(Action::Answer(Answer::Strategy(st.to_string())))} />
-                                    { *st }
+                                    <input type="radio" name="strategy" checked={on} onchange={move |_| d.dispatch(Action::Answer(Answer::Strategy(st)))} />
+                                    { st.as_str() }
                                 </label>
                             }
                         }) }

@@ -63,7 +63,8 @@ impl Ctx<'_> {
 pub struct SyncReport {
     /// The way down the ladder: the rungs checked and the branch that fired.
     pub ladder: Ladder,
-    pub strategy: Option<String>,
+    /// The Deployment's strategy (none for a type the apiserver would have refused).
+    pub strategy: Option<crate::api::StrategyType>,
     /// Why the sync failed (its words go into the trace).
     pub error: Option<SyncError>,
 }
@@ -301,7 +302,7 @@ impl DeploymentController {
             return report;
         };
         let mut d = d.clone();
-        report.strategy = Some(d.spec.strategy.type_.clone());
+        report.strategy = d.spec.strategy.kind();
         if let Err(e) = self.ladder(cx, &mut d, &mut report.ladder) {
             cx.explain(
                 "syncDeployment",

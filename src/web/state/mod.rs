@@ -456,7 +456,7 @@ impl Model {
             strategy: self.session.trace[q.saturating_sub(1)]
                 .deployment
                 .as_ref()
-                .map(|d| d.strategy.clone()),
+                .map(|d| d.strategy),
             sizes: learn::before(&self.session, q)
                 .iter()
                 .map(|(_, _, n)| n.to_string())
@@ -500,9 +500,7 @@ impl Model {
         };
         let p = Prediction {
             branch,
-            strategy: (branch == Branch::Rollout)
-                .then(|| g.strategy.clone())
-                .flatten(),
+            strategy: (branch == Branch::Rollout).then_some(g.strategy).flatten(),
             sizes,
             new_replica_set,
         };

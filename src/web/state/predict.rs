@@ -11,7 +11,7 @@ use std::rc::Rc;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Guess {
     pub branch: Option<Branch>,
-    pub strategy: Option<String>,
+    pub strategy: Option<crate::api::StrategyType>,
     /// Each ReplicaSet's new size as typed, in the order of [`learn::before`].
     pub sizes: Vec<String>,
     /// The size of a ReplicaSet the sync would create (empty: none).
@@ -41,7 +41,7 @@ pub enum Answer {
     /// A digit typed outside a field: picks the n-th branch (1–5, in `syncDeployment`'s
     /// order) while a question is open.
     Digit(usize),
-    Strategy(String),
+    Strategy(crate::api::StrategyType),
     /// The k-th ReplicaSet's size, as typed.
     Size(usize, String),
     NewReplicaSet(String),

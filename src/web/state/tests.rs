@@ -515,7 +515,9 @@ fn predict_mode_opens_before_the_first_sync_and_asks_what_it_does() {
     let created = first.replica_sets[0].replicas;
     let m = m
         .apply(Action::Answer(Answer::Digit(5)))
-        .apply(Action::Answer(Answer::Strategy("RollingUpdate".into())))
+        .apply(Action::Answer(Answer::Strategy(
+            crate::api::StrategyType::RollingUpdate,
+        )))
         .apply(Action::Answer(Answer::NewReplicaSet(created.to_string())))
         .apply(Action::Reveal);
     let v = &m.predict.verdicts[&0];
