@@ -341,13 +341,15 @@ fn import_circles() -> Vec<Vec<String>> {
     circles
 }
 
+/// Review 4 counted 9; issue 47 asked for at most 2, and the last two (`kubectl/`'s printers,
+/// `web/embed ↔ page`) opened: a new one is a file that should take what it shares from a leaf.
 #[test]
-fn import_circles_inside_folders_are_few() {
+fn no_import_circle_inside_a_folder() {
     let circles = import_circles();
     let shown: Vec<String> = circles.iter().map(|c| c.join(" ↔ ")).collect();
     println!("{}", shown.join("\n"));
     assert!(
-        circles.len() <= 2,
+        circles.is_empty(),
         "{} import circles:\n{}",
         circles.len(),
         shown.join("\n")

@@ -4,7 +4,7 @@
 //! `kubectl create poddisruptionbudget` (`pkg/cmd/create/create_pdb.go`).
 
 use super::args::{Args, DryRun, parse_selector};
-use super::describe::Describe;
+use super::printer::Describe;
 use super::{KubectlError, Outcome};
 use crate::api::{IntOrString, Kind, LabelSelector, Object, PodDisruptionBudget};
 use crate::apiserver::store::ApiError;

@@ -23,7 +23,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             Args::of(cmd)?;
             let mut rows = vec!["CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE".to_string()];
             rows.push(format!("*\t{CONTEXT}\t{CONTEXT}\t{CONTEXT}\t{}", namespace_shown(c)));
-            Ok(super::get::table(
+            Ok(super::printer::table(
                 rows.into_iter().map(|r| r.split('\t').map(String::from).collect()).collect(),
             ))
         }

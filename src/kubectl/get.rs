@@ -5,6 +5,7 @@ use super::args::Args;
 use super::builder::{self, Info, Report, Setup};
 use super::command::Command;
 use super::fields::FieldSelector;
+use super::printer::{age, table, unknown_output};
 use super::resource::Resource;
 use super::{KubectlError, Outcome};
 use crate::api::*;
@@ -12,20 +13,6 @@ use crate::cluster::Cluster;
 
 pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     get(c, cmd)
-}
-
-pub(super) fn age(c: &Cluster, m: &ObjectMeta) -> String {
-    m.creation_timestamp.map_or_else(
-        || "<unknown>".to_string(),
-        |t| crate::api::table::since(t, c.now()),
-    )
-}
-
-/// Rows as `kubectl get` prints them: its tab writer's settings (at least 6 wide, 3 spaces
-/// of padding).
-pub(super) fn table(rows: Vec<Vec<String>>) -> String {
-    let text: Vec<String> = rows.iter().map(|r| r.join("\t")).collect();
-    super::describe::aligned(&text.join("\n"), 6, 3)
 }
 
 /// One object as `-o yaml` or `-o json` prints it.
@@ -37,14 +24,6 @@ pub(super) fn printed(obj: &Object, format: &str) -> String {
     }
     .trim_end()
     .to_string()
-}
-
-/// kubectl's refusal of an output format it has no printer for (the formats the playground
-/// prints).
-pub(super) fn unknown_output(o: &str, allowed: &str) -> KubectlError {
-    KubectlError::Go(format!(
-        "unable to match a printer suitable for the output format \"{o}\", allowed formats are: {allowed}"
-    ))
 }
 
 /// kubectl's `all` category, as far as the playground serves its members (kubectl v0.36.3

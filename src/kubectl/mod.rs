@@ -26,6 +26,7 @@ mod label;
 mod line;
 mod node;
 mod patch;
+mod printer;
 mod resource;
 pub mod rollout;
 mod scale;

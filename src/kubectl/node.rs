@@ -7,7 +7,7 @@
 use super::args::Args;
 use super::builder::{self, Setup};
 use super::command::Command;
-use super::describe::Describe;
+use super::printer::Describe;
 use super::resource::Resource;
 use super::{KubectlError, Outcome, dry_run, write};
 use crate::api::{Kind, Node, Object, Pod, Value, quantity_text};
@@ -302,7 +302,7 @@ fn node_pods(w: &mut Describe, c: &Cluster, n: &Node) {
                 cell(l, "cpu"),
                 cell(r, "memory"),
                 cell(l, "memory"),
-                super::get::age(c, &p.metadata)
+                super::printer::age(c, &p.metadata)
             ),
         );
         for (sum, m) in sums.iter_mut().zip(both) {

@@ -8,6 +8,7 @@ use super::args::{Args, DryRun};
 use super::builder::{self, Info, Report, Setup, Visit};
 use super::command::Command;
 use super::duration::go_duration_ms;
+use super::printer::owned_replica_sets;
 use super::watcher::Watch;
 use super::{KubectlError, Outcome, dry_run, update_deployment};
 use crate::api::*;
@@ -292,22 +293,6 @@ pub(super) fn revision_of(
     })
 }
 
-pub(super) fn owned_replica_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet> {
-    let mut v: Vec<&ReplicaSet> = c
-        .store
-        .dependents_of(&d.metadata.uid)
-        .filter_map(|o| {
-            if let Object::ReplicaSet(r) = o {
-                Some(&**r)
-            } else {
-                None
-            }
-        })
-        .collect();
-    du::sort_by_revision(&mut v);
-    v
-}
-
 /// `--revision`, refused as pflag refuses a non-integer and kubectl a negative one.
 fn revision_flag(a: &Args) -> Result<i64, KubectlError> {
     let Some(v) = a.flag("revision") else {
@@ -335,7 +320,7 @@ fn history(c: &mut Cluster, cmd: &Command) -> Outcome {
     let revision = revision_flag(&a)?;
     let output = a.flag("output").flatten();
     if let Some(o) = output.filter(|o| !matches!(*o, "yaml" | "json" | "name")) {
-        return Err(super::get::unknown_output(o, "json,name,yaml"));
+        return Err(super::printer::unknown_output(o, "json,name,yaml"));
     }
     let visit = objects(c, &a)?;
     let mut report = Report::default();
@@ -411,7 +396,7 @@ fn view_history(c: &Cluster, d: &Deployment, revision: i64) -> Result<String, Ku
             .map_or("<none>", String::as_str);
         rows.push(format!("{r}\t{cause}"));
     }
-    Ok(super::describe::aligned(&rows.join("\n"), 0, 2))
+    Ok(super::printer::aligned(&rows.join("\n"), 0, 2))
 }
 
 /// `rollout history -o …`: the ReplicaSets of the revisions (or of one), printed as objects.

@@ -19,7 +19,7 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
     let output = match a.flag("output").flatten() {
         None => None,
         Some(o @ ("name" | "yaml" | "json")) => Some(o),
-        Some(o) => return Err(super::get::unknown_output(o, "json,name,yaml")),
+        Some(o) => return Err(super::printer::unknown_output(o, "json,name,yaml")),
     };
     if n < 0 {
         return Err(KubectlError::Go(

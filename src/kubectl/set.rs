@@ -53,7 +53,7 @@ fn output(a: &Args) -> Result<Option<&str>, KubectlError> {
     match a.flag("output").flatten() {
         None => Ok(None),
         Some(o @ ("yaml" | "json" | "name")) => Ok(Some(o)),
-        Some(o) => Err(super::get::unknown_output(o, "json,name,yaml")),
+        Some(o) => Err(super::printer::unknown_output(o, "json,name,yaml")),
     }
 }
 

@@ -1,7 +1,7 @@
 //! All JS glue in one place: the animation loop, keyboard shortcuts, the theme and media
 //! queries, and small DOM helpers. Components call these; nothing else touches `web_sys`.
 
-use super::Dispatch;
+use super::handles::Dispatch;
 use super::state::Action;
 use super::state::Underway;
 use super::state::{Answer, PlaybackAction};

@@ -5,7 +5,7 @@
 //! why they were passed over, and the sync's explain lines give the formulas with their
 //! numbers. In a command's instant the panel also lists every sync the command set off.
 
-use super::Run;
+use super::handles::Run;
 use crate::api::StrategyType;
 use crate::cluster::trace::TraceStep;
 use crate::controller::deployment::Branch;

@@ -4,8 +4,9 @@
 //! playhead. A click or a drag seeks; hovering shows the values at that instant in the line
 //! under the chart (the playhead's values otherwise). Beside it, the run's rollout summary.
 
+use super::bindings;
 use super::chart_geom::{self, Chart};
-use super::{Run, bindings};
+use super::handles::Run;
 use crate::scenario::summary::{self, Rollout, secs};
 use std::rc::Rc;
 use yew::prelude::*;

@@ -2,7 +2,7 @@
 //! shapes whose colour, icon and label say their state. Pods are keyed by name, so the browser
 //! animates a pod appearing, changing state and fading out while it terminates.
 
-use super::Run;
+use super::handles::Run;
 use super::state::Selected;
 use crate::api::StrategyType;
 use crate::cluster::trace::{PodState, PodView};

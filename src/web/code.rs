@@ -3,7 +3,7 @@
 //! rungs of its ladder. "Step into" walks the sync's writes one at a time, lighting the call
 //! that made each one; "Step back a write" walks them backwards.
 
-use super::Run;
+use super::handles::Run;
 use crate::api::StrategyType;
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::controller::deployment::Branch;

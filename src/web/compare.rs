@@ -2,10 +2,11 @@
 //! chart (same axes) and a compact cluster view; a table puts their rollouts' numbers in
 //! columns and marks the best of each row. The variants' settings are edited here.
 
+use super::bindings;
 use super::chart::RolloutChart;
 use super::chart_geom;
+use super::handles::Run;
 use super::state::{Draft, PlaybackAction, VariantAction};
-use super::{Run, bindings};
 use crate::api::StrategyType;
 use crate::cluster::trace::TraceStep;
 use crate::scenario::compare::Comparison;

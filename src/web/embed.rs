@@ -2,9 +2,10 @@
 //! view, branch panel and timeline without the editor chrome), and the messages an embed posts
 //! to its host page (see README, "Embedding").
 
+use super::handles::{Dispatch, Run, sends};
 use super::state::PlaybackAction;
 use super::state::{Action, Mode, Model, Selected};
-use super::{Dispatch, Run, bindings, branch, cluster_view, sends, status, timeline};
+use super::{bindings, branch, cluster_view, status, timeline};
 use crate::scenario::share::{self, Controls, Panel, ViewOptions};
 use yew::prelude::*;
 
@@ -326,11 +327,11 @@ pub fn embed_view(
         Panel::Branch => {
             html! { <branch::EmbedBranch run={run.clone()} pos={model.play.pos} on_seek={sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))} {before} /> }
         }
-        Panel::Events | Panel::Chart if before => super::page::waiting_note(),
+        Panel::Events | Panel::Chart if before => super::parts::waiting_note(),
         Panel::Events => {
             html! { <status::StatusPanel run={run.clone()} pos={model.play.pos} events=true /> }
         }
-        Panel::Chart => super::page::chart_panel(model, dispatch),
+        Panel::Chart => super::parts::chart_panel(model, dispatch),
         Panel::None => html! {},
     };
     let selected: Option<Selected> = None;
@@ -343,9 +344,9 @@ pub fn embed_view(
             if let Some(n) = model.notice.clone() {
                 <div class="notice" role="alert"><span>{ n }</span></div>
             }
-            { super::page::recording_bar(model, dispatch) }
+            { super::parts::recording_bar(model, dispatch) }
             if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
-                { super::page::caption_bar(model, dispatch, caption) }
+                { super::parts::caption_bar(model, dispatch, caption) }
             }
             { super::learn::predict_card(model, dispatch) }
             if let Mode::Compare(c) = model.mode() {
@@ -359,7 +360,7 @@ pub fn embed_view(
                     <cluster_view::ClusterView run={run.clone()} pos={model.play.pos} selected={selected} on_select={sends(dispatch, Action::Select)} {before} />
                     { timeline }
                     if view.chart && view.panel != Panel::Chart && !before {
-                        { super::page::chart_panel(model, dispatch) }
+                        { super::parts::chart_panel(model, dispatch) }
                     }
                 </section>
                 <section class="right">{ panel }</section>

@@ -1,7 +1,7 @@
 //! The inspector: the YAML of the pod or ReplicaSet the reader clicked, as it stood at the
 //! current step (rebuilt by replaying the deterministic core to that step), and "delete pod".
 
-use super::Run;
+use super::handles::Run;
 use super::state::Selected;
 use crate::api::Kind;
 use crate::api::yaml::to_yaml;

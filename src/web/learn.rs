@@ -2,9 +2,10 @@
 //! from the next Deployment sync), the answer checked and explained, the score at the end; and
 //! the guarantees panel, which checks the Deployment's guarantees at the current step.
 
+use super::bindings;
+use super::handles::{Dispatch, Run};
 use super::state::{Action, Guess, Mode, Model};
 use super::state::{Answer, PlaybackAction};
-use super::{Dispatch, Run, bindings};
 use crate::api::StrategyType;
 use crate::controller::deployment::Branch;
 use crate::scenario::guarantees::{self, Kind, State};

@@ -3,7 +3,7 @@
 //! the scheduler, the kubelet), so that a write can be followed to the watch event, the
 //! handler that queued a key, the sync that took it and the writes that sync made.
 
-use super::Run;
+use super::handles::Run;
 use crate::cluster::trace::{StepKind, TraceStep};
 use crate::scenario::machinery::{self, Flow, Lane, Message};
 use yew::prelude::*;

@@ -26,6 +26,8 @@ pub mod editor;
 #[cfg(target_arch = "wasm32")]
 pub mod embed;
 #[cfg(target_arch = "wasm32")]
+pub mod handles;
+#[cfg(target_arch = "wasm32")]
 pub mod inspector;
 #[cfg(target_arch = "wasm32")]
 pub mod learn;
@@ -33,6 +35,8 @@ pub mod learn;
 pub mod machinery;
 #[cfg(target_arch = "wasm32")]
 mod page;
+#[cfg(target_arch = "wasm32")]
+pub mod parts;
 #[cfg(target_arch = "wasm32")]
 pub mod pod_canvas;
 #[cfg(target_arch = "wasm32")]

@@ -1,41 +1,17 @@
-//! The page itself (wasm32 only): the root component, the shared handles components take, and
-//! the functions exported to JavaScript.
+//! The page itself (wasm32 only): the root component, which lays out the parts
+//! (`parts.rs`, shared with an embed) and the components, handing them what `handles.rs`
+//! declares; and the functions exported to JavaScript.
 
-use super::{
-    bindings, branch, chart, cluster_view, compare, console, editor, embed, inspector, state,
-};
+use super::handles::{Dispatch, Run, seek, sends};
+use super::parts::{caption_bar, chart_panel, recording_bar, waiting_note};
+use super::{bindings, branch, cluster_view, compare, console, editor, embed, inspector, state};
 use super::{code, learn, machinery, status, timeline, world};
 use crate::scenario::embed as embed_messages;
 use crate::scenario::gallery::{DEFAULT, GROUPS, NAMES};
-use crate::scenario::session::Session;
+use state::VariantAction;
 use state::{Action, Mode, Model};
-use state::{PlaybackAction, VariantAction};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// A shared recorded run, compared by identity (a new run is a new `Rc`).
-#[derive(Clone)]
-pub struct Run(pub Rc<Session>);
-
-impl PartialEq for Run {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-pub type Dispatch = UseReducerDispatcher<Model>;
-
-/// The callback a component is given for what it asks: each part's actions reach the page as
-/// the action `to` makes of them (a component never holds the whole dispatcher).
-pub fn sends<T: 'static>(dispatch: &Dispatch, to: fn(T) -> Action) -> Callback<T> {
-    let d = dispatch.clone();
-    Callback::from(move |x| d.dispatch(to(x)))
-}
-
-/// The callback of a view that moves to a step.
-pub fn seek(dispatch: &Dispatch) -> Callback<usize> {
-    sends(dispatch, |i| Action::Playback(PlaybackAction::Seek(i)))
-}
 
 pub fn start() {
     bindings::report_panics();
@@ -157,46 +133,6 @@ pub fn app() -> Html {
             </main>
             }
         </div>
-    }
-}
-
-/// In place of the panels that would give the first sync's answer away while it is asked.
-pub fn waiting_note() -> Html {
-    html! {
-        <p class="muted before-first">{"The console, the chart, the events and the code fill in once you have answered: they would give the first sync away."}</p>
-    }
-}
-
-/// While a scenario is recorded in slices: how far it has come, and Cancel.
-pub fn recording_bar(model: &Model, dispatch: &Dispatch) -> Html {
-    let Some(p) = &model.pending else {
-        return Html::default();
-    };
-    let (t_ms, steps) = p.progress;
-    let d = dispatch.clone();
-    html! {
-        <div class="notice recording" role="status">
-            <span>{ format!(
-                "Recording {}: t = {}, {steps} steps so far. The page shows it when it is done.",
-                p.what,
-                crate::api::time::go_duration(t_ms / 1000)
-            ) }</span>
-            <button onclick={move |_| d.dispatch(Action::CancelRecording)}>{"Cancel"}</button>
-        </div>
-    }
-}
-
-/// The rollout chart with the run's summary beside it; both seek.
-pub fn chart_panel(model: &Model, dispatch: &Dispatch) -> Html {
-    let d = dispatch.clone();
-    let on_seek =
-        Callback::from(move |t: u64| d.dispatch(Action::Playback(PlaybackAction::SeekTime(t))));
-    let run = Run(model.session.clone());
-    html! {
-        <section class="chart-panel" aria-label="Rollout chart and summary">
-            <chart::RolloutChart run={run.clone()} vt_ms={model.play.vt_ms} on_seek={on_seek.clone()} />
-            <chart::RolloutSummary {run} {on_seek} />
-        </section>
     }
 }
 
@@ -345,47 +281,6 @@ fn use_embed_messages(model: &Model) {
             }
         },
     );
-}
-
-/// The caption, in a space of its own so that nothing moves when it changes; on the first
-/// view, how to start; when playback holds at a caption, the button that plays on.
-pub fn caption_bar(model: &Model, dispatch: &Dispatch, caption: Option<String>) -> Html {
-    // A caption often tells what the next sync does: not while the reader predicts it.
-    let caption = match model.predict.asking {
-        Some(_) => Some("(The caption shows once you have answered.)".to_string()),
-        None => caption,
-    };
-    let first = model.play.pos == 0 && !model.play.playing;
-    let d = dispatch.clone();
-    let set_aside = (!model.captions_on())
-        .then(|| model.example_focus.clone())
-        .flatten()
-        .filter(|_| model.session.caption_at(model.play.pos).is_some());
-    // The caption has a space of its own (three lines: nothing moves when it changes), and a
-    // longer one, cut there with an ellipsis, opens in full at a click (or Enter): never cut
-    // for good, and no scroll box to reach. Continue sits beside it, always in view.
-    html! {
-        <div class="caption">
-            <div class="caption-text" role="status" aria-live="polite">
-                if let Some(c) = caption {
-                    <details class="cap" key={model.play.pos.to_string()}>
-                        <summary title="The whole caption">{ c }</summary>
-                    </details>
-                }
-                if let Some(example) = set_aside {
-                    <p class="hint">{ format!("The example's captions are about {example}; the views follow {}. ", model.session.focus.clone().unwrap_or_default()) }
-                        <button class="link" onclick={ let d = dispatch.clone(); move |_| d.dispatch(Action::ShowCaptions) }>{"Show them anyway"}</button>
-                    </p>
-                }
-                if first {
-                    <p class="hint">{"Press ▶ Play (space) to watch the rollout, → to step, Shift+→ to jump to the next change."}</p>
-                }
-            </div>
-            if model.play.held && !model.play.playing {
-                <button class="continue" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
-            }
-        </div>
-    }
 }
 
 /// Which Deployment the views follow, when the run has several.

@@ -1,7 +1,7 @@
 //! Status and events: the Deployment's conditions and counters, its events as `kubectl
 //! describe` lists them, the `kubectl get rs -w` table, and the rollout history.
 
-use super::Run;
+use super::handles::Run;
 use crate::apiserver::events::{Event, EventRecorder};
 use crate::scenario::table;
 use yew::prelude::*;

@@ -1,8 +1,9 @@
 //! The timeline: play/pause, step back and forward, speed, and a scrubber over virtual time with
 //! markers for user actions and branch changes.
 
+use super::bindings;
+use super::handles::Run;
 use super::state::{PlaybackAction, SPEEDS};
-use super::{Run, bindings};
 use crate::cluster::trace::StepKind;
 use crate::controller::deployment::Branch;
 use crate::scenario::session::Marker;
