@@ -64,10 +64,11 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
                 of.into_iter().map(|n| format!("{r}/{n}")).collect()
             }
             None => {
-                let mut v: Vec<String> = Resource::NAMES
+                let mut v: Vec<String> = super::resource::KINDS
                     .iter()
-                    .filter(|(n, _)| !n.contains('.'))
-                    .map(|(n, _)| n.to_string())
+                    .flat_map(|r| r.names)
+                    .filter(|n| !n.contains('.'))
+                    .map(|n| n.to_string())
                     .collect();
                 v.extend(names.iter().take(1).map(|n| format!("deployment/{n}")));
                 v.extend(names.iter().cloned());

@@ -181,16 +181,13 @@ fn listing(info: &Info, label: bool, single: bool) -> String {
     let indent = if single { "" } else { " " };
     let mut out: Vec<String> = vec![];
     if !single {
-        let (kind, group) = match info.object.kind() {
-            Kind::Pod => ("Pod", ""),
-            Kind::Node => ("Node", ""),
-            Kind::PodDisruptionBudget => ("PodDisruptionBudget", "policy"),
-            Kind::Deployment => ("Deployment", "apps"),
-            Kind::ReplicaSet => ("ReplicaSet", "apps"),
-        };
+        // kubectl prints `Kind.group` even for the core group (`Pod.`).
+        let kind = info.object.kind();
+        let group = super::resource::row_of(kind).group;
         out.push(format!(
-            "Listing {} for {kind}.{group}/{}:",
+            "Listing {} for {}.{group}/{}:",
             if label { "labels" } else { "annotations" },
+            kind.as_str(),
             info.name
         ));
     }

@@ -11,65 +11,121 @@ pub enum Resource {
     PodDisruptionBudget,
 }
 
-impl Resource {
-    /// Every spelling of a resource kubectl accepts (singular, plural, short, with group).
-    pub const NAMES: [(&str, Resource); 21] = [
-        ("deployment", Resource::Deployment),
-        ("deployments", Resource::Deployment),
-        ("deploy", Resource::Deployment),
-        ("deployment.apps", Resource::Deployment),
-        ("deployments.apps", Resource::Deployment),
-        ("replicaset", Resource::ReplicaSet),
-        ("replicasets", Resource::ReplicaSet),
-        ("rs", Resource::ReplicaSet),
-        ("replicaset.apps", Resource::ReplicaSet),
-        ("replicasets.apps", Resource::ReplicaSet),
-        ("pod", Resource::Pod),
-        ("pods", Resource::Pod),
-        ("po", Resource::Pod),
-        ("node", Resource::Node),
-        ("nodes", Resource::Node),
-        ("no", Resource::Node),
-        ("poddisruptionbudget", Resource::PodDisruptionBudget),
-        ("poddisruptionbudgets", Resource::PodDisruptionBudget),
-        ("pdb", Resource::PodDisruptionBudget),
-        ("poddisruptionbudget.policy", Resource::PodDisruptionBudget),
-        ("poddisruptionbudgets.policy", Resource::PodDisruptionBudget),
-    ];
+/// One kind as kubectl knows it, declared once: its names, its group and how it prints, and
+/// what the verbs that act on a kind's parts may do with it. A new kind is a row here, its
+/// printers (`get`'s row, `describe`) and the verbs' arms that act on its fields.
+#[derive(Debug)]
+pub struct KindRow {
+    pub resource: Resource,
+    pub kind: Kind,
+    /// Every spelling kubectl accepts: singular, plural, short, each with its group.
+    pub names: &'static [&'static str],
+    /// Its API group (`apps`, `policy`; empty for the core group).
+    pub group: &'static str,
+    /// What kubectl prints before a name: `deployment.apps/web`, `pod/web-1`.
+    pub prefix: &'static str,
+    /// As a GroupKind prints: `ReplicaSet.apps`, `Pod`.
+    pub group_kind: &'static str,
+    /// Whether it has a scale subresource (`kubectl scale`).
+    pub scalable: bool,
+}
 
+/// A row, its names and printed forms made from its singular, plural and short names and its
+/// group (the core group has no suffix).
+macro_rules! row {
+    ($res:ident, $one:literal, $many:literal, $short:literal, group $group:literal, $scale:expr) => {
+        KindRow {
+            resource: Resource::$res,
+            kind: Kind::$res,
+            names: &[
+                $one,
+                $many,
+                $short,
+                concat!($one, ".", $group),
+                concat!($many, ".", $group),
+            ],
+            group: $group,
+            prefix: concat!($one, ".", $group),
+            group_kind: concat!(stringify!($res), ".", $group),
+            scalable: $scale,
+        }
+    };
+    ($res:ident, $one:literal, $many:literal, $short:literal, core, $scale:expr) => {
+        KindRow {
+            resource: Resource::$res,
+            kind: Kind::$res,
+            names: &[$one, $many, $short],
+            group: "",
+            prefix: $one,
+            group_kind: stringify!($res),
+            scalable: $scale,
+        }
+    };
+}
+
+/// The kinds the playground serves, in `Resource`'s order.
+pub const KINDS: [KindRow; 5] = [
+    row!(Deployment, "deployment", "deployments", "deploy", group "apps", true),
+    row!(ReplicaSet, "replicaset", "replicasets", "rs", group "apps", true),
+    row!(Pod, "pod", "pods", "po", core, false),
+    row!(Node, "node", "nodes", "no", core, false),
+    row!(PodDisruptionBudget, "poddisruptionbudget", "poddisruptionbudgets", "pdb", group "policy", false),
+];
+
+impl Resource {
+    /// Its row.
+    pub fn row(self) -> &'static KindRow {
+        &KINDS[self as usize]
+    }
+
+    /// The resource a spelling names (any case).
     pub fn parse(s: &str) -> Option<Resource> {
         let s = s.to_ascii_lowercase();
-        Resource::NAMES
+        KINDS
             .iter()
-            .find(|(name, _)| *name == s)
-            .map(|(_, r)| *r)
+            .find(|r| r.names.contains(&s.as_str()))
+            .map(|r| r.resource)
     }
+
     /// The resource that holds objects of `kind`.
     pub fn of(kind: Kind) -> Resource {
-        match kind {
-            Kind::Deployment => Resource::Deployment,
-            Kind::ReplicaSet => Resource::ReplicaSet,
-            Kind::Pod => Resource::Pod,
-            Kind::Node => Resource::Node,
-            Kind::PodDisruptionBudget => Resource::PodDisruptionBudget,
-        }
+        KINDS
+            .iter()
+            .find(|r| r.kind == kind)
+            .expect("every kind has a row")
+            .resource
     }
+
     pub fn kind(self) -> Kind {
-        match self {
-            Resource::Deployment => Kind::Deployment,
-            Resource::ReplicaSet => Kind::ReplicaSet,
-            Resource::Pod => Kind::Pod,
-            Resource::Node => Kind::Node,
-            Resource::PodDisruptionBudget => Kind::PodDisruptionBudget,
-        }
+        self.row().kind
     }
+
     pub(super) fn prefix(self) -> &'static str {
-        match self {
-            Resource::Deployment => "deployment.apps",
-            Resource::ReplicaSet => "replicaset.apps",
-            Resource::Pod => "pod",
-            Resource::Node => "node",
-            Resource::PodDisruptionBudget => "poddisruptionbudget.policy",
+        self.row().prefix
+    }
+}
+
+/// The row of an object's kind.
+pub fn row_of(kind: Kind) -> &'static KindRow {
+    Resource::of(kind).row()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_row_stands_at_its_resource_and_names_its_kind() {
+        for (i, r) in KINDS.iter().enumerate() {
+            assert_eq!(r.resource as usize, i, "{:?}", r.resource);
+            assert_eq!(r.kind.as_str(), r.group_kind.split('.').next().unwrap());
+            assert_eq!(Resource::parse(r.prefix), Some(r.resource));
+            assert_eq!(Resource::of(r.kind), r.resource);
         }
+        assert_eq!(Resource::parse("Deploy"), Some(Resource::Deployment));
+        assert_eq!(Resource::parse("pods.apps"), None);
+        assert_eq!(KINDS[1].group_kind, "ReplicaSet.apps");
+        assert_eq!(KINDS[4].prefix, "poddisruptionbudget.policy");
+        assert_eq!(KINDS[2].names, ["pod", "pods", "po"]);
     }
 }

@@ -63,13 +63,7 @@ fn as_deployment<'i>(info: &'i Info, what: &str) -> Result<&'i Deployment, Kubec
 
 /// A kind as a GroupKind prints (`ReplicaSet.apps`, `Pod`), for "not implemented" errors.
 fn group_kind(o: &Object) -> &'static str {
-    match o.kind() {
-        Kind::Deployment => "Deployment.apps",
-        Kind::ReplicaSet => "ReplicaSet.apps",
-        Kind::Pod => "Pod",
-        Kind::Node => "Node",
-        Kind::PodDisruptionBudget => "PodDisruptionBudget.policy",
-    }
+    super::resource::row_of(o.kind()).group_kind
 }
 
 /// polymorphichelpers' refusal of a kind it has no `what` for (`no rollbacker has been

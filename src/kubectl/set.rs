@@ -120,13 +120,7 @@ fn pod_spec(obj: &mut Object) -> Result<&mut PodSpec, KubectlError> {
 
 /// The kind's name as a scheme gives it (`Deployment`), for set env's messages.
 fn kind_name(o: &Object) -> &'static str {
-    match o.kind() {
-        Kind::Deployment => "Deployment",
-        Kind::ReplicaSet => "ReplicaSet",
-        Kind::Pod => "Pod",
-        Kind::Node => "Node",
-        Kind::PodDisruptionBudget => "PodDisruptionBudget",
-    }
+    o.kind().as_str()
 }
 
 /// kubectl's container selector (`selectString`): `*` is every container, a name without
