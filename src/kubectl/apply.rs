@@ -7,7 +7,7 @@ use super::command::Command;
 use super::resource::Resource;
 use super::{KubectlError, Outcome, api_err};
 use crate::api::schema;
-use crate::api::yaml::{parse_manifests, parse_objects};
+use crate::api::yaml::parse_objects;
 use crate::api::*;
 use crate::apiserver::store::ApiError;
 use crate::cluster::Cluster;
@@ -40,17 +40,20 @@ fn apply_or_create(c: &mut Cluster, cmd: &Command) -> Outcome {
         .into());
     };
     let source = if file == "-" { "STDIN" } else { file };
-    let text = match stdin.filter(|s| !s.trim().is_empty()) {
-        Some(text) => text,
+    match stdin.filter(|s| !s.trim().is_empty()) {
+        Some(_) => {}
         None if file == "-" => return Err(format!("error: no objects passed to {verb}: put the manifest on the lines after `kubectl {verb} -f -`").into()),
         None => return Err(format!("error: the path \"{file}\" does not exist").into()),
     };
-    let manifests =
-        parse_manifests(text).map_err(|e| format!("error: error validating \"{source}\": {e}"))?;
+    // Read once for the command, however many times the run is replayed.
+    let manifests = cmd
+        .manifests()
+        .expect("the command has stdin")
+        .map_err(|e| format!("error: error validating \"{source}\": {e}"))?;
     let server_side = a.bool_flag("server-side")?;
     let (mut objs, strict): (Vec<Object>, Vec<(Value, Vec<String>)>) = manifests
-        .into_iter()
-        .map(|m| (m.object, (m.value, m.unknown)))
+        .iter()
+        .map(|m| (m.object.clone(), (m.value.clone(), m.unknown.clone())))
         .unzip();
     // Each object goes to its own namespace, else the command's; `-n` may not contradict it.
     let flag_ns = a.flag("namespace").flatten();

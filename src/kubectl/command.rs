@@ -5,7 +5,9 @@
 //! `--help` and the guarantees' reading of a command all go by the same rows.
 
 use super::Outcome;
+use crate::api::yaml::{Manifest, ManifestError, parse_manifests};
 use crate::cluster::Cluster;
+use std::rc::Rc;
 
 /// How a flag takes its value, as pflag reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +94,22 @@ pub struct Command {
     /// The lines after the first (a manifest for `apply -f -`), without a heredoc's closing
     /// `EOF`.
     pub stdin: Option<String>,
+    /// `stdin` read as manifests, once: the run, its replays and a trial on a copy of the
+    /// world share what the first of them read ([`Command::manifests`]).
+    pub(super) manifests: std::cell::OnceCell<Result<Rc<[Manifest]>, ManifestError>>,
 }
 
 impl Command {
+    /// The manifests on the command's stdin (`apply -f -`), read the first time they are
+    /// asked for; `None` without stdin.
+    pub fn manifests(&self) -> Option<Result<&[Manifest], &ManifestError>> {
+        let text = self.stdin.as_deref()?;
+        let read = self
+            .manifests
+            .get_or_init(|| parse_manifests(text).map(Rc::from));
+        Some(read.as_ref().map(|m| &**m))
+    }
+
     /// The subcommand, for a verb that has them (`rollout status`): its first word, when the
     /// table knows it.
     pub fn subcommand(&self) -> Option<&'static Sub> {

@@ -80,6 +80,7 @@ pub fn parse(text: &str) -> Result<Command, KubectlError> {
         verb,
         args: tokens,
         stdin,
+        manifests: Default::default(),
     })
 }
 

@@ -29,6 +29,7 @@ use crate::cluster::{Cluster, Livelock};
 use crate::kubectl;
 use serde::Deserialize;
 use serde_json::Value;
+use std::rc::Rc;
 
 /// How long `until: settled` may run past the last step before giving up (virtual time).
 pub const MAX_SETTLE_MS: u64 = 3_600_000;
@@ -48,6 +49,20 @@ pub struct Step {
     pub caption: Option<String>,
     /// World fields that change from this instant (`world: {failingImages: []}`).
     pub world: Option<WorldPatch>,
+    /// `run`, read once: every replay of the run (and each copy of the scenario, which a
+    /// change makes) runs the command this holds.
+    parsed: ParsedOnce,
+}
+
+/// A step's command line as kubectl read it, read the first time it runs (or handed in by the
+/// console, which read it to try it). Two steps are equal by their text alone.
+#[derive(Clone, Debug, Default)]
+struct ParsedOnce(std::cell::OnceCell<Result<Rc<kubectl::Command>, kubectl::KubectlError>>);
+
+impl PartialEq for ParsedOnce {
+    fn eq(&self, _: &ParsedOnce) -> bool {
+        true
+    }
 }
 
 impl Step {
@@ -58,7 +73,25 @@ impl Step {
             run: Some(cmd.to_string()),
             caption: None,
             world: None,
+            parsed: ParsedOnce::default(),
         }
+    }
+
+    /// A command already read ([`kubectl::parse`] of `cmd`), at `at_ms`.
+    pub fn parsed_command(at_ms: u64, cmd: &str, parsed: Rc<kubectl::Command>) -> Step {
+        let step = Step::command(at_ms, cmd);
+        let _ = step.parsed.0.set(Ok(parsed));
+        step
+    }
+
+    /// The step's command, read (once).
+    pub fn kubectl(&self) -> Option<Result<&kubectl::Command, &kubectl::KubectlError>> {
+        let text = self.run.as_deref()?;
+        let read = self
+            .parsed
+            .0
+            .get_or_init(|| kubectl::parse(text).map(Rc::new));
+        Some(read.as_ref().map(|c| &**c))
     }
 }
 
@@ -254,6 +287,7 @@ impl Scenario {
                 run: s.run,
                 caption: s.caption,
                 world: s.world,
+                parsed: ParsedOnce::default(),
             });
         }
         let until = match raw.until {
@@ -669,9 +703,12 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
             serde_json::to_string(w).expect("a world patch is JSON")
         ));
     }
-    if let Some(cmd) = &step.run {
-        s.command = Some(cmd.clone());
-        match kubectl::run(c, cmd) {
+    if let (Some(text), Some(cmd)) = (&step.run, step.kubectl()) {
+        s.command = Some(text.clone());
+        match cmd
+            .map_err(Clone::clone)
+            .and_then(|cmd| kubectl::run_command(c, cmd))
+        {
             Ok(out) => s.output = Some(out),
             Err(e) => s.errors.push(e.to_string()),
         }

@@ -143,7 +143,7 @@ pub struct Change {
     cmd: String,
     /// The command as `command_in_slices` read it (a line kubectl refuses to read, refused
     /// with kubectl's words when the run reaches it).
-    parsed: Result<kubectl::Command, KubectlError>,
+    parsed: Result<Rc<kubectl::Command>, KubectlError>,
     /// The Deployment the session follows (a command that writes another one is replayed
     /// anew, which makes that one the focus).
     focus: Option<String>,
@@ -599,7 +599,7 @@ impl Session {
         }
         let i = i.min(self.len().saturating_sub(1));
         // Read once: whether it only reads, what it reads, and the change it makes.
-        let parsed = kubectl::parse(cmd);
+        let parsed = kubectl::parse(cmd).map(Rc::new);
         if let Some(parsed) = parsed.as_ref().ok().filter(|c| c.read_only()) {
             if watches_replica_sets(parsed) {
                 let table = self.replica_set_table(i);
@@ -616,8 +616,10 @@ impl Session {
             return self.watch(i, cmd).map(Commanded::Done);
         }
         let at_ms = self.trace.get(i).map(|s| s.t).unwrap_or(0);
-        let Some(mut change) = self.begin_change(i, at_ms, cmd, parsed) else {
-            return self.replay_change(i, at_ms, cmd).map(Commanded::Done);
+        let Some(mut change) = self.begin_change(i, at_ms, cmd, parsed.clone()) else {
+            return self
+                .replay_change(i, at_ms, cmd, parsed)
+                .map(Commanded::Done);
         };
         if change.go_on(work) {
             return self.commit_change(change).map(Commanded::Done);
@@ -649,10 +651,10 @@ impl Session {
         i: usize,
         at_ms: u64,
         cmd: &str,
-        parsed: Result<kubectl::Command, KubectlError>,
+        parsed: Result<Rc<kubectl::Command>, KubectlError>,
     ) -> Option<Change> {
         let mut scenario = self.scenario.clone();
-        let k = scenario.insert_step(Step::command(at_ms, cmd));
+        let k = scenario.insert_step(step_of(at_ms, cmd, &parsed));
         let j = self.checkpoint_before(k, at_ms)?;
         let cp = self.checkpoint(j)?;
         let cluster = Cluster::resume(cp, self.record_options());
@@ -685,7 +687,7 @@ impl Session {
         }
         change.result.map_err(ScenarioError::from)?;
         if change.anew {
-            return self.replay_change(change.at, change.at_ms, &change.cmd);
+            return self.replay_change(change.at, change.at_ms, &change.cmd, change.parsed);
         }
         if let Some(over) = change.cluster.take_over().filter(|_| self.over.is_none()) {
             return Err(SessionError::from(ScenarioError::from(over)));
@@ -704,12 +706,19 @@ impl Session {
 
     /// The change tried on the world at step `i` and the run recorded anew from the last
     /// checkpoint it does not reach (or from the start, for a new focus).
-    fn replay_change(&mut self, i: usize, at_ms: u64, cmd: &str) -> Result<Outcome, SessionError> {
+    fn replay_change(
+        &mut self,
+        i: usize,
+        at_ms: u64,
+        cmd: &str,
+        parsed: Result<Rc<kubectl::Command>, KubectlError>,
+    ) -> Result<Outcome, SessionError> {
         let mut c = self.cluster_at(i)?;
         let before = c.store.resource_version();
-        let output = kubectl::run(&mut c, cmd)?;
+        let step = step_of(at_ms, cmd, &parsed);
+        let output = kubectl::run_command(&mut c, &*parsed?)?;
         let written = self.new_focus(&c, before);
-        let step = self.insert_step(Step::command(at_ms, cmd), written)?;
+        let step = self.insert_step(step, written)?;
         let later = self.trace.get(step).and_then(|s| s.watch.clone());
         Ok(Outcome::Applied {
             step,
@@ -903,6 +912,15 @@ fn focus_name(key: &str) -> String {
 pub enum Marker {
     Action,
     Branch,
+}
+
+/// The scenario step a typed command becomes, carrying the command as it was read (so that
+/// no replay reads it again).
+fn step_of(at_ms: u64, cmd: &str, parsed: &Result<Rc<kubectl::Command>, KubectlError>) -> Step {
+    match parsed {
+        Ok(p) => Step::parsed_command(at_ms, cmd, p.clone()),
+        Err(_) => Step::command(at_ms, cmd),
+    }
 }
 
 #[cfg(test)]

@@ -824,7 +824,13 @@ impl Model {
     fn editor_with_run(&mut self, a: EditorAction) {
         match a {
             EditorAction::Apply => {
-                let problems = quick::check(&self.editor.text);
+                // The editor's check of this very text is Apply's (one read of the YAML),
+                // unless it was a cluster's state, which that check reads for a start.
+                let problems = if self.editor.checked && self.editor.state.is_none() {
+                    (*self.editor.problems).clone()
+                } else {
+                    quick::check(&self.editor.text)
+                };
                 if problems.is_empty() {
                     let reverts = self.editor.reverts(self.session.focus_at(self.play.pos));
                     if reverts.is_empty() {
