@@ -10,43 +10,103 @@ use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::actor::Cx;
 use serde::{Deserialize, Serialize};
 
-/// The world a scenario runs in (pod timings, nodes, broken images). As the scenario file's
-/// `world:`, every field is optional and unknown ones are refused.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub struct World {
-    pub schedule_ms: u64,
-    pub start_ms: u64,
-    pub ready_ms: u64,
-    pub termination_ms: u64,
-    pub use_grace_period: bool,
+/// The world's settings, declared once: each field's type, default, spelling in a scenario file
+/// and when it may change (`step`: a step's `world:` may set it; `run`: the run's, set before it
+/// starts, as Compare's variants do; `keyed`: a map set key by key, `world.featureGates.NAME`).
+/// From this come [`World`], [`WorldPatch`] (the `step` ones, optional), [`World::apply`] and
+/// the names a variant may set ([`World::FIELDS`], [`World::KEYED`]).
+macro_rules! world {
+    ($( $(#[$attr:meta])* $field:ident: $ty:ty = $default:expr, $name:literal, $when:ident; )*) => {
+        /// The world a scenario runs in (pod timings, nodes, broken images). As the scenario
+        /// file's `world:`, every field is optional and unknown ones are refused.
+        #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct World {
+            $( $(#[$attr])* #[serde(rename = $name)] pub $field: $ty, )*
+        }
+
+        impl Default for World {
+            fn default() -> Self {
+                World { $( $field: $default, )* }
+            }
+        }
+
+        world!(@split [] [] [] $( $field: $ty, $name, $when; )*);
+    };
+    (@split [$($p:tt)*] [$($n:tt)*] [$($k:tt)*] $field:ident: $ty:ty, $name:literal, step; $($rest:tt)*) => {
+        world!(@split [$($p)* $field: $ty, $name;] [$($n)* $name,] [$($k)*] $($rest)*);
+    };
+    (@split [$($p:tt)*] [$($n:tt)*] [$($k:tt)*] $field:ident: $ty:ty, $name:literal, run; $($rest:tt)*) => {
+        world!(@split [$($p)*] [$($n)* $name,] [$($k)*] $($rest)*);
+    };
+    (@split [$($p:tt)*] [$($n:tt)*] [$($k:tt)*] $field:ident: $ty:ty, $name:literal, keyed; $($rest:tt)*) => {
+        world!(@split [$($p)*] [$($n)*] [$($k)* $name,] $($rest)*);
+    };
+    (@split [$($field:ident: $ty:ty, $name:literal;)*] [$($n:literal,)*] [$($k:literal,)*]) => {
+        /// A step's `world:`: any of the world's `step` fields, taking effect from that instant
+        /// (pods already running keep their state; what the kubelet does next follows the new
+        /// world).
+        #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct WorldPatch {
+            $(
+                #[serde(rename = $name, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl World {
+            /// The settings a variant sets whole (`world.readyMs`), as a scenario file spells
+            /// them.
+            pub const FIELDS: &[&str] = &[$($n),*];
+            /// The settings a variant sets key by key (`world.featureGates.NAME`).
+            pub const KEYED: &[&str] = &[$($k),*];
+
+            /// The world with a step's changes.
+            pub fn apply(&mut self, p: &WorldPatch) {
+                $(
+                    if let Some(v) = &p.$field {
+                        self.$field.clone_from(v);
+                    }
+                )*
+            }
+        }
+    };
+}
+
+world! {
+    schedule_ms: u64 = 0, "scheduleMs", step;
+    start_ms: u64 = 2000, "startMs", step;
+    ready_ms: u64 = 1000, "readyMs", step;
+    termination_ms: u64 = 1000, "terminationMs", step;
+    use_grace_period: bool = false, "useGracePeriod", step;
     /// How many Nodes the world registers (`node-1` … `node-<nodes>`) when the scenario's
     /// objects hold none ([`super::nodes`]).
-    pub nodes: u32,
+    nodes: u32 = 3, "nodes", step;
     /// The registered Nodes' capacity by resource (`{cpu: "4", memory: 16Gi, pods: "110"}`);
     /// a resource it does not name has room for every pod ([`super::nodes::ROOMY`]).
     #[serde(
         skip_serializing_if = "std::collections::BTreeMap::is_empty",
         deserialize_with = "super::nodes::quantities"
     )]
-    pub node_capacity: std::collections::BTreeMap<String, String>,
-    pub failing_images: Vec<String>,
-    pub crashing_images: Vec<String>,
+    node_capacity: std::collections::BTreeMap<String, String> = Default::default(), "nodeCapacity", keyed;
+    failing_images: Vec<String> = vec![], "failingImages", step;
+    crashing_images: Vec<String> = vec![], "crashingImages", step;
     /// Images whose containers fail their readiness probe while listed (a container without
     /// a readiness probe is ready while it runs, as the kubelet has nothing to ask).
-    pub unready_images: Vec<String>,
+    unready_images: Vec<String> = vec![], "unreadyImages", step;
     /// Nodes (`v1` Node objects, by name) whose kubelet has stopped reporting while they are
     /// listed: the node lifecycle controller marks them Unknown and taints them, and their
     /// pods are evicted after their toleration (300 s by default).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub nodes_down: Vec<String>,
+    nodes_down: Vec<String> = vec![], "nodesDown", step;
     /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
     /// default). The cluster's, for the whole run: a step cannot change it.
-    pub kubernetes: crate::controller::release::Release,
+    kubernetes: crate::controller::release::Release = Default::default(), "kubernetes", run;
     /// Feature gates set against the release's defaults
     /// (`featureGates: {DeploymentReplicaSetTerminatingReplicas: false}`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub feature_gates: std::collections::BTreeMap<String, bool>,
+    feature_gates: std::collections::BTreeMap<String, bool> = Default::default(), "featureGates", keyed;
 }
 
 impl World {
@@ -54,26 +114,6 @@ impl World {
     /// not have, or one set against its lock, is refused naming it.
     pub fn gates(&self) -> Result<crate::controller::FeatureGates, String> {
         self.kubernetes.gates(&self.feature_gates)
-    }
-}
-
-impl Default for World {
-    fn default() -> Self {
-        World {
-            schedule_ms: 0,
-            start_ms: 2000,
-            ready_ms: 1000,
-            termination_ms: 1000,
-            use_grace_period: false,
-            nodes: 3,
-            node_capacity: Default::default(),
-            failing_images: vec![],
-            crashing_images: vec![],
-            unready_images: vec![],
-            nodes_down: vec![],
-            kubernetes: Default::default(),
-            feature_gates: Default::default(),
-        }
     }
 }
 
@@ -103,65 +143,7 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     pi == p.len()
 }
 
-/// A step's `world:`: any of the world's fields, taking effect from that instant (pods already
-/// running keep their state; what the kubelet does next follows the new world).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct WorldPatch {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schedule_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ready_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub termination_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub use_grace_period: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub failing_images: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crashing_images: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unready_images: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes_down: Option<Vec<String>>,
-}
-
 impl World {
-    /// The world with a step's changes.
-    pub fn apply(&mut self, p: &WorldPatch) {
-        let set = |field: &mut u64, v: Option<u64>| {
-            if let Some(v) = v {
-                *field = v;
-            }
-        };
-        set(&mut self.schedule_ms, p.schedule_ms);
-        set(&mut self.start_ms, p.start_ms);
-        set(&mut self.ready_ms, p.ready_ms);
-        set(&mut self.termination_ms, p.termination_ms);
-        if let Some(v) = p.use_grace_period {
-            self.use_grace_period = v;
-        }
-        if let Some(v) = p.nodes {
-            self.nodes = v;
-        }
-        if let Some(v) = &p.failing_images {
-            self.failing_images.clone_from(v);
-        }
-        if let Some(v) = &p.crashing_images {
-            self.crashing_images.clone_from(v);
-        }
-        if let Some(v) = &p.unready_images {
-            self.unready_images.clone_from(v);
-        }
-        if let Some(v) = &p.nodes_down {
-            self.nodes_down.clone_from(v);
-        }
-    }
-
     pub fn image_fails(&self, image: &str) -> bool {
         self.failing_images.iter().any(|g| glob_match(g, image))
     }

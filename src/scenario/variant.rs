@@ -10,6 +10,7 @@
 use super::{Scenario, ScenarioError};
 use crate::api::yaml::{parse_document, parse_state, to_editor_yaml};
 use crate::api::{Kind, Map, Value};
+use crate::cluster::kubelet::World;
 
 /// The fewest and the most variants a comparison shows.
 pub const MIN_VARIANTS: usize = 2;
@@ -105,31 +106,16 @@ fn split_top_level(text: &str) -> Vec<&str> {
     parts
 }
 
-/// The world's fields a variant may set, as the scenario file spells them (and
-/// `featureGates.NAME`, `nodeCapacity.RESOURCE`).
-const WORLD_FIELDS: [&str; 11] = [
-    "scheduleMs",
-    "startMs",
-    "readyMs",
-    "terminationMs",
-    "useGracePeriod",
-    "nodes",
-    "failingImages",
-    "crashingImages",
-    "unreadyImages",
-    "nodesDown",
-    "kubernetes",
-];
-
 fn check_path(path: &str) -> Result<(), String> {
     if path.is_empty() || path.split('.').any(str::is_empty) {
         return Err(format!("{path:?}: not a field path (e.g. spec.replicas)"));
     }
     match path.split_once('.') {
-        Some(("world", f)) if WORLD_FIELDS.contains(&f) => Ok(()),
+        Some(("world", f)) if World::FIELDS.contains(&f) => Ok(()),
         Some(("world", f))
-            if ["featureGates.", "nodeCapacity."].iter().any(|p| {
+            if World::KEYED.iter().any(|p| {
                 f.strip_prefix(p)
+                    .and_then(|g| g.strip_prefix('.'))
                     .is_some_and(|g| !g.is_empty() && !g.contains('.'))
             }) =>
         {
@@ -137,7 +123,7 @@ fn check_path(path: &str) -> Result<(), String> {
         }
         Some(("world", f)) => Err(format!(
             "{path}: the world has no field {f:?} (it has {})",
-            WORLD_FIELDS.join(", ")
+            World::FIELDS.join(", ")
         )),
         Some(("spec" | "metadata" | "nodes" | "budgets", _)) => Ok(()),
         _ => Err(format!(
