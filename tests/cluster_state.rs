@@ -82,7 +82,7 @@ fn a_pasted_mid_rollout_state_completes_from_where_it_stands() {
     // The first sync is the Deployment controller's, told of the Deployment by its informer's
     // first list, and its arithmetic is the state's.
     let first = &trace[0];
-    assert_eq!(first.branch, Some(Branch::Rollout));
+    assert_eq!(first.branch(), Some(Branch::Rollout));
     let text = explain_step(trace, 0);
     assert!(
         text.contains("cause: a watch event, ADDED Deployment shop/web, through addDeployment"),
@@ -167,7 +167,7 @@ fn the_terminating_pod_finishes_terminating_and_the_rest_go_on_from_their_state(
         c.rec
             .trace
             .iter()
-            .find(|s| s.changes.contains(&what))
+            .find(|s| s.changes().contains(&what))
             .map(|s| s.t)
     };
     // Its deletion began at 14:02:58 (deletionTimestamp less the 30 s grace period); with

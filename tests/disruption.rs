@@ -172,7 +172,7 @@ fn an_unmanaged_pod_leaves_no_disruption_and_an_unmanaged_pods_warning() {
     let out = s
         .trace
         .iter()
-        .find_map(|st| st.output.clone().filter(|o| o.starts_with("Name:")))
+        .find_map(|st| st.output().filter(|o| o.starts_with("Name:")))
         .unwrap();
     assert!(out.contains("Max unavailable:  1\n"), "{out}");
     assert!(out.contains("Allowed disruptions:  0\n"), "{out}");
@@ -203,7 +203,7 @@ fn drain_step(s: &Session) -> &rollout_playground::cluster::trace::TraceStep {
     let is_drain = |c: &str| c.starts_with("kubectl drain");
     let mut steps = s.trace.iter();
     steps
-        .find(|st| st.command.as_deref().is_some_and(is_drain))
+        .find(|st| st.command().is_some_and(is_drain))
         .expect("the run has a kubectl drain")
 }
 
@@ -217,8 +217,8 @@ fn a_drain_is_refused_pod_by_pod_until_the_budget_allows() {
     );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
     let drain = drain_step(&s);
-    assert_eq!(drain.command.as_deref(), Some("kubectl drain node-1"));
-    let out = drain.output.as_deref().unwrap();
+    assert_eq!(drain.command(), Some("kubectl drain node-1"));
+    let out = drain.output().unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "node/node-1 cordoned");
     let on_node: Vec<String> = lines
@@ -241,7 +241,7 @@ fn a_drain_is_refused_pod_by_pod_until_the_budget_allows() {
     }
     assert_eq!(lines.last(), Some(&"node/node-1 drained"), "{out}");
     // Refused every 5 s from 10 s until the fifth replica is Ready after 40 s.
-    let log = drain.watch.as_ref().unwrap();
+    let log = drain.action().unwrap().watch.as_ref().unwrap();
     let refusals = log
         .lines
         .iter()
@@ -250,9 +250,9 @@ fn a_drain_is_refused_pod_by_pod_until_the_budget_allows() {
     assert!(refusals >= 5 * on_node.len(), "{out}");
     assert!(log.end.as_ref().is_some_and(|e| e.error.is_none()));
     // The cause kubectl does not print is on the step.
-    assert!(drain.changes.iter().any(|c| c.contains(
+    assert!(drain.changes().iter().any(|c| c.contains(
         "eviction refused (429 TooManyRequests): The disruption budget web needs 4 healthy pods and has 4 currently"
-    )), "{:?}", drain.changes);
+    )), "{:?}", drain.changes());
     // No eviction took the budget below what it needs.
     let report = guarantees::evaluate(&s);
     let k = Kind::ALL.iter().position(|k| *k == Kind::Budget).unwrap();
@@ -284,7 +284,7 @@ fn a_drain_that_times_out_names_its_pods_and_node() {
     let text = drained("  - {at: 10s, run: kubectl drain node-1 --timeout=12s}\n");
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
     let drain = drain_step(&s);
-    let out = drain.output.as_deref().unwrap();
+    let out = drain.output().unwrap();
     assert!(out.contains("global timeout reached: 12s"), "{out}");
     assert!(
         out.contains("There are pending pods in node \"node-1\" when an error occurred: "),
@@ -298,15 +298,23 @@ fn a_drain_that_times_out_names_its_pods_and_node() {
         out.ends_with("There are pending nodes to be drained:\n node-1"),
         "{out}"
     );
-    let end = drain.watch.as_ref().unwrap().end.as_ref().unwrap();
+    let end = drain
+        .action()
+        .unwrap()
+        .watch
+        .as_ref()
+        .unwrap()
+        .end
+        .as_ref()
+        .unwrap();
     assert_eq!(end.t, 25_000, "the first retry at or after 22 s");
     assert!(
         drain
-            .errors
+            .errors()
             .iter()
             .any(|e| e.starts_with("error when evicting pods/")),
         "{:?}",
-        drain.errors
+        drain.errors()
     );
 }
 
@@ -324,7 +332,7 @@ fn drain_flags_as_kubectl_has_them() {
         0
     );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let out = drain_step(&s).output.as_deref().unwrap();
+    let out = drain_step(&s).output().unwrap();
     assert!(
         out.contains(" deleted\n") && !out.contains("evicting"),
         "{out}"
@@ -579,7 +587,7 @@ fn a_world_of_three_nodes_has_three_node_objects_that_kubectl_drains() {
     assert_eq!(rows.len(), 4, "{out}");
     assert!(rows[2].contains("Ready,SchedulingDisabled"), "{out}");
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
-    let out = drain_step(&s).output.as_deref().unwrap();
+    let out = drain_step(&s).output().unwrap();
     assert!(out.starts_with("node/node-2 cordoned\n"), "{out}");
     assert!(
         out.contains("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."),
@@ -612,14 +620,27 @@ fn a_drain_by_deletion_that_times_out_ends_with_a_plain_error() {
             );
     let s = Session::new(Scenario::parse(&text).unwrap()).unwrap();
     let drain = drain_step(&s);
-    let out = drain.output.as_deref().unwrap();
+    let out = drain.output().unwrap();
     assert!(
         out.contains("There are pending pods in node \"node-1\" when an error occurred: context deadline exceeded\npod/"),
         "{out}"
     );
-    assert_eq!(drain.errors, ["error: context deadline exceeded"], "{out}");
     assert_eq!(
-        drain.watch.as_ref().unwrap().end.as_ref().unwrap().t,
+        drain.errors(),
+        ["error: context deadline exceeded"],
+        "{out}"
+    );
+    assert_eq!(
+        drain
+            .action()
+            .unwrap()
+            .watch
+            .as_ref()
+            .unwrap()
+            .end
+            .as_ref()
+            .unwrap()
+            .t,
         12_000
     );
 }

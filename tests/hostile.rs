@@ -400,7 +400,7 @@ fn a_stuck_deployment_is_requeued_at_client_gos_pace() {
     let syncs = |from: u64, to: u64| {
         trace
             .iter()
-            .filter(|s| s.controller == Some(Controller::Deployment) && (from..to).contains(&s.t))
+            .filter(|s| s.controller() == Some(Controller::Deployment) && (from..to).contains(&s.t))
             .count()
     };
     // Before the deadline (600 s after the last progress), nothing requeues it.

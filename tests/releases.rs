@@ -348,11 +348,15 @@ fn the_path_through_the_code_is_the_releases() {
         let trace = Scenario::parse(&text).unwrap().run().unwrap();
         let names: Vec<&str> = trace
             .iter()
-            .flat_map(|s| s.calls.iter().map(|c| c.func))
+            .flat_map(|s| {
+                s.sync()
+                    .into_iter()
+                    .flat_map(|y| y.calls.iter().map(|c| c.func))
+            })
             .collect();
         let explained = trace
             .iter()
-            .flat_map(|s| &s.explain)
+            .flat_map(|s| s.explain())
             .any(|e| e.text.contains("before 1.34: once all 1 are ready"));
         (
             names.contains(&"FindMinNextPodAvailabilityCheck"),

@@ -80,27 +80,23 @@ fn no_gallery_command_is_rejected() {
         for s in run(&p) {
             // A rollout status that reports the rollout failed tells the story; it was not
             // refused.
-            let reports = s
-                .command
-                .as_deref()
-                .is_some_and(|c| c.contains("rollout status"))
-                && s.errors
+            let reports = s.command().is_some_and(|c| c.contains("rollout status"))
+                && s.errors()
                     .iter()
                     .all(|e| e.contains("exceeded its progress deadline"));
             assert!(
-                s.errors.is_empty() || reports,
+                s.errors().is_empty() || reports,
                 "{}: {:?} rejected: {:?}",
                 p.display(),
-                s.command,
-                s.errors
+                s.command(),
+                s.errors()
             );
             assert!(
-                s.error
-                    .as_deref()
+                s.error()
                     .is_none_or(|e| e.contains("the object has been modified")),
                 "{}: sync error {:?}",
                 p.display(),
-                s.error
+                s.error()
             );
         }
     }
@@ -123,7 +119,7 @@ fn seed_000_rolling_update_10_replicas_surge_3_unavailable_2() {
     )));
     let syncs: Vec<&TraceStep> = steps
         .iter()
-        .filter(|s| s.controller == Some(Controller::Deployment) && s.replica_sets.len() == 2)
+        .filter(|s| s.controller() == Some(Controller::Deployment) && s.replica_sets.len() == 2)
         .collect();
     assert_eq!(
         sizes(syncs[0]),
@@ -184,16 +180,16 @@ fn seed_004_rolling_update_25_percent() {
     )));
     let first = steps
         .iter()
-        .find(|s| s.controller == Some(Controller::Deployment) && s.replica_sets.len() == 2)
+        .find(|s| s.controller() == Some(Controller::Deployment) && s.replica_sets.len() == 2)
         .unwrap();
     assert_eq!(sizes(first), vec![(8, 1), (3, 2)]);
     assert!(
         first
-            .explain
+            .explain()
             .iter()
             .any(|e| e.text.contains("maxSurge = ceil(25% × 10) = 3")),
         "{:?}",
-        first.explain
+        first.explain()
     );
 }
 
@@ -206,7 +202,7 @@ fn proportional_scaling_kubernetes_io_example() {
     )));
     let scale = steps
         .iter()
-        .find(|s| s.branch == Some(Branch::Scale))
+        .find(|s| s.branch() == Some(Branch::Scale))
         .expect("a scale sync");
     assert_eq!(
         sizes(scale).iter().map(|x| x.0).collect::<Vec<_>>(),
@@ -253,7 +249,7 @@ fn orphan_delete_keeps_replica_sets_and_foreground_removes_them() {
         "{last:?}"
     );
     assert!(
-        fg.iter().any(|s| s.branch == Some(Branch::Delete)),
+        fg.iter().any(|s| s.branch() == Some(Branch::Delete)),
         "the delete branch fired while the Deployment waited for its dependents"
     );
 }
@@ -282,7 +278,7 @@ fn rollbacks_restore_old_templates() {
         env!("CARGO_MANIFEST_DIR"),
         "/scenarios/rollback-to-revision.yaml"
     )));
-    assert!(!steps.iter().any(|s| s.branch == Some(Branch::Rollback)));
+    assert!(!steps.iter().any(|s| s.branch() == Some(Branch::Rollback)));
     let last = steps.last().unwrap();
     let active: Vec<_> = last
         .replica_sets
@@ -302,7 +298,7 @@ fn rollbacks_restore_old_templates() {
         env!("CARGO_MANIFEST_DIR"),
         "/scenarios/rollback-then-and-now.yaml"
     )));
-    assert!(both.iter().any(|s| s.branch == Some(Branch::Rollback)));
+    assert!(both.iter().any(|s| s.branch() == Some(Branch::Rollback)));
     assert!(
         both.iter()
             .flat_map(|s| &s.events)
@@ -338,7 +334,7 @@ fn adoption_of_an_orphaned_replica_set() {
     assert!(
         steps
             .iter()
-            .flat_map(|s| &s.explain)
+            .flat_map(|s| s.explain())
             .any(|e| e.text.starts_with("adopting orphan ReplicaSet"))
     );
 }
@@ -663,7 +659,7 @@ until: 60s
     let old_scaled_up = scaled_up.iter().filter(|n| *n == first).count();
     assert_eq!(old_scaled_up, 1, "{scaled_up:?}");
     assert!(
-        steps.iter().flat_map(|s| &s.explain).any(|e| e
+        steps.iter().flat_map(|s| s.explain()).any(|e| e
             .text
             .contains("when cleaning up unhealthy replicas, got invalid request to scale down")),
         "the refusal is explained"
@@ -747,14 +743,10 @@ until: 61s
 "#;
     let steps = Scenario::parse(scenario).unwrap().run().unwrap();
     assert!(
-        steps.iter().all(|s| s.errors.is_empty()),
+        steps.iter().all(|s| s.errors().is_empty()),
         "a command was rejected"
     );
-    let out = steps
-        .iter()
-        .rev()
-        .find_map(|s| s.output.as_deref())
-        .unwrap();
+    let out = steps.iter().rev().find_map(|s| s.output()).unwrap();
     assert!(
         out.contains("availableReplicas: 2") && out.contains("observedGeneration: 2"),
         "{out}"
@@ -802,7 +794,7 @@ until: settled
     let explained: Vec<&str> = steps
         .iter()
         .filter(|s| s.t == 120_000)
-        .flat_map(|s| s.explain.iter().map(|e| e.text.as_str()))
+        .flat_map(|s| s.explain().iter().map(|e| e.text.as_str()))
         .collect();
     let old = steps
         .iter()
@@ -986,9 +978,9 @@ until: settled
     assert!(stuck.0 >= 1 && stuck.1 <= 3, "{stuck:?}");
     let fixed = steps
         .iter()
-        .find(|s| s.t == 60_000 && s.kind == rollout_playground::cluster::trace::StepKind::Action)
+        .find(|s| s.t == 60_000 && s.kind() == rollout_playground::cluster::trace::StepKind::Action)
         .unwrap();
-    assert_eq!(fixed.changes, [r#"world: {"failingImages":[]}"#]);
+    assert_eq!(fixed.changes(), [r#"world: {"failingImages":[]}"#]);
     let last = steps.last().unwrap().deployment.as_ref().unwrap();
     assert_eq!(
         (
@@ -1199,16 +1191,12 @@ fn rollout_status_watches_until_kubectl_would_return() {
         );
         let s = trace
             .iter()
-            .find(|s| {
-                s.command
-                    .as_deref()
-                    .is_some_and(|c| c.contains("rollout status"))
-            })
+            .find(|s| s.command().is_some_and(|c| c.contains("rollout status")))
             .unwrap();
-        let out = s.output.as_deref().unwrap_or_default();
+        let out = s.output().unwrap_or_default();
         assert_eq!(out.lines().last(), Some(*last), "{name}: {out}");
-        assert_eq!(s.errors.first().map(String::as_str), *error, "{name}");
-        let log = s.watch.as_ref().unwrap();
+        assert_eq!(s.errors().first().map(String::as_str), *error, "{name}");
+        let log = s.action().unwrap().watch.as_ref().unwrap();
         assert_eq!(log.end.as_ref().map(|e| e.t), *end, "{name}");
         assert_eq!(out.lines().count(), log.lines.len() + 1, "{name}");
         assert!(
@@ -1229,12 +1217,13 @@ fn rollout_status_without_watch_prints_one_line() {
     );
     let outs: Vec<_> = trace
         .iter()
-        .filter(|s| {
-            s.command
-                .as_deref()
-                .is_some_and(|c| c.contains("rollout status"))
+        .filter(|s| s.command().is_some_and(|c| c.contains("rollout status")))
+        .map(|s| {
+            (
+                s.output().unwrap().to_string(),
+                s.action().unwrap().watch.is_some(),
+            )
         })
-        .map(|s| (s.output.clone().unwrap(), s.watch.is_some()))
         .collect();
     assert_eq!(
         outs,
@@ -1254,17 +1243,13 @@ fn rollout_status_without_watch_prints_one_line() {
 /// because of the Deployment's ADDED event, through `addDeployment`.
 #[test]
 fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping() {
-    use rollout_playground::cluster::trace::{Controller, StepKind};
+    use rollout_playground::cluster::trace::Controller;
     let trace = run_web(
         "replicas: 20",
         "{name: app, image: 'app:1'}",
         "until: settled\n",
     );
-    let syncs = |c| {
-        trace
-            .iter()
-            .filter(move |s| s.kind == StepKind::Sync && s.controller == Some(c))
-    };
+    let syncs = |c| trace.iter().filter_map(move |s| s.sync_of(c));
     let first_d = syncs(Controller::Deployment).next().unwrap();
     let cause = serde_json::to_value(first_d.cause.as_ref().unwrap()).unwrap();
     assert_eq!(
@@ -1277,7 +1262,7 @@ fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping()
     let mut rs = syncs(Controller::ReplicaSet);
     let first = rs.next().unwrap();
     let q = first.queues.as_ref().unwrap();
-    assert_eq!(q.replicaset.processing, [first.key.clone().unwrap()]);
+    assert_eq!(q.replicaset.processing, std::slice::from_ref(&first.key));
     assert_eq!(first.batches, [1, 2, 4, 8, 5]);
     assert_eq!(first.burst_replicas, None);
     let e = first.expectations.unwrap();
@@ -1311,7 +1296,7 @@ fn the_machinery_why_each_sync_ran_and_the_replica_set_controllers_bookkeeping()
 /// events, each with the keys that ranked it; `rollout explain` prints them.
 #[test]
 fn a_scale_down_records_the_pods_it_deleted_with_their_ranking_keys() {
-    use rollout_playground::cluster::trace::{Controller, StepKind};
+    use rollout_playground::cluster::trace::Controller;
     let trace = run_web(
         "replicas: 6",
         "{name: app, image: 'app:1'}",
@@ -1319,14 +1304,15 @@ fn a_scale_down_records_the_pods_it_deleted_with_their_ranking_keys() {
     );
     let down: Vec<usize> = (0..trace.len())
         .filter(|&i| {
-            let s = &trace[i];
-            s.kind == StepKind::Sync && s.controller == Some(Controller::ReplicaSet)
+            trace[i]
+                .sync_of(Controller::ReplicaSet)
+                .is_some_and(|y| !y.deletions.is_empty())
         })
-        .filter(|&i| !trace[i].deletions.is_empty())
         .collect();
     assert_eq!(down.len(), 1, "one sync deletes the four pods");
     let s = &trace[down[0]];
-    let recorded: Vec<&str> = s.deletions.iter().map(|d| d.pod.as_str()).collect();
+    let y = s.sync().unwrap();
+    let recorded: Vec<&str> = y.deletions.iter().map(|d| d.pod.as_str()).collect();
     let events: Vec<&str> = s
         .events
         .iter()
@@ -1335,12 +1321,12 @@ fn a_scale_down_records_the_pods_it_deleted_with_their_ranking_keys() {
         .collect();
     assert_eq!(recorded.len(), 4);
     assert_eq!(recorded, events);
-    for d in &s.deletions {
+    for d in &y.deletions {
         let r = &d.rank;
         assert!(r.assigned && r.ready && r.phase == "Running", "{d:?}");
         assert!(r.ready_since.is_some() && r.created.is_some(), "{d:?}");
     }
-    let e = s.expectations.unwrap();
+    let e = y.expectations.unwrap();
     assert_eq!((e.after.del, e.after.satisfied), (4, false));
     let text = rollout_playground::scenario::table::explain_step(&trace, down[0]);
     assert!(

@@ -263,7 +263,7 @@ fn a_node_that_stops_reporting_is_tainted_and_its_pods_evicted_after_300_s() {
         c.rec
             .trace
             .iter()
-            .find(|st| st.changes.iter().any(|x| x.contains(what)))
+            .find(|st| st.changes().iter().any(|x| x.contains(what)))
             .map(|st| st.t)
     };
     // The grace period (50 s) after the kubelet stopped: Unknown, tainted, pods not Ready.
@@ -369,9 +369,9 @@ fn a_node_down_must_be_a_node() {
     let text = node_down_scenario("settled").replace("nodesDown: [node-2]", "nodesDown: [node-9]");
     let s = Scenario::parse(&text).unwrap();
     let trace = s.run().unwrap();
-    let step = trace.iter().find(|t| !t.errors.is_empty()).unwrap();
+    let step = trace.iter().find(|t| !t.errors().is_empty()).unwrap();
     assert_eq!(
-        step.errors,
+        step.errors(),
         ["world.nodesDown: \"node-9\" is not a Node (kubectl get nodes lists the world's nodes)"]
     );
     let text = node_down_scenario("settled").replace(

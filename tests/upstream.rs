@@ -6,7 +6,6 @@
 mod common;
 
 use rollout_playground::apiserver::queue::Cause;
-use rollout_playground::cluster::trace::StepKind;
 use rollout_playground::controller::calls::Scope;
 use rollout_playground::controller::upstream;
 use rollout_playground::scenario::Scenario;
@@ -88,10 +87,10 @@ fn every_name_in_the_gallerys_traces_is_in_the_data_file_with_its_place() {
     for e in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
         for s in Scenario::parse(&text).unwrap().run().unwrap() {
-            if s.kind != StepKind::Sync {
+            let Some(s) = s.sync() else {
                 continue;
-            }
-            let scope = s.controller.unwrap().scope();
+            };
+            let scope = s.controller.scope();
             assert!(!s.calls.is_empty(), "a sync records its path: {s:?}");
             for c in &s.calls {
                 names.insert((c.scope, c.func.to_string()));

@@ -149,7 +149,11 @@ fn a_step_adds_nodes_and_takes_none_away() {
         10,
         "two more nodes of 2 CPUs hold the 4 that waited"
     );
-    let errors: Vec<&String> = session.trace.iter().flat_map(|t| t.errors.iter()).collect();
+    let errors: Vec<&String> = session
+        .trace
+        .iter()
+        .flat_map(|t| t.errors().iter())
+        .collect();
     assert!(
         errors.iter().any(|e| e.starts_with(
             "world.nodes: 2 is fewer than the 5 nodes registered; a step adds nodes but takes none away"

@@ -85,6 +85,12 @@ impl<K, V> OmitEmpty for BTreeMap<K, V> {
     }
 }
 
+impl<T> OmitEmpty for [T] {
+    fn omit(&self) -> bool {
+        self.is_empty()
+    }
+}
+
 impl<T> OmitEmpty for Option<T> {
     fn omit(&self) -> bool {
         self.is_none()

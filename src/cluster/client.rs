@@ -5,7 +5,7 @@
 //! the step of the command that started them, each line at its virtual instant.
 
 use super::Due;
-use super::trace::TraceStep;
+use super::trace::{ActionStep, TraceStep};
 use crate::api::Str;
 use crate::apiserver::store::{Store, WatchRef};
 use crate::controller::actor::Cx;
@@ -58,7 +58,7 @@ pub trait Client {
     /// Writes what it printed since it was last asked onto `s`, its command's step, and how it
     /// ended once it did (`None`: the step is not in this recording, or not recorded yet, and
     /// what it printed is not written anywhere).
-    fn print_onto(&mut self, s: Option<&mut TraceStep>);
+    fn print_onto(&mut self, s: Option<&mut ActionStep>);
     /// Whether it has ended (and leaves the cluster).
     fn ended(&self) -> bool;
     /// The trace step of the command that started it, once recorded.
@@ -115,5 +115,5 @@ pub fn client_cx<'c, 'a>(
 /// the steps recorded before the recording began).
 pub fn print(c: &mut dyn Client, trace: &mut [TraceStep], base: usize) {
     let at = c.step().and_then(|i| i.checked_sub(base));
-    c.print_onto(at.and_then(|i| trace.get_mut(i)));
+    c.print_onto(at.and_then(|i| trace.get_mut(i)?.action_mut()));
 }

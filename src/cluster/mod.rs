@@ -447,9 +447,7 @@ impl Cluster {
                 let sim = &mut self.sim;
                 let changes = sim.disruption.sync_all(&mut cx!(sim));
                 if self.recording() && !changes.is_empty() {
-                    let mut s = TraceStep::new(self.now_ms(), StepKind::World);
-                    s.changes = changes;
-                    self.push_step(s);
+                    self.push_step(TraceStep::new(self.now_ms(), Body::World(changes)));
                 }
                 continue;
             }
@@ -517,7 +515,7 @@ impl Cluster {
         let Some(key) = self.queue_mut(c).get() else {
             return;
         };
-        let mut s = TraceStep::new(self.now_ms(), StepKind::Sync);
+        let mut s = SyncStep::new(c, String::new());
         s.cause = self.queue_mut(c).take_cause(&key);
         if self.recording() {
             s.queues = Some(Box::new(trace::Queues {
@@ -581,9 +579,8 @@ impl Cluster {
         self.sim.store.observer = None;
         self.queue_mut(c).done(&key);
         if self.recording() && worth_a_step {
-            s.controller = Some(c);
-            s.key = Some(key.into());
-            self.push_step(s);
+            s.key = key.into();
+            self.push_step(TraceStep::new(self.now_ms(), Body::Sync(s)));
         }
     }
 
@@ -701,9 +698,7 @@ impl Cluster {
             }
         }
         if !instant.changes.is_empty() && recording {
-            let mut s = TraceStep::new(self.now_ms(), StepKind::World);
-            s.changes = instant.changes;
-            self.push_step(s);
+            self.push_step(TraceStep::new(self.now_ms(), Body::World(instant.changes)));
         }
         // A checkpoint may follow an instant's drain (`resume_drain` takes it).
         self.sim.instant_drain = true;

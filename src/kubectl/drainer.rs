@@ -12,7 +12,7 @@ use crate::api::time::go_duration;
 use crate::api::{LabelSelector, Pod, Str, key_of};
 use crate::apiserver::store::{ApiError, Store, WatchRef};
 use crate::cluster::client::{Client, ClientCx, Step};
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::ActionStep;
 use crate::cluster::watch::{WatchEnd, WatchLine};
 
 /// `EvictErrorRetryDelay`: how long the client waits after a refused eviction.
@@ -535,7 +535,7 @@ impl Client for Drain {
     fn expire(&mut self, _: &Store, _: u64) {}
 
     /// After each of its timers: what it printed, and its end.
-    fn print_onto(&mut self, s: Option<&mut TraceStep>) {
+    fn print_onto(&mut self, s: Option<&mut ActionStep>) {
         let lines = std::mem::take(&mut self.lines);
         let Some(s) = s.filter(|_| !lines.is_empty() || self.end.is_some()) else {
             return;

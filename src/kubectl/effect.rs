@@ -1,7 +1,9 @@
 //! What a command line writes, read from the line alone (no cluster): which objects, and which
-//! part of them. The page asks it whether a later command of the scenario may undo the
-//! reader's change: only when both write the same part of the same object. It errs on the
-//! side of "may": a line it cannot read writes everything.
+//! part of them. The one reader of "what a command writes": the page asks it whether a later
+//! command of the scenario may undo the reader's change (only when both write the same part of
+//! the same object), and the guarantees ask it whether a breach follows a hand on the pods, a
+//! ReplicaSet or the Deployment. It errs on the side of "may": a line it cannot read writes
+//! everything.
 
 use super::command::Command;
 use super::line::parse;
@@ -15,8 +17,10 @@ enum Part {
     Paused,
     Labels,
     Annotations,
-    /// The whole object (apply, create, patch, delete, a line not understood).
+    /// The whole object (apply, create, patch, cordon, a line not understood).
     Whole,
+    /// The object is deleted.
+    Deleted,
 }
 
 /// Which objects: every object (a manifest, a line not understood), every object of a type
@@ -28,13 +32,34 @@ enum Objects {
     Named(Vec<(Resource, String)>),
 }
 
-struct Writes {
+/// What one command line writes.
+pub struct Writes {
     namespace: String,
     objects: Objects,
     part: Part,
 }
 
 impl Writes {
+    /// Whether it names objects of this type (by name, by type or by selector); a line that
+    /// may write anything names none.
+    pub fn names(&self, res: Resource) -> bool {
+        match &self.objects {
+            Objects::All => false,
+            Objects::OfType(t) => *t == res,
+            Objects::Named(n) => n.iter().any(|(r, _)| *r == res),
+        }
+    }
+
+    /// Whether it writes objects of this type, or may (a manifest, a line not understood).
+    pub fn may_write(&self, res: Resource) -> bool {
+        matches!(self.objects, Objects::All) || self.names(res)
+    }
+
+    /// Whether it deletes what it names.
+    pub fn deletes(&self) -> bool {
+        self.part == Part::Deleted
+    }
+
     fn everything() -> Writes {
         Writes {
             namespace: String::new(),
@@ -45,7 +70,7 @@ impl Writes {
 }
 
 /// What `line` writes, or `None` when it only reads.
-fn writes(line: &str) -> Option<Writes> {
+pub fn writes(line: &str) -> Option<Writes> {
     let Ok(cmd) = parse(line) else {
         return Some(Writes::everything());
     };
@@ -59,8 +84,22 @@ fn writes(line: &str) -> Option<Writes> {
         ("rollout", _) => (Part::Template, 1),
         ("label", _) => (Part::Labels, 0),
         ("annotate", _) => (Part::Annotations, 0),
-        ("delete" | "patch", _) => (Part::Whole, 0),
+        ("delete", _) => (Part::Deleted, 0),
+        ("patch", _) => (Part::Whole, 0),
         ("config", _) => return None,
+        // The nodes it names, each by its name alone (a drain's evictions are the eviction
+        // API's, which the disruption budget guards; they undo no command).
+        ("cordon" | "uncordon" | "drain", _) => {
+            let nodes = cmd
+                .words()
+                .into_iter()
+                .map(|n| (Resource::Node, n.to_string()));
+            return Some(Writes {
+                namespace: String::new(),
+                objects: Objects::Named(nodes.collect()),
+                part: Part::Whole,
+            });
+        }
         _ => return Some(Writes::everything()),
     };
     Some(Writes {
@@ -136,7 +175,8 @@ pub fn may_undo(earlier: &str, later: &str) -> bool {
         return false;
     };
     let same_ns = a.namespace.is_empty() || b.namespace.is_empty() || a.namespace == b.namespace;
-    let same_part = a.part == Part::Whole || b.part == Part::Whole || a.part == b.part;
+    let whole = |p: Part| matches!(p, Part::Whole | Part::Deleted);
+    let same_part = whole(a.part) || whole(b.part) || a.part == b.part;
     same_ns && same_part && overlap(&a.objects, &b.objects)
 }
 
@@ -212,8 +252,81 @@ mod tests {
                 "kubectl get rs",
                 false,
             ),
+            (
+                "kubectl scale deployment/web --replicas=4",
+                "kubectl drain node-1 --ignore-daemonsets",
+                false,
+            ),
+            (
+                "kubectl cordon node-1 node-2",
+                "kubectl uncordon node-2",
+                true,
+            ),
+            ("kubectl cordon node-1", "kubectl uncordon node-2", false),
         ] {
             assert_eq!(may_undo(earlier, later), may, "{earlier} then {later}");
+        }
+    }
+
+    #[test]
+    fn what_a_line_deletes_names_and_may_write() {
+        use super::super::resource::Resource::{Deployment, Pod, ReplicaSet};
+        use super::writes;
+        // (line, deletes, names pods, names ReplicaSets, may write Deployments)
+        for (line, deletes, pods, rs, deploy) in [
+            ("kubectl delete pod web-1", true, true, false, false),
+            ("kubectl delete po/web-1 po/web-2", true, true, false, false),
+            ("kubectl label pod web-1 a=b", false, true, false, false),
+            (
+                "kubectl scale rs/web-1 --replicas=0",
+                false,
+                false,
+                true,
+                false,
+            ),
+            (
+                "kubectl set image deployment/web nginx=x",
+                false,
+                false,
+                false,
+                true,
+            ),
+            (
+                "kubectl rollout undo deployment/web",
+                false,
+                false,
+                false,
+                true,
+            ),
+            ("kubectl apply -f -", false, false, false, true),
+            (
+                "kubectl create deployment api --image=x",
+                false,
+                false,
+                false,
+                true,
+            ),
+            ("kubectl cordon node-1", false, false, false, false),
+            ("kubectl drain node-1", false, false, false, false),
+        ] {
+            let w = writes(line).expect("a write");
+            assert_eq!(
+                (
+                    w.deletes(),
+                    w.names(Pod),
+                    w.names(ReplicaSet),
+                    w.may_write(Deployment)
+                ),
+                (deletes, pods, rs, deploy),
+                "{line}"
+            );
+        }
+        for line in [
+            "kubectl get rs",
+            "kubectl rollout status deployment/web",
+            "kubectl describe deployment web",
+        ] {
+            assert!(writes(line).is_none(), "{line}");
         }
     }
 }

@@ -19,7 +19,7 @@ pub mod describe;
 mod drain;
 pub mod drainer;
 pub mod duration;
-mod effect;
+pub mod effect;
 mod fields;
 mod get;
 mod label;

@@ -9,7 +9,7 @@
 use crate::api::Deployment;
 use crate::apiserver::store::{Store, WatchRef};
 use crate::cluster::client::{Client, ClientCx, Step};
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::ActionStep;
 use crate::cluster::watch::{TIMED_OUT, WatchEnd, WatchLine};
 
 /// What a watching client makes of each new version of the Deployment it watches: the line to
@@ -207,7 +207,7 @@ impl Client for Watch {
         }
     }
 
-    fn print_onto(&mut self, s: Option<&mut TraceStep>) {
+    fn print_onto(&mut self, s: Option<&mut ActionStep>) {
         let new = self.printed..self.lines.len();
         self.printed = self.lines.len();
         let Some(s) = s.filter(|_| !new.is_empty() || self.end.is_some()) else {

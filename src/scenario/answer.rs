@@ -5,7 +5,7 @@
 //! are listed after it, each with what it wrote.
 
 use super::session::Session;
-use crate::cluster::trace::{StepKind, TraceStep};
+use crate::cluster::trace::TraceStep;
 
 /// A command's step and the followed Deployment's syncs of its instant, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ impl Session {
         // The last scenario step at or before `pos`; only a command's counts.
         let k = self.actions.partition_point(|&a| a <= upto);
         let command = *self.actions.get(k.checked_sub(1)?)?;
-        self.trace[command].command.as_ref()?;
+        self.trace[command].command().as_ref()?;
         let end = self.instant_end(command);
         if upto > end {
             return None;
@@ -64,9 +64,9 @@ impl Session {
 /// What a Deployment sync wrote, in a few words: the ReplicaSets it created, updated or
 /// deleted, the Deployment it rewrote, or its status alone.
 pub fn wrote(step: &TraceStep) -> String {
-    debug_assert_eq!(step.kind, StepKind::Sync);
+    let writes = step.sync().map_or(&[][..], |y| &y.writes);
     let mut said: Vec<String> = Vec::new();
-    for w in step.writes.iter().filter(|w| w.refused.is_none()) {
+    for w in writes.iter().filter(|w| w.refused.is_none()) {
         let what = match (w.verb, w.resource) {
             ("create", ("replicasets", "")) => format!("created {}", w.name),
             ("update", ("replicasets", "")) => format!("updated {}", w.name),
@@ -81,8 +81,7 @@ pub fn wrote(step: &TraceStep) -> String {
     if !said.is_empty() {
         return said.join(", ");
     }
-    let status = step
-        .writes
+    let status = writes
         .iter()
         .any(|w| w.refused.is_none() && w.resource.1 == "status");
     if status {
@@ -125,9 +124,9 @@ mod tests {
             assert_eq!(c.command, step, "{cmd}");
             assert!(c.syncs.len() >= 2, "{cmd}: several syncs in its instant");
             let caused = c.caused().unwrap();
-            assert_eq!(s.trace[caused].branch, Some(rung), "{cmd}");
+            assert_eq!(s.trace[caused].branch(), Some(rung), "{cmd}");
             assert_eq!(
-                s.trace[*c.syncs.last().unwrap()].branch,
+                s.trace[*c.syncs.last().unwrap()].branch(),
                 Some(Branch::Rollout),
                 "{cmd}: the instant ends in a rollout sync"
             );
@@ -160,14 +159,13 @@ mod tests {
         let step = (0..s.len())
             .find(|&i| {
                 s.trace[i]
-                    .command
-                    .as_deref()
+                    .command()
                     .is_some_and(|c| c.starts_with("kubectl set image"))
             })
             .unwrap();
         let c = s.command_syncs(step).unwrap();
         let caused = c.caused().unwrap();
-        assert_eq!(s.trace[caused].branch, Some(Branch::Rollout));
+        assert_eq!(s.trace[caused].branch(), Some(Branch::Rollout));
         assert_eq!(
             wrote(&s.trace[caused])
                 .split(", ")

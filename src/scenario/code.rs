@@ -2,7 +2,7 @@
 //! depth, its place upstream (file, lines, link), the explain lines it gave and the writes
 //! it made. The page's Code view draws these rows; `rollout explain` prints them.
 
-use crate::cluster::trace::TraceStep;
+use crate::cluster::trace::SyncStep;
 use crate::controller::calls;
 use crate::controller::release::Release;
 use crate::controller::upstream::{self, Place};
@@ -43,13 +43,13 @@ impl CodeRow {
 
 /// The rows of `s`'s path, and the explain lines of functions the path does not show
 /// (`fn`, text).
-pub fn code_rows(s: &TraceStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
+pub fn code_rows(s: &SyncStep) -> (Vec<CodeRow>, Vec<(String, String)>) {
     code_rows_at(s, Release::NEWEST)
 }
 
 /// [`code_rows`] for a run on `release`: on an older release than the data file's, each
 /// function links to its file on that release's branch.
-pub fn code_rows_at(s: &TraceStep, release: Release) -> (Vec<CodeRow>, Vec<(String, String)>) {
+pub fn code_rows_at(s: &SyncStep, release: Release) -> (Vec<CodeRow>, Vec<(String, String)>) {
     let (per_call, loose) = calls::attach(&s.calls, &s.explain);
     // An older release's own tag. A newer one keeps the data file's lines: the releases
     // after it name no change to these controllers (release.rs holds every difference).
@@ -92,7 +92,7 @@ pub fn code_rows_at(s: &TraceStep, release: Release) -> (Vec<CodeRow>, Vec<(Stri
 
 /// The functions that decided a sync, each once, in call order: those that gave its numbers
 /// or made its writes (Learn mode links a revealed answer to them).
-pub fn deciding(s: &TraceStep) -> Vec<CodeRow> {
+pub fn deciding(s: &SyncStep) -> Vec<CodeRow> {
     let (rows, _) = code_rows(s);
     let mut out: Vec<CodeRow> = vec![];
     for r in rows {
@@ -149,10 +149,10 @@ pub fn release_text(release: Release) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::trace::{Controller, StepKind};
+    use crate::cluster::trace::{Body, Controller};
     use crate::scenario::Scenario;
 
-    fn first_sync(controller: Controller) -> TraceStep {
+    fn first_sync(controller: Controller) -> SyncStep {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/scenarios/rolling-update.yaml"
@@ -161,7 +161,10 @@ mod tests {
         let trace = Scenario::parse(&text).unwrap().run().unwrap();
         trace
             .into_iter()
-            .find(|s| s.kind == StepKind::Sync && s.controller == Some(controller))
+            .find_map(|s| match s.body {
+                Body::Sync(y) if y.controller == controller => Some(y),
+                _ => None,
+            })
             .unwrap()
     }
 

@@ -12,7 +12,7 @@ use super::session::Session;
 use super::summary;
 use crate::api::Deployment;
 use crate::api::StrategyType;
-use crate::cluster::trace::{DeploymentView, PodState, StepKind, TraceStep};
+use crate::cluster::trace::{DeploymentView, PodState, TraceStep};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -142,7 +142,7 @@ impl std::fmt::Display for Numbers {
                 replicas,
                 max_surge,
             } => {
-                let ceiling = replicas + max_surge;
+                let ceiling = summary::ceiling(*replicas, *max_surge);
                 let sign = if desired <= &ceiling { "≤" } else { ">" };
                 write!(
                     f,
@@ -154,7 +154,7 @@ impl std::fmt::Display for Numbers {
                 replicas,
                 max_unavailable,
             } => {
-                let floor = (replicas - max_unavailable).max(0);
+                let floor = summary::floor(*replicas, *max_unavailable);
                 let sign = if *available as i32 >= floor {
                     "≥"
                 } else {
@@ -320,7 +320,7 @@ fn ceiling(at: &At) -> Check {
         return no_deployment(Kind::Ceiling);
     };
     let desired: i32 = at.st.replica_sets.iter().map(|r| r.replicas).sum();
-    let ceiling = d.replicas + d.max_surge;
+    let ceiling = summary::ceiling(d.replicas, d.max_surge);
     let numbers = Numbers::Ceiling {
         desired,
         replicas: d.replicas,
@@ -342,7 +342,7 @@ fn floor(at: &At, m: &mut Memory, failing: bool) -> Check {
     let Some(d) = at.d else {
         return no_deployment(Kind::Floor);
     };
-    let floor = (d.replicas - d.max_unavailable).max(0);
+    let floor = summary::floor(d.replicas, d.max_unavailable);
     let up = at.available as i32 >= floor;
     let key = (d.replicas, d.max_unavailable);
     if m.armed.is_some_and(|a| a != key) {
@@ -491,7 +491,7 @@ fn evictions(st: &TraceStep) -> (usize, Vec<&str>) {
     let mut refused = 0;
     let mut evicted = vec![];
     for note in st
-        .changes
+        .changes()
         .iter()
         .filter_map(|c| c.strip_prefix("kubectl drain: "))
     {
@@ -643,26 +643,17 @@ fn unready_cleanup(s: &Session, from: usize, to: usize) -> Option<String> {
     None
 }
 
-/// What a command did, as far as the guarantees care.
+/// What a command did, as far as the guarantees care (kubectl's one reader of what a line
+/// writes): deleted pods by hand, wrote a ReplicaSet, wrote (or may have) the Deployment.
 fn touches(cmd: &str) -> (bool, bool, bool) {
-    let Ok(c) = crate::kubectl::parse(cmd) else {
+    use crate::kubectl::Resource;
+    let Some(w) = crate::kubectl::effect::writes(cmd) else {
         return (false, false, false);
     };
-    let verb = c.verb.name;
-    let words = c.words();
-    // `set image deployment/web`: the target after the subcommand.
-    let target = words.get(c.sub().map_or(0, |_| 1)).copied().unwrap_or("");
-    let pods = target.starts_with("pod") || target.starts_with("po/");
-    let rs = target.starts_with("replicaset") || target.starts_with("rs");
-    let deploy = target.starts_with("deploy")
-        || verb == "apply"
-        || verb == "create"
-        || verb == "set"
-        || verb == "rollout";
     (
-        pods && verb == "delete",
-        rs,
-        deploy && verb != "get" && verb != "describe",
+        w.deletes() && w.names(Resource::Pod),
+        w.names(Resource::ReplicaSet),
+        w.may_write(Resource::Deployment),
     )
 }
 
@@ -680,10 +671,11 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
         if let Some(pod) = evictions(st).1.first() {
             evicted = Some(format!("`kubectl drain` evicted {pod} at t = {}", at(i)));
         }
-        if st.kind != StepKind::Action {
+        let Some(a) = st.action() else {
             continue;
-        }
-        if let Some(cmd) = st.command.as_deref() {
+        };
+        // A command refused changed nothing.
+        if let Some(cmd) = a.command.as_deref().filter(|_| a.errors.is_empty()) {
             let (pod, rs, deploy) = touches(cmd.lines().next().unwrap_or(""));
             let what = || format!("`{}` at t = {}", cmd.lines().next().unwrap_or(""), at(i));
             if pod {
@@ -696,7 +688,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
                 spec = Some(what());
             }
         }
-        if st.changes.iter().any(|c| c.starts_with("world:")) {
+        if st.changes().iter().any(|c| c.starts_with("world:")) {
             world = Some(format!("the world changed at t = {}", at(i)));
         }
     }
@@ -752,8 +744,8 @@ fn budget_cause(
     let refused: usize = s.trace[..=to].iter().map(|st| evictions(st).0).sum();
     let rollout = (from..=to).any(|i| {
         let st = &s.trace[i];
-        st.controller == Some(crate::cluster::trace::Controller::ReplicaSet)
-            && !st.deletions.is_empty()
+        st.sync_of(crate::cluster::trace::Controller::ReplicaSet)
+            .is_some_and(|y| !y.deletions.is_empty())
     });
     let what = hand_pod
         .map(|c| format!("a pod was deleted by hand ({c})"))

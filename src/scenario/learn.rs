@@ -41,7 +41,7 @@ pub fn asks_first(s: &Session) -> bool {
         return false;
     };
     let created = |name: &str| {
-        st.writes.iter().any(|w| {
+        st.writes().iter().any(|w| {
             w.verb == "create"
                 && w.resource == ("replicasets", "")
                 && w.refused.is_none()
@@ -49,7 +49,7 @@ pub fn asks_first(s: &Session) -> bool {
         })
     };
     s.is_focus_sync(0)
-        && st.branch.is_some_and(|b| Branch::LADDER.contains(&b))
+        && st.branch().is_some_and(|b| Branch::LADDER.contains(&b))
         && !st.replica_sets.is_empty()
         && st.replica_sets.iter().all(|r| created(&r.name))
 }
@@ -62,8 +62,8 @@ pub fn questions(s: &Session) -> Vec<usize> {
     if asks_first(s) {
         out.push(0);
         branch = Some((
-            s.trace[0].branch.unwrap_or(Branch::Rollout),
-            s.trace[0].strategy,
+            s.trace[0].branch().unwrap_or(Branch::Rollout),
+            s.trace[0].strategy(),
         ));
     }
     for i in 1..s.trace.len() {
@@ -71,15 +71,15 @@ pub fn questions(s: &Session) -> Vec<usize> {
             continue;
         }
         let st = &s.trace[i];
-        let Some(b) = st.branch.filter(|b| Branch::LADDER.contains(b)) else {
+        let Some(b) = st.branch().filter(|b| Branch::LADDER.contains(b)) else {
             continue;
         };
         let resized = sizes(&s.trace[i - 1]) != sizes(st);
-        let switched = branch.is_some_and(|p| p != (b, st.strategy));
+        let switched = branch.is_some_and(|p| p != (b, st.strategy()));
         if resized || switched {
             out.push(i);
         }
-        branch = Some((b, st.strategy));
+        branch = Some((b, st.strategy()));
     }
     out
 }
@@ -134,8 +134,8 @@ pub fn check(s: &Session, step: usize, p: &Prediction) -> Verdict {
     let st = &s.trace[step];
     let found = before(s, step);
     let after = sizes(st);
-    let branch = st.branch.unwrap_or(Branch::Rollout);
-    let strategy = st.strategy.filter(|_| branch == Branch::Rollout);
+    let branch = st.branch().unwrap_or(Branch::Rollout);
+    let strategy = st.strategy().filter(|_| branch == Branch::Rollout);
     let branch_right = p.branch == branch
         && (branch != Branch::Rollout || p.strategy.is_none() || p.strategy == strategy);
     let mut out: Vec<SizeVerdict> = found
@@ -232,12 +232,12 @@ pub fn explain_sync(s: &Session, step: usize) -> String {
         .checked_sub(1)
         .and_then(|p| s.trace[p].deployment.as_ref())
         .map_or(0, |d| d.status.available_replicas);
-    if let (Some(d), Some(Branch::Rollout)) = (&st.deployment, st.branch) {
+    if let (Some(d), Some(Branch::Rollout)) = (&st.deployment, st.branch()) {
         if d.strategy == StrategyType::RollingUpdate {
             out.push(format!(
                 "With replicas {r}, maxSurge {s} and maxUnavailable {u}: at most {r} + {s} = {} pods, and at least {r} − {u} = {} available ({} were).",
-                d.replicas + d.max_surge,
-                d.replicas - d.max_unavailable,
+                super::summary::ceiling(d.replicas, d.max_surge),
+                super::summary::floor(d.replicas, d.max_unavailable),
                 available,
                 r = d.replicas,
                 s = d.max_surge,
@@ -250,7 +250,7 @@ pub fn explain_sync(s: &Session, step: usize) -> String {
             ));
         }
     }
-    if let (Some(d), Some(Branch::Scale)) = (&st.deployment, st.branch) {
+    if let (Some(d), Some(Branch::Scale)) = (&st.deployment, st.branch()) {
         let total: i32 = found.iter().map(|(_, _, n)| n).sum();
         out.push(format!(
             "spec.replicas is {} and the ReplicaSets held {total}: {:+} spread in proportion to their sizes.",
@@ -263,7 +263,7 @@ pub fn explain_sync(s: &Session, step: usize) -> String {
 
 /// Why the branch fired, in plain words.
 pub fn why(st: &TraceStep) -> &'static str {
-    match (st.branch, st.strategy) {
+    match (st.branch(), st.strategy()) {
         (Some(Branch::Delete), _) => {
             "The Deployment has a deletionTimestamp: the controller only updates its status; the garbage collector removes its ReplicaSets and pods."
         }
@@ -416,7 +416,7 @@ mod tests {
             let i = q
                 .iter()
                 .copied()
-                .find(|&i| s.trace[i].branch == Some(branch))
+                .find(|&i| s.trace[i].branch() == Some(branch))
                 .unwrap_or_else(|| panic!("{name}: no {branch:?} question"));
             let found = before(&s, i);
             let sizes: Vec<i32> = found
@@ -436,7 +436,7 @@ mod tests {
                 .map(|r| r.replicas);
             let p = Prediction {
                 branch,
-                strategy: s.trace[i].strategy,
+                strategy: s.trace[i].strategy(),
                 sizes,
                 new_replica_set: created,
             };
@@ -447,7 +447,7 @@ mod tests {
         let st = recreate
             .trace
             .iter()
-            .find(|t| t.strategy == Some(StrategyType::Recreate))
+            .find(|t| t.strategy() == Some(StrategyType::Recreate))
             .unwrap();
         assert!(why(st).contains("Recreate"));
     }

@@ -6,7 +6,7 @@
 //! says what each step's messages are.
 
 use crate::apiserver::queue::Cause;
-use crate::cluster::trace::{Controller, StepKind, TraceStep};
+use crate::cluster::trace::{ActionStep, Body, Controller, SyncStep, TraceStep};
 
 /// A part of the cluster, in the order the page draws the lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -112,14 +112,14 @@ impl Message {
 
 /// The messages of step `s`.
 pub fn messages(s: &TraceStep) -> Vec<Message> {
-    match s.kind {
-        StepKind::Action => action(s),
-        StepKind::Sync => sync(s),
-        StepKind::World => world(s),
+    match &s.body {
+        Body::Action(a) => action(a),
+        Body::Sync(y) => sync(y),
+        Body::World(changes) => world(changes),
     }
 }
 
-fn action(s: &TraceStep) -> Vec<Message> {
+fn action(s: &ActionStep) -> Vec<Message> {
     let Some(cmd) = &s.command else {
         return vec![];
     };
@@ -137,13 +137,11 @@ fn action(s: &TraceStep) -> Vec<Message> {
     out
 }
 
-fn sync(s: &TraceStep) -> Vec<Message> {
-    let Some(c) = s.controller else {
-        return vec![];
-    };
+fn sync(s: &SyncStep) -> Vec<Message> {
+    let c = s.controller;
     let lane = Lane::of(c);
-    let key = s.key.clone().unwrap_or_default();
-    let mut out = cause(s, c, &key);
+    let key = &s.key;
+    let mut out = cause(s, c, key);
     out.push(Message::new(
         Lane::Queues,
         lane,
@@ -157,7 +155,7 @@ fn sync(s: &TraceStep) -> Vec<Message> {
 
 /// How the key came to be taken: the watch event and the handler that queued it, or the
 /// requeue.
-fn cause(s: &TraceStep, c: Controller, key: &str) -> Vec<Message> {
+fn cause(s: &SyncStep, c: Controller, key: &str) -> Vec<Message> {
     let mut out = vec![];
     match &s.cause {
         Some(Cause::Event {
@@ -204,7 +202,7 @@ fn cause(s: &TraceStep, c: Controller, key: &str) -> Vec<Message> {
 
 /// The ReplicaSet controller's own bookkeeping: its expectations, the slow-start batches it
 /// created pods in, the pod its ranking deleted first.
-fn bookkeeping(s: &TraceStep, lane: Lane) -> Vec<Message> {
+fn bookkeeping(s: &SyncStep, lane: Lane) -> Vec<Message> {
     let mut out = vec![];
     if let Some(e) = &s.expectations {
         out.push(Message::new(
@@ -260,7 +258,7 @@ fn handler_of(c: Controller) -> &'static str {
 
 /// A sync's writes, a run of the same call on one resource told once (`create pods ×10:
 /// web-…-a, web-…-b, …`).
-fn writes(s: &TraceStep, lane: Lane) -> Vec<Message> {
+fn writes(s: &SyncStep, lane: Lane) -> Vec<Message> {
     let mut out: Vec<Message> = vec![];
     let mut run: Vec<&str> = vec![];
     let flush =
@@ -307,12 +305,12 @@ fn writes(s: &TraceStep, lane: Lane) -> Vec<Message> {
     out
 }
 
-fn world(s: &TraceStep) -> Vec<Message> {
+fn world(changes: &[String]) -> Vec<Message> {
     // The scheduler binds; the kubelets report what their pods did. Runs of one kind are
     // told once.
     let mut groups: Vec<(Lane, &str, Vec<&str>)> = vec![];
     let mut out = vec![];
-    for c in &s.changes {
+    for c in changes {
         // The disruption controller's status writes, and a drain's evictions, told as they are.
         if c.starts_with("PodDisruptionBudget ") {
             out.push(Message::new(

@@ -24,7 +24,7 @@ use crate::api::yaml::parse_document;
 use crate::api::yaml::{object_from_value, parse_state};
 use crate::cluster::budget::{Budget, OverBudget};
 use crate::cluster::kubelet::{World, WorldPatch};
-use crate::cluster::trace::{StepKind, TraceStep};
+use crate::cluster::trace::{ActionStep, Body, TraceStep};
 use crate::cluster::{Cluster, Livelock};
 use crate::kubectl;
 use serde::Deserialize;
@@ -694,8 +694,10 @@ impl Cursor {
 
 /// Applies one user step at the cluster's current instant and records it as an `action` step.
 pub fn apply_step(c: &mut Cluster, step: &Step) {
-    let mut s = TraceStep::new(c.now_ms(), StepKind::Action);
-    s.caption = step.caption.clone();
+    let mut s = ActionStep {
+        caption: step.caption.clone(),
+        ..Default::default()
+    };
     if let Some(w) = &step.world {
         s.errors.extend(c.apply_world(w));
         s.changes.push(format!(
@@ -721,7 +723,7 @@ pub fn apply_step(c: &mut Cluster, step: &Step) {
         s.watch = Some(Default::default());
     }
     if recording {
-        c.push_step(s);
+        c.push_step(TraceStep::new(c.now_ms(), Body::Action(s)));
     }
 }
 

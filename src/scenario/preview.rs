@@ -5,7 +5,7 @@
 //! `<rollout-playground preview="…">` shows one in its button.
 
 use crate::api::StrategyType;
-use crate::cluster::trace::{StepKind, TraceStep};
+use crate::cluster::trace::{Body, TraceStep};
 use std::borrow::Borrow;
 use std::fmt::Write;
 
@@ -61,25 +61,22 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 /// What step `i` is, in words.
 fn what<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> String {
     let s = trace[i].borrow();
-    match s.kind {
-        StepKind::Sync => format!(
+    match &s.body {
+        Body::Sync(y) => format!(
             "{} sync{}",
-            s.controller.map_or("", |c| c.as_str()),
-            s.branch
+            y.controller.as_str(),
+            y.branch
                 .map(|b| format!(": {}", b.as_str()))
                 .unwrap_or_default()
         ),
-        StepKind::Action => s.command.clone().unwrap_or_else(|| "a caption".into()),
-        StepKind::World => s.world_source().into(),
+        Body::Action(a) => a.command.clone().unwrap_or_else(|| "a caption".into()),
+        Body::World(_) => s.world_source().into(),
     }
 }
 
 /// The latest caption at or before step `i`.
 fn caption<S: Borrow<TraceStep>>(trace: &[S], i: usize) -> Option<&str> {
-    trace[..=i]
-        .iter()
-        .rev()
-        .find_map(|s| s.borrow().caption.as_deref())
+    trace[..=i].iter().rev().find_map(|s| s.borrow().caption())
 }
 
 /// A line of text at the left margin.
@@ -282,7 +279,7 @@ pub fn film<S: Borrow<TraceStep>>(name: &str, trace: &[S]) -> String {
             n = i + 1,
             t = step.t,
             // A caption of the step's own: the playground's playback stops (or holds) there.
-            own = step.caption.as_deref().map_or(String::new(), |c| {
+            own = step.caption().map_or(String::new(), |c| {
                 format!(r#" data-hold="{}""#, super::embed::reading_ms(Some(c)))
             }),
             title = esc(&f.title)
@@ -416,7 +413,7 @@ mod tests {
         let (i, c) = trace
             .iter()
             .enumerate()
-            .find_map(|(i, s)| s.caption.as_deref().map(|c| (i, c)))
+            .find_map(|(i, s)| s.caption().map(|c| (i, c)))
             .expect("the default example has captions");
         let g = &out[out.find(&format!("<g id=\"f{}\"", i + 1)).unwrap()..];
         let g = &g[..g.find("</g>").unwrap()];

@@ -418,14 +418,16 @@ impl Session {
         self.changes
             .truncate(self.changes.partition_point(|&c| c < from));
         let focus_sync = |s: &TraceStep, focus: &Option<String>| {
-            s.controller == Some(Controller::Deployment) && s.key.is_some() && s.key == *focus
+            s.controller() == Some(Controller::Deployment)
+                && s.key().is_some()
+                && s.key() == focus.as_deref()
         };
         // The branch of the last focus sync before `from`.
         let mut branch = self.trace[..from]
             .iter()
             .rev()
             .find(|s| focus_sync(s, &self.focus))
-            .and_then(|s| s.branch);
+            .and_then(|s| s.branch());
         let sizes_differ = |a: &TraceStep, b: &TraceStep| {
             a.replica_sets.len() != b.replica_sets.len()
                 || a.replica_sets.iter().zip(&b.replica_sets).any(|(x, y)| {
@@ -440,12 +442,12 @@ impl Session {
                 Some(p) => sizes_differ(&self.trace[p], s),
                 None => !s.replica_sets.is_empty(),
             };
-            if s.kind == StepKind::Action {
+            if s.kind() == StepKind::Action {
                 self.actions.push(i);
                 change = true;
             } else if focus_sync(s, &self.focus) {
-                change |= s.branch != branch;
-                branch = s.branch;
+                change |= s.branch() != branch;
+                branch = s.branch();
             }
             if change && i > 0 {
                 self.changes.push(i);
@@ -495,8 +497,8 @@ impl Session {
             .iter()
             .take(i + 1)
             .rev()
-            .find_map(|s| match (&s.caption, &s.command) {
-                (Some(c), _) => Some(Some(c.as_str())),
+            .find_map(|s| match (s.caption(), s.command()) {
+                (Some(c), _) => Some(Some(c)),
                 (None, Some(_)) => Some(None),
                 (None, None) => None,
             })?
@@ -511,7 +513,7 @@ impl Session {
         };
         let mut j = i;
         while let Some(next) = self.trace.get(j + 1) {
-            if next.t != t || next.kind == StepKind::Action {
+            if next.t != t || next.kind() == StepKind::Action {
                 break;
             }
             j += 1;
@@ -700,7 +702,7 @@ impl Session {
         Ok(Outcome::Applied {
             step,
             output: change.output.unwrap_or_default(),
-            later: self.trace[step].watch.clone(),
+            later: self.trace[step].action().and_then(|a| a.watch.clone()),
         })
     }
 
@@ -719,7 +721,7 @@ impl Session {
         let output = kubectl::run_command(&mut c, &*parsed?)?;
         let written = self.new_focus(&c, before);
         let step = self.insert_step(step, written)?;
-        let later = self.trace.get(step).and_then(|s| s.watch.clone());
+        let later = self.trace.get(step).and_then(|s| s.action()?.watch.clone());
         Ok(Outcome::Applied {
             step,
             output,
@@ -732,7 +734,7 @@ impl Session {
         self.trace
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == StepKind::Action)
+            .filter(|(_, s)| s.kind() == StepKind::Action)
             .nth(k)
             .map(|(idx, _)| idx)
             .ok_or_else(|| {
@@ -774,13 +776,14 @@ impl Session {
             .rec
             .trace
             .iter()
-            .filter(|s| s.kind == StepKind::Action)
+            .filter_map(|s| Some((s.t, s.action()?)))
             .nth(k - before)
             .ok_or_else(|| {
                 SessionError::Refused("the run stopped before the command's instant".into())
             })?;
         // Refused when it never watched; an error that ended the watch (`--timeout`) comes
         // with the lines printed before it.
+        let (t, step) = step;
         if step.watch.is_none()
             && let Some(e) = step.errors.first()
         {
@@ -789,10 +792,7 @@ impl Session {
         let first = step.output.as_deref().unwrap_or("");
         let first = first.split('\n').next().unwrap_or("").to_string();
         let log = step.watch.clone().unwrap_or_default();
-        let mut lines = vec![WatchLine {
-            t: step.t,
-            text: first,
-        }];
+        let mut lines = vec![WatchLine { t, text: first }];
         lines.extend(log.lines);
         let returned = log.end.as_ref().map(|e| e.t);
         let reach = returned.unwrap_or(c.now_ms());
@@ -828,11 +828,11 @@ impl Session {
     pub fn deployments(&self) -> Vec<String> {
         let mut out: Vec<String> = vec![];
         for s in &self.trace {
-            if s.controller == Some(Controller::Deployment)
-                && let Some(k) = &s.key
-                && !out.contains(k)
+            if s.controller() == Some(Controller::Deployment)
+                && let Some(k) = s.key()
+                && !out.iter().any(|o| o == k)
             {
-                out.push(k.clone());
+                out.push(k.to_string());
             }
         }
         out
@@ -846,7 +846,9 @@ impl Session {
     /// Whether step `i` is a sync of the focus Deployment.
     pub fn is_focus_sync(&self, i: usize) -> bool {
         self.trace.get(i).is_some_and(|s| {
-            s.controller == Some(Controller::Deployment) && s.key.is_some() && s.key == self.focus
+            s.controller() == Some(Controller::Deployment)
+                && s.key().is_some()
+                && s.key() == self.focus.as_deref()
         })
     }
 
@@ -890,13 +892,13 @@ impl Session {
         let mut out = vec![];
         let mut last_branch: Option<Branch> = None;
         for (i, s) in self.trace.iter().enumerate() {
-            if s.kind == StepKind::Action {
+            if s.kind() == StepKind::Action {
                 out.push((i, Marker::Action));
             } else if self.is_focus_sync(i) {
-                if s.branch != last_branch {
+                if s.branch() != last_branch {
                     out.push((i, Marker::Branch));
                 }
-                last_branch = s.branch;
+                last_branch = s.branch();
             }
         }
         out
@@ -1066,12 +1068,12 @@ objects:
         else {
             panic!("set image changes the world")
         };
-        assert_eq!(s.trace[step].kind, StepKind::Action);
+        assert_eq!(s.trace[step].kind(), StepKind::Action);
         assert_eq!(s.trace[step].t, t);
         assert!(
             s.trace[step..]
                 .iter()
-                .any(|x| x.branch == Some(Branch::Rollout) && x.t >= t)
+                .any(|x| x.branch() == Some(Branch::Rollout) && x.t >= t)
         );
         assert_eq!(s.scenario.steps.len(), 1);
     }
@@ -1247,18 +1249,14 @@ objects:
         // A captioned step followed by a sync (which keeps the caption).
         let captioned = (0..s.len() - 1)
             .find(|&i| {
-                s.trace[i].caption.is_some()
-                    && s.trace[i + 1].caption.is_none()
-                    && s.trace[i + 1].command.is_none()
+                s.trace[i].caption().is_some()
+                    && s.trace[i + 1].caption().is_none()
+                    && s.trace[i + 1].command().is_none()
             })
             .expect("the gallery scenario has captions");
-        let caption = s.trace[captioned].caption.clone();
-        assert_eq!(s.caption_at(captioned), caption.as_deref());
-        assert_eq!(
-            s.caption_at(captioned + 1),
-            caption.as_deref(),
-            "syncs keep it"
-        );
+        let caption = s.trace[captioned].caption();
+        assert_eq!(s.caption_at(captioned), caption);
+        assert_eq!(s.caption_at(captioned + 1), caption, "syncs keep it");
         let Outcome::Applied { step, .. } = s
             .command(captioned + 1, "kubectl scale deployment/web --replicas=7")
             .unwrap()

@@ -37,6 +37,18 @@ pub struct Point {
     pub floor: Option<i32>,
 }
 
+/// The rolling updater's ceiling, written once for the chart, the summary, the guarantees and
+/// learn mode: at most replicas + maxSurge pods (maxSurge resolved against replicas).
+pub fn ceiling(replicas: i32, max_surge: i32) -> i32 {
+    replicas + max_surge
+}
+
+/// The rolling updater's floor: at least replicas − maxUnavailable available, never below 0
+/// (maxUnavailable resolved against replicas).
+pub fn floor(replicas: i32, max_unavailable: i32) -> i32 {
+    (replicas - max_unavailable).max(0)
+}
+
 /// The rails a Deployment's spec sets, as the rolling updater resolves them (maxSurge and
 /// maxUnavailable already resolved against replicas in the trace's view).
 pub fn guard_rails(d: &DeploymentView) -> (Option<i32>, Option<i32>) {
@@ -44,8 +56,8 @@ pub fn guard_rails(d: &DeploymentView) -> (Option<i32>, Option<i32>) {
         return (None, None);
     }
     (
-        Some(d.replicas + d.max_surge),
-        Some((d.replicas - d.max_unavailable).max(0)),
+        Some(ceiling(d.replicas, d.max_surge)),
+        Some(floor(d.replicas, d.max_unavailable)),
     )
 }
 
@@ -174,7 +186,7 @@ pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> 
     let mut last: Option<&str> = None;
     let mut last_action = None;
     for (i, s) in trace.iter().enumerate() {
-        if s.kind == StepKind::Action && s.command.is_some() {
+        if s.kind() == StepKind::Action && s.command().is_some() {
             last_action = Some(i);
         }
         let Some(rs) = s.newest() else { continue };
@@ -197,7 +209,7 @@ pub fn rollouts<S: std::borrow::Borrow<TraceStep>>(trace: &[S]) -> Vec<Rollout> 
     for (n, &(change, seen)) in starts.iter().enumerate() {
         let next = starts.get(n + 1).map(|&(c, _)| c);
         let mut r = measure(&trace, change, seen, next);
-        if n == 0 && last_before_first(&trace, seen) && trace[change].command.is_none() {
+        if n == 0 && last_before_first(&trace, seen) && trace[change].command().is_none() {
             r.change = "under way in the cluster state the run began from".into();
         }
         out.push(r);
@@ -259,9 +271,9 @@ fn measure(trace: &[&TraceStep], change: usize, seen: usize, next: Option<usize>
     let syncs = trace[change..=end_step]
         .iter()
         .filter(|s| {
-            s.controller == Some(Controller::Deployment)
-                && s.branch.is_some_and(|b| b != Branch::NotFound)
-                && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus
+            s.controller() == Some(Controller::Deployment)
+                && s.branch().is_some_and(|b| b != Branch::NotFound)
+                && s.key().and_then(|k| k.rsplit('/').next()) == focus
         })
         .count() as u32;
     let new = trace[seen]
@@ -270,8 +282,7 @@ fn measure(trace: &[&TraceStep], change: usize, seen: usize, next: Option<usize>
     Rollout {
         change_step: change,
         change: trace[change]
-            .command
-            .as_deref()
+            .command()
             .map(|c| c.lines().next().unwrap_or("").to_string())
             .unwrap_or_else(|| "the controller's own".into()),
         start_ms,

@@ -2,7 +2,7 @@
 //! whenever a ReplicaSet's DESIRED/CURRENT/READY changed), with the branch of every Deployment
 //! sync and each user action alongside.
 
-use crate::cluster::trace::{Controller, StepKind, TraceStep};
+use crate::cluster::trace::{Body, Controller, SyncStep, TraceStep};
 use crate::controller::deployment::Branch;
 use std::collections::BTreeMap;
 
@@ -17,24 +17,24 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
     for s in steps {
         let s = s.borrow();
         let t = format!("{:.1}s", s.t as f64 / 1000.0);
-        let why = match s.kind {
-            StepKind::Action => match (&s.command, s.errors.first()) {
+        let why = match &s.body {
+            Body::Action(a) => match (&a.command, a.errors.first()) {
                 (Some(c), Some(e)) => format!("$ {c}  → {e}"),
                 (Some(c), None) => format!("$ {c}"),
-                (None, _) => format!("# {}", s.caption.clone().unwrap_or_default()),
+                (None, _) => format!("# {}", a.caption.clone().unwrap_or_default()),
             },
-            StepKind::Sync if s.controller == Some(Controller::Deployment) => {
-                let mut w = format!("deployment sync: {}", s.branch.map_or("", Branch::as_str));
-                if let Some(st) = s.strategy.filter(|_| s.branch == Some(Branch::Rollout)) {
+            Body::Sync(y) if y.controller == Controller::Deployment => {
+                let mut w = format!("deployment sync: {}", y.branch.map_or("", Branch::as_str));
+                if let Some(st) = y.strategy.filter(|_| y.branch == Some(Branch::Rollout)) {
                     w.push_str(&format!(" ({st})"));
                 }
-                if let Some(e) = &s.error {
+                if let Some(e) = &y.error {
                     w.push_str(&format!(" — error: {e}"));
                 }
                 w
             }
-            StepKind::Sync => format!("{} sync", s.controller.map_or("", Controller::as_str)),
-            _ => s.changes.join("; "),
+            Body::Sync(y) => format!("{} sync", y.controller.as_str()),
+            Body::World(changes) => changes.join("; "),
         };
         let mut printed = false;
         for rs in &s.replica_sets {
@@ -52,10 +52,7 @@ pub fn render<S: std::borrow::Borrow<TraceStep>>(steps: &[S]) -> String {
                 printed = true;
             }
         }
-        if !printed
-            && (s.kind == StepKind::Action
-                || (s.kind == StepKind::Sync && s.controller == Some(Controller::Deployment)))
-        {
+        if !printed && (s.action().is_some() || s.controller() == Some(Controller::Deployment)) {
             out.push_str(&format!(
                 "{t:>8}  {:<28} {:>7} {:>7} {:>5}  {why}\n",
                 "", "", "", ""
@@ -83,29 +80,25 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
 ) -> String {
     let s = steps[i].borrow();
     let mut out = vec![];
-    let what = match s.kind {
-        StepKind::Sync => {
-            let mut w = format!(
-                "{} sync {}",
-                s.controller.map_or("", Controller::as_str),
-                s.key.as_deref().unwrap_or("")
-            );
-            if let Some(b) = s.branch {
+    let what = match &s.body {
+        Body::Sync(y) => {
+            let mut w = format!("{} sync {}", y.controller.as_str(), y.key);
+            if let Some(b) = y.branch {
                 w.push_str(&format!(" ({}", b.as_str()));
-                if let Some(st) = s.strategy.filter(|_| b == Branch::Rollout) {
+                if let Some(st) = y.strategy.filter(|_| b == Branch::Rollout) {
                     w.push_str(&format!(", {st}"));
                 }
                 w.push(')');
             }
             w
         }
-        StepKind::Action => match &s.command {
+        Body::Action(a) => match &a.command {
             Some(c) => format!("the command `{}`", c.lines().next().unwrap_or("")),
             None => "a caption".to_string(),
         },
-        _ => match s.world_source() {
-            "the scheduler and kubelets" => format!("the world: {}", s.changes.join("; ")),
-            who => format!("{who}: {}", s.changes.join("; ")),
+        Body::World(changes) => match s.world_source() {
+            "the scheduler and kubelets" => format!("the world: {}", changes.join("; ")),
+            who => format!("{who}: {}", changes.join("; ")),
         },
     };
     out.push(format!(
@@ -114,10 +107,19 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
         steps.len(),
         s.t as f64 / 1000.0
     ));
+    if let Some(y) = s.sync() {
+        sync_lines(y, release, &mut out);
+    }
+    out.join("\n")
+}
+
+/// What a sync's step says beyond its heading: its cause, its path through upstream's code,
+/// its bookkeeping, the queues and its error.
+fn sync_lines(s: &SyncStep, release: crate::controller::release::Release, out: &mut Vec<String>) {
     if let Some(c) = &s.cause {
         out.push(format!("cause: {}", cause_text(c)));
     }
-    code_lines(s, release, &mut out);
+    code_lines(s, release, out);
     if let Some(e) = &s.expectations {
         let one = |v: &crate::controller::replicaset::ExpectationsView| {
             format!(
@@ -173,7 +175,6 @@ pub fn explain_step_at<S: std::borrow::Borrow<TraceStep>>(
     if let Some(e) = &s.error {
         out.push(format!("error: {e}"));
     }
-    out.join("\n")
 }
 
 /// A sync's path through upstream's code with the numbers each call decided, and its writes
@@ -209,7 +210,7 @@ fn deletion_line(d: &crate::controller::replicaset::Deletion) -> String {
     )
 }
 
-fn code_lines(s: &TraceStep, release: crate::controller::release::Release, out: &mut Vec<String>) {
+fn code_lines(s: &SyncStep, release: crate::controller::release::Release, out: &mut Vec<String>) {
     let (rows, loose) = super::code::code_rows_at(s, release);
     if !rows.is_empty() {
         out.push(format!(

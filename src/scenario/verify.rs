@@ -445,7 +445,7 @@ fn differs(session: &Session, i: usize, fact: &Fact) -> Option<String> {
                 .enumerate()
                 .rev()
                 .find(|(j, _)| session.is_focus_sync(*j))
-                .and_then(|(_, s)| s.branch)
+                .and_then(|(_, s)| s.branch())
                 .map_or("no sync yet", |b| b.as_str());
             say("the branch that fired last", fired.into(), b.clone())
         }

@@ -51,8 +51,8 @@ fn syncs_upto(props: &Props) -> Vec<(usize, &TraceStep)> {
 
 /// The branch of a sync in words: `rollout (RollingUpdate)`.
 fn branch_words(t: &TraceStep) -> String {
-    let b = t.branch.map_or("?", Branch::as_str);
-    match t.strategy.filter(|_| t.branch == Some(Branch::Rollout)) {
+    let b = t.branch().map_or("?", Branch::as_str);
+    match t.strategy().filter(|_| t.branch() == Some(Branch::Rollout)) {
         Some(st) => format!("{b} ({st})"),
         None => b.to_string(),
     }
@@ -99,7 +99,7 @@ pub fn branch_drawer(props: &Props) -> Html {
         <details class="branch-drawer">
             <summary>{ summary_line(cur) }</summary>
             <ul class="explain">
-                { for cur.explain.iter().map(|e| html! {
+                { for cur.explain().iter().map(|e| html! {
                     <li><code class="fn">{ e.func.clone() }</code>{ " " }<span>{ e.text.clone() }</span></li>
                 }) }
             </ul>
@@ -120,8 +120,8 @@ pub fn branch_panel(props: &Props) -> Html {
             </section>
         };
     };
-    let fired = cur.branch.unwrap_or(Branch::NotFound);
-    let ladder = cur.ladder.as_ref();
+    let fired = cur.branch().unwrap_or(Branch::NotFound);
+    let ladder = cur.sync().and_then(|y| y.ladder.as_ref());
     let rungs = Branch::LADDER.iter().map(|&b| {
         let passed = ladder.and_then(|l| l.passed_over(b));
         let (state, why, said) = match passed {
@@ -130,7 +130,7 @@ pub fn branch_panel(props: &Props) -> Html {
             None => ("unreached", "", "not reached"),
         };
         let sub = (b == Branch::Rollout).then(|| {
-            let strat = cur.strategy;
+            let strat = cur.strategy();
             html! {
                 <div class="sub">
                     { for StrategyType::ALL.into_iter().map(|x| html! {
@@ -159,21 +159,21 @@ pub fn branch_panel(props: &Props) -> Html {
     });
     html! {
         <section class="branch-panel" aria-label="syncDeployment branch">
-            <h2>{ format!("syncDeployment {}", cur.key.clone().unwrap_or_default()) }</h2>
+            <h2>{ format!("syncDeployment {}", cur.key().unwrap_or_default()) }</h2>
             <p class="muted">{ format!("at {:.1}s, step {}{}", cur.t as f64 / 1000.0, idx + 1,
                 if idx == props.pos { String::new() } else { format!(" (now at step {})", props.pos + 1) }) }</p>
             if let Some(m) = special { <p class="warn">{ m }</p> }
-            if let Some(c) = &cur.cause {
+            if let Some(c) = cur.sync().and_then(|y| y.cause.as_ref()) {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
             }
             <ol class="ladder">{ for rungs }</ol>
             <h3>{"Why, with the numbers"}</h3>
             <ul class="explain">
-                { for cur.explain.iter().map(|e| html! {
+                { for cur.explain().iter().map(|e| html! {
                     <li><code class="fn">{ e.func.clone() }</code>{ " " }<span>{ e.text.clone() }</span></li>
                 }) }
             </ul>
-            if let Some(err) = &cur.error {
+            if let Some(err) = cur.error() {
                 // The optimistic-concurrency conflict is routine (the sync is retried at
                 // once): muted, with why, not a red error.
                 if let Some(note) = crate::scenario::learn::routine_error(err) {
@@ -207,7 +207,7 @@ fn command_syncs(props: &Props, shown: usize, on_seek: &Callback<usize>) -> Html
     } else {
         "The scenario's command"
     };
-    let cmd = s.trace[c.command].command.clone().unwrap_or_default();
+    let cmd = s.trace[c.command].command().unwrap_or_default();
     let items = c.syncs.iter().enumerate().map(|(k, &i)| {
         let t = &s.trace[i];
         let role = if k == 0 { " (the sync it caused)" } else { "" };

@@ -311,19 +311,19 @@ fn ticks<S: Borrow<TraceStep>>(trace: &[S], frame: &Frame) -> (Vec<Tick>, Vec<Ti
         if s.t > frame.t_end {
             break;
         }
-        if s.kind == StepKind::Action {
-            let class = if s.command.is_some() {
+        if s.kind() == StepKind::Action {
+            let class = if s.command().is_some() {
                 "command"
             } else {
                 "caption"
             };
             mark(&mut actions, (i, frame.x(s.t), class), ACTION_MERGE, || {
-                let first = s.command.as_deref().and_then(|c| c.lines().next());
+                let first = s.command().and_then(|c| c.lines().next());
                 first.unwrap_or("caption").to_string()
             });
-        } else if s.controller == Some(Controller::Deployment)
-            && s.key.as_deref().and_then(|k| k.rsplit('/').next()) == focus.as_deref()
-            && let Some(b) = s.branch
+        } else if s.controller() == Some(Controller::Deployment)
+            && s.key().and_then(|k| k.rsplit('/').next()) == focus.as_deref()
+            && let Some(b) = s.branch()
         {
             let at = (i, frame.x(s.t), branch_class(b));
             mark(&mut syncs, at, SYNC_MERGE, || {
@@ -454,7 +454,7 @@ mod tests {
         );
         let all_syncs = trace
             .iter()
-            .filter(|s| s.controller == Some(Controller::Deployment) && s.branch.is_some())
+            .filter(|s| s.controller() == Some(Controller::Deployment) && s.branch().is_some())
             .count();
         let drawn: usize = c.syncs.iter().map(|t| 1 + t.more).sum();
         assert_eq!(drawn, all_syncs, "every sync is drawn or counted");

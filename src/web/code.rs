@@ -5,7 +5,7 @@
 
 use super::handles::Run;
 use crate::api::StrategyType;
-use crate::cluster::trace::{StepKind, TraceStep};
+use crate::cluster::trace::SyncStep;
 use crate::controller::deployment::Branch;
 use crate::scenario::code::{self, CodeRow};
 use yew::prelude::*;
@@ -17,19 +17,18 @@ pub struct Props {
 }
 
 /// The sync the view shows: the current step when it is one, else the latest before it.
-fn shown(run: &Run, pos: usize) -> Option<(usize, &TraceStep)> {
+fn shown(run: &Run, pos: usize) -> Option<(usize, u64, &SyncStep)> {
     let s = &run.0;
     let upto = (pos + 1).min(s.len());
     s.trace[..upto]
         .iter()
         .enumerate()
         .rev()
-        .find(|(_, t)| t.kind == StepKind::Sync && !t.calls.is_empty())
-        .map(|(i, t)| (i, &**t))
+        .find_map(|(i, t)| Some((i, t.t, t.sync().filter(|y| !y.calls.is_empty())?)))
 }
 
 /// `syncDeployment`'s rungs as the sync went down them.
-fn ladder(t: &TraceStep) -> Html {
+fn ladder(t: &SyncStep) -> Html {
     let Some(l) = &t.ladder else {
         return Html::default();
     };
@@ -58,7 +57,7 @@ fn ladder(t: &TraceStep) -> Html {
     }
 }
 
-fn row(t: &TraceStep, i: usize, r: &CodeRow, active: bool) -> Html {
+fn row(t: &SyncStep, i: usize, r: &CodeRow, active: bool) -> Html {
     // The ladder drawn above says what syncDeployment's first line says in words.
     let said = (r.func == "syncDeployment")
         .then(|| t.ladder.as_ref()?.checked.first().map(|c| c.found.as_str()))
@@ -109,7 +108,7 @@ pub fn code_view(props: &Props) -> Html {
     if !*open {
         return html! { <section class="code-view" aria-label="Code view">{ head }</section> };
     }
-    let Some((idx, t)) = shown(&props.run, props.pos) else {
+    let Some((idx, at_ms, t)) = shown(&props.run, props.pos) else {
         return html! {
             <section class="code-view" aria-label="Code view">
                 { head }
@@ -132,13 +131,13 @@ pub fn code_view(props: &Props) -> Html {
         _ => None,
     };
     let back = at.and_then(|w| w.checked_sub(1));
-    let controller = t.controller.map_or("", |c| c.as_str());
+    let controller = t.controller.as_str();
     html! {
         <section class="code-view" aria-label="Code view">
             { head }
             <div id="code-body">
-            <h3 class="code-title">{ format!("{controller} sync {}", t.key.clone().unwrap_or_default()) }</h3>
-            <p class="muted">{ format!("at {:.1}s, step {}; {}", t.t as f64 / 1000.0, idx + 1, code::release_text(release)) }</p>
+            <h3 class="code-title">{ format!("{controller} sync {}", t.key) }</h3>
+            <p class="muted">{ format!("at {:.1}s, step {}; {}", at_ms as f64 / 1000.0, idx + 1, code::release_text(release)) }</p>
             if let Some(c) = &t.cause {
                 <p class="cause">{ format!("Why it ran: {}.", crate::scenario::table::cause_text(c)) }</p>
             }

@@ -345,7 +345,7 @@ pub fn embed_view(
                 <div class="notice" role="alert"><span>{ n }</span></div>
             }
             { super::parts::recording_bar(model, dispatch) }
-            if caption.is_some() || model.session.trace.iter().any(|s| s.caption.is_some()) {
+            if caption.is_some() || model.session.trace.iter().any(|s| s.caption().is_some()) {
                 { super::parts::caption_bar(model, dispatch, caption) }
             }
             { super::learn::predict_card(model, dispatch) }

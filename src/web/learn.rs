@@ -84,7 +84,7 @@ fn question(model: &Model, dispatch: &Dispatch, q: usize, g: &Guess) -> Html {
             <FocusOnQuestion {q} />
             <form {onsubmit}>
                 <h2 id="predict-heading">{ if model.before_first() {
-                    let name = s.trace[q].key.as_deref().unwrap_or("the Deployment").to_string();
+                    let name = s.trace[q].key().unwrap_or("the Deployment").to_string();
                     format!("Predict: {name} has just been created, with no ReplicaSet. What does its first sync do (t = {})?", secs(t))
                 } else {
                     format!("Predict: what does the next Deployment sync do (t = {})?", secs(t))
@@ -184,7 +184,7 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
             <p class="why">{ learn::why(st) }</p>
             <p class="why numbers">{ learn::explain_sync(&model.session, v.step) }</p>
             <ul class="explain">
-                { for st.explain.iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
+                { for st.explain().iter().map(|e| html! { <li><code class="fn">{ e.func.clone() }</code>{" "}{ e.text.clone() }</li> }) }
             </ul>
             { decided_by(st) }
             <button class="primary" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Play))}>{"Continue ▶"}</button>
@@ -194,7 +194,10 @@ fn revealed(model: &Model, dispatch: &Dispatch, v: &Verdict) -> Html {
 
 /// The upstream functions that decided the sync, each a link to its lines.
 fn decided_by(st: &crate::cluster::trace::TraceStep) -> Html {
-    let rows = crate::scenario::code::deciding(st);
+    let Some(y) = st.sync() else {
+        return Html::default();
+    };
+    let rows = crate::scenario::code::deciding(y);
     if rows.is_empty() {
         return Html::default();
     }
@@ -242,7 +245,7 @@ fn score(model: &Model, dispatch: &Dispatch) -> Html {
                         let (d, q) = (dispatch.clone(), *q);
                         let st = &model.session.trace[q];
                         html! { <li><button class="link" onclick={move |_| d.dispatch(Action::Playback(PlaybackAction::Seek(q.saturating_sub(1))))}>
-                            { format!("t = {}: {}", secs(st.t), st.branch.map_or("", Branch::as_str)) }
+                            { format!("t = {}: {}", secs(st.t), st.branch().map_or("", Branch::as_str)) }
                         </button>{ format!(" — {what}") }</li> }
                     }) }
                 </ul>

@@ -4,7 +4,7 @@
 //! handler that queued a key, the sync that took it and the writes that sync made.
 
 use super::handles::Run;
-use crate::cluster::trace::{StepKind, TraceStep};
+use crate::cluster::trace::{Body, TraceStep};
 use crate::scenario::machinery::{self, Flow, Lane, Message};
 use yew::prelude::*;
 
@@ -23,14 +23,10 @@ fn column(l: Lane) -> usize {
 }
 
 fn step_title(i: usize, t: &TraceStep) -> String {
-    let what = match t.kind {
-        StepKind::Action => "kubectl".to_string(),
-        StepKind::World => t.world_source().trim_start_matches("the ").to_string(),
-        StepKind::Sync => format!(
-            "{} sync {}",
-            t.controller.map_or("", |c| c.as_str()),
-            t.key.as_deref().unwrap_or("")
-        ),
+    let what = match &t.body {
+        Body::Action(_) => "kubectl".to_string(),
+        Body::World(_) => t.world_source().trim_start_matches("the ").to_string(),
+        Body::Sync(y) => format!("{} sync {}", y.controller.as_str(), y.key),
     };
     format!("step {} · t = {:.1} s · {what}", i + 1, t.t as f64 / 1000.0)
 }

@@ -4,7 +4,7 @@
 use super::bindings;
 use super::handles::Run;
 use super::state::{PlaybackAction, SPEEDS};
-use crate::cluster::trace::StepKind;
+use crate::cluster::trace::Body;
 use crate::controller::deployment::Branch;
 use crate::scenario::session::Marker;
 use yew::prelude::*;
@@ -82,28 +82,23 @@ pub fn timeline(props: &Props) -> Html {
     } else {
         s.trace
             .get(props.pos)
-            .map(|t| match (t.kind, t.controller) {
-                (StepKind::Action, _) => format!(
+            .map(|t| match &t.body {
+                Body::Action(a) => format!(
                     "{}: {}",
                     if s.is_typed(props.pos) {
                         "you"
                     } else {
                         "scenario"
                     },
-                    t.command
+                    a.command
                         .as_deref()
                         .unwrap_or("(caption)")
                         .lines()
                         .next()
                         .unwrap_or("")
                 ),
-                (StepKind::World, _) => t.changes.first().cloned().unwrap_or_default(),
-                (_, Some(c)) => format!(
-                    "{} controller synced {}",
-                    c.as_str(),
-                    t.key.clone().unwrap_or_default()
-                ),
-                _ => String::new(),
+                Body::World(changes) => changes.first().cloned().unwrap_or_default(),
+                Body::Sync(y) => format!("{} controller synced {}", y.controller.as_str(), y.key),
             })
             .unwrap_or_default()
     };
@@ -165,8 +160,8 @@ pub fn timeline(props: &Props) -> Html {
                     { for shown.iter().map(|(i, m, left)| {
                         let t = s.trace[*i].t as f64 / 1000.0;
                         let (class, what) = match m {
-                            Marker::Action => ("action", s.trace[*i].command.as_deref().and_then(|c| c.lines().next()).unwrap_or("caption").to_string()),
-                            Marker::Branch => ("branch", format!("{} branch", s.trace[*i].branch.map_or("", Branch::as_str))),
+                            Marker::Action => ("action", s.trace[*i].command().and_then(|c| c.lines().next()).unwrap_or("caption").to_string()),
+                            Marker::Branch => ("branch", format!("{} branch", s.trace[*i].branch().map_or("", Branch::as_str))),
                         };
                         let label = format!("Go to t = {t:.1}s: {what}");
                         let (d, i) = (props.on.clone(), *i);

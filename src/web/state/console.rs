@@ -85,7 +85,7 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
     nodes.dedup();
     let mut namespaces = vec!["default".to_string()];
     let created = s.trace.iter().filter_map(|st| {
-        let cmd = st.command.as_deref()?;
+        let cmd = st.command()?;
         let rest = cmd
             .strip_prefix("kubectl create namespace ")
             .or_else(|| cmd.strip_prefix("kubectl create ns "))?;

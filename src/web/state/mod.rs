@@ -339,8 +339,10 @@ impl Model {
         let (s, to) = (self.session.clone(), self.play.pos);
         let lo = s.actions.partition_point(|&a| a <= from);
         for &a in s.actions[lo..].iter().take_while(|&&a| a <= to) {
-            let step = &s.trace[a];
-            let Some(cmd) = step.command.as_deref().filter(|_| !s.is_typed(a)) else {
+            let Some(step) = s.trace[a].action().filter(|_| !s.is_typed(a)) else {
+                continue;
+            };
+            let Some(cmd) = &step.command else {
                 continue;
             };
             self.print(Line::Scenario(cmd.lines().next().unwrap_or("").to_string()));
@@ -671,10 +673,10 @@ impl Model {
     /// reader's change there (which it may undo), said as a note.
     fn later_scenario_change(&self, i: usize) -> Option<String> {
         let s = &self.session;
-        let mine = s.trace.get(i)?.command.as_deref()?;
+        let mine = s.trace.get(i)?.command()?;
         let lo = s.actions.partition_point(|&a| a <= i);
         let (a, cmd) = s.actions[lo..].iter().find_map(|&a| {
-            let cmd = s.trace[a].command.as_deref()?;
+            let cmd = s.trace[a].command()?;
             (!s.is_typed(a) && crate::kubectl::may_undo(mine, cmd)).then_some((a, cmd))
         })?;
         Some(format!(

@@ -162,7 +162,7 @@ impl Model {
         let to = to.max(self.play.pos).min(last);
         let trace = &self.session.trace;
         let captions = self.captions_on();
-        let caption = (self.play.pos + 1..=to).find(|&i| captions && trace[i].caption.is_some());
+        let caption = (self.play.pos + 1..=to).find(|&i| captions && trace[i].caption().is_some());
         if self.ask_before(caption.unwrap_or(to)) {
             return true;
         }
@@ -174,7 +174,7 @@ impl Model {
             let step = &self.session.trace[c];
             self.play.vt_ms = step.t as f64;
             if self.view.embed && self.view.autoplay {
-                self.play.hold_ms = reading_ms(step.caption.as_deref());
+                self.play.hold_ms = reading_ms(step.caption());
             } else {
                 self.play.playing = false;
                 self.play.held = true;

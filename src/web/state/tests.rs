@@ -26,7 +26,7 @@ fn playback_holds_at_each_caption_until_the_reader_continues() {
     let m = play(page(""), 10_000);
     assert!(m.play.held && !m.play.playing, "held at a caption");
     let at = m.play.pos;
-    assert!(m.session.trace[at].caption.is_some());
+    assert!(m.session.trace[at].caption().is_some());
     assert_eq!(m.play.vt_ms, m.session.trace[at].t as f64);
     let m = play(m, 10_000);
     assert!(
@@ -81,7 +81,9 @@ fn next_change_skips_steps_that_change_nothing_one_can_see() {
         assert!(to > from);
         let s = &m.session.trace[to];
         assert!(
-            s.kind == StepKind::Action || sizes(&m, to) != sizes(&m, to - 1) || s.branch.is_some(),
+            s.kind() == StepKind::Action
+                || sizes(&m, to) != sizes(&m, to - 1)
+                || s.branch().is_some(),
             "step {to} changes something"
         );
         // Nothing between changed the sizes.
@@ -160,7 +162,7 @@ fn a_change_in_the_console_lands_at_the_current_step_and_a_read_prints() {
         .session
         .trace
         .iter()
-        .rposition(|s| s.command.as_deref() == Some("kubectl scale deployment/web --replicas=2"))
+        .rposition(|s| s.command() == Some("kubectl scale deployment/web --replicas=2"))
         .expect("the command is a step");
     assert!(m.session.is_typed(at));
     assert_eq!(m.play.pos, m.session.instant_end(at));
