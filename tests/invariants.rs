@@ -227,22 +227,35 @@ fn no_function_is_over_120_lines_and_a_long_one_says_why() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// The world's actors: the variant of `cluster::Due` their timers are, the file each lives in
-/// (under `src/`) and what it declares there.
+/// The world's actors: their line in `cluster/actors.rs`'s `actors!` list (field and
+/// variant of `cluster::Due`), the file each lives in (under `src/`) and its `Actor` impl
+/// there. The toy (unit tests only) shows that a new actor is its file and that line.
 const ACTORS: &[(&str, &str, &str)] = &[
-    ("Kubelet", "cluster/kubelet.rs", "pub enum PodStep"),
-    ("Scheduler", "cluster/scheduler.rs", "pub struct Scheduler"),
     (
-        "Lifecycle",
+        "scheduler: Scheduler(",
+        "cluster/scheduler.rs",
+        "impl Actor<Due, World> for Scheduler",
+    ),
+    (
+        "kubelet: Kubelet(",
+        "cluster/kubelet.rs",
+        "impl<D: From<PodStep>> Actor<D, World> for Kubelets",
+    ),
+    (
+        "lifecycle: Lifecycle(",
         "controller/nodelifecycle.rs",
-        "pub struct NodeLifecycleController",
+        "impl<D: From<Step>, W> Actor<D, W> for NodeLifecycleController",
     ),
     (
-        "Disruption",
+        "disruption: Disruption(",
         "controller/disruption.rs",
-        "pub struct DisruptionController",
+        "impl<D, W> Actor<D, W> for DisruptionController",
     ),
-    ("Client", "cluster/client.rs", "pub trait Client"),
+    (
+        "toy: Toy(",
+        "cluster/toy.rs",
+        "impl<D: From<Step>> Actor<D, World> for Toy",
+    ),
 ];
 
 /// Where `impl Cluster` may stand: the loop, the actors' registration, and the making of a
@@ -261,36 +274,35 @@ const CLUSTER_IMPLS: &[&str] = &[
 fn each_actor_lives_in_its_own_file_and_registers_in_one_place() {
     let src: std::collections::BTreeMap<String, String> = sources().into_iter().collect();
     let actors = &src["cluster/actors.rs"];
-    let due = actors
-        .split("pub enum Due {")
+    let list = actors
+        .split("\nactors! {")
         .nth(1)
         .and_then(|rest| rest.split("\n}").next())
-        .expect("cluster/actors.rs declares `pub enum Due`");
-    let variants: Vec<&str> = due
+        .expect("cluster/actors.rs registers the actors in one `actors! { … }` list");
+    let lines: Vec<&str> = list
         .lines()
         .map(str::trim)
-        .filter(|l| !l.starts_with("//") && l.contains('('))
-        .map(|l| &l[..l.find('(').unwrap()])
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#["))
         .collect();
-    let named: Vec<&str> = ACTORS.iter().map(|a| a.0).collect();
-    assert_eq!(variants, named, "cluster::Due's variants are the actors");
-    let hand = actors
-        .split("fn hand_timer(")
-        .nth(1)
-        .and_then(|rest| rest.split("\n    }\n").next())
-        .expect("cluster/actors.rs hands each timer to its actor in `hand_timer`");
-    for (variant, file, declares) in ACTORS {
+    assert_eq!(
+        lines.len(),
+        ACTORS.len(),
+        "one line per actor in the list: {lines:?}"
+    );
+    for ((line, file, implements), registered) in ACTORS.iter().zip(&lines) {
+        assert!(
+            registered.starts_with(line),
+            "the list names {line}…, in this order: {lines:?}"
+        );
         let text = src
             .get(*file)
-            .unwrap_or_else(|| panic!("{variant}'s actor lives in src/{file}"));
-        assert!(text.contains(declares), "src/{file} declares `{declares}`");
-        let arm = format!("Due::{variant}(");
-        assert_eq!(
-            hand.matches(&arm).count(),
-            1,
-            "hand_timer hands `{arm}..)` to its actor once"
-        );
+            .unwrap_or_else(|| panic!("{line}… lives in src/{file}"));
+        assert!(text.contains(implements), "src/{file}: {implements}");
     }
+    // What the line makes (the field, the variant of `Due`, its turns at a watch event and
+    // a timer) is the macro's alone: `hand_timer` and `actors_saw` are written once, in it.
+    assert_eq!(actors.matches("fn hand_timer(").count(), 1);
+    assert_eq!(actors.matches("fn actors_saw(").count(), 1);
     let mut wrong = vec![];
     for (file, text) in &src {
         for (n, line) in code_lines(text, "DerefMut for Cluster") {

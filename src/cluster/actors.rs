@@ -1,139 +1,134 @@
 //! The world's actors, registered in one place: each lives in its own file with its own state
-//! and timers (the kubelet `kubelet.rs`, kube-scheduler `scheduler.rs`, the node lifecycle and
-//! taint eviction controllers `controller/nodelifecycle.rs`, the disruption controller
-//! `controller/disruption.rs`, kubectl's clients behind `client.rs`); here each is given the
-//! watch events it is told of ([`Cluster::actors_saw`]) and its timers ([`Cluster::hand_timer`]),
-//! and its timer enum is a variant of [`Due`]. A new actor is its file, a field of `Sim`, its
-//! variant and its arms here. (The Deployment, ReplicaSet and garbage-collector controllers
-//! are the loop's: their queues are drained by `Cluster::drain`.)
+//! and timers and implements [`Actor`] (the kubelets `kubelet.rs`, kube-scheduler
+//! `scheduler.rs`, the node lifecycle and taint eviction controllers
+//! `controller/nodelifecycle.rs`, the disruption controller `controller/disruption.rs`); the
+//! one line each has in [`actors!`]'s list below makes its field of [`Actors`], its variant of
+//! [`Due`], and its turn in [`Cluster::actors_saw`] (in the list's order) and
+//! [`Cluster::hand_timer`]. kubectl's clients (`client.rs`) are the other kind of actor: they
+//! start with a command and end, so they are a list of their own. (The Deployment, ReplicaSet
+//! and garbage-collector controllers are the loop's: their queues are drained by
+//! `Cluster::drain`.)
 
 use super::client;
-use super::kubelet::{self, Kubelet, PodStep};
-use super::scheduler;
+use super::kubelet::World;
 use super::{Cluster, Cx};
 use crate::apiserver::store::{WatchEvent, WatchRef};
-use crate::controller::disruption;
-use crate::controller::nodelifecycle;
+use crate::controller::actor::{Actor, Env};
+use crate::controller::{disruption, nodelifecycle};
 
-/// What is due on the agenda, typed by the actor it belongs to (as quinn-proto's connection
-/// owns its `Timer`): the loop hands each to its actor ([`Cluster::hand_timer`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Due {
-    /// A pod's lifecycle step (the timer's key is the pod's).
-    Kubelet(PodStep),
-    /// The scheduler's.
-    Scheduler(scheduler::Step),
-    /// The node lifecycle or the taint eviction controller's.
-    Lifecycle(nodelifecycle::Step),
-    /// The disruption controller's.
-    Disruption(disruption::Step),
-    /// A client's (kubectl's, still running after its command): the client's id and step.
-    Client(u32, client::Step),
+/// Declares the actors: `field: Variant(Type, its Step),` each, in the order they are told of
+/// a watch event. (The step is named, not read from the trait: the trait's bounds on `Due`
+/// would make the two depend on each other.)
+macro_rules! actors {
+    ($(
+        $(#[doc = $doc:literal])* $(#[cfg($cfg:meta)])?
+        $field:ident: $variant:ident($actor:ty, $step:ty),
+    )*) => {
+        /// Every registered actor's state.
+        #[derive(Clone, Debug, Default)]
+        pub struct Actors {
+            $( $(#[doc = $doc])* $(#[cfg($cfg)])? pub $field: $actor, )*
+        }
+
+        /// What is due on the agenda, typed by the actor it belongs to (as quinn-proto's
+        /// connection owns its `Timer`): the loop hands each to its actor
+        /// ([`Cluster::hand_timer`]).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Due {
+            $( $(#[doc = $doc])* $(#[cfg($cfg)])? $variant($step), )*
+            /// A client's (kubectl's, still running after its command): the client's id and
+            /// step.
+            Client(u32, client::Step),
+        }
+
+        $(
+            $(#[cfg($cfg)])?
+            impl From<$step> for Due {
+                fn from(s: $step) -> Due {
+                    Due::$variant(s)
+                }
+            }
+        )*
+
+        impl Cluster {
+            /// Hands a watch event to the actors (after the controllers' informers), in their
+            /// order, then to the clients still running.
+            pub(super) fn actors_saw(&mut self, ev: &WatchEvent) {
+                let recording = self.recording();
+                let sim = &mut self.sim;
+                let env = Env {
+                    world: &sim.world,
+                    release: sim.rsc.gates.release,
+                    describe: recording,
+                    nodes_down: &sim.world.nodes_down,
+                };
+                $(
+                    $(#[cfg($cfg)])?
+                    Actor::<Due, World>::saw(&mut sim.actors.$field, &mut cx!(sim), &env, ev);
+                )*
+                if !self.sim.clients.is_empty() {
+                    self.clients_saw(ev.view());
+                }
+            }
+
+            /// Hands a timer to its actor; what it did goes into `changes` (when recording).
+            /// True for a pod's step (the kubelet's or the scheduler's), after which a run
+            /// taken in slices may pause.
+            pub(super) fn hand_timer(&mut self, (key, uid, due): Timer, changes: &mut Vec<String>) -> bool {
+                let recording = self.recording();
+                let sim = &mut self.sim;
+                let env = Env {
+                    world: &sim.world,
+                    release: sim.rsc.gates.release,
+                    describe: recording,
+                    nodes_down: &sim.world.nodes_down,
+                };
+                let (what, pod_step) = match due {
+                    $(
+                        $(#[cfg($cfg)])?
+                        Due::$variant(step) => (
+                            Actor::<Due, World>::timer(
+                                &mut sim.actors.$field, &mut cx!(sim), &env, &key, &uid, step,
+                            ),
+                            <$actor as Actor<Due, World>>::POD_STEPS,
+                        ),
+                    )*
+                    Due::Client(id, step) => {
+                        self.client_timer(id, &key, step);
+                        // (Only a recording run writes notes.)
+                        changes.append(&mut self.sim.clients.notes);
+                        return false;
+                    }
+                };
+                if let Some(what) = what
+                    && recording
+                {
+                    changes.push(what);
+                }
+                pod_step
+            }
+        }
+    };
 }
 
-impl From<PodStep> for Due {
-    fn from(s: PodStep) -> Due {
-        Due::Kubelet(s)
-    }
-}
-
-impl From<scheduler::Step> for Due {
-    fn from(s: scheduler::Step) -> Due {
-        Due::Scheduler(s)
-    }
-}
-
-impl From<nodelifecycle::Step> for Due {
-    fn from(s: nodelifecycle::Step) -> Due {
-        Due::Lifecycle(s)
-    }
-}
-
-impl From<disruption::Step> for Due {
-    fn from(s: disruption::Step) -> Due {
-        Due::Disruption(s)
-    }
+actors! {
+    /// kube-scheduler: its round-robin start and its unschedulable queue.
+    scheduler: Scheduler(super::scheduler::Scheduler, super::scheduler::Step),
+    /// The kubelets: a pod's lifecycle steps (the timer's key is the pod's).
+    kubelet: Kubelet(super::kubelet::Kubelets, super::kubelet::PodStep),
+    /// The node lifecycle and taint eviction controllers.
+    lifecycle: Lifecycle(nodelifecycle::NodeLifecycleController, nodelifecycle::Step),
+    /// The disruption controller: its queue of budgets.
+    disruption: Disruption(disruption::DisruptionController, disruption::Step),
+    /// A toy, to show what a new actor costs: its file and this line (`toy.rs`).
+    #[cfg(test)]
+    toy: Toy(super::toy::Toy, super::toy::Step),
 }
 
 /// A scheduled step: (key, uid, what is due).
 pub type Timer = crate::controller::actor::Timer<Due>;
 
 impl Cluster {
-    /// Hands a watch event to the actors that watch (after the controllers' informers): the
-    /// scheduler (a new pod to bind; a parked pod may fit now), the kubelet, the disruption
-    /// controller, and the clients still running.
-    pub(super) fn actors_saw(&mut self, ev: &WatchEvent) {
-        let sim = &mut self.sim;
-        sim.scheduler.saw(&mut cx!(sim), &sim.world, ev);
-        kubelet::saw(&mut cx!(sim), &sim.world, ev);
-        sim.disruption.handle(&mut cx!(sim), ev.view());
-        if !self.sim.clients.is_empty() {
-            self.clients_saw(ev.view());
-        }
-    }
-
-    /// Hands a timer to its actor; what it did goes into `changes` (when recording). True
-    /// for a pod's step (the kubelet's or the scheduler's), after which a run taken in slices
-    /// may pause.
-    pub(super) fn hand_timer(&mut self, (key, uid, due): Timer, changes: &mut Vec<String>) -> bool {
-        let recording = self.recording();
-        let stepped = match due {
-            Due::Kubelet(step) => {
-                let sim = &mut self.sim;
-                let mut kubelet = Kubelet {
-                    store: &mut sim.store,
-                    rec: &mut sim.events,
-                    world: &sim.world,
-                    describe: recording,
-                };
-                let stepped = kubelet.apply(&key, &uid, step);
-                stepped.map(|(what, next)| (what, next.map(|(ms, s)| (ms, s.into()))))
-            }
-            Due::Scheduler(step) => {
-                let sim = &mut self.sim;
-                let mut k = scheduler::Bind {
-                    cx: &mut cx!(sim),
-                    world: &sim.world,
-                    release: sim.rsc.gates.release,
-                    describe: recording,
-                };
-                sim.scheduler.step(&mut k, &key, &uid, step)
-            }
-            Due::Disruption(step) => {
-                self.sim.disruption.timer(&key, step);
-                return false;
-            }
-            Due::Client(id, step) => {
-                self.client_timer(id, &key, step);
-                // (Only a recording run writes notes.)
-                changes.append(&mut self.sim.clients.notes);
-                return false;
-            }
-            Due::Lifecycle(step) => {
-                let sim = &mut self.sim;
-                let down = &sim.world.nodes_down;
-                let did = sim.lifecycle.timer(&mut cx!(sim), &key, &uid, step, down);
-                if let Some(what) = did
-                    && recording
-                {
-                    changes.push(what);
-                }
-                return false;
-            }
-        };
-        // A pod's step (the kubelet's or the scheduler's) and the one that follows it.
-        if let Some((what, next)) = stepped {
-            if recording {
-                changes.push(what);
-            }
-            if let Some((delay, due)) = next {
-                let at = self.now_ms() + delay;
-                self.sim.timers.add(at, (key, uid, due));
-            }
-        }
-        true
-    }
-
     /// Hands a watch event to every client still running, writing what they print onto the
     /// steps that ran them; the ones that ended leave.
     fn clients_saw(&mut self, ev: WatchRef<'_>) {

@@ -7,7 +7,7 @@ use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
 use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
-use crate::controller::actor::Cx;
+use crate::controller::actor::{Actor, Cx, Env};
 use serde::{Deserialize, Serialize};
 
 /// The world's settings, declared once: each field's type, default, spelling in a scenario file
@@ -193,6 +193,43 @@ pub struct Kubelet<'a> {
     pub world: &'a World,
     /// Whether the step's description is wanted (it is spelled only when a trace is kept).
     pub describe: bool,
+}
+
+/// The kubelets as an actor: they keep no state of their own (a pod's is in the store), so
+/// each watch event and each pod step is read against the world.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Kubelets;
+
+impl<D: From<PodStep>> Actor<D, World> for Kubelets {
+    type Step = PodStep;
+    const POD_STEPS: bool = true;
+
+    fn saw(&mut self, cx: &mut Cx<'_, D>, env: &Env<'_, World>, ev: &WatchEvent) {
+        saw(cx, env.world, ev);
+    }
+
+    /// The step, and the one that follows it on the agenda.
+    fn timer(
+        &mut self,
+        cx: &mut Cx<'_, D>,
+        env: &Env<'_, World>,
+        key: &Str,
+        uid: &Str,
+        step: PodStep,
+    ) -> Option<String> {
+        let mut kubelet = Kubelet {
+            store: &mut *cx.store,
+            rec: &mut *cx.events,
+            world: env.world,
+            describe: env.describe,
+        };
+        let (what, next) = kubelet.apply(key, uid, step)?;
+        if let Some((delay, next)) = next {
+            let at = cx.now_ms() + delay;
+            cx.at(at, key.clone(), uid.clone(), next);
+        }
+        Some(what)
+    }
 }
 
 /// The pod a timer about `key` (`uid`) is for, if a kubelet may act on it: still that pod,

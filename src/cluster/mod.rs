@@ -30,6 +30,8 @@ pub mod podbook;
 pub mod record;
 pub mod restore;
 pub mod scheduler;
+#[cfg(test)]
+mod toy;
 pub mod trace;
 pub mod watch;
 pub mod world;
@@ -44,9 +46,7 @@ use crate::controller::actor::Cx;
 use crate::controller::calls::{CallLog, Scope};
 use crate::controller::deployment::util as du;
 use crate::controller::deployment::{Ctx, DeploymentController};
-use crate::controller::disruption::DisruptionController;
 use crate::controller::garbagecollector::GarbageCollector;
-use crate::controller::nodelifecycle::NodeLifecycleController;
 use crate::controller::replicaset::ReplicaSetController;
 use actors::{Due, Timer};
 use budget::{Budget, Exceeded, OverBudget};
@@ -138,9 +138,9 @@ pub struct Sim {
     pub context_namespace: String,
     /// What continuing a pasted cluster state did, when the run began from one.
     pub restored: Option<Rc<restore::Restored>>,
-    pub scheduler: scheduler::Scheduler,
-    pub disruption: DisruptionController,
-    lifecycle: NodeLifecycleController,
+    /// The world's actors (the kubelets, kube-scheduler, the node lifecycle and disruption
+    /// controllers), registered in `actors.rs`.
+    pub actors: actors::Actors,
 }
 
 /// A simulated cluster: the world ([`Sim`], which it derefs to, to be read) and its
@@ -288,9 +288,7 @@ impl Cluster {
             clients: client::Clients::default(),
             context_namespace: "default".into(),
             restored: None,
-            scheduler: scheduler::Scheduler::default(),
-            disruption: DisruptionController::default(),
-            lifecycle: NodeLifecycleController,
+            actors: actors::Actors::default(),
         };
         Cluster {
             sim,
@@ -443,9 +441,9 @@ impl Cluster {
             }
             // The disruption controller first: its writes are dispatched before any other
             // sync, so every sync sees budgets that say the instant's pods.
-            if self.sim.disruption.has_work() {
+            if self.sim.actors.disruption.has_work() {
                 let sim = &mut self.sim;
-                let changes = sim.disruption.sync_all(&mut cx!(sim));
+                let changes = sim.actors.disruption.sync_all(&mut cx!(sim));
                 if self.recording() && !changes.is_empty() {
                     self.push_step(TraceStep::new(self.now_ms(), Body::World(changes)));
                 }
@@ -613,7 +611,7 @@ impl Cluster {
                 // The scheduler's periodic retry of a pod that fits nowhere changes nothing:
                 // what could make it fit (a pod gone, a node changed) wakes it anyway.
                 Due::Scheduler(scheduler::Step::Schedule) => {
-                    self.sim.scheduler.parked.contains_key(key)
+                    self.sim.actors.scheduler.parked.contains_key(key)
                 }
                 // A drain's retry that its budget will refuse again, with no timeout.
                 Due::Client(id, step) => self

@@ -18,7 +18,7 @@ use crate::api::{Object, Str};
 use crate::apiserver::events::{EventType, Involved};
 use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
-use crate::controller::actor::Cx;
+use crate::controller::actor::{Actor, Cx, Env};
 use crate::controller::release::Release;
 use std::collections::BTreeMap;
 
@@ -451,6 +451,38 @@ impl Scheduler {
             let at = p.retry_at().max(now);
             cx.at(at, key.clone(), p.uid.clone(), Step::Schedule);
         }
+    }
+}
+
+impl Actor<Due, World> for Scheduler {
+    type Step = Step;
+    const POD_STEPS: bool = true;
+
+    fn saw(&mut self, cx: &mut Cx<'_, Due>, env: &Env<'_, World>, ev: &WatchEvent) {
+        Scheduler::saw(self, cx, env.world, ev);
+    }
+
+    /// The attempt (`scheduleOne`), and the step that follows it on the agenda.
+    fn timer(
+        &mut self,
+        cx: &mut Cx<'_, Due>,
+        env: &Env<'_, World>,
+        key: &Str,
+        uid: &Str,
+        step: Step,
+    ) -> Option<String> {
+        let mut k = Bind {
+            cx: &mut *cx,
+            world: env.world,
+            release: env.release,
+            describe: env.describe,
+        };
+        let (what, next) = self.step(&mut k, key, uid, step)?;
+        if let Some((delay, next)) = next {
+            let at = cx.now_ms() + delay;
+            cx.at(at, key.clone(), uid.clone(), next);
+        }
+        Some(what)
     }
 }
 

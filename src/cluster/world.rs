@@ -95,7 +95,9 @@ impl Cluster {
             };
             if !before.contains(&name) {
                 let (key, uid) = (n.metadata.key(), n.metadata.uid.clone());
-                sim.lifecycle.kubelet_stopped(&mut cx!(sim), key, uid);
+                sim.actors
+                    .lifecycle
+                    .kubelet_stopped(&mut cx!(sim), key, uid);
             }
         }
         self.sim.world.nodes_down.retain(|n| !unknown.contains(n));
@@ -120,7 +122,7 @@ impl Cluster {
     /// terminating one finishes).
     fn node_back(&mut self, name: &str) {
         let sim = &mut self.sim;
-        if !sim.lifecycle.node_back(&mut cx!(sim), name) {
+        if !sim.actors.lifecycle.node_back(&mut cx!(sim), name) {
             return;
         }
         let (now, now_ms) = (self.now(), self.now_ms());

@@ -9,7 +9,8 @@
 use crate::api::{Str, Time};
 use crate::apiserver::agenda::Agenda;
 use crate::apiserver::events::EventRecorder;
-use crate::apiserver::store::Store;
+use crate::apiserver::store::{Store, WatchEvent};
+use crate::controller::release::Release;
 
 /// A timer on the agenda: the key and uid of the object it is about, and what is due.
 pub type Timer<D> = (Str, Str, D);
@@ -36,4 +37,40 @@ impl<D> Cx<'_, D> {
     pub fn at(&mut self, at_ms: u64, key: Str, uid: Str, step: impl Into<D>) {
         self.agenda.add(at_ms, (key, uid, step.into()));
     }
+}
+
+/// What an actor knows besides the apiserver: the world's settings (`W`, the harness's), the
+/// release the cluster runs, whether the run records what it does, and the nodes whose kubelet
+/// has gone silent (which the node lifecycle controller learns from the missing heartbeats).
+pub struct Env<'a, W> {
+    pub world: &'a W,
+    pub release: Release,
+    pub describe: bool,
+    pub nodes_down: &'a [String],
+}
+
+/// An actor of the world that is not a work-queue sync of the loop's: it owns its state and
+/// its timers (`Step`), is told of each watch event after the controllers' informers, and is
+/// handed its timers when they are due. `D` is the loop's enum of every actor's timers, `W`
+/// its world. An actor registers with one line in `cluster/actors.rs`.
+pub trait Actor<D, W> {
+    /// Its timers.
+    type Step;
+    /// Whether its timers are a pod's lifecycle steps (the kubelet's, the scheduler's), after
+    /// which a run taken in slices may pause.
+    const POD_STEPS: bool = false;
+
+    /// A watch event.
+    fn saw(&mut self, _cx: &mut Cx<'_, D>, _env: &Env<'_, W>, _ev: &WatchEvent) {}
+
+    /// One of its timers, about the object `key` (`uid`), is due. Returns what it did, in
+    /// words, for the trace (spelled when `env.describe`).
+    fn timer(
+        &mut self,
+        cx: &mut Cx<'_, D>,
+        env: &Env<'_, W>,
+        key: &Str,
+        uid: &Str,
+        step: Self::Step,
+    ) -> Option<String>;
 }

@@ -8,13 +8,13 @@
 //! disruptions allowed, and writes them when they changed. It runs as the fastest controller:
 //! its queue is emptied before any other sync, so a budget always reflects the instant's pods.
 
-use super::actor::Cx;
+use super::actor::{Actor, Cx, Env};
 use crate::api::policy::{Condition, DISRUPTION_ALLOWED, PodDisruptionBudgetStatus, SYNC_FAILED};
 use crate::api::{
     Kind, LabelSelector, Object, ObjectMeta, Pod, PodDisruptionBudget, Str, Time, key_of,
 };
 use crate::apiserver::events::{EventType, Involved};
-use crate::apiserver::store::{Store, WatchRef};
+use crate::apiserver::store::{Store, WatchEvent, WatchRef};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `DeletionTimeout`: how long an eviction's entry in `disruptedPods` keeps the pod out of
@@ -119,13 +119,29 @@ impl DisruptionController {
         }
         lines
     }
+}
 
-    /// One of its timers is due: the recheck queues the budget (an evicted pod whose
-    /// deletion never began stops counting as disrupted).
-    pub fn timer(&mut self, key: &str, step: Step) {
+impl<D, W> Actor<D, W> for DisruptionController {
+    type Step = Step;
+
+    fn saw(&mut self, cx: &mut Cx<'_, D>, _: &Env<'_, W>, ev: &WatchEvent) {
+        self.handle(cx, ev.view());
+    }
+
+    /// The recheck queues the budget (an evicted pod whose deletion never began stops
+    /// counting as disrupted).
+    fn timer(
+        &mut self,
+        _: &mut Cx<'_, D>,
+        _: &Env<'_, W>,
+        key: &Str,
+        _: &Str,
+        step: Step,
+    ) -> Option<String> {
         match step {
-            Step::Recheck => self.queue.insert(key.into()),
+            Step::Recheck => self.queue.insert(key.as_ref().into()),
         };
+        None
     }
 }
 

@@ -7,7 +7,7 @@
 //! kubelet reports Ready again, the taints go, and (the kubelet's part, in `cluster/`) it goes
 //! on with each pod from its state.
 
-use super::actor::Cx;
+use super::actor::{Actor, Cx, Env};
 use crate::api::{
     ConditionStatus, Kind, Node, Object, ObjectMeta, Pod, PodCondition, Str, Taint, Value, key_of,
     toleration_matches,
@@ -103,26 +103,30 @@ impl NodeLifecycleController {
         cx.at(at, key, uid, Step::NodeLost);
     }
 
-    /// A timer of the node lifecycle or the taint eviction controller.
-    /// Returns what it did, for the trace. `down`: the nodes whose kubelet is silent.
-    pub fn timer<D: From<Step>>(
-        &mut self,
-        cx: &mut Cx<'_, D>,
-        key: &str,
-        uid: &str,
-        step: Step,
-        down: &[String],
-    ) -> Option<String> {
-        match step {
-            Step::NodeLost => node_lost(cx, key, uid, down),
-            Step::TaintEvict => taint_evict(cx, key, uid),
-        }
-    }
-
     /// The node's kubelet reports again: Ready (and the other conditions its setters post),
     /// the unreachable taints removed; false when there is no such node.
     pub fn node_back<D>(&mut self, cx: &mut Cx<'_, D>, name: &str) -> bool {
         node_back(cx, name)
+    }
+}
+
+/// The node lifecycle and the taint eviction controllers learn of a node through its
+/// heartbeats (the missing ones: `env.nodes_down`), not through watch events.
+impl<D: From<Step>, W> Actor<D, W> for NodeLifecycleController {
+    type Step = Step;
+
+    fn timer(
+        &mut self,
+        cx: &mut Cx<'_, D>,
+        env: &Env<'_, W>,
+        key: &Str,
+        uid: &Str,
+        step: Step,
+    ) -> Option<String> {
+        match step {
+            Step::NodeLost => node_lost(cx, key, uid, env.nodes_down),
+            Step::TaintEvict => taint_evict(cx, key, uid),
+        }
     }
 }
 
