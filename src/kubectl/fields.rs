@@ -67,34 +67,10 @@ impl FieldSelector {
         res: Resource,
         labels: &str,
     ) -> Result<impl Fn(&Object) -> bool + '_, KubectlError> {
-        let (resource, supported): (&str, &[&str]) = match res {
-            Resource::Deployment => ("apps/v1, Resource=deployments", &META),
-            Resource::ReplicaSet => ("apps/v1, Resource=replicasets", &REPLICA_SET),
-            Resource::Pod => ("/v1, Resource=pods", &POD),
-            Resource::Node => ("/v1, Resource=nodes", &NODE),
-            Resource::PodDisruptionBudget => ("policy/v1, Resource=poddisruptionbudgets", &META),
-        };
-        self.supported_by(resource, supported, labels)?;
+        self.supported_by(&res.api_resource(), res.row().selectable, labels)?;
         Ok(move |o: &Object| self.matches(|f| object_field(o, f)))
     }
 }
-
-const META: [&str; 2] = ["metadata.name", "metadata.namespace"];
-/// The node fields the apiserver selects on (`pkg/registry/core/node` `NodeToSelectableFields`).
-const NODE: [&str; 2] = ["metadata.name", "spec.unschedulable"];
-const REPLICA_SET: [&str; 3] = ["metadata.name", "metadata.namespace", "status.replicas"];
-/// The pod fields the apiserver selects on (`pkg/registry/core/pod` `PodToSelectableFields`)
-/// that the playground keeps.
-const POD: [&str; 8] = [
-    "metadata.name",
-    "metadata.namespace",
-    "spec.nodeName",
-    "spec.restartPolicy",
-    "spec.schedulerName",
-    "spec.serviceAccountName",
-    "status.phase",
-    "status.nominatedNodeName",
-];
 
 fn object_field(o: &Object, field: &str) -> String {
     let m = o.meta();

@@ -136,9 +136,9 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
     for res in kinds {
         let mut rows = vec![columns(
             res,
-            headers(res).map(String::from).to_vec(),
+            res.row().columns.map(String::from).to_vec(),
             "NAMESPACE",
-            wide_headers(res).iter().map(|h| h.to_string()).collect(),
+            res.row().wide.iter().map(|h| h.to_string()).collect(),
             "LABELS".into(),
         )];
         rows.extend(found.iter().filter(|i| i.res == res).map(|i| {
@@ -212,40 +212,7 @@ pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
     Ok(table(rows))
 }
 
-/// The columns `kubectl get` prints for a resource.
-pub(super) fn headers(res: Resource) -> [&'static str; 5] {
-    match res {
-        Resource::Deployment => ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
-        Resource::ReplicaSet => ["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
-        Resource::Pod => ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
-        Resource::Node => ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
-        Resource::PodDisruptionBudget => [
-            "NAME",
-            "MIN AVAILABLE",
-            "MAX UNAVAILABLE",
-            "ALLOWED DISRUPTIONS",
-            "AGE",
-        ],
-    }
-}
-
-/// The columns `-o wide` adds.
-pub(super) fn wide_headers(res: Resource) -> &'static [&'static str] {
-    match res {
-        Resource::Deployment | Resource::ReplicaSet => &["CONTAINERS", "IMAGES", "SELECTOR"],
-        Resource::Pod => &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-        Resource::Node => &[
-            "INTERNAL-IP",
-            "EXTERNAL-IP",
-            "OS-IMAGE",
-            "KERNEL-VERSION",
-            "CONTAINER-RUNTIME",
-        ],
-        Resource::PodDisruptionBudget => &[],
-    }
-}
-
-/// An object's cells under [`wide_headers`]. (The simulated pods have no IP.)
+/// An object's cells under its kind's `wide` columns. (The simulated pods have no IP.)
 pub(super) fn wide_row(o: &Object) -> Vec<String> {
     let template = |t: &PodTemplateSpec, sel: &LabelSelector| {
         let list = |f: fn(&Container) -> &Str| {
@@ -271,7 +238,7 @@ pub(super) fn wide_row(o: &Object) -> Vec<String> {
     }
 }
 
-/// An object's row under [`headers`].
+/// An object's row under its kind's columns.
 pub(super) fn row(c: &Cluster, o: &Object) -> Vec<String> {
     match o {
         Object::Deployment(d) => {

@@ -11,9 +11,10 @@ pub enum Resource {
     PodDisruptionBudget,
 }
 
-/// One kind as kubectl knows it, declared once: its names, its group and how it prints, and
-/// what the verbs that act on a kind's parts may do with it. A new kind is a row here, its
-/// printers (`get`'s row, `describe`) and the verbs' arms that act on its fields.
+/// One kind as kubectl knows it, declared once: its names, its group, the columns `get`
+/// prints, the fields the apiserver selects on, and whether it scales. A new kind is a row
+/// here and its printers (its cells under these columns in `get`, its `describe`), plus the arms
+/// of the verbs that act on its own fields.
 #[derive(Debug)]
 pub struct KindRow {
     pub resource: Resource,
@@ -28,12 +29,20 @@ pub struct KindRow {
     pub group_kind: &'static str,
     /// Whether it has a scale subresource (`kubectl scale`).
     pub scalable: bool,
+    /// The columns `kubectl get` prints (the apiserver's table for the kind).
+    pub columns: [&'static str; 5],
+    /// The columns `-o wide` adds.
+    pub wide: &'static [&'static str],
+    /// The fields the apiserver selects on (`--field-selector`): its registry's
+    /// `ToSelectableFields`, as far as the playground keeps them.
+    pub selectable: &'static [&'static str],
 }
 
 /// A row, its names and printed forms made from its singular, plural and short names and its
 /// group (the core group has no suffix).
 macro_rules! row {
-    ($res:ident, $one:literal, $many:literal, $short:literal, group $group:literal, $scale:expr) => {
+    ($res:ident, $one:literal, $many:literal, $short:literal, group $group:literal, $scale:expr,
+        $columns:expr, $wide:expr, $selectable:expr) => {
         KindRow {
             resource: Resource::$res,
             kind: Kind::$res,
@@ -48,9 +57,13 @@ macro_rules! row {
             prefix: concat!($one, ".", $group),
             group_kind: concat!(stringify!($res), ".", $group),
             scalable: $scale,
+            columns: $columns,
+            wide: $wide,
+            selectable: $selectable,
         }
     };
-    ($res:ident, $one:literal, $many:literal, $short:literal, core, $scale:expr) => {
+    ($res:ident, $one:literal, $many:literal, $short:literal, core, $scale:expr,
+        $columns:expr, $wide:expr, $selectable:expr) => {
         KindRow {
             resource: Resource::$res,
             kind: Kind::$res,
@@ -59,17 +72,67 @@ macro_rules! row {
             prefix: $one,
             group_kind: stringify!($res),
             scalable: $scale,
+            columns: $columns,
+            wide: $wide,
+            selectable: $selectable,
         }
     };
 }
 
+/// The metadata fields every kind selects on.
+const META: &[&str] = &["metadata.name", "metadata.namespace"];
+/// What `-o wide` adds for a kind with a pod template.
+const TEMPLATE_WIDE: &[&str] = &["CONTAINERS", "IMAGES", "SELECTOR"];
+
 /// The kinds the playground serves, in `Resource`'s order.
 pub const KINDS: [KindRow; 5] = [
-    row!(Deployment, "deployment", "deployments", "deploy", group "apps", true),
-    row!(ReplicaSet, "replicaset", "replicasets", "rs", group "apps", true),
-    row!(Pod, "pod", "pods", "po", core, false),
-    row!(Node, "node", "nodes", "no", core, false),
-    row!(PodDisruptionBudget, "poddisruptionbudget", "poddisruptionbudgets", "pdb", group "policy", false),
+    row!(Deployment, "deployment", "deployments", "deploy", group "apps", true,
+        ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], TEMPLATE_WIDE, META),
+    row!(ReplicaSet, "replicaset", "replicasets", "rs", group "apps", true,
+        ["NAME", "DESIRED", "CURRENT", "READY", "AGE"], TEMPLATE_WIDE,
+        &["metadata.name", "metadata.namespace", "status.replicas"]),
+    row!(
+        Pod,
+        "pod",
+        "pods",
+        "po",
+        core,
+        false,
+        ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+        &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+        // pkg/registry/core/pod PodToSelectableFields, the ones the playground keeps.
+        &[
+            "metadata.name",
+            "metadata.namespace",
+            "spec.nodeName",
+            "spec.restartPolicy",
+            "spec.schedulerName",
+            "spec.serviceAccountName",
+            "status.phase",
+            "status.nominatedNodeName",
+        ]
+    ),
+    row!(
+        Node,
+        "node",
+        "nodes",
+        "no",
+        core,
+        false,
+        ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+        &[
+            "INTERNAL-IP",
+            "EXTERNAL-IP",
+            "OS-IMAGE",
+            "KERNEL-VERSION",
+            "CONTAINER-RUNTIME"
+        ],
+        // pkg/registry/core/node NodeToSelectableFields.
+        &["metadata.name", "spec.unschedulable"]
+    ),
+    row!(PodDisruptionBudget, "poddisruptionbudget", "poddisruptionbudgets", "pdb",
+        group "policy", false,
+        ["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[], META),
 ];
 
 impl Resource {
@@ -102,6 +165,12 @@ impl Resource {
 
     pub(super) fn prefix(self) -> &'static str {
         self.row().prefix
+    }
+
+    /// As the apiserver names it in a refusal: `apps/v1, Resource=deployments`.
+    pub(super) fn api_resource(self) -> String {
+        let r = self.row();
+        format!("{}/v1, Resource={}", r.group, r.names[1])
     }
 }
 
