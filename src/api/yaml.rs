@@ -129,6 +129,9 @@ pub struct Parsed {
     pub skipped: Vec<Skipped>,
     /// The text is a cluster's state: a `List`, or objects its apiserver stored (with uids).
     pub from_cluster: bool,
+    /// The first document as it was read (a `List` whole), for a reader of a text's first
+    /// object by its fields (the editor's quick controls), which then need not parse it again.
+    pub first: Option<Value>,
 }
 
 /// [`parse_objects`], each object with what strict field validation needs. A kind the
@@ -176,6 +179,9 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
         }
         let Some(items) = list_items(&v) else {
             out.from_cluster |= v.pointer("/metadata/uid").is_some_and(|u| u != "");
+            if i == 0 {
+                out.first = Some(v.clone());
+            }
             let m = read_one(v, false, &mut out.skipped).map_err(|mut e| {
                 if e.line.is_none() {
                     e.line = error_line(text, i, &e.message);
@@ -196,6 +202,9 @@ pub fn parse_state(text: &str) -> Result<Parsed, ManifestError> {
                 })
             })?;
             out.manifests.extend(m);
+        }
+        if i == 0 {
+            out.first = Some(v);
         }
     }
     if out.manifests.is_empty() && out.skipped.is_empty() {

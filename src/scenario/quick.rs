@@ -115,8 +115,13 @@ fn lookup<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
 /// its default).
 pub fn read(text: &str) -> Result<Vec<(Field, Option<String>)>, String> {
     let mut doc = first_document(text)?;
-    let v = the_deployment(&mut doc);
-    Ok(Field::ALL
+    Ok(values_of(&mut doc))
+}
+
+/// The quick controls' values in a text's first document, already read.
+fn values_of(doc: &mut Value) -> Vec<(Field, Option<String>)> {
+    let v = the_deployment(doc);
+    Field::ALL
         .iter()
         .map(|f| {
             let val = lookup(v, f.path()).and_then(|x| match x {
@@ -127,7 +132,7 @@ pub fn read(text: &str) -> Result<Vec<(Field, Option<String>)>, String> {
             });
             (*f, val)
         })
-        .collect())
+        .collect()
 }
 
 /// The manifest with one quick-control field set (an empty value removes the field, leaving it
@@ -410,6 +415,9 @@ pub struct Checked {
     /// Whether the text was read: false when it is refused unread, as past the budget (the
     /// quick controls then read nothing either).
     pub read: bool,
+    /// The quick controls' values, from the first document (none when the text was not read,
+    /// or its first document is not YAML).
+    pub values: Option<Vec<(Field, Option<String>)>>,
 }
 
 pub fn check_typed(text: &str) -> Checked {
@@ -418,20 +426,29 @@ pub fn check_typed(text: &str) -> Checked {
             problems: vec![message],
             state: None,
             read: false,
+            values: None,
         };
     }
     // One parse per keystroke: a text that is no cluster state is checked from it as
-    // [`check`] checks it.
-    match crate::api::yaml::parse_state(text) {
+    // [`check`] checks it, and the quick controls read the first document it read.
+    let mut parsed = crate::api::yaml::parse_state(text);
+    let values = match parsed.as_mut().map(|p| p.first.take()) {
+        Ok(first) => first.map(|mut doc| values_of(&mut doc)),
+        // A broken later document leaves the first one readable.
+        Err(_) => read(text).ok(),
+    };
+    match parsed {
         Ok(p) if p.from_cluster => Checked {
             state: Some(state_note(&p)),
             problems: problems_of(text, p.manifests, true),
             read: true,
+            values,
         },
         parsed => Checked {
             problems: problems_or(text, parsed.and_then(|p| p.into_manifests()), false),
             state: None,
             read: true,
+            values,
         },
     }
 }

@@ -717,8 +717,9 @@ fn continue_on_the_last_caption_does_not_start_over() {
 /// What one change costs in parses of its text (issue 47 asks for one YAML parse and one
 /// command parse per change): an Apply of an edited manifest, from the check once the typing
 /// stops to the run that follows it, and a command typed in the console. The check as one
-/// types reads the text twice (`quick::check_typed`; `quick::read`, the quick controls'
-/// values from the first document alone, which a broken later document leaves readable).
+/// types reads the text once (`quick::check_typed`, whose first document the quick controls
+/// read; only a text that does not parse is read again, its first document alone, which a
+/// broken later document leaves readable).
 /// The Apply takes that check's verdict, reads its command line once (the scenario step
 /// carries it: no replay reads it again) and its manifest once (`Command::manifests`, which
 /// the trial on a copy of the world, the run and every later replay share); a console
@@ -747,7 +748,7 @@ fn an_apply_and_a_command_read_their_text_this_many_times() {
     let commanded = crate::api::parses::take();
     assert_eq!(
         (checked, applied, commanded),
-        ((2, 0), (1, 1), (0, 1)),
+        ((1, 0), (1, 1), (0, 1)),
         "(YAML, command) parses of the check, the Apply and the command"
     );
 }
