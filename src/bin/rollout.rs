@@ -424,23 +424,28 @@ fn run(args: &[String]) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    // A pasted cluster state: what was continued from when, and what was not (on stderr, so
-    // that the output stays the run's).
-    if let Ok(c) = scenario.start()
-        && let Some(r) = &c.restored
-    {
+    // Started once: a scenario refused at its start (past the budget, an object the
+    // apiserver refuses) is refused now, having counted its objects once. A pasted cluster
+    // state says what was continued from when, and what was not (on stderr, so that the
+    // output stays the run's).
+    let started = match scenario.start() {
+        Ok(c) => c,
+        Err(e) => return refuse(&file, &text, &e),
+    };
+    if let Some(r) = &started.restored {
         for line in r.lines() {
             eprintln!("{file}: {}", safe(&line));
         }
     }
     // The checks read the run as the page records it (pods and the Deployment per step).
     let run = if check {
+        drop(started);
         Session::new(scenario).map(|s| {
             let steps = s.trace.iter().map(|s| (**s).clone()).collect();
             (steps, Some(s))
         })
     } else {
-        scenario.run().map(|t| (t, None))
+        scenario.run_started(started).map(|t| (t, None))
     };
     let (steps, session) = match run {
         Ok(r) => r,

@@ -532,7 +532,11 @@ impl Scenario {
     /// Runs the whole scenario and returns the trace; a run that crossed its budget is an
     /// error saying where.
     pub fn run(&self) -> Result<Vec<TraceStep>, ScenarioError> {
-        let mut c = self.start()?;
+        self.run_started(self.start()?)
+    }
+
+    /// [`Scenario::run`] on a cluster [`Scenario::start`] made.
+    pub fn run_started(&self, mut c: Cluster) -> Result<Vec<TraceStep>, ScenarioError> {
         self.run_on(&mut c)?;
         match c.take_over() {
             Some(over) => Err(over.into()),
