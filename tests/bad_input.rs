@@ -98,6 +98,73 @@ fn apiserver_validation_messages() {
     );
 }
 
+/// `validateLifecycle`: a hook has one handler, an exec hook a command, and a sleep no longer
+/// than the grace period (`validateSleepAction`; zero is allowed since 1.33).
+#[test]
+fn lifecycle_hooks_are_validated_as_the_apiserver_validates_them() {
+    let at = "spec.template.spec.containers[0].lifecycle";
+    for (grace, lifecycle, want) in [
+        (
+            "",
+            "{preStop: {sleep: {seconds: 31}}}",
+            Some(format!(
+                "{at}.preStop.sleep: Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)"
+            )),
+        ),
+        (
+            "terminationGracePeriodSeconds: 5, ",
+            "{preStop: {sleep: {seconds: 6}}}",
+            Some(format!(
+                "{at}.preStop.sleep: Invalid value: 6: must be non-negative and less than terminationGracePeriodSeconds (5)"
+            )),
+        ),
+        (
+            "",
+            "{preStop: {sleep: {seconds: -1}}}",
+            Some(format!(
+                "{at}.preStop.sleep: Invalid value: -1: must be non-negative"
+            )),
+        ),
+        (
+            "",
+            "{preStop: {exec: {command: [sleep, '5']}, sleep: {seconds: 5}}}",
+            Some(format!(
+                "{at}.preStop.sleep: Forbidden: may not specify more than 1 handler type"
+            )),
+        ),
+        (
+            "",
+            "{postStart: {}}",
+            Some(format!(
+                "{at}.postStart: Required value: must specify a handler type"
+            )),
+        ),
+        (
+            "",
+            "{preStop: {exec: {command: []}}}",
+            Some(format!("{at}.preStop.exec.command: Required value")),
+        ),
+        ("", "{preStop: {sleep: {seconds: 30}}}", None),
+        ("", "{preStop: {sleep: {seconds: 0}}}", None),
+        ("", "{preStop: {httpGet: {path: /drain, port: 8080}}}", None),
+    ] {
+        let text = WEB.replace(
+            "spec: {containers: [{name: nginx, image: 'nginx:1.25'}]}",
+            &format!("spec: {{{grace}containers: [{{name: nginx, image: 'nginx:1.25', lifecycle: {lifecycle}}}]}}"),
+        );
+        let mut c = Cluster::new(World::default());
+        let got = c
+            .create(parse_objects(&text).unwrap().remove(0))
+            .err()
+            .map(|e| e.to_string());
+        match (&got, &want) {
+            (Some(g), Some(w)) => assert!(g.contains(w.as_str()), "{lifecycle}: {g}"),
+            (None, None) => {}
+            _ => panic!("{lifecycle}: got {got:?}, want {want:?}"),
+        }
+    }
+}
+
 #[test]
 fn kubectl_errors_name_the_command_and_change_nothing() {
     rejects(

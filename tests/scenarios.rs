@@ -1389,3 +1389,42 @@ fn a_readiness_probe_that_fails_from_an_instant_turns_pods_not_ready_and_back() 
             .is_some_and(|d| d.status.ready_replicas == 3)
     }));
 }
+
+/// Issue 48, the termination sequence as the kubelet runs it (`killContainer`): a pod scaled
+/// away at 10 s runs its preStop hook (`sleep: {seconds: 5}`), then gets SIGTERM and exits the
+/// world's `terminationMs` (1 s) later: it is Terminating until 16 s, not 11 s. An exec hook
+/// that runs `sleep 40` is cut at the grace period (30 s); SIGTERM then has 2 s
+/// (`minimumGracePeriodInSeconds`), and the app exits within them.
+#[test]
+fn a_pre_stop_hook_holds_a_pod_terminating_before_sigterm() {
+    for (hook, gone_at, words) in [
+        (
+            "sleep: {seconds: 5}",
+            16_000,
+            "its preStop hook ran 5 s, then SIGTERM; exited 1 s later",
+        ),
+        (
+            "exec: {command: [/bin/sh, -c, 'sleep 40']}",
+            41_000,
+            "its preStop hook ran 30 s, then SIGTERM; exited 1 s later",
+        ),
+    ] {
+        let trace = run_web(
+            "replicas: 2",
+            &format!("{{name: app, image: 'app:1', lifecycle: {{preStop: {{{hook}}}}}}}"),
+            "steps:\n  - {at: 10s, run: kubectl scale deployment/web --replicas=1}\nuntil: settled\n",
+        );
+        let gone: Vec<(u64, &str)> = trace
+            .iter()
+            .flat_map(|s| s.changes().iter().map(move |c| (s.t, c.as_str())))
+            .filter(|(_, c)| c.contains(" is gone"))
+            .collect();
+        assert_eq!(gone.len(), 1, "{hook}: {gone:?}");
+        assert_eq!(gone[0].0, gone_at, "{hook}: {gone:?}");
+        assert!(gone[0].1.ends_with(words), "{hook}: {gone:?}");
+        // Until then the pod is counted terminating.
+        let before = trace.iter().rev().find(|s| s.t < gone_at).unwrap();
+        let terminating: u32 = before.replica_sets.iter().map(|r| r.pods.terminating).sum();
+        assert_eq!(terminating, 1, "{hook}");
+    }
+}

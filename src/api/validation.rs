@@ -243,6 +243,58 @@ fn is_zero(v: &Option<IntOrString>) -> bool {
     }
 }
 
+/// `validateLifecycle`'s `validateHandler` for a hook: exactly one handler (`exec`, `httpGet`,
+/// `tcpSocket`, `sleep`), an `exec` with a command, and a `sleep` of no more than the grace
+/// period (`validateSleepAction`, as PodLifecycleSleepActionAllowZero has it from 1.33: zero
+/// is allowed).
+fn validate_lifecycle_handler(
+    h: &Value,
+    grace: Option<i64>,
+    field: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let given: Vec<&str> = ["exec", "httpGet", "tcpSocket", "sleep"]
+        .into_iter()
+        .filter(|k| h.get(*k).is_some_and(|v| !v.is_null()))
+        .collect();
+    let Some((first, more)) = given.split_first() else {
+        errs.push(required(field).with_detail("must specify a handler type"));
+        return;
+    };
+    for k in more {
+        errs.push(forbidden(
+            &format!("{field}.{k}"),
+            "may not specify more than 1 handler type",
+        ));
+    }
+    match *first {
+        "exec" => {
+            let command = h.pointer("/exec/command").and_then(Value::as_array);
+            if command.is_none_or(|c| c.is_empty()) {
+                errs.push(required(&format!("{field}.exec.command")));
+            }
+        }
+        "sleep" => {
+            let secs = h
+                .pointer("/sleep/seconds")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            if let Some(g) = grace
+                && (secs < 0 || secs > g)
+            {
+                errs.push(invalid(
+                    &format!("{field}.sleep"),
+                    secs,
+                    &format!(
+                        "must be non-negative and less than terminationGracePeriodSeconds ({g})"
+                    ),
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// `validateProbe` (and `validateHandler`): exactly one handler, numbers not negative, and
 /// a liveness or startup probe needs a single success.
 fn validate_probe(p: &Value, which: &str, field: &str, errs: &mut Vec<FieldError>) {
@@ -330,6 +382,14 @@ fn validate_pod_parts(
         for k in PROBES {
             if let Some(p) = c.extra.get(k).filter(|p| p.is_object()) {
                 validate_probe(p, k, &f(&format!(".{k}")), errs);
+            }
+        }
+        if let Some(l) = c.extra.get("lifecycle").filter(|l| l.is_object()) {
+            for hook in ["postStart", "preStop"] {
+                if let Some(h) = l.get(hook).filter(|h| h.is_object()) {
+                    let grace = spec.termination_grace_period_seconds;
+                    validate_lifecycle_handler(h, grace, &f(&format!(".lifecycle.{hook}")), errs);
+                }
             }
         }
     }

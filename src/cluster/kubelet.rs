@@ -1,7 +1,8 @@
 //! The kubelets on the virtual clock: a pod the scheduler bound (`scheduleMs` after its
 //! creation, [`super::scheduler`]) has its container started `startMs` later (or fails to
-//! pull, or crash-loops), it turns Ready `readyMs` after that, and a deleted pod is gone
-//! `terminationMs` after its deletion began.
+//! pull, or crash-loops), it turns Ready `readyMs` after that, and a deleted pod is stopped as
+//! `killContainer` stops it ([`Stop`]): its preStop hook, then SIGTERM, after which the app
+//! exits `terminationMs` later (or is killed when the grace period left runs out).
 
 use crate::api::*;
 use crate::apiserver::events::{EventRecorder, EventType, Involved};
@@ -252,8 +253,16 @@ impl Kubelet<'_> {
         // The name is the key's last part: borrowed from it, not copied from the pod.
         let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
         if step == PodStep::Gone {
+            let how = self
+                .describe
+                .then(|| Stop::of(pod, self.world).words())
+                .flatten();
             self.store.remove_pod(key)?;
-            return Some((self.say(|| format!("{name} is gone")), None));
+            let said = match how {
+                Some(how) => format!("{name} is gone: {how}"),
+                None => format!("{name} is gone"),
+            };
+            return Some((self.say(|| said), None));
         }
         if pod.metadata.deletion_timestamp.is_some() {
             return None;
@@ -571,11 +580,7 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
             .unwrap_or(30)
             .max(0);
         let began = deletion.plus_secs(-grace);
-        let gone = if world.use_grace_period {
-            deletion
-        } else {
-            began.plus_ms(world.termination_ms as i64)
-        };
+        let gone = began.plus_ms(Stop::of(p, world).ms() as i64);
         return Some((ms_until(gone), PodStep::Gone));
     }
     if p.status.phase == PHASE_SUCCEEDED || p.status.phase == PHASE_FAILED {
@@ -686,16 +691,7 @@ pub fn saw<D: From<PodStep>>(cx: &mut Cx<'_, D>, world: &World, ev: &WatchEvent)
                 // A node whose kubelet is down cannot stop the pod: it stays Terminating.
                 && !world.nodes_down.iter().any(|x| *x == *n.spec.node_name) =>
         {
-            let ms = if world.use_grace_period {
-                n.metadata
-                    .deletion_grace_period_seconds
-                    .unwrap_or(30)
-                    .max(0) as u64
-                    * 1000
-            } else {
-                world.termination_ms
-            };
-            let at = cx.now_ms() + ms;
+            let at = cx.now_ms() + Stop::of(n, world).ms();
             cx.at(at, n.metadata.key(), n.metadata.uid.clone(), PodStep::Gone);
             // The kubelet stops the containers that run (`killContainer`).
             for c in &n.status.container_statuses {
@@ -711,6 +707,118 @@ pub fn saw<D: From<PodStep>>(cx: &mut Cx<'_, D>, world: &World, ev: &WatchEvent)
             }
         }
         _ => {}
+    }
+}
+
+/// `minimumGracePeriodInSeconds` (pkg/kubelet/kuberuntime): what is left of the grace period
+/// after a preStop hook is never less.
+const MINIMUM_GRACE_MS: u64 = 2000;
+
+/// How the kubelet stops a pod's containers (`killContainer`, one per container, side by
+/// side): a running container's preStop hook runs first, cut at the grace period; then
+/// SIGTERM, after which the app exits `terminationMs` later (the world's; with
+/// `useGracePeriod` it never exits of its own accord), or is killed (SIGKILL) when what is
+/// left of the grace period ends, at least 2 s after the hook. A pod with no running
+/// container has no hook to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// The longest preStop hook, as it ran (cut at the grace period).
+    pub hook_ms: u64,
+    /// From SIGTERM to the last container's exit.
+    pub exit_ms: u64,
+    /// Killed when the grace period ran out, not exited.
+    pub killed: bool,
+}
+
+impl Stop {
+    pub fn of(p: &Pod, world: &World) -> Stop {
+        let grace = p
+            .metadata
+            .deletion_grace_period_seconds
+            .unwrap_or(30)
+            .max(0) as u64
+            * 1000;
+        let running = |c: &Container| {
+            p.status
+                .container_statuses
+                .iter()
+                .any(|s| s.name == c.name && s.state.running.is_some())
+        };
+        let hooks = p.spec.containers.iter().filter(|c| running(c));
+        let Some(hook_ms) = hooks.map(|c| pre_stop_ms(c).min(grace)).max() else {
+            let (exit_ms, killed) = if world.use_grace_period {
+                (grace, true)
+            } else {
+                (world.termination_ms, false)
+            };
+            return Stop {
+                hook_ms: 0,
+                exit_ms,
+                killed,
+            };
+        };
+        let left = grace.saturating_sub(hook_ms).max(MINIMUM_GRACE_MS);
+        let killed = world.use_grace_period || world.termination_ms > left;
+        Stop {
+            hook_ms,
+            exit_ms: if killed { left } else { world.termination_ms },
+            killed,
+        }
+    }
+
+    /// From the deletion's beginning to the pod gone.
+    pub fn ms(&self) -> u64 {
+        self.hook_ms + self.exit_ms
+    }
+
+    /// What it was, in words, when a hook ran (a pod stopped at SIGTERM says nothing more).
+    fn words(&self) -> Option<String> {
+        let secs = |ms: u64| format!("{:.1}", ms as f64 / 1000.0).replace(".0", "");
+        (self.hook_ms > 0).then(|| {
+            let end = if self.killed {
+                format!(
+                    "killed {} s later, at the end of its grace period",
+                    secs(self.exit_ms)
+                )
+            } else {
+                format!("exited {} s later", secs(self.exit_ms))
+            };
+            format!(
+                "its preStop hook ran {} s, then SIGTERM; {end}",
+                secs(self.hook_ms)
+            )
+        })
+    }
+}
+
+/// How long a container's preStop hook runs: a `sleep` action its seconds, an `exec` hook
+/// that runs `sleep N` (alone or through a shell, the common way to wait before SIGTERM) its
+/// N seconds; any other hook, and none, returns at once.
+fn pre_stop_ms(c: &Container) -> u64 {
+    let Some(hook) = c.extra.get("lifecycle").and_then(|l| l.get("preStop")) else {
+        return 0;
+    };
+    if let Some(secs) = hook.pointer("/sleep/seconds").and_then(Value::as_i64) {
+        return secs.max(0) as u64 * 1000;
+    }
+    let words: Vec<&str> = hook
+        .pointer("/exec/command")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    // `["sleep", "5"]`, or `["/bin/sh", "-c", "sleep 5"]`.
+    let line = match words.as_slice() {
+        [sh, "-c", line] if sh.ends_with("sh") => line.split_whitespace().collect(),
+        _ => words,
+    };
+    match line.as_slice() {
+        [sleep, secs] if sleep.rsplit('/').next() == Some("sleep") => secs
+            .trim_end_matches('s')
+            .parse::<f64>()
+            .map_or(0, |s| (s.max(0.0) * 1000.0) as u64),
+        _ => 0,
     }
 }
 
@@ -745,5 +853,131 @@ mod duration_tests {
             got,
             ["10s", "40s", "1m20s", "2m40s", "5m0s", "24h0m0s", "1h2m3s"]
         );
+    }
+}
+
+#[cfg(test)]
+mod stop_tests {
+    use super::{Stop, World};
+    use crate::api::Pod;
+
+    /// A pod being deleted with `grace` seconds, its one container running with `lifecycle`
+    /// (YAML, or empty for none).
+    fn pod(grace: i64, lifecycle: &str, running: bool) -> Pod {
+        let state = if running {
+            "{running: {startedAt: '2026-01-01T00:00:00Z'}}"
+        } else {
+            "{waiting: {reason: ContainerCreating}}"
+        };
+        let lifecycle = if lifecycle.is_empty() {
+            String::new()
+        } else {
+            format!(", lifecycle: {lifecycle}")
+        };
+        let yaml = format!(
+            "{{apiVersion: v1, kind: Pod, metadata: {{name: p, deletionGracePeriodSeconds: {grace}}}, spec: {{containers: [{{name: app, image: 'app:1'{lifecycle}}}]}}, status: {{containerStatuses: [{{name: app, state: {state}}}]}}}}"
+        );
+        crate::api::codec::from_value(crate::api::yaml::parse_document(&yaml).unwrap()).unwrap()
+    }
+
+    /// How the kubelet stops a container (`killContainer`): the preStop hook, cut at the grace
+    /// period, then SIGTERM with what is left of it (at least `minimumGracePeriodInSeconds`,
+    /// 2 s); the app exits `terminationMs` (1 s) after SIGTERM, or never with `useGracePeriod`.
+    #[test]
+    fn a_pre_stop_hook_runs_before_sigterm_within_the_grace_period() {
+        let world = World::default();
+        let graceful = World {
+            use_grace_period: true,
+            ..World::default()
+        };
+        // (grace s, lifecycle, running, useGracePeriod, (hook ms, exit ms, killed))
+        for (grace, lifecycle, running, patient, want) in [
+            (30, "", true, false, (0, 1000, false)),
+            (30, "", true, true, (0, 30_000, true)),
+            (
+                30,
+                "{preStop: {sleep: {seconds: 5}}}",
+                true,
+                false,
+                (5000, 1000, false),
+            ),
+            (
+                30,
+                "{preStop: {exec: {command: [sleep, '10']}}}",
+                true,
+                false,
+                (10_000, 1000, false),
+            ),
+            (
+                30,
+                "{preStop: {exec: {command: [/bin/sh, -c, 'sleep 15']}}}",
+                true,
+                false,
+                (15_000, 1000, false),
+            ),
+            (
+                30,
+                "{preStop: {sleep: {seconds: 5}}}",
+                true,
+                true,
+                (5000, 25_000, true),
+            ),
+            // A hook longer than the grace period is cut at it; SIGTERM then has 2 s.
+            (
+                30,
+                "{preStop: {sleep: {seconds: 40}}}",
+                true,
+                false,
+                (30_000, 1000, false),
+            ),
+            (
+                30,
+                "{preStop: {sleep: {seconds: 40}}}",
+                true,
+                true,
+                (30_000, 2000, true),
+            ),
+            // Another hook returns at once; a container that never ran has no hook.
+            (
+                30,
+                "{preStop: {httpGet: {path: /drain, port: 80}}}",
+                true,
+                false,
+                (0, 1000, false),
+            ),
+            (
+                30,
+                "{preStop: {sleep: {seconds: 5}}}",
+                false,
+                false,
+                (0, 1000, false),
+            ),
+            (
+                1,
+                "{preStop: {sleep: {seconds: 1}}}",
+                true,
+                true,
+                (1000, 2000, true),
+            ),
+        ] {
+            let w = if patient { &graceful } else { &world };
+            let s = Stop::of(&pod(grace, lifecycle, running), w);
+            assert_eq!(
+                (s.hook_ms, s.exit_ms, s.killed),
+                want,
+                "grace {grace}, {lifecycle:?}, running {running}, useGracePeriod {patient}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_stop_after_a_hook_says_so() {
+        let world = World::default();
+        let p = pod(30, "{preStop: {sleep: {seconds: 5}}}", true);
+        assert_eq!(
+            Stop::of(&p, &world).words().as_deref(),
+            Some("its preStop hook ran 5 s, then SIGTERM; exited 1 s later")
+        );
+        assert_eq!(Stop::of(&pod(30, "", true), &world).words(), None);
     }
 }
