@@ -132,22 +132,60 @@ fn check_path(path: &str) -> Result<(), String> {
     }
 }
 
-/// Sets `path` (dotted) in `obj`, making the maps on the way.
+/// Sets `path` (dotted) in `obj`, making the maps on the way. A segment may index a list as
+/// the apiserver's field paths do (`containers[0]`): the item must be there.
 fn set_path(obj: &mut Value, path: &[&str], value: Value, full: &str) -> Result<(), String> {
     let Value::Object(m) = obj else {
         return Err(format!("{full}: {} is not a mapping", path.join(".")));
     };
+    let (key, index) = match path[0].split_once('[') {
+        Some((key, rest)) => {
+            let i = rest
+                .strip_suffix(']')
+                .and_then(|i| i.parse::<usize>().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "{full}: {:?} is not a list index (e.g. containers[0])",
+                        path[0]
+                    )
+                })?;
+            (key, Some(i))
+        }
+        None => (path[0], None),
+    };
+    let Some(i) = index else {
+        if path.len() == 1 {
+            m.insert(key.to_string(), value);
+            return Ok(());
+        }
+        let next = m
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if next.is_null() {
+            *next = Value::Object(Map::new());
+        }
+        return set_path(next, &path[1..], value, full);
+    };
+    let items = match m.get_mut(key) {
+        Some(Value::Array(items)) => items,
+        _ => return Err(format!("{full}: {key} is not a list")),
+    };
+    let n = items.len();
+    let Some(item) = items.get_mut(i) else {
+        let has = if n == 1 {
+            "1 item".to_string()
+        } else {
+            format!("{n} items")
+        };
+        return Err(format!(
+            "{full}: {key} has {has}, so [{i}] is not one of them"
+        ));
+    };
     if path.len() == 1 {
-        m.insert(path[0].to_string(), value);
+        *item = value;
         return Ok(());
     }
-    let next = m
-        .entry(path[0].to_string())
-        .or_insert_with(|| Value::Object(Map::new()));
-    if next.is_null() {
-        *next = Value::Object(Map::new());
-    }
-    set_path(next, &path[1..], value, full)
+    set_path(item, &path[1..], value, full)
 }
 
 impl Scenario {
@@ -451,6 +489,42 @@ mod tests {
         for (text, want) in cases {
             let e = Variant::parse_settings(text).unwrap_err();
             assert!(e.starts_with(want), "{text}: {e}");
+        }
+    }
+
+    /// Issue 48: a variant reaches into a list as the apiserver's field paths do
+    /// (`containers[0]`), so Compare takes "preStop sleep 0 vs 5 s" and "grace 30 vs 5 s"; an
+    /// index past the list, or a list where there is none, is refused naming the path.
+    #[test]
+    fn a_variant_indexes_a_list_as_field_paths_do() {
+        let base = Scenario::parse(DEFAULT).unwrap();
+        let s = base
+            .with_variant(&variant(
+                "spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds=5,spec.template.spec.terminationGracePeriodSeconds=10",
+            ))
+            .unwrap();
+        assert!(s.objects[0].contains("seconds: 5"), "{}", s.objects[0]);
+        assert!(
+            s.objects[0].contains("terminationGracePeriodSeconds: 10"),
+            "{}",
+            s.objects[0]
+        );
+        for (setting, want) in [
+            (
+                "spec.template.spec.containers[1].image=x",
+                "containers has 1 item, so [1] is not one of them",
+            ),
+            (
+                "spec.template.spec.containers[x].image=x",
+                "\"containers[x]\" is not a list index (e.g. containers[0])",
+            ),
+            ("spec.replicas[0]=1", "replicas is not a list"),
+        ] {
+            let e = base
+                .with_variant(&variant(setting))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want), "{setting}: {e}");
         }
     }
 

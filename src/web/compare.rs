@@ -120,7 +120,7 @@ fn settings(props: &Props) -> Html {
     let n = props.drafts.len();
     html! {
         <div class="variant-settings">
-            <p class="muted">{"Each variant changes the Deployment (spec.replicas, spec.minReadySeconds, spec.progressDeadlineSeconds, spec.strategy.type, spec.strategy.rollingUpdate.maxSurge / maxUnavailable, …) or the world (world.startMs, world.readyMs, world.failingImages, world.kubernetes=1.33, world.featureGates.NAME=true, …). Comma-separated path=value; empty is the scenario as written."}</p>
+            <p class="muted">{"Each variant changes the Deployment (spec.replicas, spec.minReadySeconds, spec.progressDeadlineSeconds, spec.strategy.type, spec.strategy.rollingUpdate.maxSurge / maxUnavailable, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds, …) or the world (world.startMs, world.readyMs, world.failingImages, world.kubernetes=1.33, world.featureGates.NAME=true, …). Comma-separated path=value; empty is the scenario as written."}</p>
             { for props.drafts.iter().enumerate().map(|(i, dr)| {
                 let d = props.on_variant.clone();
                 let onchange = Callback::from(move |e: Event| d.emit(VariantAction::Set(i, bindings::select_value(&e))));
