@@ -777,7 +777,7 @@ impl Stop {
         (self.hook_ms > 0).then(|| {
             let end = if self.killed {
                 format!(
-                    "killed {} s later, at the end of its grace period",
+                    "SIGKILL {} s later, when what was left of its grace period (at least 2 s) ran out",
                     secs(self.exit_ms)
                 )
             } else {

@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 23] = [
+pub const NAMES: [&str; 24] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -28,6 +28,7 @@ pub const NAMES: [&str; 23] = [
     "capacity-stuck-rollout",
     "node-lost",
     "drain-blocked-by-budget",
+    "prestop-and-grace",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
@@ -70,6 +71,7 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
             (10, "Foreground delete"),
             (11, "Orphan delete"),
             (16, "Adopting an orphaned ReplicaSet"),
+            (23, "How a pod stops: preStop, SIGTERM, the grace period"),
         ],
     ),
     (
@@ -183,6 +185,10 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "drain-blocked-by-budget",
         include_str!("../../scenarios/drain-blocked-by-budget.yaml"),
+    ),
+    (
+        "prestop-and-grace",
+        include_str!("../../scenarios/prestop-and-grace.yaml"),
     ),
 ];
 
