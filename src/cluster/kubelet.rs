@@ -101,6 +101,11 @@ world! {
     /// pods are evicted after their toleration (300 s by default).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     nodes_down: Vec<String> = vec![], "nodesDown", step;
+    /// How long each image's app takes to exit after SIGTERM, where it is not
+    /// `terminationMs` (`[{image: "app:2", exitMs: 8000}]`, globs as `failingImages`; the
+    /// first that matches).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    shutdown: Vec<Shutdown> = vec![], "shutdown", step;
     /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
     /// default). The cluster's, for the whole run: a step cannot change it.
     kubernetes: crate::controller::release::Release = Default::default(), "kubernetes", run;
@@ -116,6 +121,16 @@ impl World {
     pub fn gates(&self) -> Result<crate::controller::FeatureGates, String> {
         self.kubernetes.gates(&self.feature_gates)
     }
+}
+
+/// An image's app after SIGTERM (`world.shutdown`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Shutdown {
+    /// The image, or a glob of images (`app:*`).
+    pub image: String,
+    /// From SIGTERM to the app's exit.
+    pub exit_ms: u64,
 }
 
 /// `*` matches any run of characters; everything else literally.
@@ -145,6 +160,14 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 }
 
 impl World {
+    /// How long an app of `image` takes to exit after SIGTERM.
+    pub fn exit_ms(&self, image: &str) -> u64 {
+        self.shutdown
+            .iter()
+            .find(|s| glob_match(&s.image, image))
+            .map_or(self.termination_ms, |s| s.exit_ms)
+    }
+
     pub fn image_fails(&self, image: &str) -> bool {
         self.failing_images.iter().any(|g| glob_match(g, image))
     }
@@ -744,26 +767,30 @@ impl Stop {
                 .iter()
                 .any(|s| s.name == c.name && s.state.running.is_some())
         };
-        let hooks = p.spec.containers.iter().filter(|c| running(c));
-        let Some(hook_ms) = hooks.map(|c| pre_stop_ms(c).min(grace)).max() else {
+        // Each running container as `killContainer` stops it; the pod is gone with the last.
+        let each = p.spec.containers.iter().filter(|c| running(c)).map(|c| {
+            let hook_ms = pre_stop_ms(c).min(grace);
+            let left = grace.saturating_sub(hook_ms).max(MINIMUM_GRACE_MS);
+            let exit = world.exit_ms(&c.image);
+            let killed = world.use_grace_period || exit > left;
+            Stop {
+                hook_ms,
+                exit_ms: if killed { left } else { exit },
+                killed,
+            }
+        });
+        each.max_by_key(Stop::ms).unwrap_or_else(|| {
             let (exit_ms, killed) = if world.use_grace_period {
                 (grace, true)
             } else {
                 (world.termination_ms, false)
             };
-            return Stop {
+            Stop {
                 hook_ms: 0,
                 exit_ms,
                 killed,
-            };
-        };
-        let left = grace.saturating_sub(hook_ms).max(MINIMUM_GRACE_MS);
-        let killed = world.use_grace_period || world.termination_ms > left;
-        Stop {
-            hook_ms,
-            exit_ms: if killed { left } else { world.termination_ms },
-            killed,
-        }
+            }
+        })
     }
 
     /// From the deletion's beginning to the pod gone.
@@ -968,6 +995,36 @@ mod stop_tests {
                 "grace {grace}, {lifecycle:?}, running {running}, useGracePeriod {patient}"
             );
         }
+    }
+
+    /// `world.shutdown`: an image's app takes its own time to exit after SIGTERM; past what
+    /// is left of the grace period it is killed.
+    #[test]
+    fn an_images_app_exits_in_its_own_time() {
+        let world = World {
+            shutdown: vec![super::Shutdown {
+                image: "app:*".into(),
+                exit_ms: 8000,
+            }],
+            ..World::default()
+        };
+        for (grace, lifecycle, want) in [
+            (30, "", (0, 8000, false)),
+            (5, "", (0, 5000, true)),
+            (
+                30,
+                "{preStop: {sleep: {seconds: 25}}}",
+                (25_000, 5000, true),
+            ),
+        ] {
+            let s = Stop::of(&pod(grace, lifecycle, true), &world);
+            assert_eq!(
+                (s.hook_ms, s.exit_ms, s.killed),
+                want,
+                "grace {grace}, {lifecycle:?}"
+            );
+        }
+        assert_eq!(world.exit_ms("other:1"), 1000, "terminationMs for the rest");
     }
 
     #[test]
