@@ -207,6 +207,15 @@ fn drain_step(s: &Session) -> &rollout_playground::cluster::trace::TraceStep {
         .expect("the run has a kubectl drain")
 }
 
+/// How a drain's watch on its step ended.
+fn watch_end(
+    drain: &rollout_playground::cluster::trace::TraceStep,
+) -> &rollout_playground::cluster::watch::WatchEnd {
+    let log = drain.action().and_then(|a| a.watch.as_ref());
+    log.and_then(|l| l.end.as_ref())
+        .expect("the drain's watch ended")
+}
+
 /// The test: with `minAvailable` equal to replicas, the drain is refused pod by pod
 /// with upstream's words until the budget allows (here a fifth replica makes one disruption
 /// to spare at a time), and no eviction takes the budget below what it needs.
@@ -298,15 +307,7 @@ fn a_drain_that_times_out_names_its_pods_and_node() {
         out.ends_with("There are pending nodes to be drained:\n node-1"),
         "{out}"
     );
-    let end = drain
-        .action()
-        .unwrap()
-        .watch
-        .as_ref()
-        .unwrap()
-        .end
-        .as_ref()
-        .unwrap();
+    let end = watch_end(drain);
     assert_eq!(end.t, 25_000, "the first retry at or after 22 s");
     assert!(
         drain
@@ -630,17 +631,5 @@ fn a_drain_by_deletion_that_times_out_ends_with_a_plain_error() {
         ["error: context deadline exceeded"],
         "{out}"
     );
-    assert_eq!(
-        drain
-            .action()
-            .unwrap()
-            .watch
-            .as_ref()
-            .unwrap()
-            .end
-            .as_ref()
-            .unwrap()
-            .t,
-        12_000
-    );
+    assert_eq!(watch_end(drain).t, 12_000);
 }

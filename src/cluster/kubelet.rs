@@ -248,10 +248,7 @@ impl<D: From<PodStep>> Actor<D, World> for Kubelets {
             describe: env.describe,
         };
         let (what, next) = kubelet.apply(key, uid, step)?;
-        if let Some((delay, next)) = next {
-            let at = cx.now_ms() + delay;
-            cx.at(at, key.clone(), uid.clone(), next);
-        }
+        cx.then(key, uid, next);
         Some(what)
     }
 }

@@ -478,10 +478,7 @@ impl Actor<Due, World> for Scheduler {
             describe: env.describe,
         };
         let (what, next) = self.step(&mut k, key, uid, step)?;
-        if let Some((delay, next)) = next {
-            let at = cx.now_ms() + delay;
-            cx.at(at, key.clone(), uid.clone(), next);
-        }
+        cx.then(key, uid, next);
         Some(what)
     }
 }

@@ -37,6 +37,14 @@ impl<D> Cx<'_, D> {
     pub fn at(&mut self, at_ms: u64, key: Str, uid: Str, step: impl Into<D>) {
         self.agenda.add(at_ms, (key, uid, step.into()));
     }
+
+    /// Sets the timer that follows a step, `next` = (after how many milliseconds, what).
+    pub fn then(&mut self, key: &Str, uid: &Str, next: Option<(u64, impl Into<D>)>) {
+        if let Some((delay, step)) = next {
+            let at = self.now_ms() + delay;
+            self.at(at, key.clone(), uid.clone(), step);
+        }
+    }
 }
 
 /// What an actor knows besides the apiserver: the world's settings (`W`, the harness's), the
