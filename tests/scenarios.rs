@@ -1428,3 +1428,27 @@ fn a_pre_stop_hook_holds_a_pod_terminating_before_sigterm() {
         assert_eq!(terminating, 1, "{hook}");
     }
 }
+
+/// The kubelet decides how a pod stops when its deletion begins: a world changed while the
+/// pod is Terminating changes neither when it is gone nor what its step says of it.
+#[test]
+fn a_pods_stop_is_decided_when_its_deletion_begins() {
+    let trace = run_web(
+        "replicas: 2",
+        "{name: app, image: 'app:1', lifecycle: {preStop: {sleep: {seconds: 5}}}}",
+        "steps:\n  - {at: 10s, run: kubectl scale deployment/web --replicas=1}\n  - {at: 12s, world: {terminationMs: 9000}}\nuntil: settled\n",
+    );
+    let gone: Vec<(u64, &str)> = trace
+        .iter()
+        .flat_map(|s| s.changes().iter().map(move |c| (s.t, c.as_str())))
+        .filter(|(_, c)| c.contains(" is gone"))
+        .collect();
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].0, 16_000, "{gone:?}");
+    assert!(
+        gone[0]
+            .1
+            .ends_with("its preStop hook ran 5 s, then SIGTERM; exited 1 s later"),
+        "{gone:?}"
+    );
+}

@@ -194,7 +194,8 @@ pub enum PodStep {
     /// The readiness probe fails for the n-th time in a row (at `failureThreshold`, the pod is
     /// not Ready).
     ProbeFailed(u32),
-    Gone,
+    /// The pod's containers have stopped, as the kubelet decided when its deletion began.
+    Gone(Stop),
 }
 
 /// The kubelet's back-off after the n-th failure (image pulls, container restarts): 10 s,
@@ -272,17 +273,13 @@ impl Kubelet<'_> {
         let pod = pod_for_step(self.store, self.world, key, uid)?;
         // The name is the key's last part: borrowed from it, not copied from the pod.
         let name = key.rsplit_once('/').map_or(key, |(_, n)| n);
-        if step == PodStep::Gone {
-            let how = self
-                .describe
-                .then(|| Stop::of(pod, self.world).words())
-                .flatten();
+        if let PodStep::Gone(stop) = step {
             self.store.remove_pod(key)?;
-            let said = match how {
+            let said = || match stop.words() {
                 Some(how) => format!("{name} is gone: {how}"),
                 None => format!("{name} is gone"),
             };
-            return Some((self.say(|| said), None));
+            return Some((self.say(said), None));
         }
         if pod.metadata.deletion_timestamp.is_some() {
             return None;
@@ -327,7 +324,7 @@ impl Kubelet<'_> {
                 return None;
             }
             PodStep::ProbeFailed(n) => self.probe_failed(name, &mut p, n),
-            PodStep::Gone => unreachable!("handled above"),
+            PodStep::Gone(_) => unreachable!("handled above"),
         };
         self.store.update_status(Object::Pod(p)).ok()?;
         Some((what, next))
@@ -594,14 +591,10 @@ pub fn next_for_seen(p: &Pod, world: &World, now: Time) -> Next {
     let ms_until = |t: Time| (t.since(now) / 1_000_000).max(0) as u64;
     if let Some(deletion) = p.metadata.deletion_timestamp {
         // The deletion began a grace period before its deletionTimestamp.
-        let grace = p
-            .metadata
-            .deletion_grace_period_seconds
-            .unwrap_or(30)
-            .max(0);
-        let began = deletion.plus_secs(-grace);
-        let gone = began.plus_ms(Stop::of(p, world).ms() as i64);
-        return Some((ms_until(gone), PodStep::Gone));
+        let began = deletion.plus_secs(-deletion_grace_s(p));
+        let stop = Stop::of(p, world);
+        let gone = began.plus_ms(stop.ms() as i64);
+        return Some((ms_until(gone), PodStep::Gone(stop)));
     }
     if p.status.phase == PHASE_SUCCEEDED || p.status.phase == PHASE_FAILED {
         return None;
@@ -711,8 +704,14 @@ pub fn saw<D: From<PodStep>>(cx: &mut Cx<'_, D>, world: &World, ev: &WatchEvent)
                 // A node whose kubelet is down cannot stop the pod: it stays Terminating.
                 && !world.nodes_down.iter().any(|x| *x == *n.spec.node_name) =>
         {
-            let at = cx.now_ms() + Stop::of(n, world).ms();
-            cx.at(at, n.metadata.key(), n.metadata.uid.clone(), PodStep::Gone);
+            let stop = Stop::of(n, world);
+            let at = cx.now_ms() + stop.ms();
+            cx.at(
+                at,
+                n.metadata.key(),
+                n.metadata.uid.clone(),
+                PodStep::Gone(stop),
+            );
             // The kubelet stops the containers that run (`killContainer`).
             for c in &n.status.container_statuses {
                 if c.state.running.is_some() {
@@ -730,6 +729,14 @@ pub fn saw<D: From<PodStep>>(cx: &mut Cx<'_, D>, world: &World, ev: &WatchEvent)
     }
 }
 
+/// A deleted pod's grace period in seconds (the apiserver's default, 30, where none is set).
+fn deletion_grace_s(p: &Pod) -> i64 {
+    p.metadata
+        .deletion_grace_period_seconds
+        .unwrap_or(30)
+        .max(0)
+}
+
 /// `minimumGracePeriodInSeconds` (pkg/kubelet/kuberuntime): what is left of the grace period
 /// after a preStop hook is never less.
 const MINIMUM_GRACE_MS: u64 = 2000;
@@ -740,9 +747,10 @@ const MINIMUM_GRACE_MS: u64 = 2000;
 /// `useGracePeriod` it never exits of its own accord), or is killed (SIGKILL) when what is
 /// left of the grace period ends, at least 2 s after the hook. A pod with no running
 /// container has no hook to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Stop {
-    /// The longest preStop hook, as it ran (cut at the grace period).
+    /// The preStop hook of the container that stopped last, as it ran (cut at the grace
+    /// period).
     pub hook_ms: u64,
     /// From SIGTERM to the last container's exit.
     pub exit_ms: u64,
@@ -752,12 +760,7 @@ pub struct Stop {
 
 impl Stop {
     pub fn of(p: &Pod, world: &World) -> Stop {
-        let grace = p
-            .metadata
-            .deletion_grace_period_seconds
-            .unwrap_or(30)
-            .max(0) as u64
-            * 1000;
+        let grace = deletion_grace_s(p) as u64 * 1000;
         let running = |c: &Container| {
             p.status
                 .container_statuses
