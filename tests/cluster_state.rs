@@ -311,12 +311,19 @@ fn a_state_past_the_budget_is_refused_before_it_is_read_naming_its_count() {
         .remove(0);
     let checked = rollout_playground::scenario::quick::check_typed(&pasted);
     assert_eq!(checked.state, None);
-    assert!(!checked.read, "refused unread, for the quick controls too");
+    assert_eq!(
+        checked.values, None,
+        "refused unread, for the quick controls too"
+    );
     let within = Scenario::parse(&many_pods(20_000))
         .unwrap()
         .objects
         .remove(0);
-    assert!(rollout_playground::scenario::quick::check_typed(&within).read);
+    assert!(
+        rollout_playground::scenario::quick::check_typed(&within)
+            .values
+            .is_some()
+    );
     assert!(
         checked.problems[0]
             .message

@@ -412,11 +412,8 @@ pub fn check_start(text: &str) -> Vec<Problem> {
 pub struct Checked {
     pub problems: Vec<Problem>,
     pub state: Option<String>,
-    /// Whether the text was read: false when it is refused unread, as past the budget (the
-    /// quick controls then read nothing either).
-    pub read: bool,
-    /// The quick controls' values, from the first document (none when the text was not read,
-    /// or its first document is not YAML).
+    /// The quick controls' values, from the first document (none when the text is refused
+    /// unread, as past the budget, or its first document is not YAML).
     pub values: Option<Vec<(Field, Option<String>)>>,
 }
 
@@ -425,7 +422,6 @@ pub fn check_typed(text: &str) -> Checked {
         return Checked {
             problems: vec![message],
             state: None,
-            read: false,
             values: None,
         };
     }
@@ -441,13 +437,11 @@ pub fn check_typed(text: &str) -> Checked {
         Ok(p) if p.from_cluster => Checked {
             state: Some(state_note(&p)),
             problems: problems_of(text, p.manifests, true),
-            read: true,
             values,
         },
         parsed => Checked {
             problems: problems_or(text, parsed.and_then(|p| p.into_manifests()), false),
             state: None,
-            read: true,
             values,
         },
     }
