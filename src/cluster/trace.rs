@@ -328,6 +328,13 @@ impl TraceStep {
         self.sync().filter(|y| y.controller == controller)
     }
 
+    /// Whether this step is a sync of the Deployment `key` (`namespace/name`; none is no
+    /// Deployment's).
+    pub fn is_deployment_sync(&self, key: Option<&str>) -> bool {
+        self.sync_of(Controller::Deployment)
+            .is_some_and(|y| key == Some(y.key.as_str()))
+    }
+
     /// The controller whose sync this step is.
     pub fn controller(&self) -> Option<Controller> {
         self.sync().map(|y| y.controller)

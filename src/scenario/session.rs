@@ -417,11 +417,8 @@ impl Session {
             .truncate(self.actions.partition_point(|&a| a < from));
         self.changes
             .truncate(self.changes.partition_point(|&c| c < from));
-        let focus_sync = |s: &TraceStep, focus: &Option<String>| {
-            s.controller() == Some(Controller::Deployment)
-                && s.key().is_some()
-                && s.key() == focus.as_deref()
-        };
+        let focus_sync =
+            |s: &TraceStep, focus: &Option<String>| s.is_deployment_sync(focus.as_deref());
         // The branch of the last focus sync before `from`.
         let mut branch = self.trace[..from]
             .iter()
@@ -845,11 +842,9 @@ impl Session {
 
     /// Whether step `i` is a sync of the focus Deployment.
     pub fn is_focus_sync(&self, i: usize) -> bool {
-        self.trace.get(i).is_some_and(|s| {
-            s.controller() == Some(Controller::Deployment)
-                && s.key().is_some()
-                && s.key() == self.focus.as_deref()
-        })
+        self.trace
+            .get(i)
+            .is_some_and(|s| s.is_deployment_sync(self.focus.as_deref()))
     }
 
     /// Adds a step after every existing step at or before its instant (following the
