@@ -16,6 +16,19 @@ use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::actor::{Actor, Env};
 use crate::controller::{disruption, nodelifecycle};
 
+/// What every actor is handed of the world (`controller::actor::Env`), borrowed from `Sim`
+/// beside the actors themselves.
+macro_rules! env {
+    ($sim:expr, $describe:expr) => {
+        Env {
+            world: &$sim.world,
+            release: $sim.rsc.gates.release,
+            describe: $describe,
+            nodes_down: &$sim.world.nodes_down,
+        }
+    };
+}
+
 /// Declares the actors: `field: Variant(Type, its Step),` each, in the order they are told of
 /// a watch event. (The step is named, not read from the trait: the trait's bounds on `Due`
 /// would make the two depend on each other.)
@@ -56,12 +69,7 @@ macro_rules! actors {
             pub(super) fn actors_saw(&mut self, ev: &WatchEvent) {
                 let recording = self.recording();
                 let sim = &mut self.sim;
-                let env = Env {
-                    world: &sim.world,
-                    release: sim.rsc.gates.release,
-                    describe: recording,
-                    nodes_down: &sim.world.nodes_down,
-                };
+                let env = env!(sim, recording);
                 $(
                     $(#[cfg($cfg)])?
                     Actor::<Due, World>::saw(&mut sim.actors.$field, &mut cx!(sim), &env, ev);
@@ -77,12 +85,7 @@ macro_rules! actors {
             pub(super) fn hand_timer(&mut self, (key, uid, due): Timer, changes: &mut Vec<String>) -> bool {
                 let recording = self.recording();
                 let sim = &mut self.sim;
-                let env = Env {
-                    world: &sim.world,
-                    release: sim.rsc.gates.release,
-                    describe: recording,
-                    nodes_down: &sim.world.nodes_down,
-                };
+                let env = env!(sim, recording);
                 let (what, pod_step) = match due {
                     $(
                         $(#[cfg($cfg)])?
