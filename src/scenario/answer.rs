@@ -32,7 +32,7 @@ impl Session {
         // The last scenario step at or before `pos`; only a command's counts.
         let k = self.actions.partition_point(|&a| a <= upto);
         let command = *self.actions.get(k.checked_sub(1)?)?;
-        self.trace[command].command().as_ref()?;
+        self.trace[command].command()?;
         let end = self.instant_end(command);
         if upto > end {
             return None;
@@ -64,7 +64,7 @@ impl Session {
 /// What a Deployment sync wrote, in a few words: the ReplicaSets it created, updated or
 /// deleted, the Deployment it rewrote, or its status alone.
 pub fn wrote(step: &TraceStep) -> String {
-    let writes = step.sync().map_or(&[][..], |y| &y.writes);
+    let writes = step.writes();
     let mut said: Vec<String> = Vec::new();
     for w in writes.iter().filter(|w| w.refused.is_none()) {
         let what = match (w.verb, w.resource) {
