@@ -10,7 +10,7 @@
 //! where it is read, as the text it is). Nested objects (a pod template, an owner
 //! reference) are not objects of their own, and are not counted.
 
-use super::aliases::{ALIAS_VALUES, Events, Kind, TooManyAliases};
+use super::aliases::{ALIAS_VALUES, Events, Kind, Text, TooManyAliases};
 use std::collections::BTreeMap;
 
 /// What a text would put in the store.
@@ -109,11 +109,11 @@ impl Frame {
     }
 
     /// A value (a scalar, an alias or a node that ended) was read in this node.
-    fn took_value(&mut self, scalar: Option<Vec<u8>>) {
+    fn took_value(&mut self, scalar: Option<&[u8]>) {
         if !self.mapping {
             return;
         }
-        let word = Word::of(scalar.as_deref());
+        let word = Word::of(scalar);
         if self.want_key {
             self.key = word;
             self.want_key = false;
@@ -157,19 +157,59 @@ impl Frame {
 /// Counts the objects and pods of `text` ([`Census`]). A text libyaml cannot parse is counted
 /// as far as it parses: its reader reports the error.
 pub fn count(text: &str) -> Census {
-    walk(text).unwrap_or_default()
+    count_within(text, Census::ALL)
+}
+
+/// [`count`], stopping as soon as the count passes `limit` in pods or in objects: a text over
+/// the budget is refused after reading as much of it as it takes to cross it, so 200 001
+/// pasted pods cost the walk over the first 20 001 (a text ten times the budget took ten
+/// times as long to refuse). The census returned then holds the count that crossed, one past
+/// its limit. A List's items count as they end, before its `kind` (which kubectl writes
+/// last) says it is a List: a mapping with more `items` than the budget that turns out to be
+/// another kind is refused for its size rather than for its field, which its reader would
+/// refuse as well.
+pub fn count_within(text: &str, limit: Census) -> Census {
+    walk(text, Some(limit)).unwrap_or_default()
+}
+
+impl Census {
+    /// No limit.
+    pub const ALL: Census = Census {
+        objects: u64::MAX,
+        pods: u64::MAX,
+    };
+
+    fn passes(&self, limit: Census) -> bool {
+        self.pods > limit.pods || self.objects > limit.objects
+    }
+
+    fn add(&mut self, other: Census) {
+        self.objects = self.objects.saturating_add(other.objects);
+        self.pods = self.pods.saturating_add(other.pods);
+    }
 }
 
 /// One pass over `text`'s events: its [`Census`], or the alias that takes a document past
 /// [`ALIAS_VALUES`] (the alias count is [`check_aliases`]'s, which walks here: one
-/// loop over libyaml's events in the page, not two).
-pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
+/// loop over libyaml's events in the page, not two). With a `limit` (the census), a scenario's
+/// object written as text is counted too, as the text it is, and the walk stops once the
+/// count passes the limit; without one (the alias check), the texts are left to their reader.
+/// (Long: one match over libyaml's kinds of event, each arm what both counts do with it.)
+fn walk(text: &str, limit: Option<Census>) -> Result<Census, TooManyAliases> {
     let mut events = Events::new(text);
     let mut total = Census::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
     let (mut added, mut document) = (0u64, 0);
-    while let Some(e) = events.next() {
+    loop {
+        // A scenario's object written as text: its whole text, to count it here.
+        let text_object = limit.is_some()
+            && stack
+                .last()
+                .is_some_and(|f| f.role == Role::Objects && !f.mapping);
+        let Some(e) = events.next(text_object) else {
+            break;
+        };
         // The node that ended with this event: its anchor and its size in values.
         let ended = match e.kind {
             Kind::DocumentStart => {
@@ -192,8 +232,15 @@ pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
                 None
             }
             Kind::End => stack.pop().map(|done| {
+                let counts = matches!(done.role, Role::Candidate { .. } | Role::Item);
                 done.close(&mut total, stack.last_mut());
-                (done.anchor, done.values)
+                match limit
+                    .filter(|_| counts)
+                    .and_then(|l| crossed(total, &stack, l))
+                {
+                    Some(c) => Err(c),
+                    None => Ok((done.anchor, done.values)),
+                }
             }),
             Kind::Alias => {
                 // An unknown anchor is serde_norway's to refuse.
@@ -210,18 +257,27 @@ pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
                 if let Some(p) = stack.last_mut() {
                     p.took_value(None);
                 }
-                Some((None, size))
+                Some(Ok((None, size)))
+            }
+            Kind::Scalar if text_object => {
+                let inner = e.value.as_ref().map(Text::bytes);
+                if let Some(limit) = limit.filter(|&l| count_text(inner, &mut total, l)) {
+                    return Ok(crossed(total, &stack, limit).unwrap_or(total));
+                }
+                Some(Ok((e.anchor, 1)))
             }
             Kind::Scalar => {
                 if let Some(p) = stack.last_mut() {
-                    p.took_value(e.value);
+                    p.took_value(e.value.as_ref().map(Text::bytes));
                 }
-                Some((e.anchor, 1))
+                Some(Ok((e.anchor, 1)))
             }
             Kind::Other => None,
         };
-        let Some((anchor, size)) = ended else {
-            continue;
+        let (anchor, size) = match ended {
+            None => continue,
+            Some(Ok(node)) => node,
+            Some(Err(crossed)) => return Ok(crossed),
         };
         if let Some(a) = anchor {
             anchors.insert(a, size);
@@ -233,6 +289,26 @@ pub(super) fn walk(text: &str) -> Result<Census, TooManyAliases> {
     Ok(total)
 }
 
+/// The count so far, with the items of Lists still open, when it passes `limit`.
+fn crossed(total: Census, open: &[Frame], limit: Census) -> Option<Census> {
+    let mut pending = total;
+    open.iter().for_each(|f| pending.add(f.items));
+    pending.passes(limit).then_some(pending)
+}
+
+/// A scenario's object written as text, counted into `total` as far as the limit left allows;
+/// whether the count passed `limit`. (A text that is not UTF-8 or has too many aliases is
+/// refused where it is read, and counts nothing here.)
+fn count_text(text: Option<&[u8]>, total: &mut Census, limit: Census) -> bool {
+    let left = Census {
+        objects: limit.objects.saturating_sub(total.objects),
+        pods: limit.pods.saturating_sub(total.pods),
+    };
+    let inner = text.and_then(|t| std::str::from_utf8(t).ok());
+    total.add(inner.map(|t| count_within(t, left)).unwrap_or_default());
+    total.passes(limit)
+}
+
 /// Refuses `text` when the aliases of one of its documents would add more than
 /// [`ALIAS_VALUES`] values. A text libyaml cannot parse is let through: its reader reports
 /// the syntax error, at its place, as it always has. (The walk is the census's, which keeps each
@@ -241,7 +317,7 @@ pub fn check_aliases(text: &str) -> Result<(), TooManyAliases> {
     if !text.contains('*') {
         return Ok(());
     }
-    walk(text).map(|_| ())
+    walk(text, None).map(|_| ())
 }
 
 #[cfg(test)]
@@ -290,18 +366,59 @@ mod tests {
                 pods: 1
             }
         );
-        // A scenario's objects as mappings, a List among them by its items; one written as
-        // text is counted where it is read.
-        let scenario = "name: s\nobjects:\n- kind: Deployment\n  metadata: {name: web}\n- |\n  kind: Pod\n- kind: List\n  items:\n  - {kind: Pod, metadata: {name: a}}\n  - {kind: ReplicaSet, metadata: {name: r}}\nsteps: []\n";
+        // A scenario's objects as mappings, a List among them by its items, and one written
+        // as text (a pasted state) by what the text holds.
+        let scenario = "name: s\nobjects:\n- kind: Deployment\n  metadata: {name: web}\n- |\n  kind: PodList\n  items: [{kind: Pod}, {kind: Pod}]\n- kind: List\n  items:\n  - {kind: Pod, metadata: {name: a}}\n  - {kind: ReplicaSet, metadata: {name: r}}\nsteps: []\n";
         assert_eq!(
             count(scenario),
             Census {
-                objects: 3,
-                pods: 1
+                objects: 5,
+                pods: 3
             }
         );
         // A mapping without a kind is no object; neither is a nested `objects` key.
         assert_eq!(count("spec: {objects: [{kind: Pod}]}\n"), Census::default());
+    }
+
+    #[test]
+    fn the_count_stops_where_it_passes_the_limit() {
+        let pods = |n: usize| {
+            format!(
+                "apiVersion: v1\nitems:\n{}kind: List\n",
+                "- {kind: Pod}\n".repeat(n)
+            )
+        };
+        let limit = Census {
+            objects: 10,
+            pods: 3,
+        };
+        // Past the limit: the count that crossed it, read before the List's kind.
+        assert_eq!(
+            count_within(&pods(1000), limit),
+            Census {
+                objects: 4,
+                pods: 4
+            }
+        );
+        // At the limit: the whole count.
+        assert_eq!(
+            count_within(&pods(3), limit),
+            Census {
+                objects: 3,
+                pods: 3
+            }
+        );
+        // Across documents and a scenario's texts, objects as well as pods.
+        let nodes = "kind: Node\n---\n".repeat(20);
+        assert_eq!(count_within(&nodes, limit).objects, 11);
+        let texts = format!(
+            "objects:\n- |\n  kind: Pod\n- kind: Pod\n- |\n{}",
+            pods(5)
+                .lines()
+                .map(|l| format!("  {l}\n"))
+                .collect::<String>()
+        );
+        assert_eq!(count_within(&texts, limit).pods, 4);
     }
 
     #[test]

@@ -98,16 +98,25 @@ impl Budget {
         if text.len() < 12 * self.pods.min(self.objects) {
             return Ok(());
         }
-        let c = crate::api::census::count(text);
-        let (n, what, limit, flag) = if c.pods > self.pods as u64 {
-            (c.pods, "pods", self.pods, "--max-pods")
+        use crate::api::census::{Census, count_within};
+        let c = count_within(
+            text,
+            Census {
+                objects: self.objects as u64,
+                pods: self.pods as u64,
+            },
+        );
+        let (what, limit, flag) = if c.pods > self.pods as u64 {
+            ("pods", self.pods, "--max-pods")
         } else if c.objects > self.objects as u64 {
-            (c.objects, "objects", self.objects, "--max-objects")
+            ("objects", self.objects, "--max-objects")
         } else {
             return Ok(());
         };
+        // (The count stops where it crosses the limit: how far past it the text goes is not
+        // read.)
         Err(format!(
-            "{n} {what} are more than the playground simulates (at most {limit}): {}",
+            "more than {limit} {what}, the most the playground simulates: {}",
             self.way_out("start from fewer", flag)
         ))
     }
@@ -213,7 +222,7 @@ mod tests {
             "apiVersion: v1\nkind: List\nitems:\n- {kind: Pod}\n- {kind: Pod}\n- {kind: Pod}\n";
         assert_eq!(
             small.check_text(pods).unwrap_err(),
-            "3 pods are more than the playground simulates (at most 2): start from fewer or raise --max-pods"
+            "more than 2 pods, the most the playground simulates: start from fewer or raise --max-pods"
         );
         let nodes = pods.replace("Pod", "Node") + "---\nkind: Node\n";
         assert_eq!(
@@ -223,7 +232,7 @@ mod tests {
             }
             .check_text(&nodes)
             .unwrap_err(),
-            "4 objects are more than the playground simulates (at most 3): start from fewer or use the CLI with --max-objects"
+            "more than 3 objects, the most the playground simulates: start from fewer or use the CLI with --max-objects"
         );
         assert_eq!(
             small.check_text(&pods.replacen("- {kind: Pod}\n", "", 1)),
