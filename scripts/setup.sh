@@ -2,7 +2,8 @@
 # Installs what the playground's build and tests need and is not yet on this machine (each step
 # checks first, so a second run installs nothing):
 #   rustfmt, clippy, the wasm32 target; trunk and wasm-bindgen-cli (the version Cargo.lock pins);
-#   npm's binaryen (wasm-opt), playwright-core and axe-core; Debian's chromium, chromium-driver and brotli
+#   npm's binaryen (wasm-opt), esbuild and CodeMirror (the manifest's text box), playwright-core
+#   and axe-core (package.json, at package-lock.json's versions); Debian's chromium, chromium-driver and brotli
 #   (scripts/size.sh reports the page's brotli size), and hugo (the test command builds a docs site
 #   with the playground's Hugo shortcode).
 set -euo pipefail
@@ -19,7 +20,8 @@ fi
 if ! wasm-bindgen --version 2>/dev/null | grep -q "$WBG"; then
   cargo install wasm-bindgen-cli@"$WBG"
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+# (`npm ls` fails when a package of package.json is missing or at another version.)
+if ! npm ls --depth=0 >/dev/null 2>&1 || [ ! -x node_modules/.bin/wasm-opt ]; then
   npm install --no-audit --no-fund
 fi
 missing=""

@@ -561,3 +561,77 @@ pub fn today() -> String {
     let iso: String = js_sys::Date::new_0().to_iso_string().into();
     iso.get(..10).unwrap_or_default().to_string()
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The manifest editor's text box (`www/editor/editor.js`, CodeMirror 6: it lays out only
+    /// the lines in view, where a `<textarea>` laid out every line of a pasted state).
+    type CodeEditor;
+    #[wasm_bindgen(catch, js_namespace = RolloutEditor, js_name = create)]
+    fn create_code_editor(
+        host: &web_sys::Element,
+        text: &str,
+        label: &str,
+        changed: &wasm_bindgen::closure::Closure<dyn FnMut(String)>,
+        apply: &wasm_bindgen::closure::Closure<dyn FnMut()>,
+    ) -> Result<CodeEditor, JsValue>;
+    #[wasm_bindgen(method)]
+    fn set(this: &CodeEditor, text: &str);
+    #[wasm_bindgen(method, js_name = setBad)]
+    fn set_bad(this: &CodeEditor, lines: &[u32]);
+    #[wasm_bindgen(method)]
+    fn destroy(this: &CodeEditor);
+}
+
+/// The manifest's text box in `host`: `changed` hears each edit of the reader's, `apply` is
+/// Ctrl+Enter. The text last heard from it is kept, so that the page's text is sent back only
+/// when it is another (a quick control, Current spec), not after every keystroke.
+pub struct TextBox {
+    js: CodeEditor,
+    heard: Rc<RefCell<String>>,
+    _changed: wasm_bindgen::closure::Closure<dyn FnMut(String)>,
+    _apply: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl TextBox {
+    /// The text box, or why it could not be made (its script did not load).
+    pub fn new(
+        host: &web_sys::Element,
+        text: &str,
+        label: &str,
+        changed: Callback<String>,
+        apply: Callback<()>,
+    ) -> Result<TextBox, String> {
+        use wasm_bindgen::closure::Closure;
+        let heard = Rc::new(RefCell::new(text.to_string()));
+        let h = heard.clone();
+        let changed = Closure::<dyn FnMut(String)>::new(move |t: String| {
+            h.borrow_mut().clone_from(&t);
+            changed.emit(t);
+        });
+        let apply = Closure::<dyn FnMut()>::new(move || apply.emit(()));
+        let js = create_code_editor(host, text, label, &changed, &apply)
+            .map_err(|e| format!("{e:?}"))?;
+        Ok(TextBox {
+            js,
+            heard,
+            _changed: changed,
+            _apply: apply,
+        })
+    }
+
+    /// Shows `text` and marks `bad` lines (1-based), each only when it changed.
+    pub fn show(&self, text: &str, bad: &[u32]) {
+        if *self.heard.borrow() != text {
+            self.heard.borrow_mut().replace_range(.., text);
+            self.js.set(text);
+        }
+        self.js.set_bad(bad);
+    }
+}
+
+impl Drop for TextBox {
+    fn drop(&mut self) {
+        self.js.destroy();
+    }
+}

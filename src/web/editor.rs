@@ -5,6 +5,7 @@
 use super::bindings;
 use super::state::EditorAction;
 use crate::scenario::quick::{Field, Problem};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -29,143 +30,50 @@ pub struct Props {
     pub on: Callback<EditorAction>,
 }
 
-/// One line of YAML as coloured spans.
-fn highlight(line: &str) -> Html {
-    let indent_len = line.len() - line.trim_start().len();
-    let (indent, rest) = line.split_at(indent_len);
-    if rest.starts_with('#') {
-        return html! { <>{ indent }<span class="y-comment">{ rest }</span></> };
-    }
-    let (dash, body) = match rest.strip_prefix("- ") {
-        Some(b) => ("- ", b),
-        None if rest == "-" => ("-", ""),
-        None => ("", rest),
-    };
-    let (key, value) = match body
-        .find(": ")
-        .or_else(|| body.ends_with(':').then(|| body.len() - 1))
-    {
-        Some(i) if !body.starts_with('"') && !body.starts_with('{') => (&body[..i], &body[i..]),
-        _ => ("", body),
-    };
-    let value_html = |v: &str| {
-        let (colon, v) = match v.strip_prefix(':') {
-            Some(r) => (":", r),
-            None => ("", v),
-        };
-        let t = v.trim();
-        let class = if t.is_empty() || t == "|" || t == ">" {
-            "y-plain"
-        } else if t.starts_with('"') || t.starts_with('\'') {
-            "y-string"
-        } else if t.parse::<f64>().is_ok()
-            || t.ends_with('%') && t[..t.len() - 1].parse::<f64>().is_ok()
-        {
-            "y-number"
-        } else if matches!(t, "true" | "false" | "null" | "~") {
-            "y-bool"
-        } else {
-            "y-string"
-        };
-        html! { <>{ colon }<span class={class}>{ v }</span></> }
-    };
-    html! {
-        <>
-            { indent }
-            if !dash.is_empty() { <span class="y-dash">{ dash }</span> }
-            if !key.is_empty() { <span class="y-key">{ key }</span> }
-            { value_html(value) }
-        </>
-    }
-}
-
-/// A line's height in the editor (`.stack .hl` and `.gutter` in style.css), and its padding.
-const LINE_PX: f64 = 18.0;
-const PAD_PX: usize = 6;
-/// Lines the editor's box shows at once (its `max-height`, 460 px) and those highlighted
-/// beyond them on either side, so that a scroll shows coloured text before it re-renders.
-const SHOWN_LINES: usize = 26;
-const SPARE_LINES: usize = 60;
 /// Real time after the last keystroke before a long text is checked.
 const CHECK_AFTER_MS: u32 = 300;
 
-/// Where each line of the text starts, and the longest line's length in characters.
-#[derive(PartialEq)]
-struct Lines {
-    starts: Vec<usize>,
-    widest: usize,
-}
-
-impl Lines {
-    fn of(text: &str) -> Lines {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        let widest = text.split('\n').map(|l| l.chars().count()).max();
-        Lines {
-            starts,
-            widest: widest.unwrap_or(0),
-        }
-    }
-
-    fn line<'t>(&self, text: &'t str, i: usize) -> &'t str {
-        let start = self.starts[i];
-        let end = self.starts.get(i + 1).map_or(text.len(), |e| e - 1);
-        &text[start..end]
-    }
-}
-
-/// What the text's box shows: the text's lines, the first and the end of those drawn, their
-/// paddings (the lines not drawn, as space), and the box's scroll handler. Only the lines in and
-/// near the box's view are drawn (a pasted state of 18 000 lines renders as few as the default
-/// manifest); a long text is checked once the typing stops.
-struct TextView {
-    lines: Rc<Lines>,
-    first: usize,
-    last: usize,
-    gutter_pad: String,
-    hl_style: String,
-    onscroll: Callback<Event>,
-}
-
+/// The text's box ([`bindings::TextBox`], made once the panel is in the page), kept showing the
+/// page's text and the lines its problems name; and the check of a long text once the typing
+/// stops. The box lays out only the lines in view, so a pasted state of 18 000 lines costs as
+/// little to show and to type into as the default manifest. If the box's script did not load,
+/// why.
 #[hook]
-fn use_text_view(props: &Props) -> TextView {
-    let lines = use_memo(props.text.clone(), |t| Lines::of(t));
-    let n = lines.starts.len();
-    // The first line in view, from the box's scroll position.
-    let top = use_state(|| 0usize);
-    let onscroll = {
-        let top = top.clone();
-        Callback::from(move |e: Event| {
-            let y = bindings::scroll_top(&e);
-            let line = ((y - PAD_PX as f64).max(0.0) / LINE_PX) as usize;
-            // Re-rendered only once the view has moved a good part of the spare lines.
-            if line.abs_diff(*top) >= SPARE_LINES / 3 {
-                top.set(line);
+fn use_text_box(props: &Props, bad: &[u32]) -> (NodeRef, Rc<RefCell<Result<(), String>>>) {
+    let host = use_node_ref();
+    let text_box = use_mut_ref(|| None::<bindings::TextBox>);
+    let failed = use_mut_ref(|| Ok(()));
+    let redraw = use_force_update();
+    {
+        let (host, text_box, failed) = (host.clone(), text_box.clone(), failed.clone());
+        let (text, on) = (props.text.clone(), props.on.clone());
+        use_effect_with((), move |_| {
+            if let Some(el) = host.cast::<web_sys::Element>() {
+                let apply = on.reform(|()| EditorAction::Apply);
+                let made = bindings::TextBox::new(
+                    &el,
+                    &text,
+                    "Manifest YAML",
+                    on.reform(EditorAction::Changed),
+                    apply,
+                );
+                match made {
+                    Ok(b) => *text_box.borrow_mut() = Some(b),
+                    Err(e) => {
+                        *failed.borrow_mut() = Err(e);
+                        redraw.force_update();
+                    }
+                }
             }
-        })
-    };
-    let first = top.saturating_sub(SPARE_LINES).min(n);
-    let last = (*top + SHOWN_LINES + SPARE_LINES).min(n);
-    let pad = |before: usize, after: usize| {
-        format!(
-            "padding-top: {}px; padding-bottom: {}px;",
-            PAD_PX + before * LINE_PX as usize,
-            PAD_PX + after * LINE_PX as usize
-        )
-    };
-    let (gutter_pad, hl_style) = (
-        pad(first, n - last),
-        format!(
-            "{} min-width: calc({}ch + 16px);",
-            pad(first, n - last),
-            lines.widest
-        ),
-    );
+            move || drop(text_box.borrow_mut().take())
+        });
+    }
+    if let Some(b) = text_box.borrow().as_ref() {
+        b.show(&props.text, bad);
+    }
     {
         let on = props.on.clone();
-        // (The text's lines, memoised by the text, stand for it: a new text is a new `Lines`.)
-        let text = Rc::as_ptr(&lines) as usize;
-        use_effect_with((text, props.checked), move |(_, checked)| {
+        use_effect_with((props.text.clone(), props.checked), move |(_, checked)| {
             let pending = (!*checked).then(|| {
                 gloo::timers::callback::Timeout::new(CHECK_AFTER_MS, move || {
                     on.emit(EditorAction::Check)
@@ -174,34 +82,20 @@ fn use_text_view(props: &Props) -> TextView {
             move || drop(pending)
         });
     }
-    TextView {
-        lines,
-        first,
-        last,
-        gutter_pad,
-        hl_style,
-        onscroll,
-    }
+    (host, failed)
 }
 
 /// The manifest editor: quick controls, the text with its problems at their lines
-/// ([`use_text_view`]), Apply. (Long: a component, whose markup is most of its length.)
+/// ([`use_text_box`]), Apply. (Long: a component, whose markup is most of its length.)
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &Props) -> Html {
-    let view = use_text_view(props);
-    let bad: Vec<usize> = props.problems.iter().filter_map(|p| p.line).collect();
+    let bad: Vec<u32> = props
+        .problems
+        .iter()
+        .filter_map(|p| u32::try_from(p.line?).ok())
+        .collect();
+    let (host, failed) = use_text_box(props, &bad);
     let values = props.values.clone();
-    let d = props.on.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        d.emit(EditorAction::Changed(bindings::select_value(&e)));
-    });
-    let d = props.on.clone();
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
-            e.prevent_default();
-            d.emit(EditorAction::Apply);
-        }
-    });
     let quick_controls = values.as_ref().as_ref().map(|vals| {
         html! {
             <div class="quick" aria-label="quick controls">
@@ -274,18 +168,10 @@ pub fn editor_panel(props: &Props) -> Html {
             </div>
             { revert.unwrap_or_default() }
             { quick_controls.unwrap_or_default() }
-            <div class="code" onscroll={view.onscroll.clone()}>
-                <div class="gutter" aria-hidden="true" style={view.gutter_pad.clone()}>
-                    { for (view.first + 1..=view.last).map(|n| html! { <div class={classes!(bad.contains(&n).then_some("bad"))}>{ n }</div> }) }
-                </div>
-                <div class="stack">
-                    <pre class="hl" aria-hidden="true" style={view.hl_style.clone()}>{ for (view.first..view.last).map(|i| html! {
-                        <div class={classes!("ln", bad.contains(&(i + 1)).then_some("bad"))}>{ highlight(view.lines.line(&props.text, i)) }{ "\u{200b}" }</div>
-                    }) }</pre>
-                    <textarea id="manifest" aria-label="Manifest YAML" spellcheck="false" autocapitalize="off"
-                        rows={(view.lines.starts.len() + 1).to_string()} value={props.text.clone()} {oninput} {onkeydown} />
-                </div>
-            </div>
+            <div class="code" ref={host}></div>
+            if let Err(why) = &*failed.borrow() {
+                <p class="problems" role="alert">{ format!("The text box could not load (editor.js: {why}); reload the page.") }</p>
+            }
             if let Some(note) = &props.state {
                 <p class="state-note" role="note">{ note.to_string() }</p>
             }

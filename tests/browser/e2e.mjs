@@ -4,7 +4,7 @@
 // Screenshots and the frame-timing report go to tests/browser/out/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { biggerState, deploymentScenario, pastedState, start } from './harness.mjs';
+import { biggerState, deploymentScenario, editorText, pastedState, start } from './harness.mjs';
 
 const out = path.resolve('tests/browser/out');
 fs.rmSync(out, { recursive: true, force: true });
@@ -66,7 +66,7 @@ async function paste(page, selector, text) {
   await page.focus(selector);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
-  await page.waitForFunction(([s, n]) => document.querySelector(s).value.length === n, [selector, text.length]);
+  await page.waitForFunction(([s, n]) => (s === '#manifest' ? RolloutEditor.textOf(document.querySelector(s)) : document.querySelector(s).value).length === n, [selector, text.length]);
 }
 async function command(page, cmd) {
   await page.fill('#console-input', cmd);
@@ -105,14 +105,14 @@ async function pickExample(page, label) {
 await test('loads the page with the default scenario and no console errors', async page => {
   assert((await text(page, 'h1')) === 'Rollout Playground', 'title');
   assert((await page.locator('.rung').count()) === 5, 'the ladder has five rungs');
-  assert((await page.locator('#manifest').inputValue()).includes('kind: Deployment'), 'editor holds the manifest');
+  assert((await editorText(page)).includes('kind: Deployment'), 'editor holds the manifest');
 });
 
 await test('applying an edited manifest lands at the current step', async page => {
   await seekEnd(page);
   await page.fill('input[aria-label="replicas"]', '4');
   await page.locator('input[aria-label="replicas"]').dispatchEvent('change');
-  assert((await page.locator('#manifest').inputValue()).includes('replicas: 4'), 'quick control wrote the YAML');
+  assert((await editorText(page)).includes('replicas: 4'), 'quick control wrote the YAML');
   await page.click('button[aria-label="Apply manifest"]');
   const printed = await text(page, '#console-out');
   assert(printed.includes('deployment.apps/web configured'), 'apply printed: ' + printed);
@@ -121,15 +121,15 @@ await test('applying an edited manifest lands at the current step', async page =
 });
 
 await test('an invalid manifest shows the field error at its line and keeps the text', async page => {
-  const bad = (await page.locator('#manifest').inputValue()).replace('  replicas: 10\n',
+  const bad = (await editorText(page)).replace('  replicas: 10\n',
     '  replicas: 10\n  strategy:\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 0\n');
   await page.fill('#manifest', bad);
   await page.click('button[aria-label="Apply manifest"]');
   const problems = await text(page, '.problems');
   assert(problems.includes('spec.strategy.rollingUpdate.maxUnavailable'), 'names the field: ' + problems);
   assert(/line \d+/.test(problems), 'gives the line: ' + problems);
-  assert((await page.locator('.gutter .bad').count()) >= 1, 'marks the line in the gutter');
-  assert((await page.locator('#manifest').inputValue()) === bad, 'the text is kept');
+  assert((await page.locator('.cm-gutterElement.bad').count()) >= 1 && (await page.locator('.cm-line.bad').count()) >= 1, 'marks the line in the gutter and the text');
+  assert((await editorText(page)) === bad, 'the text is kept');
   assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
   // A value of the wrong type: the browser build finds the field without serde_path_to_error.
   await page.fill('#manifest', bad.replace('replicas: 10', 'replicas: ten'));
@@ -142,7 +142,7 @@ await test('an invalid manifest shows the field error at its line and keeps the 
   assert(strict.includes('strict decoding error: unknown field "spec.replica"') && /line 8(?!\d)/.test(strict),
     'unknown field at its line: ' + strict);
   await page.click('button[aria-label="Apply manifest"]');
-  assert((await page.locator('#manifest').inputValue()) === typo, 'the text is kept');
+  assert((await editorText(page)) === typo, 'the text is kept');
   assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
 });
 
@@ -177,7 +177,7 @@ await test('your own Deployment, in its own namespace, becomes the focus and kee
   await page.fill('#manifest', checkout);
   await page.click('button[aria-label="Apply manifest"]');
   await consoleSays(page, 'deployment.apps/checkout-api created');
-  assert((await page.locator('#manifest').inputValue()) === checkout, 'the pasted text is kept');
+  assert((await editorText(page)) === checkout, 'the pasted text is kept');
   await seekEnd(page);
   await page.waitForFunction(() => document.querySelector('.branch-panel h2').innerText.includes('shop/checkout-api'));
   await page.waitForFunction(() => document.querySelectorAll('.rs .pod').length === 12);
@@ -185,23 +185,23 @@ await test('your own Deployment, in its own namespace, becomes the focus and kee
   assert((await page.locator('select[aria-label="Deployment shown"] option').count()) === 2, 'a switcher lists both');
   await page.selectOption('select[aria-label="Deployment shown"]', 'default/web');
   await page.waitForFunction(() => document.querySelector('.branch-panel h2').innerText.includes('default/web'));
-  assert((await page.locator('#manifest').inputValue()) === checkout, 'switching keeps the reader\'s text');
+  assert((await editorText(page)) === checkout, 'switching keeps the reader\'s text');
 });
 
 await test('the editor follows the timeline and asks before an older text reverts a change', async page => {
-  assert((await page.locator('#manifest').inputValue()).includes('nginx:1.14.2'), 'first step: the first image');
+  assert((await editorText(page)).includes('nginx:1.14.2'), 'first step: the first image');
   await seekEnd(page);
-  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('nginx:1.16.1'));
+  await page.waitForFunction(() => RolloutEditor.textOf(document.querySelector('#manifest')).includes('nginx:1.16.1'));
   await page.evaluate(() => {
     const r = document.querySelector('input[aria-label="Virtual time"]');
     r.value = r.min;
     r.dispatchEvent(new Event('input', { bubbles: true }));
   });
-  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('nginx:1.14.2'));
+  await page.waitForFunction(() => RolloutEditor.textOf(document.querySelector('#manifest')).includes('nginx:1.14.2'));
   await page.fill('input[aria-label="replicas"]', '12');
   await page.locator('input[aria-label="replicas"]').dispatchEvent('change');
   await seekEnd(page);
-  assert((await page.locator('#manifest').inputValue()).includes('replicas: 12'), 'the reader\'s text stays');
+  assert((await editorText(page)).includes('replicas: 12'), 'the reader\'s text stays');
   await page.click('button[aria-label="Apply manifest"]');
   const asked = await text(page, '.revert');
   assert(asked.includes('nginx:1.16.1 → nginx:1.14.2'), 'says what it would revert: ' + asked);
@@ -209,17 +209,17 @@ await test('the editor follows the timeline and asks before an older text revert
   await page.click('.revert button:has-text("Keep editing")');
   assert((await page.locator('.revert').count()) === 0, 'the question is gone');
   await page.click('button[aria-label^="Current spec"]');
-  const now = await page.locator('#manifest').inputValue();
+  const now = await editorText(page);
   assert(now.includes('nginx:1.16.1') && now.includes('replicas: 10'), 'current spec loaded');
   await page.check('input[aria-label="Show defaulted fields"]');
-  await page.waitForFunction(() => document.querySelector('#manifest').value.includes('revisionHistoryLimit: 10'));
+  await page.waitForFunction(() => RolloutEditor.textOf(document.querySelector('#manifest')).includes('revisionHistoryLimit: 10'));
 });
 
 await test('Start from my manifest opens a cluster with only the pasted objects', async page => {
   await page.fill('#manifest', checkout);
   await page.click('button[aria-label="Start from my manifest"]');
   await page.waitForFunction(() => document.querySelector('.branch-panel h2') && document.querySelector('.branch-panel h2').innerText.includes('shop/checkout-api'));
-  assert((await page.locator('#manifest').inputValue()) === checkout, 'the text is kept');
+  assert((await editorText(page)) === checkout, 'the text is kept');
   await command(page, 'kubectl get deployments -A');
   const out = await text(page, '#console-out');
   assert(out.includes('checkout-api') && !/\bweb\b/.test(out), 'only the pasted Deployment: ' + out);
@@ -238,7 +238,7 @@ await test('a 500 KB cluster state pasted with Ctrl+V is checked, and Start from
   await page.click('button[aria-label="Start from my manifest"]');
   await page.waitForFunction(() => document.querySelector('.notice.state')?.innerText.includes('Continued'));
   assert((await text(page, '.notice.state')).includes(`Continued ${n} objects`), 'continued them all: ' + await text(page, '.notice.state'));
-  assert((await page.locator('#manifest').inputValue()) === big, 'the pasted text is kept');
+  assert((await editorText(page)) === big, 'the pasted text is kept');
 });
 
 await test('a cluster state pasted mid-rollout starts from where it stands and completes', async page => {
@@ -252,7 +252,7 @@ await test('a cluster state pasted mid-rollout starts from where it stands and c
   const note = await text(page, '.notice.state');
   assert(note.includes('Continued 18 objects from the cluster state, at its latest timestamp 2026-11-26T14:02:58Z.'), 'says what was continued: ' + note);
   assert(note.includes('Nodes: ip-10-0-1-23.eu-west-1.compute.internal'), 'and its nodes: ' + note);
-  assert((await page.locator('#manifest').inputValue()) === pastedState, 'the pasted text is kept');
+  assert((await editorText(page)) === pastedState, 'the pasted text is kept');
   // The first sync's numbers are the state's.
   const branch = await text(page, '.branch-panel');
   assert(branch.includes('rollout'), 'the rollout rung: ' + branch);
@@ -342,7 +342,7 @@ await test('kubectl set image lights the rollout branch with its explain text, a
   await command(page, 'kubectl set image deployment/web nginx=nginx:1.16.1');
   const printed = await text(page, '#console-out');
   assert(printed.includes('image updated'), 'kubectl output: ' + printed);
-  assert((await page.locator('#manifest').inputValue()).includes('image: nginx:1.16.1'),
+  assert((await editorText(page)).includes('image: nginx:1.16.1'),
     'the untouched editor follows the change, so Apply cannot undo it');
   await page.click('button[aria-label="Step forward"]');
   await page.click('button[aria-label="Step forward"]');
@@ -510,7 +510,7 @@ await test('work survives: a reload brings back the editor text not applied and 
   const opened = await page.evaluate(() => location.hash);
   await command(page, 'kubectl scale deployment/web --replicas=3');
   await consoleSays(page, 'scaled');
-  const mine = (await page.locator('#manifest').inputValue()).replace('app: web', 'app: web\n    team: mine');
+  const mine = (await editorText(page)).replace('app: web', 'app: web\n    team: mine');
   await page.fill('#manifest', mine);
   // The console answers at once; the run with the command in it may still be recording (in
   // slices, longer on a loaded machine), and only then does the address bar carry it, and the
@@ -520,7 +520,7 @@ await test('work survives: a reload brings back the editor text not applied and 
   await page.reload();
   await page.waitForSelector('.cluster');
   await consoleSays(page, 'kubectl scale deployment/web --replicas=3');
-  assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'the editor text is back');
+  assert((await editorText(page)).includes('team: mine'), 'the editor text is back');
   // Another example asks first (the work is the reader's, after the reload too), then Back.
   let asked = false;
   page.on('dialog', () => { asked = true; });
@@ -529,7 +529,7 @@ await test('work survives: a reload brings back the editor text not applied and 
   await page.goBack();
   await consoleSays(page, 'kubectl scale deployment/web --replicas=3');
   assert((await text(page, '.deploy-head')).includes('replicas 3'), 'the first example with its typed scale');
-  assert((await page.locator('#manifest').inputValue()).includes('team: mine'), 'and its editor text');
+  assert((await editorText(page)).includes('team: mine'), 'and its editor text');
 });
 
 for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {

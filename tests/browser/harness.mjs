@@ -121,3 +121,5 @@ export async function start(distDir) {
   const stop = async () => { await browser.close(); other.close(); server.close(); fs.rmSync(hosted, { recursive: true, force: true }); };
   return { base, otherBase, browser, stop };
 }
+// The manifest editor's whole text (its element holds only the lines in view: www/editor/editor.js).
+export const editorText = page => page.evaluate(() => RolloutEditor.textOf(document.querySelector('#manifest')));
