@@ -9,7 +9,7 @@ use crate::api::yaml::{line_of_field, parse_manifests, parse_objects};
 use crate::api::{Map, Value};
 
 /// A quick control's field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Field {
     Replicas,
     Image,
@@ -384,7 +384,7 @@ pub fn reverts(
 }
 
 /// A problem with the manifest, at its line when known.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Problem {
     pub line: Option<usize>,
     pub field: Option<String>,
@@ -408,7 +408,8 @@ pub fn check_start(text: &str) -> Vec<Problem> {
 /// What the editor says of its text as it is typed: [`check`]'s problems, or, for a cluster's
 /// state (which Apply does not take: it is a List of many kinds), [`check_start`]'s and a note
 /// saying what "Start from my manifest" will do with it.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// (Serialized as it crosses from the page's check worker: `web::bindings::check_text`.)
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Checked {
     pub problems: Vec<Problem>,
     pub state: Option<String>,

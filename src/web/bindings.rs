@@ -3,6 +3,7 @@
 
 use super::handles::Dispatch;
 use super::state::Action;
+use super::state::EditorAction;
 use super::state::Underway;
 use super::state::{Answer, PlaybackAction};
 use crate::scenario::embed::{ErrorMessage, Heard, hear};
@@ -634,4 +635,31 @@ impl Drop for TextBox {
     fn drop(&mut self) {
         self.js.destroy();
     }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `window.RolloutCheck` (www/boot.js): the check of a text in the page's check worker
+    /// (www/check-worker.js, this same wasm, instantiated there), a promise of its result.
+    #[wasm_bindgen(catch, js_namespace = window, js_name = RolloutCheck)]
+    fn check_in_worker(text: &str) -> Result<js_sys::Promise, JsValue>;
+}
+
+/// Checks the editor's `text` off the page's thread, and tells the editor (`Checked`) when the
+/// check comes back: a pasted state of 500 KB takes the check longer than a frame may (121 ms
+/// here), and typing goes on meanwhile. Where there is no worker (an embed, a failed start),
+/// the editor checks it itself (`Check`).
+pub fn check_text(text: String, on: Callback<EditorAction>) {
+    let Ok(promise) = check_in_worker(&text) else {
+        return on.emit(EditorAction::Check);
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
+        match answer.and_then(|v| {
+            serde_wasm_bindgen::from_value::<crate::scenario::quick::Checked>(v).map_err(Into::into)
+        }) {
+            Ok(c) => on.emit(EditorAction::Checked(text.into(), Rc::new(c))),
+            Err(_) => on.emit(EditorAction::Check),
+        }
+    });
 }

@@ -35,7 +35,7 @@ const CHECK_AFTER_MS: u32 = 300;
 
 /// The text's box ([`bindings::TextBox`], made once the panel is in the page), kept showing the
 /// page's text and the lines its problems name; and the check of a long text once the typing
-/// stops. The box lays out only the lines in view, so a pasted state of 18 000 lines costs as
+/// stops, off the page's thread ([`bindings::check_text`]). The box lays out only the lines in view, so a pasted state of 18 000 lines costs as
 /// little to show and to type into as the default manifest. If the box's script did not load,
 /// why.
 #[hook]
@@ -73,14 +73,18 @@ fn use_text_box(props: &Props, bad: &[u32]) -> (NodeRef, Rc<RefCell<Result<(), S
     }
     {
         let on = props.on.clone();
-        use_effect_with((props.text.clone(), props.checked), move |(_, checked)| {
-            let pending = (!*checked).then(|| {
-                gloo::timers::callback::Timeout::new(CHECK_AFTER_MS, move || {
-                    on.emit(EditorAction::Check)
-                })
-            });
-            move || drop(pending)
-        });
+        use_effect_with(
+            (props.text.clone(), props.checked),
+            move |(text, checked)| {
+                let text = text.clone();
+                let pending = (!*checked).then(|| {
+                    gloo::timers::callback::Timeout::new(CHECK_AFTER_MS, move || {
+                        bindings::check_text(text, on)
+                    })
+                });
+                move || drop(pending)
+            },
+        );
     }
     (host, failed)
 }

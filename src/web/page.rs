@@ -14,6 +14,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 pub fn start() {
+    // In the page's check worker (www/check-worker.js) this wasm only checks texts
+    // ([`check_manifest`]): there is no page to draw.
+    if web_sys::window().is_none() {
+        return;
+    }
     bindings::report_panics();
     yew::Renderer::<App>::new().render();
 }
@@ -434,6 +439,14 @@ pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::J
         .and_then(|s| s.run())
         .map_err(|e| js_sys::Error::new(&e.to_string()))?;
     Ok(bindings::to_js(&trace))
+}
+
+/// The editor's check of a text (`quick::check_typed`), as the page's check worker
+/// (www/check-worker.js) runs it for the page: problems, the note on a cluster state, the quick
+/// controls' values.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = checkManifest)]
+pub fn check_manifest(text: &str) -> wasm_bindgen::JsValue {
+    bindings::to_js(&crate::scenario::quick::check_typed(text))
 }
 
 /// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.

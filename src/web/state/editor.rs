@@ -44,6 +44,9 @@ pub enum EditorAction {
     Changed(String),
     /// The typing stopped: check the text if it has not been.
     Check,
+    /// The check of a text, made off the page's thread (`bindings::check_text`): taken if the
+    /// text is still the editor's, else let go (the reader typed on, and that text has its own).
+    Checked(Rc<str>, Rc<quick::Checked>),
     Quick(quick::Field, String),
     /// Show or hide the defaulted fields.
     ToggleFullSpec,
@@ -70,7 +73,11 @@ impl Editor {
     /// The text's problems (or, for a cluster's state, its note and the problems that would
     /// stop "Start from my manifest").
     fn recheck(&mut self) {
-        let c = quick::check_typed(&self.text);
+        self.take(quick::check_typed(&self.text));
+    }
+
+    /// The check of the text as it stands.
+    fn take(&mut self, c: quick::Checked) {
         self.problems = Rc::new(c.problems);
         self.state = c.state.map(Rc::from);
         // A text refused unread (past the budget) is not read for the controls either.
@@ -94,6 +101,8 @@ impl Editor {
             }
             EditorAction::Check if self.checked => return true,
             EditorAction::Check => self.recheck(),
+            EditorAction::Checked(text, c) if **text == *self.text => self.take((**c).clone()),
+            EditorAction::Checked(..) => return true,
             EditorAction::Quick(field, value) => match quick::write(&self.text, *field, value) {
                 Ok(text) => {
                     self.text = text;
@@ -217,5 +226,24 @@ mod tests {
         );
         e.apply(&EditorAction::Changed("kind: Deployment".into()));
         assert!(e.checked, "a short text is checked at once");
+    }
+
+    /// Issue 45: a check made off the page's thread is taken only for the text it checked.
+    #[test]
+    fn a_check_from_the_worker_is_taken_only_for_the_text_it_checked() {
+        let mut e = Editor::new(String::new());
+        let long = |n| format!("kind: Deployment\n{}", "# pad\n".repeat(n));
+        let (first, second) = (long(8000), long(8001));
+        e.apply(&EditorAction::Changed(first.clone()));
+        e.apply(&EditorAction::Changed(second.clone()));
+        let of = |t: &str| Rc::new(quick::check_typed(t));
+        // The reader typed on: the first text's check comes too late and is let go.
+        e.apply(&EditorAction::Checked(first.as_str().into(), of(&first)));
+        assert!(!e.checked);
+        let c = of(&second);
+        e.apply(&EditorAction::Checked(second.as_str().into(), c.clone()));
+        assert!(e.checked);
+        assert_eq!(*e.problems, c.problems);
+        assert!(!e.problems.is_empty(), "a Deployment without a name");
     }
 }

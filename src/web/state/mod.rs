@@ -868,6 +868,7 @@ impl Model {
             // The editor's own (`Editor::apply`).
             EditorAction::Changed(_)
             | EditorAction::Check
+            | EditorAction::Checked(..)
             | EditorAction::Quick(..)
             | EditorAction::ToggleFullSpec
             | EditorAction::CancelApply => {}
