@@ -13,6 +13,7 @@ pub mod print;
 pub mod quantity;
 pub mod resources;
 pub mod schema;
+pub mod service;
 pub mod sort;
 mod str;
 pub mod table;
