@@ -1089,8 +1089,6 @@ pub enum Object {
     Pod(Pod),
     Node(Box<Node>),
     PodDisruptionBudget(Box<PodDisruptionBudget>),
-    Service(Box<service::Service>),
-    EndpointSlice(Box<service::EndpointSlice>),
 }
 
 /// A kind the store serves, typed (kube-rs's `Resource`): an object goes into the store as an
@@ -1149,30 +1147,6 @@ impl Typed for PodDisruptionBudget {
     }
 }
 
-impl Typed for service::Service {
-    fn into_object(self) -> Object {
-        Object::Service(Box::new(self))
-    }
-    fn from_object(o: Object) -> Option<Self> {
-        match o {
-            Object::Service(s) => Some(*s),
-            _ => None,
-        }
-    }
-}
-
-impl Typed for service::EndpointSlice {
-    fn into_object(self) -> Object {
-        Object::EndpointSlice(Box::new(self))
-    }
-    fn from_object(o: Object) -> Option<Self> {
-        match o {
-            Object::EndpointSlice(s) => Some(*s),
-            _ => None,
-        }
-    }
-}
-
 impl Typed for Pod {
     fn into_object(self) -> Object {
         Object::Pod(self)
@@ -1192,8 +1166,6 @@ pub enum Kind {
     Pod,
     Node,
     PodDisruptionBudget,
-    Service,
-    EndpointSlice,
 }
 
 impl Kind {
@@ -1204,8 +1176,6 @@ impl Kind {
             Kind::Pod => "Pod",
             Kind::Node => "Node",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
-            Kind::Service => "Service",
-            Kind::EndpointSlice => "EndpointSlice",
         }
     }
     /// Whether its objects live in a namespace (a Node does not).
@@ -1220,8 +1190,6 @@ impl Kind {
             Kind::Pod => "pods",
             Kind::Node => "nodes",
             Kind::PodDisruptionBudget => "poddisruptionbudgets.policy",
-            Kind::Service => "services",
-            Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         }
     }
 }
@@ -1234,8 +1202,6 @@ impl Object {
             Object::Pod(_) => Kind::Pod,
             Object::Node(_) => Kind::Node,
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
-            Object::Service(_) => Kind::Service,
-            Object::EndpointSlice(_) => Kind::EndpointSlice,
         }
     }
     pub fn meta(&self) -> &ObjectMeta {
@@ -1245,8 +1211,6 @@ impl Object {
             Object::Pod(o) => &o.metadata,
             Object::Node(o) => &o.metadata,
             Object::PodDisruptionBudget(o) => &o.metadata,
-            Object::Service(o) => &o.metadata,
-            Object::EndpointSlice(o) => &o.metadata,
         }
     }
     pub fn meta_mut(&mut self) -> &mut ObjectMeta {
@@ -1256,8 +1220,6 @@ impl Object {
             Object::Pod(o) => &mut o.metadata,
             Object::Node(o) => &mut o.metadata,
             Object::PodDisruptionBudget(o) => &mut o.metadata,
-            Object::Service(o) => &mut o.metadata,
-            Object::EndpointSlice(o) => &mut o.metadata,
         }
     }
     pub fn to_value(&self) -> Value {

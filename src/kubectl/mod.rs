@@ -30,7 +30,6 @@ mod printer;
 mod resource;
 pub mod rollout;
 mod scale;
-mod service;
 mod set;
 pub mod verbs;
 mod version;
