@@ -7,6 +7,7 @@ pub mod actor;
 pub mod calls;
 pub mod deployment;
 pub mod disruption;
+pub mod endpointslice;
 pub mod expectations;
 pub mod garbagecollector;
 pub mod nodelifecycle;
