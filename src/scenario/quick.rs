@@ -9,7 +9,7 @@ use crate::api::yaml::{line_of_field, parse_manifests, parse_objects};
 use crate::api::{Map, Value};
 
 /// A quick control's field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Field {
     Replicas,
     Image,
@@ -384,7 +384,7 @@ pub fn reverts(
 }
 
 /// A problem with the manifest, at its line when known.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub line: Option<usize>,
     pub field: Option<String>,
@@ -408,14 +408,64 @@ pub fn check_start(text: &str) -> Vec<Problem> {
 /// What the editor says of its text as it is typed: [`check`]'s problems, or, for a cluster's
 /// state (which Apply does not take: it is a List of many kinds), [`check_start`]'s and a note
 /// saying what "Start from my manifest" will do with it.
-/// (Serialized as it crosses from the page's check worker: `web::bindings::check_text`.)
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Checked {
     pub problems: Vec<Problem>,
     pub state: Option<String>,
     /// The quick controls' values, from the first document (none when the text is refused
     /// unread, as past the budget, or its first document is not YAML).
     pub values: Option<Vec<(Field, Option<String>)>>,
+}
+
+impl Checked {
+    /// As JSON, to cross from the page's check worker (`web::bindings::check_text`). Written
+    /// and read by hand over `serde_json::Value`, whose reader and writer the page already
+    /// has: serde's derives for these types, with serde-wasm-bindgen, cost the page 4.3 KB
+    /// gzipped.
+    pub fn to_json(&self) -> String {
+        let problems: Vec<Value> = self
+            .problems
+            .iter()
+            .map(|p| serde_json::json!([p.line, p.field, p.message]))
+            .collect();
+        let values = self.values.as_ref().map(|vs| {
+            vs.iter()
+                .map(|(f, v)| serde_json::json!([f.label(), v]))
+                .collect::<Vec<_>>()
+        });
+        serde_json::json!([problems, self.state, values]).to_string()
+    }
+
+    /// [`Checked::to_json`] read back; `None` for anything else.
+    pub fn from_json(text: &str) -> Option<Checked> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        let str_of = |v: &Value| v.as_str().map(String::from);
+        let problems = v.get(0)?.as_array()?.iter().map(|p| {
+            Some(Problem {
+                line: p.get(0)?.as_u64().map(|l| l as usize),
+                field: str_of(p.get(1)?),
+                message: str_of(p.get(2)?)?,
+            })
+        });
+        let values = match v.get(2)? {
+            Value::Null => None,
+            vs => Some(
+                vs.as_array()?
+                    .iter()
+                    .map(|fv| {
+                        let label = fv.get(0)?.as_str()?;
+                        let f = Field::ALL.into_iter().find(|f| f.label() == label)?;
+                        Some((f, str_of(fv.get(1)?)))
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
+        Some(Checked {
+            problems: problems.collect::<Option<Vec<_>>>()?,
+            state: str_of(v.get(1)?),
+            values,
+        })
+    }
 }
 
 pub fn check_typed(text: &str) -> Checked {
@@ -795,5 +845,30 @@ mod tests {
         assert!(c.state.is_some() && !c.problems.is_empty(), "{c:?}");
         let c = check_typed(DOC);
         assert_eq!((c.problems, c.state), (vec![], None));
+    }
+
+    /// The check crosses from the worker and back unchanged: a state's note, a problem with
+    /// and without its line and field, the controls' values.
+    #[test]
+    fn a_check_crosses_from_the_worker_as_it_was() {
+        for text in [
+            crate::scenario::gallery::GALLERY[0].1,
+            "kind: Deployment\nmetadata: {name: x}\nspec: {replicas: -1}\n",
+            "not: [yaml",
+        ] {
+            let c = check_typed(text);
+            assert_eq!(Checked::from_json(&c.to_json()), Some(c.clone()), "{text}");
+        }
+        let refused = Checked {
+            problems: vec![Problem {
+                line: None,
+                field: None,
+                message: "more than 20000 pods".into(),
+            }],
+            state: Some("A cluster's state".into()),
+            values: None,
+        };
+        assert_eq!(Checked::from_json(&refused.to_json()), Some(refused));
+        assert_eq!(Checked::from_json("[1]"), None);
     }
 }

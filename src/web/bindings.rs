@@ -655,11 +655,10 @@ pub fn check_text(text: String, on: Callback<EditorAction>) {
     };
     wasm_bindgen_futures::spawn_local(async move {
         let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
-        match answer.and_then(|v| {
-            serde_wasm_bindgen::from_value::<crate::scenario::quick::Checked>(v).map_err(Into::into)
-        }) {
-            Ok(c) => on.emit(EditorAction::Checked(text.into(), Rc::new(c))),
-            Err(_) => on.emit(EditorAction::Check),
+        let checked = answer.ok().and_then(|v| v.as_string());
+        match checked.and_then(|json| crate::scenario::quick::Checked::from_json(&json)) {
+            Some(c) => on.emit(EditorAction::Checked(text.into(), Rc::new(c))),
+            None => on.emit(EditorAction::Check),
         }
     });
 }

@@ -443,10 +443,10 @@ pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::J
 
 /// The editor's check of a text (`quick::check_typed`), as the page's check worker
 /// (www/check-worker.js) runs it for the page: problems, the note on a cluster state, the quick
-/// controls' values.
+/// controls' values, as `Checked::to_json` writes them.
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = checkManifest)]
-pub fn check_manifest(text: &str) -> wasm_bindgen::JsValue {
-    bindings::to_js(&crate::scenario::quick::check_typed(text))
+pub fn check_manifest(text: &str) -> String {
+    crate::scenario::quick::check_typed(text).to_json()
 }
 
 /// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.
