@@ -422,7 +422,7 @@ impl Checked {
     /// and read by hand over `serde_json::Value`, whose reader and writer the page already
     /// has: serde's derives for these types, with serde-wasm-bindgen, cost the page 4.3 KB
     /// gzipped.
-    pub fn to_json(&self) -> String {
+    pub fn to_json(&self) -> Value {
         let problems: Vec<Value> = self
             .problems
             .iter()
@@ -433,12 +433,11 @@ impl Checked {
                 .map(|(f, v)| serde_json::json!([f.label(), v]))
                 .collect::<Vec<_>>()
         });
-        serde_json::json!([problems, self.state, values]).to_string()
+        serde_json::json!([problems, self.state, values])
     }
 
     /// [`Checked::to_json`] read back; `None` for anything else.
-    pub fn from_json(text: &str) -> Option<Checked> {
-        let v: Value = serde_json::from_str(text).ok()?;
+    pub fn from_json(v: &Value) -> Option<Checked> {
         let str_of = |v: &Value| v.as_str().map(String::from);
         let problems = v.get(0)?.as_array()?.iter().map(|p| {
             Some(Problem {
@@ -869,6 +868,6 @@ mod tests {
             values: None,
         };
         assert_eq!(Checked::from_json(&refused.to_json()), Some(refused));
-        assert_eq!(Checked::from_json("[1]"), None);
+        assert_eq!(Checked::from_json(&serde_json::json!([1])), None);
     }
 }

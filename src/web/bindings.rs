@@ -656,7 +656,8 @@ pub fn check_text(text: String, on: Callback<EditorAction>) {
     wasm_bindgen_futures::spawn_local(async move {
         let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
         let checked = answer.ok().and_then(|v| v.as_string());
-        match checked.and_then(|json| crate::scenario::quick::Checked::from_json(&json)) {
+        let json = checked.and_then(|s| serde_json::from_str(&s).ok());
+        match json.and_then(|v| crate::scenario::quick::Checked::from_json(&v)) {
             Some(c) => on.emit(EditorAction::Checked(text.into(), Rc::new(c))),
             None => on.emit(EditorAction::Check),
         }

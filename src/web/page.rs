@@ -446,7 +446,9 @@ pub fn run_scenario(text: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::J
 /// controls' values, as `Checked::to_json` writes them.
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = checkManifest)]
 pub fn check_manifest(text: &str) -> String {
-    crate::scenario::quick::check_typed(text).to_json()
+    crate::scenario::quick::check_typed(text)
+        .to_json()
+        .to_string()
 }
 
 /// JavaScript API: the share-link fragment (`v1.…`, without `#`) of a scenario file at a step.
