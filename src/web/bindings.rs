@@ -111,14 +111,6 @@ pub fn select_value_of(id: &str) -> String {
     select_by_id(id).map(|s| s.value()).unwrap_or_default()
 }
 
-/// How far down the element an event came from is scrolled, in pixels.
-pub fn scroll_top(e: &Event) -> f64 {
-    let el = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-    el.map_or(0.0, |el| f64::from(el.scroll_top()))
-}
-
 /// The value of the `<select>` or `<input>` an event came from.
 pub fn select_value(e: &Event) -> String {
     let Some(t) = e.target() else {

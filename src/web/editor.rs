@@ -35,9 +35,9 @@ const CHECK_AFTER_MS: u32 = 300;
 
 /// The text's box ([`bindings::TextBox`], made once the panel is in the page), kept showing the
 /// page's text and the lines its problems name; and the check of a long text once the typing
-/// stops, off the page's thread ([`bindings::check_text`]). The box lays out only the lines in view, so a pasted state of 18 000 lines costs as
-/// little to show and to type into as the default manifest. If the box's script did not load,
-/// why.
+/// stops, off the page's thread ([`bindings::check_text`]). The box lays out only the lines in
+/// view, so a pasted state of 18 000 lines costs as little to show and to type into as the
+/// default manifest. If the box's script did not load, why.
 #[hook]
 fn use_text_box(props: &Props, bad: &[u32]) -> (NodeRef, Rc<RefCell<Result<(), String>>>) {
     let host = use_node_ref();

@@ -66,10 +66,9 @@ export function create(host, text, label, changed, apply) {
     }),
   });
   return {
-    // The page's text, when it is not already the editor's (the page sets what it holds after
-    // every render; most times it is the text the reader just typed).
+    // The page's text, in place of the editor's (the page sends it only when it is not the
+    // text the editor last reported: src/web/bindings.rs, TextBox::show).
     set(text) {
-      if (view.state.doc.length === text.length && view.state.doc.toString() === text) return;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: fromPage.of(true) });
     },
     setBad(lines) {
