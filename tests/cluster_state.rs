@@ -291,18 +291,29 @@ fn many_pods(n: usize) -> String {
 fn a_state_past_the_budget_is_refused_before_it_is_read_naming_its_count() {
     use rollout_playground::cluster::budget::Budget;
     let text = many_pods(20_001);
-    // The file's census reads its objects' texts too, so the file is refused as it is read.
-    let e = Scenario::parse(&text).err().unwrap().to_string();
+    // The objects' texts are counted, together, when the run starts, naming the text whose
+    // objects crossed the budget.
+    let e = Scenario::parse(&text)
+        .unwrap()
+        .start()
+        .err()
+        .unwrap()
+        .to_string();
     assert_eq!(
         e,
-        "objects: more than 20000 pods, the most the playground simulates: start from fewer or use the CLI with --max-pods"
-    );
-    // A scenario given its objects' texts another way (the page's editor) counts each.
-    let mut s = Scenario::parse_within(&text, Budget::CLI).unwrap();
-    s.budget = Budget::PAGE;
-    assert_eq!(
-        s.start().err().unwrap().to_string(),
         "objects[0]: more than 20000 pods, the most the playground simulates: start from fewer or use the CLI with --max-pods"
+    );
+    // Two texts of 15 000 pods each: the second crosses it.
+    let half = many_pods(15_000);
+    let two = format!("{half}{}", half.split_once("objects:\n").unwrap().1);
+    assert_eq!(
+        Scenario::parse(&two)
+            .unwrap()
+            .start()
+            .err()
+            .unwrap()
+            .to_string(),
+        "objects[1]: more than 20000 pods, the most the playground simulates: start from fewer or use the CLI with --max-pods"
     );
     // The CLI's budget holds it (its store's check is the run's); the page's holds one fewer.
     assert!(Scenario::parse_within(&text, Budget::CLI).is_ok());

@@ -69,7 +69,7 @@ pub(super) struct Event {
     pub(super) kind: Kind,
     /// A node's anchor, or the anchor an alias names.
     pub(super) anchor: Option<Vec<u8>>,
-    /// A scalar's text, when it is short (a key, a kind) or the reader asked for it whole.
+    /// A scalar's text, when it is short (a key, a kind).
     pub(super) value: Option<Text>,
     pub(super) line: usize,
     pub(super) column: usize,
@@ -78,19 +78,16 @@ pub(super) struct Event {
 /// The longest scalar whose text an event carries: keys and kinds are shorter.
 const VALUE_BYTES: usize = 64;
 
-/// A scalar's text. A short one is held in place: a pasted state has a scalar every dozen
-/// bytes, and an allocation for each was an eighth of the census's time.
-pub(super) enum Text {
-    Short(u8, [u8; VALUE_BYTES]),
-    Whole(Vec<u8>),
+/// A short scalar's text, held in place: a pasted state has a scalar every dozen bytes, and
+/// an allocation for each was an eighth of the census's time.
+pub(super) struct Text {
+    len: u8,
+    bytes: [u8; VALUE_BYTES],
 }
 
 impl Text {
     pub(super) fn bytes(&self) -> &[u8] {
-        match self {
-            Text::Short(n, b) => &b[..usize::from(*n)],
-            Text::Whole(v) => v,
-        }
+        &self.bytes[..usize::from(self.len)]
     }
 }
 
@@ -125,9 +122,7 @@ impl<'a> Events<'a> {
         }
     }
 
-    /// The next event; a scalar's text comes with it when it is short ([`VALUE_BYTES`]) or
-    /// `whole` asks for it (a scenario's object written as text, which the census reads).
-    pub(super) fn next(&mut self, whole: bool) -> Option<Event> {
+    pub(super) fn next(&mut self) -> Option<Event> {
         if self.done {
             return None;
         }
@@ -165,16 +160,15 @@ impl<'a> Events<'a> {
                 _ => (Kind::Other, None),
             };
             // The union is read as a scalar only for a scalar event.
-            let value = if kind == Kind::Scalar {
+            let value = if kind == Kind::Scalar && e.data.scalar.length as usize <= VALUE_BYTES {
                 let s = &e.data.scalar;
                 let text = std::slice::from_raw_parts(s.value, s.length as usize);
-                if text.len() <= VALUE_BYTES {
-                    let mut b = [0; VALUE_BYTES];
-                    b[..text.len()].copy_from_slice(text);
-                    Some(Text::Short(text.len() as u8, b))
-                } else {
-                    whole.then(|| Text::Whole(text.to_vec()))
-                }
+                let mut bytes = [0; VALUE_BYTES];
+                bytes[..text.len()].copy_from_slice(text);
+                Some(Text {
+                    len: text.len() as u8,
+                    bytes,
+                })
             } else {
                 None
             };

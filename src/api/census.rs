@@ -191,25 +191,18 @@ impl Census {
 
 /// One pass over `text`'s events: its [`Census`], or the alias that takes a document past
 /// [`ALIAS_VALUES`] (the alias count is [`check_aliases`]'s, which walks here: one
-/// loop over libyaml's events in the page, not two). With a `limit` (the census), a scenario's
-/// object written as text is counted too, as the text it is, and the walk stops once the
-/// count passes the limit; without one (the alias check), the texts are left to their reader.
-/// (Long: one match over libyaml's kinds of event, each arm what both counts do with it.)
+/// loop over libyaml's events in the page, not two). With a `limit` (the census), the walk
+/// stops once the count passes it. A scenario's object written as text is counted where it is
+/// read, as the text it is ([`count_all_within`]), not here: a file that is started would
+/// have its texts walked twice. (Long: one match over libyaml's kinds of event, each arm what
+/// both counts do with it.)
 fn walk(text: &str, limit: Option<Census>) -> Result<Census, TooManyAliases> {
     let mut events = Events::new(text);
     let mut total = Census::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
     let (mut added, mut document) = (0u64, 0);
-    loop {
-        // A scenario's object written as text: its whole text, to count it here.
-        let text_object = limit.is_some()
-            && stack
-                .last()
-                .is_some_and(|f| f.role == Role::Objects && !f.mapping);
-        let Some(e) = events.next(text_object) else {
-            break;
-        };
+    while let Some(e) = events.next() {
         // The node that ended with this event: its anchor and its size in values.
         let ended = match e.kind {
             Kind::DocumentStart => {
@@ -259,13 +252,6 @@ fn walk(text: &str, limit: Option<Census>) -> Result<Census, TooManyAliases> {
                 }
                 Some(Ok((None, size)))
             }
-            Kind::Scalar if text_object => {
-                let inner = e.value.as_ref().map(Text::bytes);
-                if let Some(limit) = limit.filter(|&l| count_text(inner, &mut total, l)) {
-                    return Ok(crossed(total, &stack, limit).unwrap_or(total));
-                }
-                Some(Ok((e.anchor, 1)))
-            }
             Kind::Scalar => {
                 if let Some(p) = stack.last_mut() {
                     p.took_value(e.value.as_ref().map(Text::bytes));
@@ -296,17 +282,25 @@ fn crossed(total: Census, open: &[Frame], limit: Census) -> Option<Census> {
     pending.passes(limit).then_some(pending)
 }
 
-/// A scenario's object written as text, counted into `total` as far as the limit left allows;
-/// whether the count passed `limit`. (A text that is not UTF-8 or has too many aliases is
-/// refused where it is read, and counts nothing here.)
-fn count_text(text: Option<&[u8]>, total: &mut Census, limit: Census) -> bool {
-    let left = Census {
-        objects: limit.objects.saturating_sub(total.objects),
-        pods: limit.pods.saturating_sub(total.pods),
-    };
-    let inner = text.and_then(|t| std::str::from_utf8(t).ok());
-    total.add(inner.map(|t| count_within(t, left)).unwrap_or_default());
-    total.passes(limit)
+/// [`count_within`] over several texts counted together (a scenario's objects): the count,
+/// and the index of the text where it passed `limit`, if it did. Each text is walked only as
+/// far as the limit its predecessors left it.
+pub fn count_all_within<'t>(
+    texts: impl IntoIterator<Item = &'t str>,
+    limit: Census,
+) -> (Census, Option<usize>) {
+    let mut total = Census::default();
+    for (i, text) in texts.into_iter().enumerate() {
+        let left = Census {
+            objects: limit.objects.saturating_sub(total.objects),
+            pods: limit.pods.saturating_sub(total.pods),
+        };
+        total.add(count_within(text, left));
+        if total.passes(limit) {
+            return (total, Some(i));
+        }
+    }
+    (total, None)
 }
 
 /// Refuses `text` when the aliases of one of its documents would add more than
@@ -366,14 +360,14 @@ mod tests {
                 pods: 1
             }
         );
-        // A scenario's objects as mappings, a List among them by its items, and one written
-        // as text (a pasted state) by what the text holds.
+        // A scenario's objects as mappings, a List among them by its items; one written as
+        // text (a pasted state) is counted where it is read ([`count_all_within`]).
         let scenario = "name: s\nobjects:\n- kind: Deployment\n  metadata: {name: web}\n- |\n  kind: PodList\n  items: [{kind: Pod}, {kind: Pod}]\n- kind: List\n  items:\n  - {kind: Pod, metadata: {name: a}}\n  - {kind: ReplicaSet, metadata: {name: r}}\nsteps: []\n";
         assert_eq!(
             count(scenario),
             Census {
-                objects: 5,
-                pods: 3
+                objects: 3,
+                pods: 1
             }
         );
         // A mapping without a kind is no object; neither is a nested `objects` key.
@@ -408,17 +402,23 @@ mod tests {
                 pods: 3
             }
         );
-        // Across documents and a scenario's texts, objects as well as pods.
+        // Across documents, objects as well as pods.
         let nodes = "kind: Node\n---\n".repeat(20);
         assert_eq!(count_within(&nodes, limit).objects, 11);
-        let texts = format!(
-            "objects:\n- |\n  kind: Pod\n- kind: Pod\n- |\n{}",
-            pods(5)
-                .lines()
-                .map(|l| format!("  {l}\n"))
-                .collect::<String>()
+        // Across texts counted together: the third crosses the limit, one past it.
+        let (one, five) = ("kind: Pod\n".to_string(), pods(5));
+        let (c, at) = count_all_within([one.as_str(), one.as_str(), five.as_str(), &one], limit);
+        assert_eq!((c.pods, at), (4, Some(2)));
+        assert_eq!(
+            count_all_within([one.as_str(); 3], limit),
+            (
+                Census {
+                    objects: 3,
+                    pods: 3
+                },
+                None
+            )
         );
-        assert_eq!(count_within(&texts, limit).pods, 4);
     }
 
     #[test]

@@ -91,33 +91,41 @@ impl Budget {
 
     /// A text of objects (a pasted cluster state, a scenario file), refused before it is read
     /// when it holds more pods or objects than the run may ([`crate::api::census`]): reading
-    /// 200 001 pods into values would take gigabytes before the store could count them. An
-    /// object takes at least `{kind: Pod}` and a separator, so a text of fewer than 12 bytes
-    /// per object the ceilings allow cannot cross them and is not walked.
+    /// 200 001 pods into values would take gigabytes before the store could count them.
     pub fn check_text(&self, text: &str) -> Result<(), String> {
-        if text.len() < 12 * self.pods.min(self.objects) {
+        self.check_texts(&[text]).map_err(|(_, message)| message)
+    }
+
+    /// [`Budget::check_text`] of several texts counted together (a scenario's objects): the
+    /// index of the text whose objects crossed a ceiling, and why. An object takes at least
+    /// `{kind: Pod}` and a separator, so texts of fewer than 12 bytes per object the ceilings
+    /// allow cannot cross them and are not walked.
+    pub fn check_texts(&self, texts: &[&str]) -> Result<(), (usize, String)> {
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        if bytes < 12 * self.pods.min(self.objects) {
             return Ok(());
         }
-        use crate::api::census::{Census, count_within};
-        let c = count_within(
-            text,
-            Census {
-                objects: self.objects as u64,
-                pods: self.pods as u64,
-            },
-        );
-        let (what, limit, flag) = if c.pods > self.pods as u64 {
-            ("pods", self.pods, "--max-pods")
-        } else if c.objects > self.objects as u64 {
-            ("objects", self.objects, "--max-objects")
-        } else {
+        use crate::api::census::{Census, count_all_within};
+        let ceiling = Census {
+            objects: self.objects as u64,
+            pods: self.pods as u64,
+        };
+        let (c, Some(at)) = count_all_within(texts.iter().copied(), ceiling) else {
             return Ok(());
         };
-        // (The count stops where it crosses the limit: how far past it the text goes is not
+        let (what, limit, flag) = if c.pods > ceiling.pods {
+            ("pods", self.pods, "--max-pods")
+        } else {
+            ("objects", self.objects, "--max-objects")
+        };
+        // (The count stops where it crosses the limit: how far past it the texts go is not
         // read.)
-        Err(format!(
-            "more than {limit} {what}, the most the playground simulates: {}",
-            self.way_out("start from fewer", flag)
+        Err((
+            at,
+            format!(
+                "more than {limit} {what}, the most the playground simulates: {}",
+                self.way_out("start from fewer", flag)
+            ),
         ))
     }
 

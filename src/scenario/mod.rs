@@ -398,21 +398,19 @@ impl Scenario {
         Ok(c)
     }
 
-    /// Each object text within the budget, counted before it is read ([`Budget::check_text`]).
-    /// A file's objects written as mappings were counted with the file, and are counted again
-    /// here as the text they became: cheaply, since a text too short to pass the budget is
-    /// not walked.
+    /// The object texts within the budget, counted together before they are read
+    /// ([`Budget::check_texts`]); a refusal names the text whose objects crossed it. A file's
+    /// objects written as mappings were counted with the file, and are counted again here as
+    /// the texts they became: cheaply, since texts too short to pass the budget are not walked.
     fn count_objects(&self) -> Result<(), ScenarioError> {
-        for (i, text) in self.objects.iter().enumerate() {
-            self.budget
-                .check_text(text)
-                .map_err(|message| ScenarioError::Object {
-                    index: i,
-                    label: None,
-                    message,
-                })?;
-        }
-        Ok(())
+        let texts: Vec<&str> = self.objects.iter().map(String::as_str).collect();
+        self.budget
+            .check_texts(&texts)
+            .map_err(|(index, message)| ScenarioError::Object {
+                index,
+                label: None,
+                message,
+            })
     }
 
     /// The scenario's objects into a new cluster: those with a uid are a cluster's state,
