@@ -3,20 +3,13 @@
 //! cannot derive (`Str`, `Time`, `IntOrString`, `Shared`), the top-level objects (whose
 //! apiVersion and kind are their type, not stored fields), and `ObjectMeta` written in the Go
 //! struct's order while it is laid out for the scale-down walk. [`from_value`] decodes with the
-//! field path in errors (serde_path_to_error), in the page as natively.
+//! field path in errors ([`super::decode`]), in the page as natively.
 
 use super::*;
-use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-/// Why a value does not fit a type, and where: `spec.replicas: invalid type: string "abc",
-/// expected i32`.
-pub type DecodeError = serde_path_to_error::Error<serde_json::Error>;
-
-/// Reads a typed value; the error names the path of the field at fault.
-pub fn from_value<T: DeserializeOwned>(v: Value) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(v)
-}
+pub use super::decode::{DecodeError, from_value};
 
 /// Reads an object of `kind`: the one place each kind's decoder is built (a manifest and a
 /// patched object both come here, so the page carries each kind's decoding once).

@@ -5,6 +5,7 @@
 pub mod aliases;
 pub mod census;
 pub mod codec;
+pub mod decode;
 pub mod defaults;
 pub mod intstr;
 pub mod labels;

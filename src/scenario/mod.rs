@@ -232,16 +232,8 @@ impl Scenario {
     /// (Long: each field of a scenario file checked, with the path its error names.)
     fn read(text: &str) -> Result<Scenario, ScenarioError> {
         let v = parse_document(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
-        let raw: RawScenario = from_value(v).map_err(|e| {
-            // (The path is printed only when it names a field, as the error prints itself.)
-            let message = e.inner().to_string();
-            let path = if e.to_string() == message {
-                String::new()
-            } else {
-                e.path().to_string()
-            };
-            ScenarioError::field(path, message)
-        })?;
+        let raw: RawScenario =
+            from_value(v).map_err(|e| ScenarioError::field(e.path(), e.message()))?;
         if raw.name.trim().is_empty() {
             return Err(ScenarioError::field("name", "a scenario needs a short id"));
         }

@@ -215,7 +215,7 @@ impl Scenario {
                 s.world = crate::api::codec::from_value(world.clone()).map_err(|e| {
                     bad(
                         path,
-                        format!("{}: {}", scalar_text(value_of(&world, field)), e.inner()),
+                        format!("{}: {}", scalar_text(value_of(&world, field)), e.message()),
                     )
                 })?;
                 continue;

@@ -131,7 +131,7 @@ await test('an invalid manifest shows the field error at its line and keeps the 
   assert((await page.locator('.cm-gutterElement.bad').count()) >= 1 && (await page.locator('.cm-line.bad').count()) >= 1, 'marks the line in the gutter and the text');
   assert((await editorText(page)) === bad, 'the text is kept');
   assert(!(await text(page, '#console-out')).includes('configured'), 'nothing was applied');
-  // A value of the wrong type: the browser build finds the field without serde_path_to_error.
+  // A value of the wrong type: the browser build names the field (api::decode) and its line.
   await page.fill('#manifest', bad.replace('replicas: 10', 'replicas: ten'));
   const typed = await text(page, '.problems');
   assert(typed.includes('spec.replicas') && /line 8(?!\d)/.test(typed), 'type error at its field and line: ' + typed);
