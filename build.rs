@@ -1,5 +1,5 @@
 //! Generates the Kubernetes API's field names for strict decoding (`api::schema`): the
-//! schemas of apps/v1 Deployment and ReplicaSet, v1 Pod and Node and policy/v1 PodDisruptionBudget, as `k8s-openapi` (the Rust crate
+//! schemas of apps/v1 Deployment and ReplicaSet, v1 Pod, Node and Service, policy/v1 PodDisruptionBudget and discovery.k8s.io/v1 EndpointSlice, as `k8s-openapi` (the Rust crate
 //! generated from Kubernetes' OpenAPI document) describes them through `schemars`, turned
 //! into a table of object nodes and their fields. Nothing here is kept by hand: a field
 //! Kubernetes adds arrives with the next `k8s-openapi`.
@@ -97,6 +97,11 @@ fn main() {
         (
             "POD_DISRUPTION_BUDGET",
             schema::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(),
+        ),
+        ("SERVICE", schema::<core::Service>()),
+        (
+            "ENDPOINT_SLICE",
+            schema::<k8s_openapi::api::discovery::v1::EndpointSlice>(),
         ),
     ];
     let mut defs = Map::new();

@@ -40,8 +40,11 @@ fn malformed_and_invalid_manifests_name_the_field() {
     .unwrap_err();
     assert!(e.message.starts_with("spec.replicas"), "{e}");
     assert_eq!(e.line, Some(5));
-    let e = parse_objects("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n").unwrap_err();
-    assert!(e.message.contains("no matches for kind \"Service\""), "{e}");
+    let e = parse_objects("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\n").unwrap_err();
+    assert!(
+        e.message.contains("no matches for kind \"ConfigMap\""),
+        "{e}"
+    );
 }
 
 #[test]

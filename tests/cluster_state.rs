@@ -187,11 +187,17 @@ fn the_terminating_pod_finishes_terminating_and_the_rest_go_on_from_their_state(
 
 #[test]
 fn objects_a_state_cannot_continue_are_named_and_the_rest_is_kept() {
-    let extra = "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, uid: 0b6c2d1e-1111-4aaa-8bbb-222233334444}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: stray\n  namespace: shop\n  uid: 9f3e1d2c-5555-4ccc-9ddd-666677778888\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5f6d7c8b9a, uid: 11112222-3333-4444-8555-666677778888, controller: true}]\nspec: {containers: [{name: web, image: nginx:1.25}]}\n";
+    let extra = "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, uid: 0b6c2d1e-1111-4aaa-8bbb-222233334444}\nspec: {selector: {app: web}, ports: [{port: 80}], clusterIP: 10.100.7.7}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config, namespace: shop, uid: 0b6c2d1e-1111-4aaa-8bbb-222233334445}\ndata: {a: b}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: stray\n  namespace: shop\n  uid: 9f3e1d2c-5555-4ccc-9ddd-666677778888\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5f6d7c8b9a, uid: 11112222-3333-4444-8555-666677778888, controller: true}]\nspec: {containers: [{name: web, image: nginx:1.25}]}\n";
     let s = Scenario::from_manifest(&format!("{}{extra}", state()));
     let c = s.start().unwrap_or_else(|e| panic!("{e}"));
     let lines = c.restored.as_ref().unwrap().lines();
-    assert!(lines.contains(&"Not continued: Service/web: the playground models apps/v1 Deployment and ReplicaSet, v1 Pod and Node, and policy/v1 PodDisruptionBudget.".to_string()), "{lines:?}");
+    assert!(lines.contains(&"Not continued: ConfigMap/web-config: the playground models apps/v1 Deployment and ReplicaSet, v1 Pod, Node and Service, policy/v1 PodDisruptionBudget and discovery.k8s.io/v1 EndpointSlice.".to_string()), "{lines:?}");
+    // A Service is continued as its apiserver holds it (its address kept).
+    let svc = c.store.list(rollout_playground::api::Kind::Service).next();
+    assert!(
+        matches!(svc, Some(rollout_playground::api::Object::Service(s)) if s.spec.cluster_ip.as_deref() == Some("10.100.7.7")),
+        "{svc:?}"
+    );
     assert!(lines.contains(&"Not continued: Pod/stray: its owner ReplicaSet/web-5f6d7c8b9a is not in the state, and the garbage collector would delete it.".to_string()), "{lines:?}");
     assert!(c.store.pod("shop/stray").is_none());
     assert_eq!(c.store.pods().count(), 15);

@@ -20,6 +20,8 @@ pub fn object_of(kind: Kind, v: Value) -> Result<Object, DecodeError> {
         Kind::Pod => Object::Pod(from_value(v)?),
         Kind::Node => Object::Node(Box::new(from_value(v)?)),
         Kind::PodDisruptionBudget => Object::PodDisruptionBudget(Box::new(from_value(v)?)),
+        Kind::Service => Object::Service(Box::new(from_value(v)?)),
+        Kind::EndpointSlice => Object::EndpointSlice(Box::new(from_value(v)?)),
     })
 }
 
@@ -330,6 +332,8 @@ impl Serialize for Object {
             Object::Pod(o) => o.serialize(s),
             Object::Node(o) => o.serialize(s),
             Object::PodDisruptionBudget(o) => o.serialize(s),
+            Object::Service(o) => o.serialize(s),
+            Object::EndpointSlice(o) => o.serialize(s),
         }
     }
 }

@@ -1090,6 +1090,8 @@ pub enum Object {
     Pod(Pod),
     Node(Box<Node>),
     PodDisruptionBudget(Box<PodDisruptionBudget>),
+    Service(Box<service::Service>),
+    EndpointSlice(Box<service::EndpointSlice>),
 }
 
 /// A kind the store serves, typed (kube-rs's `Resource`): an object goes into the store as an
@@ -1148,6 +1150,30 @@ impl Typed for PodDisruptionBudget {
     }
 }
 
+impl Typed for service::Service {
+    fn into_object(self) -> Object {
+        Object::Service(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::Service(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
+impl Typed for service::EndpointSlice {
+    fn into_object(self) -> Object {
+        Object::EndpointSlice(Box::new(self))
+    }
+    fn from_object(o: Object) -> Option<Self> {
+        match o {
+            Object::EndpointSlice(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
 impl Typed for Pod {
     fn into_object(self) -> Object {
         Object::Pod(self)
@@ -1167,6 +1193,8 @@ pub enum Kind {
     Pod,
     Node,
     PodDisruptionBudget,
+    Service,
+    EndpointSlice,
 }
 
 impl Kind {
@@ -1177,6 +1205,8 @@ impl Kind {
             Kind::Pod => "Pod",
             Kind::Node => "Node",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
+            Kind::Service => "Service",
+            Kind::EndpointSlice => "EndpointSlice",
         }
     }
     /// Whether its objects live in a namespace (a Node does not).
@@ -1191,6 +1221,8 @@ impl Kind {
             Kind::Pod => "pods",
             Kind::Node => "nodes",
             Kind::PodDisruptionBudget => "poddisruptionbudgets.policy",
+            Kind::Service => "services",
+            Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         }
     }
 }
@@ -1203,6 +1235,8 @@ impl Object {
             Object::Pod(_) => Kind::Pod,
             Object::Node(_) => Kind::Node,
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
+            Object::Service(_) => Kind::Service,
+            Object::EndpointSlice(_) => Kind::EndpointSlice,
         }
     }
     pub fn meta(&self) -> &ObjectMeta {
@@ -1212,6 +1246,8 @@ impl Object {
             Object::Pod(o) => &o.metadata,
             Object::Node(o) => &o.metadata,
             Object::PodDisruptionBudget(o) => &o.metadata,
+            Object::Service(o) => &o.metadata,
+            Object::EndpointSlice(o) => &o.metadata,
         }
     }
     pub fn meta_mut(&mut self) -> &mut ObjectMeta {
@@ -1221,6 +1257,8 @@ impl Object {
             Object::Pod(o) => &mut o.metadata,
             Object::Node(o) => &mut o.metadata,
             Object::PodDisruptionBudget(o) => &mut o.metadata,
+            Object::Service(o) => &mut o.metadata,
+            Object::EndpointSlice(o) => &mut o.metadata,
         }
     }
     pub fn to_value(&self) -> Value {

@@ -33,6 +33,8 @@ pub fn unknown_fields(kind: Kind, v: &Value) -> Vec<String> {
         Kind::Pod => POD,
         Kind::Node => NODE,
         Kind::PodDisruptionBudget => POD_DISRUPTION_BUDGET,
+        Kind::Service => SERVICE,
+        Kind::EndpointSlice => ENDPOINT_SLICE,
     };
     let mut out = vec![];
     walk(root, v, &mut String::new(), &mut out);

@@ -57,8 +57,9 @@ pub struct Invalid {
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let group = match self.kind {
-            "Pod" | "Node" => "",
+            "Pod" | "Node" | "Service" => "",
             "PodDisruptionBudget" => ".policy",
+            "EndpointSlice" => ".discovery.k8s.io",
             _ => ".apps",
         };
         write!(f, "{}{group} \"{}\" is invalid: ", self.kind, self.name)?;
@@ -736,6 +737,192 @@ pub fn validate_pdb(b: &crate::api::PodDisruptionBudget) -> Result<(), Invalid> 
         Err(Invalid {
             kind: "PodDisruptionBudget",
             name: b.metadata.name.to_string(),
+            errors: errs,
+        })
+    }
+}
+
+/// apimachinery's `IsDNS1035Label` message: a Service's name until 1.37 made its rules a
+/// DNS-1123 label's (`RelaxedServiceNameValidation`).
+const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/// apimachinery's `IsValidPortName`: what is wrong with a named port, in its words.
+fn port_name_errors(name: &str) -> Vec<&'static str> {
+    let mut errs = vec![];
+    if name.len() > 15 {
+        errs.push("must be no more than 15 characters");
+    }
+    if !name
+        .bytes()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+    {
+        errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    }
+    if name.contains("--") {
+        errs.push("must not contain consecutive hyphens");
+    }
+    if !name.bytes().any(|c| c.is_ascii_lowercase()) {
+        errs.push("must contain at least one letter (a-z)");
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        errs.push("must not begin or end with a hyphen");
+    }
+    errs
+}
+
+const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
+
+/// `ValidateService` (pkg/apis/core/validation), for what the playground routes: the name, the
+/// type, the ports (names, numbers, protocols, target ports, duplicates) and the selector.
+/// (Long: one check after another, each with the apiserver's field path and words.)
+pub fn validate_service(svc: &crate::api::service::Service) -> Result<(), Invalid> {
+    use crate::api::service::SERVICE_TYPES;
+    let mut errs = Vec::new();
+    let name = &*svc.metadata.name;
+    if name.is_empty() {
+        errs.push(required("metadata.name").with_detail("name or generateName is required"));
+    } else if !(name.len() <= 63
+        && name.as_bytes()[0].is_ascii_lowercase()
+        && is_dns1123_label(name))
+    {
+        errs.push(invalid(
+            "metadata.name",
+            format!("\"{name}\""),
+            DNS1035_LABEL_MSG,
+        ));
+    }
+    let s = &svc.spec;
+    let type_ = s.type_.as_deref().unwrap_or("ClusterIP");
+    if !SERVICE_TYPES.contains(&type_) {
+        errs.push(unsupported("spec.type", type_, &SERVICE_TYPES));
+    }
+    let headless = s.cluster_ip.as_deref() == Some("None");
+    if s.ports.is_empty() && !headless && type_ != "ExternalName" {
+        errs.push(required("spec.ports"));
+    }
+    let mut seen_names = std::collections::BTreeSet::new();
+    let mut seen_ports = std::collections::BTreeSet::new();
+    for (i, p) in s.ports.iter().enumerate() {
+        let f = |leaf: &str| format!("spec.ports[{i}].{leaf}");
+        match p.name.as_deref().filter(|n| !n.is_empty()) {
+            None if s.ports.len() > 1 => errs.push(required(&f("name"))),
+            None => {}
+            Some(n) => {
+                if !is_dns1123_label(n) {
+                    errs.push(invalid(&f("name"), format!("\"{n}\""), DNS1123_LABEL_MSG));
+                }
+                if !seen_names.insert(n) {
+                    errs.push(FieldError {
+                        field: f("name"),
+                        detail: format!("Duplicate value: \"{n}\""),
+                    });
+                }
+            }
+        }
+        if !(1..=65535).contains(&p.port) {
+            errs.push(invalid(&f("port"), p.port, PORT_RANGE));
+        }
+        let protocol = p.protocol.as_deref().unwrap_or("TCP");
+        if !["TCP", "UDP", "SCTP"].contains(&protocol) {
+            errs.push(unsupported(
+                &f("protocol"),
+                protocol,
+                &["SCTP", "TCP", "UDP"],
+            ));
+        }
+        match &p.target_port {
+            Some(IntOrString::Int(n)) if !(1..=65535).contains(n) => {
+                errs.push(invalid(&f("targetPort"), n, PORT_RANGE))
+            }
+            Some(IntOrString::Str(n)) => {
+                for m in port_name_errors(n) {
+                    errs.push(invalid(&f("targetPort"), format!("\"{n}\""), m));
+                }
+            }
+            _ => {}
+        }
+        if p.node_port.is_some() && type_ == "ClusterIP" {
+            errs.push(forbidden(
+                &f("nodePort"),
+                "may not be used when `type` is 'ClusterIP'",
+            ));
+        }
+        if !seen_ports.insert((protocol, p.port)) {
+            errs.push(FieldError {
+                field: format!("spec.ports[{i}]"),
+                detail: format!(
+                    "Duplicate value: core.ServicePort{{Name:\"\", Protocol:\"{protocol}\", AppProtocol:(*string)(nil), Port:{}, TargetPort:intstr.IntOrString{{Type:0, IntVal:0, StrVal:\"\"}}, NodePort:0}}",
+                    p.port
+                ),
+            });
+        }
+    }
+    if let Some(sel) = &s.selector {
+        validate_labels(sel, "spec.selector", &mut errs);
+    }
+    if let Some(a) = s.session_affinity.as_deref()
+        && !["ClientIP", "None"].contains(&a)
+    {
+        errs.push(unsupported(
+            "spec.sessionAffinity",
+            a,
+            &["ClientIP", "None"],
+        ));
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "Service",
+            name: name.to_string(),
+            errors: errs,
+        })
+    }
+}
+
+/// `ValidateEndpointSlice` (pkg/apis/discovery/validation), its main rules: the name, the
+/// address type, and each endpoint's 1 to 100 addresses; at most 1000 endpoints and 100 ports.
+pub fn validate_endpoint_slice(e: &crate::api::service::EndpointSlice) -> Result<(), Invalid> {
+    let mut errs = Vec::new();
+    validate_name(&e.metadata.name, &mut errs);
+    const TYPES: [&str; 3] = ["IPv4", "IPv6", "FQDN"];
+    if e.address_type.is_empty() {
+        errs.push(required("addressType"));
+    } else if !TYPES.contains(&e.address_type.as_str()) {
+        errs.push(unsupported("addressType", &e.address_type, &TYPES));
+    }
+    if e.endpoints.len() > 1000 {
+        errs.push(FieldError {
+            field: "endpoints".into(),
+            detail: format!(
+                "Too many: {}: must have at most 1000 items",
+                e.endpoints.len()
+            ),
+        });
+    }
+    for (i, ep) in e.endpoints.iter().enumerate() {
+        let f = format!("endpoints[{i}].addresses");
+        match ep.addresses.len() {
+            0 => errs.push(required(&f).with_detail("must contain at least 1 address")),
+            1..=100 => {}
+            n => errs.push(FieldError {
+                field: f,
+                detail: format!("Too many: {n}: must have at most 100 items"),
+            }),
+        }
+    }
+    if e.ports.len() > 100 {
+        errs.push(FieldError {
+            field: "ports".into(),
+            detail: format!("Too many: {}: must have at most 100 items", e.ports.len()),
+        });
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Invalid {
+            kind: "EndpointSlice",
+            name: e.metadata.name.to_string(),
             errors: errs,
         })
     }

@@ -69,6 +69,8 @@ pub fn object_from_value(v: Value) -> Result<Object, ManifestError> {
         "Pod" => (Kind::Pod, "v1"),
         "Node" => (Kind::Node, "v1"),
         "PodDisruptionBudget" => (Kind::PodDisruptionBudget, "policy/v1"),
+        "Service" => (Kind::Service, "v1"),
+        "EndpointSlice" => (Kind::EndpointSlice, "discovery.k8s.io/v1"),
         _ => {
             return Err(err(format!(
                 "no matches for kind \"{kind}\" in version \"{api}\": {MODELED}"
@@ -107,7 +109,7 @@ pub struct Manifest {
 }
 
 /// An object of a pasted cluster state that the run does not continue, and why (a kind the
-/// playground does not model: a Service, a ConfigMap, a PodDisruptionBudget).
+/// playground does not model: a ConfigMap, a Secret, an Ingress).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {
     pub kind: String,
@@ -277,7 +279,13 @@ fn read_one(
     let from_cluster = in_list || v.pointer("/metadata/uid").is_some_and(|u| u != "");
     let modeled = matches!(
         kind,
-        "Deployment" | "ReplicaSet" | "Pod" | "Node" | "PodDisruptionBudget"
+        "Deployment"
+            | "ReplicaSet"
+            | "Pod"
+            | "Node"
+            | "PodDisruptionBudget"
+            | "Service"
+            | "EndpointSlice"
     );
     if from_cluster && !kind.is_empty() && !modeled {
         let name = v.pointer("/metadata/name").and_then(Value::as_str);
@@ -297,7 +305,7 @@ fn read_one(
 }
 
 /// The kinds the playground models, for refusals.
-const MODELED: &str = "the playground models apps/v1 Deployment and ReplicaSet, v1 Pod and Node, and policy/v1 PodDisruptionBudget";
+const MODELED: &str = "the playground models apps/v1 Deployment and ReplicaSet, v1 Pod, Node and Service, policy/v1 PodDisruptionBudget and discovery.k8s.io/v1 EndpointSlice";
 
 /// The line of the field a decoding error names (`spec.replicas: invalid type: …`) in document
 /// `index` of `text`: that document is found among the text's `---`-separated parts as the one

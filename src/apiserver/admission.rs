@@ -142,6 +142,14 @@ pub(super) fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
                 b.status = Default::default();
             }
         }
+        Object::Service(svc) => {
+            let key = format!("{}/{}", svc.metadata.namespace, svc.metadata.name);
+            svc.set_defaults(|| cluster_ip(&key));
+            validation::validate_service(svc).map_err(ApiError::Invalid)?;
+        }
+        Object::EndpointSlice(e) => {
+            validation::validate_endpoint_slice(e).map_err(ApiError::Invalid)?
+        }
         Object::Pod(p) => {
             defaults::default_pod(p);
             validation::validate_pod(p).map_err(ApiError::Invalid)?;
@@ -162,4 +170,17 @@ pub(super) fn admit(obj: &mut Object, restored: bool) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+/// The ClusterIP the allocator gives a new Service. The apiserver picks a free address of the
+/// service range (10.96.0.0/12 by default) at random; here the address comes from the
+/// Service's namespace and name (FNV-1a), in 10.96.0.0/16 past the first ten, so a run gives
+/// the same addresses every time. (Two Services may share one, which the real allocator
+/// would not allow; nothing here routes by address.)
+fn cluster_ip(key: &str) -> String {
+    let h = key.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let n = 10 + h % (65_536 - 11);
+    format!("10.96.{}.{}", n >> 8, n & 0xff)
 }

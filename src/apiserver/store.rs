@@ -170,6 +170,8 @@ fn resource_of(k: Kind) -> &'static str {
         Kind::Pod => "pods",
         Kind::Node => "nodes",
         Kind::PodDisruptionBudget => "poddisruptionbudgets",
+        Kind::Service => "services",
+        Kind::EndpointSlice => "endpointslices",
     }
 }
 
@@ -260,6 +262,8 @@ fn slot(kind: Kind) -> usize {
         Kind::Pod => 2,
         Kind::Node => 3,
         Kind::PodDisruptionBudget => 4,
+        Kind::Service => 5,
+        Kind::EndpointSlice => 6,
     }
 }
 
@@ -382,7 +386,7 @@ pub struct Store {
     name_seq: u64,
     /// Objects are shared, never mutated in place: a write stores a new `Rc`, so watch events,
     /// the indexes and cloned stores (time travel) hold the same objects without copying them.
-    objects: [Table; 5],
+    objects: [Table; 7],
     slots: Slots,
     by_uid: FxHashMap<Str, (Kind, Str)>,
     /// owner uid → dependents (every ownerReference, not only controller ones), naming their

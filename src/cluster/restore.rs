@@ -67,6 +67,7 @@ fn latest(o: &Object) -> Option<Time> {
         Object::PodDisruptionBudget(b) => {
             times.extend(b.status.conditions.iter().map(|c| c.last_transition_time));
         }
+        Object::Service(_) | Object::EndpointSlice(_) => {}
         Object::Pod(p) => {
             times.push(p.status.start_time);
             times.extend(p.status.conditions.iter().map(|c| c.last_transition_time));

@@ -5,14 +5,31 @@ use super::resource::Resource;
 use super::verbs::VERBS;
 
 /// What completion offers at a step: the names of the Deployment (first) and its
-/// ReplicaSets, the pods', the namespaces', the nodes' and the disruption budgets'.
+/// ReplicaSets, the pods', the namespaces', the nodes', and those of the scenario's other
+/// objects by kind (disruption budgets, Services, EndpointSlices).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Names {
     pub objects: Vec<String>,
     pub pods: Vec<String>,
     pub namespaces: Vec<String>,
     pub nodes: Vec<String>,
-    pub budgets: Vec<String>,
+    pub others: Vec<(crate::api::Kind, String)>,
+}
+
+/// The names of one resource's objects at a step.
+fn names_of(r: Resource, all: &Names) -> Vec<String> {
+    match r {
+        Resource::Pod => all.pods.clone(),
+        Resource::Deployment => all.objects.iter().take(1).cloned().collect(),
+        Resource::ReplicaSet => all.objects.iter().skip(1).cloned().collect(),
+        Resource::Node => all.nodes.clone(),
+        r => all
+            .others
+            .iter()
+            .filter(|(k, _)| *k == r.row().kind)
+            .map(|(_, n)| n.clone())
+            .collect(),
+    }
 }
 
 /// Completes the last word of a console line, as kubectl's shell completion would: verbs,
@@ -53,14 +70,7 @@ pub fn complete(input: &str, all: &Names) -> (String, Vec<String>) {
         (1, Some(subs)) if !subs.is_empty() => subs.iter().map(|s| s.name.to_string()).collect(),
         _ => match last.split_once('/') {
             Some((r, _)) => {
-                let of: Vec<String> = match Resource::parse(r) {
-                    Some(Resource::Pod) => pods.to_vec(),
-                    Some(Resource::Deployment) => names.iter().take(1).cloned().collect(),
-                    Some(Resource::ReplicaSet) => names.iter().skip(1).cloned().collect(),
-                    Some(Resource::Node) => all.nodes.clone(),
-                    Some(Resource::PodDisruptionBudget) => all.budgets.clone(),
-                    None => vec![],
-                };
+                let of = Resource::parse(r).map_or_else(Vec::new, |r| names_of(r, all));
                 of.into_iter().map(|n| format!("{r}/{n}")).collect()
             }
             None => {

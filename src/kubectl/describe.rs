@@ -1011,5 +1011,7 @@ fn one(c: &Cluster, info: &Info, show_events: bool) -> String {
         Object::Pod(p) => pod(c, p, show_events),
         Object::Node(n) => super::node::describe(c, n, show_events),
         Object::PodDisruptionBudget(b) => super::budget::describe(c, b, show_events),
+        Object::Service(s) => super::service::describe(c, s, show_events),
+        Object::EndpointSlice(e) => super::service::describe_slice(c, e, show_events),
     }
 }

@@ -136,7 +136,7 @@ fn tables(c: &Cluster, a: &Args, found: &[Info], wide: bool) -> String {
     for res in kinds {
         let mut rows = vec![columns(
             res,
-            res.row().columns.map(String::from).to_vec(),
+            res.row().columns.iter().map(|c| c.to_string()).collect(),
             "NAMESPACE",
             res.row().wide.iter().map(|h| h.to_string()).collect(),
             "LABELS".into(),
@@ -234,7 +234,8 @@ pub(super) fn wide_row(o: &Object) -> Vec<String> {
         Object::ReplicaSet(r) => template(&r.spec.template, &r.spec.selector),
         Object::Pod(p) => crate::api::table::pod_wide_cells(p).to_vec(),
         Object::Node(n) => super::node::wide_cells(n),
-        Object::PodDisruptionBudget(_) => vec![],
+        Object::PodDisruptionBudget(_) | Object::EndpointSlice(_) => vec![],
+        Object::Service(s) => super::service::wide_cells(s),
     }
 }
 
@@ -270,5 +271,7 @@ pub(super) fn row(c: &Cluster, o: &Object) -> Vec<String> {
         }
         Object::Node(n) => super::node::row(n, age(c, &n.metadata)),
         Object::PodDisruptionBudget(b) => super::budget::row(b, age(c, &b.metadata)),
+        Object::Service(s) => super::service::row(s, age(c, &s.metadata)),
+        Object::EndpointSlice(e) => super::service::slice_row(e, age(c, &e.metadata)),
     }
 }

@@ -30,6 +30,7 @@ mod printer;
 mod resource;
 pub mod rollout;
 mod scale;
+mod service;
 mod set;
 pub mod verbs;
 mod version;

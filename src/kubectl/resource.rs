@@ -9,6 +9,8 @@ pub enum Resource {
     Pod,
     Node,
     PodDisruptionBudget,
+    Service,
+    EndpointSlice,
 }
 
 /// One kind as kubectl knows it, declared once: its names, its group, the columns `get`
@@ -30,7 +32,7 @@ pub struct KindRow {
     /// Whether it has a scale subresource (`kubectl scale`).
     pub scalable: bool,
     /// The columns `kubectl get` prints (the apiserver's table for the kind).
-    pub columns: [&'static str; 5],
+    pub columns: &'static [&'static str],
     /// The columns `-o wide` adds.
     pub wide: &'static [&'static str],
     /// The fields the apiserver selects on (`--field-selector`): its registry's
@@ -85,11 +87,11 @@ const META: &[&str] = &["metadata.name", "metadata.namespace"];
 const TEMPLATE_WIDE: &[&str] = &["CONTAINERS", "IMAGES", "SELECTOR"];
 
 /// The kinds the playground serves, in `Resource`'s order.
-pub const KINDS: [KindRow; 5] = [
+pub const KINDS: [KindRow; 7] = [
     row!(Deployment, "deployment", "deployments", "deploy", group "apps", true,
-        ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], TEMPLATE_WIDE, META),
+        &["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], TEMPLATE_WIDE, META),
     row!(ReplicaSet, "replicaset", "replicasets", "rs", group "apps", true,
-        ["NAME", "DESIRED", "CURRENT", "READY", "AGE"], TEMPLATE_WIDE,
+        &["NAME", "DESIRED", "CURRENT", "READY", "AGE"], TEMPLATE_WIDE,
         &["metadata.name", "metadata.namespace", "status.replicas"]),
     row!(
         Pod,
@@ -98,7 +100,7 @@ pub const KINDS: [KindRow; 5] = [
         "po",
         core,
         false,
-        ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+        &["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
         &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
         // pkg/registry/core/pod PodToSelectableFields, the ones the playground keeps.
         &[
@@ -119,7 +121,7 @@ pub const KINDS: [KindRow; 5] = [
         "no",
         core,
         false,
-        ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+        &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
         &[
             "INTERNAL-IP",
             "EXTERNAL-IP",
@@ -132,7 +134,29 @@ pub const KINDS: [KindRow; 5] = [
     ),
     row!(PodDisruptionBudget, "poddisruptionbudget", "poddisruptionbudgets", "pdb",
         group "policy", false,
-        ["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[], META),
+        &["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[], META),
+    row!(
+        Service,
+        "service",
+        "services",
+        "svc",
+        core,
+        false,
+        &[
+            "NAME",
+            "TYPE",
+            "CLUSTER-IP",
+            "EXTERNAL-IP",
+            "PORT(S)",
+            "AGE"
+        ],
+        &["SELECTOR"],
+        META
+    ),
+    // (kubectl knows no short name for it.)
+    row!(EndpointSlice, "endpointslice", "endpointslices", "endpointslices",
+        group "discovery.k8s.io", false,
+        &["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[], META),
 ];
 
 impl Resource {

@@ -57,7 +57,11 @@ pub(super) fn run(c: &mut Cluster, cmd: &Command) -> Outcome {
             Object::Deployment(d) => &mut d.spec.replicas,
             Object::ReplicaSet(rs) => &mut rs.spec.replicas,
             // Pods and nodes have no scale subresource.
-            Object::Pod(_) | Object::Node(_) | Object::PodDisruptionBudget(_) => {
+            Object::Pod(_)
+            | Object::Node(_)
+            | Object::PodDisruptionBudget(_)
+            | Object::Service(_)
+            | Object::EndpointSlice(_) => {
                 report.err(KubectlError::Client(
                     "Error from server (NotFound): the server could not find the requested resource"
                         .into(),

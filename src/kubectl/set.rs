@@ -115,6 +115,13 @@ fn pod_spec(obj: &mut Object) -> Result<&mut PodSpec, KubectlError> {
             "error: the object is not a pod or does not have a pod template: *v1.PodDisruptionBudget"
                 .into(),
         )),
+        Object::Service(_) => Err(KubectlError::Client(
+            "error: the object is not a pod or does not have a pod template: *v1.Service".into(),
+        )),
+        Object::EndpointSlice(_) => Err(KubectlError::Client(
+            "error: the object is not a pod or does not have a pod template: *v1.EndpointSlice"
+                .into(),
+        )),
     }
 }
 

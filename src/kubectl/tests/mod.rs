@@ -75,7 +75,7 @@ fn completion_offers_verbs_subcommands_resources_and_names() {
         pods: vec!["web-abc-x1".to_string()],
         namespaces: vec!["default".to_string(), "shop".to_string()],
         nodes: vec!["node-1".to_string()],
-        budgets: vec!["web-pdb".to_string()],
+        others: vec![(crate::api::Kind::PodDisruptionBudget, "web-pdb".to_string())],
     };
     assert_eq!(complete("kubectl ro", &names).0, "kubectl rollout ");
     assert_eq!(complete("get pdb/", &names).0, "get pdb/web-pdb ");

@@ -117,27 +117,32 @@ pub fn completions(s: &Session, pos: usize) -> (crate::kubectl::Names, String) {
         }
         None => "kubectl get deployments".to_string(),
     };
-    let budgets = budget_names(s);
     let names = crate::kubectl::Names {
         objects,
         pods,
         namespaces,
         nodes,
-        budgets,
+        others: other_names(s),
     };
     (names, example)
 }
 
-/// The scenario's PodDisruptionBudgets' names (few objects, read again only when the console
-/// asks).
-fn budget_names(s: &Session) -> Vec<String> {
+/// The names of the scenario's objects of the kinds completion has no list of its own for
+/// (budgets, Services, EndpointSlices: few objects, read again only when the console asks).
+fn other_names(s: &Session) -> Vec<(crate::api::Kind, String)> {
+    use crate::api::Kind;
     s.scenario
         .objects
         .iter()
         .filter_map(|text| crate::api::yaml::parse_objects(text).ok())
         .flatten()
-        .filter(|o| o.kind() == crate::api::Kind::PodDisruptionBudget)
-        .map(|o| o.meta().name.to_string())
+        .filter(|o| {
+            !matches!(
+                o.kind(),
+                Kind::Deployment | Kind::ReplicaSet | Kind::Pod | Kind::Node
+            )
+        })
+        .map(|o| (o.kind(), o.meta().name.to_string()))
         .collect()
 }
 
