@@ -231,8 +231,10 @@ fn deployment() -> impl Strategy<Value = Deployment> {
 }
 
 fn pod() -> impl Strategy<Value = Pod> {
-    (meta(), pod_spec(), text(), time(), extras()).prop_map(|(metadata, spec, phase, t, extra)| {
-        Pod {
+    let ip = proptest::option::of(any::<u32>().prop_map(std::net::Ipv4Addr::from));
+    (meta(), pod_spec(), text(), time(), extras(), ip).prop_map(
+        |(metadata, spec, phase, t, extra, ip)| Pod {
+            ip,
             metadata,
             spec: Shared::new(spec),
             status: Shared::new(PodStatus {
@@ -247,8 +249,8 @@ fn pod() -> impl Strategy<Value = Pod> {
                 extra,
                 ..PodStatus::default()
             }),
-        }
-    })
+        },
+    )
 }
 
 fn reads_back(obj: &Object) -> Result<(), TestCaseError> {

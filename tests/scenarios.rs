@@ -1083,7 +1083,9 @@ until: 30s
         "    Readiness:      http-get http://:8080/healthz delay=5s timeout=1s period=10s #success=1 #failure=3",
         "    Ready:          False",
         "  Ready             False \n",
-        "Status:         Running",
+        // (`IPs:` ends a block of kubectl's tab writer: the lines above align among
+        // themselves, the ones below among themselves.)
+        "Status:       Running\nIP:           10.2.0.2\nIPs:\n  IP:           10.2.0.2\n",
         "Controlled By:  ReplicaSet/web-",
     ] {
         assert!(out.contains(line), "{line:?} in\n{out}");

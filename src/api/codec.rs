@@ -242,6 +242,18 @@ impl<T: OmitEmpty + ?Sized> OmitEmpty for &T {
 /// (or a patch) that names another is refused, naming the field.
 macro_rules! top_level {
     ($t:ident, $kind:literal, $api_version:literal, $spec:ty, $status:ty) => {
+        $crate::api::codec::top_level!(@ $t, $kind, $api_version, $spec, $status, $crate::api::codec::status_as_is, |_s: &mut $status| (), );
+    };
+    // A pod: its IPv4 address is written in its status and read out of it (see `Pod::ip`).
+    ($t:ident, $kind:literal, $api_version:literal, $spec:ty, $status:ty, ip) => {
+        $crate::api::codec::top_level!(
+            @ $t, $kind, $api_version, $spec, $status,
+            $crate::api::codec::with_ip,
+            |s: &mut $status| $crate::api::codec::take_pod_ip(&mut s.extra),
+            ip
+        );
+    };
+    (@ $t:ident, $kind:literal, $api_version:literal, $spec:ty, $status:ty, $out:expr, $take:expr, $($ip:ident)?) => {
         impl $t {
             pub const API_VERSION: &str = $api_version;
             pub const KIND: &str = $kind;
@@ -251,19 +263,19 @@ macro_rules! top_level {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 #[derive(serde::Serialize)]
                 #[serde(rename_all = "camelCase")]
-                struct Out<'a> {
+                struct Out<'a, S: serde::Serialize> {
                     api_version: &'static str,
                     kind: &'static str,
                     metadata: &'a $crate::api::ObjectMeta,
                     spec: &'a $spec,
-                    status: &'a $status,
+                    status: S,
                 }
                 Out {
                     api_version: $t::API_VERSION,
                     kind: $t::KIND,
                     metadata: &self.metadata,
                     spec: &self.spec,
-                    status: &self.status,
+                    status: ($out)(self, &self.status),
                 }
                 .serialize(s)
             }
@@ -283,19 +295,71 @@ macro_rules! top_level {
                     #[serde(default, deserialize_with = "crate::api::codec::nd")]
                     status: $status,
                 }
-                let o = <In as serde::Deserialize>::deserialize(d)?;
+                let mut o = <In as serde::Deserialize>::deserialize(d)?;
                 $crate::api::codec::type_meta("apiVersion", o.api_version, $t::API_VERSION)?;
                 $crate::api::codec::type_meta("kind", o.kind, $t::KIND)?;
+                #[allow(clippy::let_unit_value, unused_variables)]
+                let taken = ($take)(&mut o.status);
                 Ok($t {
                     metadata: o.metadata,
                     spec: o.spec.into(),
                     status: o.status.into(),
+                    $($ip: taken,)?
                 })
             }
         }
     };
 }
 pub(super) use top_level;
+
+/// Any other kind's status is written as it is.
+pub(super) fn status_as_is<'a, O, S>(_: &O, status: &'a S) -> &'a S {
+    status
+}
+
+/// A pod's status as written, with its address (`Pod::ip`) as `podIP` and `podIPs`.
+#[derive(Serialize)]
+pub(super) struct WithIp<'a> {
+    #[serde(rename = "podIP", skip_serializing_if = "Option::is_none")]
+    ip: Option<std::net::Ipv4Addr>,
+    #[serde(rename = "podIPs", skip_serializing_if = "Option::is_none")]
+    ips: Option<[PodIp; 1]>,
+    #[serde(flatten)]
+    status: &'a PodStatus,
+}
+
+/// An entry of `podIPs`.
+#[derive(Serialize)]
+struct PodIp {
+    ip: std::net::Ipv4Addr,
+}
+
+pub(super) fn with_ip<'a>(p: &Pod, status: &'a PodStatus) -> WithIp<'a> {
+    WithIp {
+        ip: p.ip,
+        ips: p.ip.map(|ip| [PodIp { ip }]),
+        status,
+    }
+}
+
+/// Takes a status's `podIP` out of its unmodelled fields when it is one IPv4 address that
+/// `podIPs` (if written) lists alone: the pod keeps it (`Pod::ip`). Any other stays as written.
+pub(super) fn take_pod_ip(extra: &mut Extra) -> Option<std::net::Ipv4Addr> {
+    let ip: std::net::Ipv4Addr = extra.get("podIP")?.as_str()?.parse().ok()?;
+    let alone = match extra.get("podIPs") {
+        None => true,
+        Some(Value::Array(l)) => {
+            l.len() == 1 && l[0].get("ip").and_then(Value::as_str) == Some(&ip.to_string())
+        }
+        Some(_) => false,
+    };
+    if !alone {
+        return None;
+    }
+    extra.remove("podIP");
+    extra.remove("podIPs");
+    Some(ip)
+}
 
 /// `apiVersion` or `kind` must be absent or `want`.
 pub(super) fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str) -> Result<(), E> {
@@ -307,7 +371,7 @@ pub(super) fn type_meta<E: de::Error>(key: &str, got: Option<String>, want: &str
     }
 }
 
-top_level!(Pod, "Pod", "v1", PodSpec, PodStatus);
+top_level!(Pod, "Pod", "v1", PodSpec, PodStatus, ip);
 top_level!(Node, "Node", "v1", NodeSpec, NodeStatus);
 top_level!(
     Deployment,

@@ -355,6 +355,41 @@ pub struct Pod {
     pub spec: Shared<PodSpec>,
     pub status: Shared<PodStatus>,
     pub metadata: ObjectMeta,
+    /// `status.podIP` (and `podIPs`, the one address) when it is an IPv4 address, as the
+    /// kubelet reports it once the pod's sandbox runs. It lives beside the status, not in it:
+    /// a status is shared by every pod that reached the same state at the same instant
+    /// (`apiserver/intern.rs`), which an address per pod would end. Any other address (IPv6,
+    /// dual stack) stays in `status.extra` as written.
+    pub ip: Option<std::net::Ipv4Addr>,
+}
+
+impl Pod {
+    /// The pod's addresses, as `status.podIPs` lists them (`status.podIP` alone when a
+    /// pasted pod has no list).
+    pub fn ips(&self) -> Vec<String> {
+        if let Some(ip) = self.ip {
+            return vec![ip.to_string()];
+        }
+        let extra = &self.status.extra;
+        let listed: Vec<String> = extra
+            .get("podIPs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.get("ip").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect();
+        if listed.is_empty() {
+            extra
+                .get("podIP")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(|s| vec![s.to_string()])
+                .unwrap_or_default()
+        } else {
+            listed
+        }
+    }
 }
 
 /// `v1.ConditionStatus`: a condition's status. The objects keep it as the string they were

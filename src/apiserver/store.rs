@@ -1062,6 +1062,8 @@ impl Store {
                     keep(&mut n.spec, &o.spec);
                 } else {
                     keep(&mut n.status, &o.status);
+                    // (The address is the status's `podIP`: see `Pod::ip`.)
+                    n.ip = o.ip;
                 }
                 false
             }

@@ -218,12 +218,38 @@ pub struct Kubelet<'a> {
     pub world: &'a World,
     /// Whether the step's description is wanted (it is spelled only when a trace is kept).
     pub describe: bool,
+    pub ips: &'a mut Ipam,
 }
 
-/// The kubelets as an actor: they keep no state of their own (a pod's is in the store), so
-/// each watch event and each pod step is read against the world.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Kubelets;
+/// The kubelets as an actor: a pod's state is in the store, so each watch event and each pod
+/// step is read against the world; what they keep is the addresses they hand out.
+#[derive(Clone, Debug, Default)]
+pub struct Kubelets {
+    ips: Ipam,
+}
+
+/// Pod addresses, as the network plugin hands them out on each node: node `i` (in the order
+/// the kubelets first started a pod on it) has `10.<i+1>.0.0/16`, and its pods take the next
+/// address of it (from `.0.2`), the range starting over when it runs out, as a plugin reuses
+/// the addresses of pods long gone.
+#[derive(Clone, Debug, Default)]
+pub struct Ipam {
+    nodes: std::collections::BTreeMap<Str, (u8, u16)>,
+}
+
+impl Ipam {
+    /// The next address on `node`.
+    pub fn next(&mut self, node: &Str) -> std::net::Ipv4Addr {
+        let count = self.nodes.len();
+        let (i, next) = self
+            .nodes
+            .entry(node.clone())
+            .or_insert(((count % 254) as u8 + 1, 2));
+        let host = *next;
+        *next = if host >= 0xfffe { 2 } else { host + 1 };
+        std::net::Ipv4Addr::new(10, *i, (host >> 8) as u8, host as u8)
+    }
+}
 
 impl<D: From<PodStep>> Actor<D, World> for Kubelets {
     type Step = PodStep;
@@ -247,6 +273,7 @@ impl<D: From<PodStep>> Actor<D, World> for Kubelets {
             rec: &mut *cx.events,
             world: env.world,
             describe: env.describe,
+            ips: &mut self.ips,
         };
         let (what, next) = kubelet.apply(key, uid, step)?;
         cx.then(key, uid, next);
@@ -415,6 +442,10 @@ impl Kubelet<'_> {
         let now = self.store.now();
         p.status.phase = PHASE_RUNNING.into();
         p.status.start_time.get_or_insert(now);
+        // The sandbox's address, once (a restarted container keeps it).
+        if p.ip.is_none() && !p.status.extra.contains_key("podIP") {
+            p.ip = Some(self.ips.next(&p.spec.node_name));
+        }
         for c in &mut p.status.container_statuses {
             c.state = ContainerState {
                 running: Some(ContainerStateRunning {

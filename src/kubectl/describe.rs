@@ -789,6 +789,32 @@ fn qos_class(spec: &PodSpec) -> &'static str {
     }
 }
 
+/// A pod's `IP:` and `IPs:` lines.
+fn ips(w: &mut Describe, p: &Pod) {
+    let status = |k: &str| p.status.extra.get(k).cloned().unwrap_or(Value::Null);
+    let text = |v: Value| v.as_str().unwrap_or("").to_string();
+    let ip =
+        p.ip.map_or_else(|| text(status("podIP")), |ip| ip.to_string());
+    w.w(0, format_args!("IP:\t{ip}\n"));
+    let podips = match p.ip {
+        Some(ip) => vec![ip.to_string()],
+        None => status("podIPs")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|ip| ip["ip"].as_str().unwrap_or("").to_string())
+            .collect(),
+    };
+    if podips.is_empty() {
+        w.w(0, "IPs:\t<none>\n");
+    } else {
+        w.w(0, "IPs:\n");
+        for ip in podips {
+            w.w(1, format_args!("IP:\t{ip}\n"));
+        }
+    }
+}
+
 /// `kubectl describe pod`. (Long: every line kubectl's pod describer prints, in its order.)
 pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     let spec = |k: &str| p.spec.extra.get(k).cloned().unwrap_or(Value::Null);
@@ -838,19 +864,7 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
         }
     }
     w.seccomp(p.spec.extra.get("securityContext"), 0);
-    w.w(0, format_args!("IP:\t{}\n", text(status("podIP"))));
-    match status("podIPs").as_array().filter(|l| !l.is_empty()) {
-        None => w.w(0, "IPs:\t<none>\n"),
-        Some(ips) => {
-            w.w(0, "IPs:\n");
-            for ip in ips {
-                w.w(
-                    1,
-                    format_args!("IP:\t{}\n", ip["ip"].as_str().unwrap_or("")),
-                );
-            }
-        }
-    }
+    ips(&mut w, p);
     controlled_by(&mut w, &p.metadata);
     let nominated = text(status("nominatedNodeName"));
     if !nominated.is_empty() {

@@ -79,13 +79,7 @@ pub fn should_pod_be_in_endpoints(pod: &Pod, include_terminating: bool) -> bool 
     if pod.is_terminal() {
         return false;
     }
-    let status = &pod.status.extra;
-    let has_ip = !str_field(status, "podIP").is_empty();
-    let has_ips = status
-        .get("podIPs")
-        .and_then(Value::as_array)
-        .is_some_and(|l| !l.is_empty());
-    if !has_ip && !has_ips {
+    if pod.ips().is_empty() {
         return false;
     }
     include_terminating || pod.metadata.deletion_timestamp.is_none()
@@ -139,11 +133,7 @@ pub(super) fn parse_ipv4_sloppy(ip: &str) -> Option<std::net::Ipv4Addr> {
 /// `getEndpointAddresses` for IPv4 (utils.go l.105–122): the pod's `status.podIPs` of that
 /// family (`status.podIP` is not read here, as upstream).
 pub(super) fn get_endpoint_addresses(pod: &Pod) -> Vec<String> {
-    let ips = pod.status.extra.get("podIPs").and_then(Value::as_array);
-    ips.into_iter()
-        .flatten()
-        .filter_map(|p| ipv4_text(p.get("ip").and_then(Value::as_str).unwrap_or("")))
-        .collect()
+    pod.ips().iter().filter_map(|ip| ipv4_text(ip)).collect()
 }
 
 /// The zone a Node's endpoints are in: its `topology.kubernetes.io/zone` label, when not

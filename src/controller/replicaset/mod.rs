@@ -818,6 +818,7 @@ pub fn pod_from_template(rs: &ReplicaSet) -> Pod {
         },
         spec: t.spec.clone().into(),
         status: Default::default(),
+        ip: None,
     }
 }
 

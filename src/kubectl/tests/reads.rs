@@ -109,11 +109,11 @@ fn get_prints_wide_columns_labels_and_events() {
     let pods = run(&mut c, "kubectl get pods -o wide --show-labels").unwrap();
     let lines: Vec<&str> = pods.lines().collect();
     assert!(
-        lines[0].ends_with("IP       NODE     NOMINATED NODE   READINESS GATES   LABELS"),
+        lines[0].ends_with("IP         NODE     NOMINATED NODE   READINESS GATES   LABELS"),
         "{pods}"
     );
     assert!(
-        lines[1].contains("<none>   node-") && lines[1].contains("app=web,pod-template-hash="),
+        lines[1].contains("10.2.0.2   node-2") && lines[1].contains("app=web,pod-template-hash="),
         "{pods}"
     );
     let events = run(
