@@ -363,32 +363,36 @@ pub struct Pod {
     pub ip: Option<std::net::Ipv4Addr>,
 }
 
+/// A string field of an object's unmodelled fields (empty when absent or not a string).
+pub fn str_field<'a>(extra: &'a Map, key: &str) -> &'a str {
+    extra.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
 impl Pod {
-    /// The pod's addresses, as `status.podIPs` lists them (`status.podIP` alone when a
-    /// pasted pod has no list).
-    pub fn ips(&self) -> Vec<String> {
+    /// `status.podIP` (empty when it has none).
+    pub fn pod_ip(&self) -> String {
+        match self.ip {
+            Some(ip) => ip.to_string(),
+            None => str_field(&self.status.extra, "podIP").to_string(),
+        }
+    }
+
+    /// `status.podIPs`' addresses, in order.
+    pub fn pod_ips(&self) -> Vec<String> {
         if let Some(ip) = self.ip {
             return vec![ip.to_string()];
         }
-        let extra = &self.status.extra;
-        let listed: Vec<String> = extra
-            .get("podIPs")
-            .and_then(Value::as_array)
+        let listed = self.status.extra.get("podIPs").and_then(Value::as_array);
+        listed
             .into_iter()
             .flatten()
-            .filter_map(|p| p.get("ip").and_then(Value::as_str))
-            .map(str::to_string)
-            .collect();
-        if listed.is_empty() {
-            extra
-                .get("podIP")
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(|s| vec![s.to_string()])
-                .unwrap_or_default()
-        } else {
-            listed
-        }
+            .map(|p| {
+                p.get("ip")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
     }
 }
 

@@ -198,7 +198,7 @@ pub fn pod_wide_cells(p: &Pod) -> [String; 4] {
         }
     };
     let extra = |k: &str| p.status.extra.get(k).cloned().unwrap_or(Value::Null);
-    let ip = p.ips().into_iter().next().unwrap_or_default();
+    let ip = p.pod_ips().into_iter().next().unwrap_or_default();
     let nominated = extra("nominatedNodeName")
         .as_str()
         .unwrap_or("")

@@ -29,6 +29,12 @@ fn required(field: &str) -> FieldError {
         detail: "Required value".into(),
     }
 }
+fn duplicate(field: &str, value: impl fmt::Display) -> FieldError {
+    FieldError {
+        field: field.into(),
+        detail: format!("Duplicate value: {value}"),
+    }
+}
 fn forbidden(field: &str, msg: &str) -> FieldError {
     FieldError {
         field: field.into(),
@@ -370,10 +376,7 @@ fn validate_pod_parts(
                 DNS1123_LABEL_MSG,
             ));
         } else if seen.contains(&c.name.as_str()) {
-            errs.push(FieldError {
-                field: f(".name"),
-                detail: format!("Duplicate value: \"{}\"", c.name),
-            });
+            errs.push(duplicate(&f(".name"), format_args!("\"{}\"", c.name)));
         } else {
             seen.push(&c.name);
         }
@@ -792,7 +795,7 @@ pub fn validate_service(svc: &crate::api::service::Service) -> Result<(), Invali
         ));
     }
     let s = &svc.spec;
-    let type_ = s.type_.as_deref().unwrap_or("ClusterIP");
+    let type_ = svc.type_name();
     if !SERVICE_TYPES.contains(&type_) {
         errs.push(unsupported("spec.type", type_, &SERVICE_TYPES));
     }
@@ -812,10 +815,7 @@ pub fn validate_service(svc: &crate::api::service::Service) -> Result<(), Invali
                     errs.push(invalid(&f("name"), format!("\"{n}\""), DNS1123_LABEL_MSG));
                 }
                 if !seen_names.insert(n) {
-                    errs.push(FieldError {
-                        field: f("name"),
-                        detail: format!("Duplicate value: \"{n}\""),
-                    });
+                    errs.push(duplicate(&f("name"), format_args!("\"{n}\"")));
                 }
             }
         }
@@ -848,13 +848,13 @@ pub fn validate_service(svc: &crate::api::service::Service) -> Result<(), Invali
             ));
         }
         if !seen_ports.insert((protocol, p.port)) {
-            errs.push(FieldError {
-                field: format!("spec.ports[{i}]"),
-                detail: format!(
-                    "Duplicate value: core.ServicePort{{Name:\"\", Protocol:\"{protocol}\", AppProtocol:(*string)(nil), Port:{}, TargetPort:intstr.IntOrString{{Type:0, IntVal:0, StrVal:\"\"}}, NodePort:0}}",
+            errs.push(duplicate(
+                &format!("spec.ports[{i}]"),
+                format_args!(
+                    "core.ServicePort{{Name:\"\", Protocol:\"{protocol}\", AppProtocol:(*string)(nil), Port:{}, TargetPort:intstr.IntOrString{{Type:0, IntVal:0, StrVal:\"\"}}, NodePort:0}}",
                     p.port
                 ),
-            });
+            ));
         }
     }
     if let Some(sel) = &s.selector {

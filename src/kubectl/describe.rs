@@ -791,25 +791,13 @@ fn qos_class(spec: &PodSpec) -> &'static str {
 
 /// A pod's `IP:` and `IPs:` lines.
 fn ips(w: &mut Describe, p: &Pod) {
-    let status = |k: &str| p.status.extra.get(k).cloned().unwrap_or(Value::Null);
-    let text = |v: Value| v.as_str().unwrap_or("").to_string();
-    let ip =
-        p.ip.map_or_else(|| text(status("podIP")), |ip| ip.to_string());
-    w.w(0, format_args!("IP:\t{ip}\n"));
-    let podips = match p.ip {
-        Some(ip) => vec![ip.to_string()],
-        None => status("podIPs")
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|ip| ip["ip"].as_str().unwrap_or("").to_string())
-            .collect(),
-    };
-    if podips.is_empty() {
+    w.w(0, format_args!("IP:\t{}\n", p.pod_ip()));
+    let ips = p.pod_ips();
+    if ips.is_empty() {
         w.w(0, "IPs:\t<none>\n");
     } else {
         w.w(0, "IPs:\n");
-        for ip in podips {
+        for ip in ips {
             w.w(1, format_args!("IP:\t{ip}\n"));
         }
     }

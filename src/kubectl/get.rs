@@ -212,7 +212,7 @@ pub(super) fn get_events(c: &Cluster, a: &Args) -> Outcome {
     Ok(table(rows))
 }
 
-/// An object's cells under its kind's `wide` columns. (The simulated pods have no IP.)
+/// An object's cells under its kind's `wide` columns.
 pub(super) fn wide_row(o: &Object) -> Vec<String> {
     let template = |t: &PodTemplateSpec, sel: &LabelSelector| {
         let list = |f: fn(&Container) -> &Str| {

@@ -35,14 +35,7 @@ fn extra_list(svc: &Service, key: &str) -> Vec<String> {
 
 /// `labels.FormatLabels`: `k=v,…`, or `<none>`.
 fn format_labels(l: Option<&Labels>) -> String {
-    match l {
-        Some(l) if !l.is_empty() => l
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(","),
-        _ => "<none>".into(),
-    }
+    l.map_or_else(|| "<none>".into(), crate::api::labels::labels_string)
 }
 
 /// `getServiceExternalIP`: the external IPs of a ClusterIP or NodePort Service, the load

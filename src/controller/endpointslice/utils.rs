@@ -8,7 +8,9 @@ use crate::api::service::{
     MANAGED_BY_LABEL, SERVICE_NAME_LABEL, Service, ServicePort,
 };
 use crate::api::validation::is_dns1123_subdomain;
-use crate::api::{IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, Shared, Value};
+use crate::api::{
+    IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, Shared, Value, str_field,
+};
 use std::collections::BTreeMap;
 
 /// What identifies an endpoint across syncs (`endpointHashObj`, util/endpointset.go l.29–34):
@@ -53,10 +55,6 @@ pub fn new_port_map_key(ports: &[EndpointPort]) -> PortMapKey {
     PortMapKey(key)
 }
 
-pub(super) fn str_field<'a>(m: &'a Map, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
 /// `hashEndpoint` (util/endpointset.go l.36–48).
 pub(super) fn hash_endpoint(ep: &Endpoint) -> EndpointKey {
     let mut addresses = ep.addresses.clone();
@@ -79,7 +77,7 @@ pub fn should_pod_be_in_endpoints(pod: &Pod, include_terminating: bool) -> bool 
     if pod.is_terminal() {
         return false;
     }
-    if pod.ips().is_empty() {
+    if pod.pod_ip().is_empty() && pod.pod_ips().is_empty() {
         return false;
     }
     include_terminating || pod.metadata.deletion_timestamp.is_none()
@@ -133,7 +131,10 @@ pub(super) fn parse_ipv4_sloppy(ip: &str) -> Option<std::net::Ipv4Addr> {
 /// `getEndpointAddresses` for IPv4 (utils.go l.105–122): the pod's `status.podIPs` of that
 /// family (`status.podIP` is not read here, as upstream).
 pub(super) fn get_endpoint_addresses(pod: &Pod) -> Vec<String> {
-    pod.ips().iter().filter_map(|ip| ipv4_text(ip)).collect()
+    pod.pod_ips()
+        .iter()
+        .filter_map(|ip| ipv4_text(ip))
+        .collect()
 }
 
 /// The zone a Node's endpoints are in: its `topology.kubernetes.io/zone` label, when not
