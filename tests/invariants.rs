@@ -252,6 +252,11 @@ const ACTORS: &[(&str, &str, &str)] = &[
         "impl<D, W> Actor<D, W> for DisruptionController",
     ),
     (
+        "endpoints: Endpoints(",
+        "controller/endpointslice/controller.rs",
+        "impl<D, W> Actor<D, W> for EndpointSliceController",
+    ),
+    (
         "toy: Toy(",
         "cluster/toy.rs",
         "impl<D: From<Step>> Actor<D, World> for Toy",

@@ -14,7 +14,7 @@ use super::kubelet::World;
 use super::{Cluster, Cx};
 use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::actor::{Actor, Env};
-use crate::controller::{disruption, nodelifecycle};
+use crate::controller::{disruption, endpointslice, nodelifecycle};
 
 /// What every actor is handed of the world (`controller::actor::Env`), borrowed from `Sim`
 /// beside the actors themselves.
@@ -123,6 +123,8 @@ actors! {
     lifecycle: Lifecycle(nodelifecycle::NodeLifecycleController, nodelifecycle::Step),
     /// The disruption controller: its queue of budgets.
     disruption: Disruption(disruption::DisruptionController, disruption::Step),
+    /// The EndpointSlice controller: its queue of Services.
+    endpoints: Endpoints(endpointslice::controller::EndpointSliceController, endpointslice::controller::Step),
     /// A toy, to show what a new actor costs: its file and this line (`toy.rs`).
     #[cfg(test)]
     toy: Toy(super::toy::Toy, super::toy::Step),

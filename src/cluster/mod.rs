@@ -449,6 +449,16 @@ impl Cluster {
                 }
                 continue;
             }
+            // Then the EndpointSlice controller (upstream's batch period is 0 by default).
+            if self.sim.actors.endpoints.has_work() {
+                let recording = self.recording();
+                let sim = &mut self.sim;
+                let changes = sim.actors.endpoints.sync_all(&mut cx!(sim), recording);
+                if recording && !changes.is_empty() {
+                    self.push_step(TraceStep::new(self.now_ms(), Body::World(changes)));
+                }
+                continue;
+            }
             // Round-robin from the controller after the last that synced.
             let picked = (0..Controller::ALL.len())
                 .map(|i| Controller::ALL[(self.sim.next_queue + i) % Controller::ALL.len()])

@@ -23,6 +23,7 @@ fn parse_key(k: &str) -> Option<(Kind, &str)> {
         "Deployment" => Kind::Deployment,
         "ReplicaSet" => Kind::ReplicaSet,
         "Pod" => Kind::Pod,
+        "EndpointSlice" => Kind::EndpointSlice,
         _ => return None,
     };
     Some((kind, key))

@@ -21,7 +21,8 @@
 //!   [`endpoints_equal_beyond_hash`] `EndpointsEqualBeyondHash` l.299–325;
 //! - util/endpointset.go: `hash_endpoint` `hashEndpoint` l.36–48, `EndpointSet` l.51–101.
 //!
-//! Pure: no store, clock or queue. The caller (upstream's `syncService`) lists the Service's
+//! The controller around it, its queue and `syncService`, is [`controller`]; the rest is
+//! pure: no store, clock or queue. The caller (upstream's `syncService`) lists the Service's
 //! pods and its slices (labelled with its name and managed by this controller, none being
 //! deleted), says how to look a Node up and how to name a new slice, and writes the
 //! [`Reconciled`] it gets back: its creates, then its updates, then its deletes.
@@ -53,6 +54,7 @@
 
 use crate::api::service::{EndpointPort, EndpointSlice};
 
+pub mod controller;
 mod reconciler;
 #[cfg(test)]
 mod tests;
