@@ -252,6 +252,11 @@ const ACTORS: &[(&str, &str, &str)] = &[
         "impl<D, W> Actor<D, W> for DisruptionController",
     ),
     (
+        "proxy: Proxy(",
+        "cluster/traffic.rs",
+        "impl<D: From<Step>> Actor<D, World> for KubeProxy",
+    ),
+    (
         "endpoints: Endpoints(",
         "controller/endpointslice/controller.rs",
         "impl<D, W> Actor<D, W> for EndpointSliceController",

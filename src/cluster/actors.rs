@@ -123,6 +123,8 @@ actors! {
     lifecycle: Lifecycle(nodelifecycle::NodeLifecycleController, nodelifecycle::Step),
     /// The disruption controller: its queue of budgets.
     disruption: Disruption(disruption::DisruptionController, disruption::Step),
+    /// kube-proxy and the load on Services (`world.traffic`).
+    proxy: Proxy(super::traffic::KubeProxy, super::traffic::Step),
     /// The EndpointSlice controller: its queue of Services.
     endpoints: Endpoints(endpointslice::controller::EndpointSliceController, endpointslice::controller::Step),
     /// A toy, to show what a new actor costs: its file and this line (`toy.rs`).

@@ -106,6 +106,13 @@ world! {
     /// first that matches).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     shutdown: Vec<Shutdown> = vec![], "shutdown", step;
+    /// A load on Services (`[{service: web, rps: 200}]`), which kube-proxy routes among the
+    /// endpoints it has seen ([`super::traffic`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    traffic: Vec<Load> = vec![], "traffic", step;
+    /// How long after an EndpointSlice changed kube-proxy routes by it (its sync, at most once
+    /// per `minSyncPeriod`, 1 s by default).
+    endpoint_delay_ms: u64 = 1000, "endpointDelayMs", step;
     /// The Kubernetes release the controllers reproduce (`kubernetes: "1.33"`; the newest by
     /// default). The cluster's, for the whole run: a step cannot change it.
     kubernetes: crate::controller::release::Release = Default::default(), "kubernetes", run;
@@ -131,6 +138,34 @@ pub struct Shutdown {
     pub image: String,
     /// From SIGTERM to the app's exit.
     pub exit_ms: u64,
+    /// From SIGTERM to the app's refusing requests (0: it stops serving at SIGTERM); never
+    /// past its exit.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub serving_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A load on a Service (`world.traffic`'s entries).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Load {
+    /// The Service's name (`namespace/name` for one outside `default`).
+    pub service: String,
+    /// Requests per second, spread evenly over time.
+    pub rps: u32,
+}
+
+impl Load {
+    /// The Service's `namespace/name`.
+    pub fn key(&self) -> Str {
+        match self.service.split_once('/') {
+            Some(_) => self.service.as_str().into(),
+            None => key_of("default", &self.service),
+        }
+    }
 }
 
 /// `*` matches any run of characters; everything else literally.
@@ -166,6 +201,14 @@ impl World {
             .iter()
             .find(|s| glob_match(&s.image, image))
             .map_or(self.termination_ms, |s| s.exit_ms)
+    }
+
+    /// How long an app of `image` goes on serving after SIGTERM (not past its exit).
+    pub fn serving_ms(&self, image: &str) -> u64 {
+        self.shutdown
+            .iter()
+            .find(|s| glob_match(&s.image, image))
+            .map_or(0, |s| s.serving_ms.min(s.exit_ms))
     }
 
     pub fn image_fails(&self, image: &str) -> bool {
@@ -1036,6 +1079,7 @@ mod stop_tests {
             shutdown: vec![super::Shutdown {
                 image: "app:*".into(),
                 exit_ms: 8000,
+                serving_ms: 0,
             }],
             ..World::default()
         };

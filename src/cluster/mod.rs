@@ -33,6 +33,7 @@ pub mod scheduler;
 #[cfg(test)]
 mod toy;
 pub mod trace;
+pub mod traffic;
 pub mod watch;
 pub mod world;
 

@@ -185,6 +185,12 @@ impl Cluster {
                 })
                 .collect();
         }
+        if self.sim.actors.proxy.active() {
+            let now = self.now_ms();
+            let proxy = &mut self.sim.actors.proxy;
+            proxy.count_until(now);
+            s.traffic = Some(proxy.view());
+        }
         self.rec.trace.push(s);
         if self.steps() >= self.sim.budget.steps && self.sim.over.is_none() {
             let limit = self.sim.budget.steps;

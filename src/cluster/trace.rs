@@ -74,6 +74,20 @@ pub struct TraceStep {
     pub replica_sets: Vec<ReplicaSetView>,
     /// The PodDisruptionBudgets' status after the step (when the world has any).
     pub budgets: Vec<BudgetView>,
+    /// The load's requests so far, when the world has a load (`world.traffic`).
+    pub traffic: Option<TrafficView>,
+}
+
+/// The load's requests from the run's start to a step (whole requests, rounded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrafficView {
+    pub served: u64,
+    pub failed: u64,
+    /// Of the failed: sent to a pod that no longer served (kube-proxy had not seen it leave).
+    pub failed_stopped: u64,
+    /// Of the failed: kube-proxy had no endpoint to send them to.
+    pub failed_no_endpoint: u64,
 }
 
 /// What a step is, with the fields of its kind.
@@ -219,6 +233,8 @@ struct Flat<'a> {
     replica_sets: &'a [ReplicaSetView],
     #[serde(skip_serializing_if = "omit")]
     budgets: &'a [BudgetView],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    traffic: Option<&'a TrafficView>,
 }
 
 impl Serialize for TraceStep {
@@ -250,6 +266,7 @@ impl Serialize for TraceStep {
             deployment: self.deployment.as_ref(),
             replica_sets: &self.replica_sets,
             budgets: &self.budgets,
+            traffic: self.traffic.as_ref(),
         };
         match &self.body {
             Body::Sync(y) => {
@@ -304,6 +321,7 @@ impl TraceStep {
             deployment: None,
             replica_sets: vec![],
             budgets: vec![],
+            traffic: None,
         }
     }
 

@@ -211,6 +211,53 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
     }
 }
 
+/// Each load of `world.traffic` is on a Service of the scenario's objects that selects pods
+/// of them (a pod's labels, or a Deployment's or ReplicaSet's template's).
+fn check_traffic(c: &Cluster) -> Result<(), ScenarioError> {
+    use crate::api::{Kind, Object};
+    for (i, load) in c.world.traffic.iter().enumerate() {
+        let field = format!("world.traffic[{i}].service");
+        let Some(Object::Service(svc)) = c.store.get(Kind::Service, &load.key()) else {
+            return Err(ScenarioError::field(
+                field,
+                format!("no Service {:?} among the scenario's objects", load.service),
+            ));
+        };
+        let selects = c.store.pods().any(|p| svc.selects(&p.metadata.labels))
+            || c.store
+                .list(Kind::Deployment)
+                .chain(c.store.list(Kind::ReplicaSet))
+                .any(|o| {
+                    let labels = match o {
+                        Object::Deployment(d) => &d.spec.template.metadata.labels,
+                        Object::ReplicaSet(r) => &r.spec.template.metadata.labels,
+                        _ => return false,
+                    };
+                    o.meta().namespace == svc.metadata.namespace && svc.selects(labels)
+                });
+        if !selects {
+            let selector = svc
+                .spec
+                .selector
+                .as_ref()
+                .map_or("<none>".to_string(), |s| {
+                    s.iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                });
+            return Err(ScenarioError::field(
+                field,
+                format!(
+                    "Service {:?} selects no pod of the scenario's objects (selector {selector}): the load would have nowhere to go",
+                    load.service
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Reads a scenario file (YAML or JSON) to run within the page's budget. Errors name the
     /// field.
@@ -377,6 +424,7 @@ impl Scenario {
         c.set_budget(self.budget);
         c.follow(self.focus_key());
         self.load_objects(&mut c)?;
+        check_traffic(&c)?;
         if !down.is_empty() {
             let patch = crate::cluster::kubelet::WorldPatch {
                 nodes_down: Some(down),

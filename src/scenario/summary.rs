@@ -158,6 +158,55 @@ pub struct Rollout {
     /// Deployment syncs of the focus Deployment from the change to the end.
     pub syncs: u32,
     pub deadline_exceeded: bool,
+    /// With a load on a Service (`world.traffic`): the requests that failed from the change
+    /// to the next rollout's (or the run's end: an old pod stops after the rollout is
+    /// complete), and the steps' instants they fell between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_requests: Option<FailedRequests>,
+}
+
+/// A rollout's failed requests and when.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailedRequests {
+    pub count: u64,
+    /// Sent to a pod that no longer served: kube-proxy had not seen it leave.
+    pub stopped: u64,
+    /// kube-proxy had no endpoint for them.
+    pub no_endpoint: u64,
+    /// From the last step before the first failure to the step by which the last had failed.
+    pub from_ms: u64,
+    pub to_ms: u64,
+}
+
+/// The requests that failed between steps `from` and `to` (inclusive).
+fn failed_requests(trace: &[&TraceStep], from: usize, to: usize) -> Option<FailedRequests> {
+    let at = |k: usize| trace[k].traffic.unwrap_or_default();
+    trace[from].traffic?;
+    let base = if from == 0 {
+        Default::default()
+    } else {
+        at(from - 1)
+    };
+    let last = at(to);
+    let mut out = FailedRequests {
+        count: last.failed - base.failed,
+        stopped: last.failed_stopped - base.failed_stopped,
+        no_endpoint: last.failed_no_endpoint - base.failed_no_endpoint,
+        from_ms: 0,
+        to_ms: 0,
+    };
+    if out.count > 0 {
+        let first = (from..=to)
+            .find(|&k| at(k).failed > base.failed)
+            .unwrap_or(from);
+        out.from_ms = trace[first.saturating_sub(1).max(from)].t;
+        let done = (from..=to)
+            .find(|&k| at(k).failed == last.failed)
+            .unwrap_or(to);
+        out.to_ms = trace[done].t;
+    }
+    Some(out)
 }
 
 fn progressing(d: &DeploymentView) -> Option<(&str, &str)> {
@@ -307,6 +356,7 @@ fn measure(trace: &[&TraceStep], change: usize, seen: usize, next: Option<usize>
         extra_pod_seconds: extra,
         syncs,
         deadline_exceeded: ending == Ending::DeadlineExceeded,
+        failed_requests: failed_requests(trace, change, limit - 1),
     }
 }
 
@@ -368,6 +418,27 @@ pub fn render(rollouts: &[Rollout]) -> String {
         ];
         for (k, v) in rows {
             out.push_str(&format!("  {k:<20}{v}\n"));
+        }
+        if let Some(f) = &r.failed_requests {
+            let v = match f.count {
+                0 => "0".to_string(),
+                n => format!(
+                    "{n} (t = {} to {}: {})",
+                    secs(f.from_ms),
+                    secs(f.to_ms),
+                    [
+                        (f.stopped, "sent to pods that had stopped serving"),
+                        (f.no_endpoint, "no ready endpoint"),
+                    ]
+                    .iter()
+                    .filter(|(n, _)| *n > 0)
+                    .map(|(n, why)| format!("{n} {why}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                ),
+            };
+            // (Spelled as the contract has it, `failed requests: N`.)
+            out.push_str(&format!("  failed requests: {v}\n"));
         }
     }
     out
