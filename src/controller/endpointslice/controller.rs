@@ -109,7 +109,7 @@ impl<D, W> Actor<D, W> for EndpointSliceController {
 /// shows changed (its address, readiness, deletion, labels, hostname or subdomain).
 pub fn pod_endpoints_changed(old: &Pod, new: &Pod) -> bool {
     let field = |p: &Pod, k: &str| p.spec.extra.get(k).cloned();
-    old.ips() != new.ips()
+    old.pod_ips() != new.pod_ips()
         || old.is_ready() != new.is_ready()
         || old.metadata.deletion_timestamp.is_some() != new.metadata.deletion_timestamp.is_some()
         || old.metadata.labels != new.metadata.labels
