@@ -450,21 +450,24 @@ impl Cluster {
                 }
                 continue;
             }
-            // Then the EndpointSlice controller (upstream's batch period is 0 by default).
-            if self.sim.actors.endpoints.has_work() {
-                let recording = self.recording();
-                let sim = &mut self.sim;
-                let changes = sim.actors.endpoints.sync_all(&mut cx!(sim), recording);
-                if recording && !changes.is_empty() {
-                    self.push_step(TraceStep::new(self.now_ms(), Body::World(changes)));
-                }
-                continue;
-            }
             // Round-robin from the controller after the last that synced.
             let picked = (0..Controller::ALL.len())
                 .map(|i| Controller::ALL[(self.sim.next_queue + i) % Controller::ALL.len()])
                 .find(|c| !self.queue(*c).is_empty());
             let Some(c) = picked else {
+                // Then, once the instant's other syncs are done, the EndpointSlice
+                // controller, once for all the instant's changes: upstream's queue holds a
+                // Service once however many of its pods changed while a sync ran, and the
+                // end state of an instant is what kube-proxy (endpointDelayMs later) reads.
+                if self.sim.actors.endpoints.has_work() {
+                    let recording = self.recording();
+                    let sim = &mut self.sim;
+                    let changes = sim.actors.endpoints.sync_all(&mut cx!(sim), recording);
+                    if recording && !changes.is_empty() {
+                        self.push_step(TraceStep::new(self.now_ms(), Body::World(changes)));
+                    }
+                    continue;
+                }
                 return Ok(true);
             };
             if self.paused() {

@@ -18,10 +18,11 @@
 use super::kubelet::{Load, Stop, World};
 use crate::api::service::{EndpointSlice, SERVICE_NAME_LABEL};
 use crate::api::{Kind, Object, PHASE_RUNNING, Pod, Str, key_of};
+use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::actor::{Actor, Cx, Env};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// What kube-proxy knows of one endpoint.
@@ -103,9 +104,9 @@ struct Tally {
 
 impl Flow {
     /// Adds (`sign` 1) or takes away (-1) one slice's endpoints from the tallies.
-    fn count(&mut self, seen: &[Seen], sign: i64, pods: &BTreeMap<Str, PodState>) {
+    fn count(&mut self, seen: &[Seen], sign: i64, serves: &dyn Fn(&Str) -> bool) {
         for s in seen {
-            let stopped = !pods.get(&s.pod).is_some_and(PodState::serves);
+            let stopped = !serves(&s.pod);
             let (tally, which) = if s.ready {
                 (&mut self.ready, 0)
             } else if s.serving && s.terminating {
@@ -130,19 +131,6 @@ impl Flow {
         } else {
             self.fallback
         }
-    }
-}
-
-/// What kube-proxy's load needs of a pod.
-#[derive(Clone, Copy, Debug, Default)]
-struct PodState {
-    running: bool,
-    stopped: bool,
-}
-
-impl PodState {
-    fn serves(&self) -> bool {
-        self.running && !self.stopped
     }
 }
 
@@ -174,7 +162,9 @@ pub struct Window {
 #[derive(Clone, Debug, Default)]
 pub struct KubeProxy {
     flows: BTreeMap<Str, Flow>,
-    pods: BTreeMap<Str, PodState>,
+    /// The pods (`namespace/name`) whose app has stopped serving, while they exist. Whether
+    /// the others' apps serve is read off the pod (its containers run).
+    stopped: BTreeSet<Str>,
     /// Up to when the load is counted.
     counted_ms: u64,
     pub counts: Counts,
@@ -242,6 +232,10 @@ impl KubeProxy {
 
     /// Sets the loads a world asks for (a Service's load keeps what kube-proxy has seen).
     fn follow(&mut self, world: &World) {
+        let same = |l: &Load| self.flows.get(&l.key()).is_some_and(|f| f.rps == l.rps);
+        if self.flows.len() == world.traffic.len() && world.traffic.iter().all(same) {
+            return;
+        }
         let keys: Vec<Str> = world.traffic.iter().map(Load::key).collect();
         self.flows.retain(|k, _| keys.contains(k));
         for l in &world.traffic {
@@ -249,18 +243,13 @@ impl KubeProxy {
         }
     }
 
-    /// A pod's state changed: the tallies that point at it follow.
-    fn set_pod(&mut self, key: &Str, state: Option<PodState>) {
-        let was = self.pods.get(key).is_some_and(PodState::serves);
-        let now = state.as_ref().is_some_and(PodState::serves);
-        match state {
-            Some(s) => {
-                self.pods.insert(key.clone(), s);
-            }
-            None => {
-                self.pods.remove(key);
-            }
-        }
+    /// Whether the app of pod `key` (as the store has it) serves.
+    fn serves(&self, key: &Str, pod: Option<&Pod>) -> bool {
+        pod.is_some_and(running) && !self.stopped.contains(key)
+    }
+
+    /// Pod `key`'s app began or ceased to serve: the tallies that point at it follow.
+    fn set_serving(&mut self, key: &Str, was: bool, now: bool) {
         if was == now {
             return;
         }
@@ -275,32 +264,17 @@ impl KubeProxy {
     fn saw_pod<D: From<Step>>(&mut self, cx: &mut Cx<'_, D>, world: &World, ev: WatchRef<'_>) {
         match ev {
             WatchRef::Added(Object::Pod(p)) => {
-                let state = self
-                    .pods
-                    .get(&p.metadata.key())
-                    .copied()
-                    .unwrap_or_default();
-                self.set_pod(
-                    &p.metadata.key(),
-                    Some(PodState {
-                        running: running(p),
-                        ..state
-                    }),
-                );
+                let key = p.metadata.key();
+                let now = self.serves(&key, Some(p));
+                self.set_serving(&key, false, now);
             }
             WatchRef::Modified {
                 old: Object::Pod(o),
                 new: Object::Pod(n),
             } => {
                 let key = n.metadata.key();
-                let state = self.pods.get(&key).copied().unwrap_or_default();
-                self.set_pod(
-                    &key,
-                    Some(PodState {
-                        running: running(n),
-                        ..state
-                    }),
-                );
+                let (was, now) = (self.serves(&key, Some(o)), self.serves(&key, Some(n)));
+                self.set_serving(&key, was, now);
                 if o.metadata.deletion_timestamp.is_none()
                     && n.metadata.deletion_timestamp.is_some()
                 {
@@ -312,7 +286,12 @@ impl KubeProxy {
                     cx.at(at, key, n.metadata.uid.clone(), Step::StopsServing);
                 }
             }
-            WatchRef::Deleted(Object::Pod(p)) => self.set_pod(&p.metadata.key(), None),
+            WatchRef::Deleted(Object::Pod(p)) => {
+                let key = p.metadata.key();
+                let was = self.serves(&key, Some(p));
+                self.stopped.remove(&key);
+                self.set_serving(&key, was, false);
+            }
             _ => {}
         }
     }
@@ -341,15 +320,16 @@ impl KubeProxy {
     }
 
     /// kube-proxy applies a slice (`name`) of Service `key`.
-    fn apply(&mut self, key: &Str, name: &Str, seen: Option<Rc<Vec<Seen>>>) {
+    fn apply(&mut self, store: &Store, key: &Str, name: &Str, seen: Option<Rc<Vec<Seen>>>) {
         let Some(mut flow) = self.flows.remove(key) else {
             return;
         };
+        let serves = |pod: &Str| self.serves(pod, store.pod(pod));
         if let Some(old) = flow.seen.remove(name) {
-            flow.count(&old, -1, &self.pods);
+            flow.count(&old, -1, &serves);
         }
         if let Some(new) = seen {
-            flow.count(&new, 1, &self.pods);
+            flow.count(&new, 1, &serves);
             flow.seen.insert(name.clone(), new);
         }
         flow.begun |= flow.in_use().endpoints > 0;
@@ -403,18 +383,14 @@ impl<D: From<Step>> Actor<D, World> for KubeProxy {
                         .map_or(0, |s| s.iter().filter(|e| e.ready).count());
                     format!("kube-proxy: Service {key} routes by {uid} ({n} ready)")
                 });
-                self.apply(key, uid, seen);
+                self.apply(cx.store, key, uid, seen);
                 what
             }
             Step::StopsServing => {
-                let state = self.pods.get(key).copied()?;
-                self.set_pod(
-                    key,
-                    Some(PodState {
-                        stopped: true,
-                        ..state
-                    }),
-                );
+                let pod = cx.store.pod(key)?;
+                let was = self.serves(key, Some(pod));
+                self.stopped.insert(key.clone());
+                self.set_serving(key, was, false);
                 env.describe.then(|| format!("{key}'s app stops serving"))
             }
         }

@@ -60,7 +60,7 @@ mod reconciler;
 mod tests;
 mod utils;
 
-pub use reconciler::{finalize, reconcile};
+pub use reconciler::{Changes, finalize, reconcile, reconcile_changes};
 pub use utils::{
     PortMapKey, endpoints_equal_beyond_hash, find_port, get_endpoint_ports,
     get_endpoint_slice_prefix, new_endpoint_slice, new_port_map_key, node_zone, owned_by,
@@ -91,6 +91,10 @@ pub struct Reconciled {
     /// Pods left out because their Node is not known (upstream returns these as one
     /// aggregate error after writing, so the Service is synced again with backoff).
     pub errors: Vec<String>,
+    /// Whether a pod that belongs in the Service's endpoints got none, for want of an address
+    /// of the slices' type: its port mapping is desired without an endpoint, which no slice
+    /// shows, so a later sync cannot take the slices as saying every pod ([`Changes`]).
+    pub unlisted: bool,
 }
 
 impl Reconciled {

@@ -3,11 +3,10 @@
 
 use super::utils::*;
 use super::*;
-use crate::api::service::{EndpointSlice, Service};
+use crate::api::service::{Endpoint, EndpointSlice, Service};
+use crate::api::sort::sort_by;
 use crate::api::{Node, Pod, Shared};
 use std::borrow::Cow;
-use std::cmp::Reverse;
-use std::collections::BTreeMap;
 
 /// `Reconciler.Reconcile` (reconciler.go l.103–161): the writes that make the Service's
 /// slices list `pods`. Slices not of the IPv4 address type are deleted (see the module doc),
@@ -18,61 +17,100 @@ use std::collections::BTreeMap;
 pub fn reconcile<'a, 'n>(
     service: &Service,
     pods: impl IntoIterator<Item = &'a Pod>,
-    existing: &[EndpointSlice],
+    existing: &[&EndpointSlice],
     max_endpoints_per_slice: usize,
     node: impl Fn(&str) -> Option<&'n Node>,
     generate_name: &mut dyn FnMut(&str) -> String,
 ) -> Reconciled {
+    let changes = Changes {
+        pods: pods.into_iter().collect(),
+        settled: &|_| false,
+    };
+    reconcile_changes(
+        service,
+        changes,
+        existing,
+        max_endpoints_per_slice,
+        &node,
+        generate_name,
+    )
+}
+
+/// The pods a reconcile reads, when the slices are known to list every other pod as it is.
+///
+/// [`reconcile`] reads all the Service's pods, as upstream does. The controller knows more:
+/// when the Service's slices are as its own last sync wrote them, and the pods whose endpoint
+/// could have changed since are known, then every other pod's endpoint is in those slices,
+/// once and exactly as [`reconcile`] would compute it again. `settled` says which endpoints
+/// are those; `pods` are the others (the changed ones, still the Service's). The writes are
+/// the same as [`reconcile`]'s over all the pods (each settled endpoint would be found in the
+/// desired set, equal, in its slice, and change nothing), at the cost of the changes only.
+pub struct Changes<'a, 's> {
+    pub pods: Vec<&'a Pod>,
+    pub settled: &'s dyn Fn(&Endpoint) -> bool,
+}
+
+/// [`reconcile`] given the [`Changes`] since the slices were written.
+pub fn reconcile_changes<'n>(
+    service: &Service,
+    changes: Changes<'_, '_>,
+    existing: &[&EndpointSlice],
+    max_endpoints_per_slice: usize,
+    node: &dyn Fn(&str) -> Option<&'n Node>,
+    generate_name: &mut dyn FnMut(&str) -> String,
+) -> Reconciled {
     let (ipv4, other): (Vec<&EndpointSlice>, Vec<&EndpointSlice>) = existing
         .iter()
+        .copied()
         .partition(|s| s.address_type == ADDRESS_TYPE_IPV4);
     let mut out = reconcile_by_address_type(
         service,
-        pods,
+        changes,
         &ipv4,
         ADDRESS_TYPE_IPV4,
         max_endpoints_per_slice.max(1),
-        &node,
+        node,
         generate_name,
     );
     out.deletes.extend(other.into_iter().cloned());
     out
 }
 
-/// The desired endpoints by port mapping (reconciler.go l.186–232). A port mapping is
-/// recorded before the pod's Node is looked up, so a pod left out for a missing Node still
-/// makes its mapping desired (and its old slices are emptied, not deleted outright), as
-/// upstream does.
-pub(super) fn desired_endpoints_by_port_map<'a, 'n>(
+/// The desired endpoints by port mapping (reconciler.go l.186–232), in the mappings' order.
+/// A port mapping is recorded before the pod's Node is looked up, so a pod left out for a
+/// missing Node still makes its mapping desired (and its old slices are emptied, not deleted
+/// outright), as upstream does. (A Service's pods have one mapping, or a few: a list is
+/// searched, where upstream keeps a map.)
+pub(super) fn desired_endpoints_by_port_map<'n>(
     service: &Service,
-    pods: impl IntoIterator<Item = &'a Pod>,
+    pods: Vec<&Pod>,
     address_type: &str,
     node: &dyn Fn(&str) -> Option<&'n Node>,
-    errors: &mut Vec<String>,
-) -> BTreeMap<PortMapKey, (EndpointMeta, EndpointSet)> {
+    out: &mut Reconciled,
+) -> Vec<(PortMapKey, EndpointMeta, EndpointSet)> {
     let publish = service.spec.publish_not_ready_addresses == Some(true);
-    let mut desired: BTreeMap<PortMapKey, (EndpointMeta, EndpointSet)> = BTreeMap::new();
+    let mut desired: Vec<(PortMapKey, EndpointMeta, Vec<Endpoint>)> = vec![];
+    // The previous pod's mapping: a pod that shares its containers and the rest of its spec
+    // (a sibling, made from one template) has the same ports.
+    let mut last: Option<(&Pod, usize)> = None;
     for pod in pods {
         if !should_pod_be_in_endpoints(pod, true) {
             continue;
         }
-        let ports = get_endpoint_ports(service, pod);
-        let key = new_port_map_key(&ports);
-        let (_, set) = desired.entry(key).or_insert_with(|| {
-            let address_type = address_type.to_string();
-            (
-                EndpointMeta {
-                    ports,
-                    address_type,
-                },
-                EndpointSet::new(),
-            )
-        });
+        let sibling = |(p, _): &(&Pod, usize)| {
+            Shared::same(&p.spec.containers, &pod.spec.containers)
+                && Shared::same(&p.spec.extra, &pod.spec.extra)
+        };
+        let at = match last.filter(sibling) {
+            Some((_, at)) => at,
+            None => port_mapping(&mut desired, service, pod, address_type),
+        };
+        last = Some((pod, at));
         let found = node(&pod.spec.node_name);
         // A pod whose Node is unknown is left out and the sync fails (to be retried), unless
         // the Service publishes not-ready addresses: then it is listed all the same.
         if found.is_none() && !publish {
-            errors.push(format!(
+            out.errors.push(format!(
                 "skipping Pod {} for Service {}/{}: Node {} Not Found",
                 pod.metadata.name,
                 service.metadata.namespace,
@@ -82,50 +120,94 @@ pub(super) fn desired_endpoints_by_port_map<'a, 'n>(
             continue;
         }
         let endpoint = pod_to_endpoint(pod, service, found.and_then(node_zone));
-        if !endpoint.addresses.is_empty() {
-            set.insert(hash_endpoint(&endpoint), endpoint);
+        if endpoint.addresses.is_empty() {
+            out.unlisted = true;
+        } else {
+            desired[at].2.push(endpoint);
         }
     }
     desired
+        .into_iter()
+        .map(|(key, meta, endpoints)| (key, meta, EndpointSet::new(endpoints)))
+        .collect()
+}
+
+/// The index in `desired` of the pod's port mapping (`getEndpointPorts` and its key), added
+/// when new.
+fn port_mapping(
+    desired: &mut Vec<(PortMapKey, EndpointMeta, Vec<Endpoint>)>,
+    service: &Service,
+    pod: &Pod,
+    address_type: &str,
+) -> usize {
+    let ports = get_endpoint_ports(service, pod);
+    let key = new_port_map_key(&ports);
+    if let Some(at) = desired.iter().position(|d| d.0 == key) {
+        return at;
+    }
+    let address_type = address_type.to_string();
+    let meta = EndpointMeta {
+        ports,
+        address_type,
+    };
+    desired.push((key, meta, vec![]));
+    desired.len() - 1
 }
 
 /// `reconcileByAddressType` (reconciler.go l.167–358), hints and metrics aside: slices not
 /// owned by the Service are deleted; the others are reconciled per port mapping; those of a
 /// mapping no pod has any more are deleted; a placeholder slice stands in when none would be
 /// left; then [`finalize`].
-pub(super) fn reconcile_by_address_type<'a, 'n>(
+pub(super) fn reconcile_by_address_type<'n>(
     service: &Service,
-    pods: impl IntoIterator<Item = &'a Pod>,
+    changes: Changes<'_, '_>,
     existing: &[&EndpointSlice],
     address_type: &str,
     max: usize,
     node: &dyn Fn(&str) -> Option<&'n Node>,
     generate_name: &mut dyn FnMut(&str) -> String,
 ) -> Reconciled {
-    let mut errors = vec![];
+    let mut seen = Reconciled::default();
     let mut deletes: Vec<EndpointSlice> = vec![];
-    let mut existing_by_port_map: BTreeMap<PortMapKey, Vec<&EndpointSlice>> = BTreeMap::new();
+    let mut existing_by_port_map: Vec<(PortMapKey, Vec<&EndpointSlice>)> = vec![];
     for s in existing {
-        if owned_by(s, service) {
-            let key = new_port_map_key(&s.ports);
-            existing_by_port_map.entry(key).or_default().push(s);
-        } else {
+        if !owned_by(s, service) {
             deletes.push((*s).clone());
+            continue;
+        }
+        let key = new_port_map_key(&s.ports);
+        match existing_by_port_map.iter_mut().find(|e| e.0 == key) {
+            Some(e) => e.1.push(s),
+            None => existing_by_port_map.push((key, vec![s])),
         }
     }
-    let desired = desired_endpoints_by_port_map(service, pods, address_type, node, &mut errors);
+    sort_by(&mut existing_by_port_map, |a, b| a.0.cmp(&b.0));
+    let (pods, settled) = (changes.pods, changes.settled);
+    let mut desired = desired_endpoints_by_port_map(service, pods, address_type, node, &mut seen);
+    // A mapping whose slices still list a settled pod is desired, whether or not a changed
+    // pod has it too (each settled pod would have put it in the desired set).
+    for (key, slices) in &existing_by_port_map {
+        let listed = || slices.iter().flat_map(|s| &s.endpoints).any(settled);
+        if !desired.iter().any(|d| d.0 == *key) && listed() {
+            let meta = EndpointMeta {
+                ports: slices[0].ports.clone(),
+                address_type: address_type.to_string(),
+            };
+            desired.push((key.clone(), meta, EndpointSet::default()));
+        }
+    }
+    sort_by(&mut desired, |a, b| a.0.cmp(&b.0));
+    let slices_of = |key: &PortMapKey| existing_by_port_map.iter().find(|e| e.0 == *key);
     // Mappings no pod has any more: all their slices go (upstream appends them last).
     let stale: Vec<EndpointSlice> = existing_by_port_map
         .iter()
-        .filter(|(k, _)| !desired.contains_key(*k))
+        .filter(|(k, _)| !desired.iter().any(|d| d.0 == *k))
         .flat_map(|(_, slices)| slices.iter().map(|s| (*s).clone()))
         .collect();
     let (mut creates, mut updates) = (vec![], vec![]);
-    for (key, (meta, set)) in desired {
-        let found = existing_by_port_map
-            .get(&key)
-            .map_or(&[][..], Vec::as_slice);
-        let r = reconcile_by_port_mapping(service, found, set, &meta, max);
+    for (key, meta, set) in desired {
+        let found = slices_of(&key).map_or(&[][..], |e| e.1.as_slice());
+        let r = reconcile_by_port_mapping(service, found, set, &meta, max, settled);
         creates.extend(r.creates);
         updates.extend(r.updates);
         deletes.extend(r.deletes);
@@ -146,7 +228,8 @@ pub(super) fn reconcile_by_address_type<'a, 'n>(
         }
     }
     let mut out = finalize(service, creates, updates, deletes, generate_name);
-    out.errors = errors;
+    out.errors = seen.errors;
+    out.unlisted = seen.unlisted;
     out
 }
 
@@ -154,10 +237,22 @@ pub(super) fn reconcile_by_address_type<'a, 'n>(
 /// loop, reconciler.go l.580–583 and l.616–619).
 pub(super) fn fill(slice: &mut EndpointSlice, desired: &mut EndpointSet, max: usize) {
     while slice.endpoints.len() < max {
-        let Some((_, ep)) = desired.pop_first() else {
+        let Some(ep) = desired.pop_first() else {
             return;
         };
         slice.endpoints.push(ep);
+    }
+}
+
+/// A copy of `slice` listing `endpoints` (its own are not copied, only to be replaced).
+fn with_endpoints(slice: &EndpointSlice, endpoints: Vec<Endpoint>) -> EndpointSlice {
+    EndpointSlice {
+        api_version: slice.api_version.clone(),
+        kind: slice.kind.clone(),
+        metadata: slice.metadata.clone(),
+        address_type: slice.address_type.clone(),
+        endpoints,
+        ports: slice.ports.clone(),
     }
 }
 
@@ -182,16 +277,19 @@ pub(super) fn reconcile_by_port_mapping(
     mut desired: EndpointSet,
     meta: &EndpointMeta,
     max: usize,
+    settled: &dyn Fn(&Endpoint) -> bool,
 ) -> Reconciled {
     let mut slices: Vec<Cow<EndpointSlice>> = existing.iter().map(|s| Cow::Borrowed(*s)).collect();
     let mut fates = vec![Fate::Unchanged; existing.len()];
     for (i, s) in existing.iter().enumerate() {
-        let mut kept = Vec::with_capacity(s.endpoints.len());
+        let mut kept: Vec<Cow<Endpoint>> = Vec::with_capacity(s.endpoints.len());
         let mut changed = false;
         for ep in &s.endpoints {
-            if let Some(want) = desired.remove(&hash_endpoint(ep)) {
+            if settled(ep) {
+                kept.push(Cow::Borrowed(ep));
+            } else if let Some(want) = desired.remove(&hash_endpoint(ep)) {
                 changed |= !endpoints_equal_beyond_hash(&want, ep);
-                kept.push(want);
+                kept.push(Cow::Owned(want));
             }
         }
         let (labels, labels_changed) = set_endpoint_slice_labels(s, service);
@@ -200,7 +298,8 @@ pub(super) fn reconcile_by_port_mapping(
                 fates[i] = Fate::Delete;
                 continue;
             }
-            slices[i].to_mut().endpoints = kept;
+            let endpoints = kept.into_iter().map(Cow::into_owned).collect();
+            slices[i] = Cow::Owned(with_endpoints(s, endpoints));
         } else if !labels_changed {
             continue;
         }
@@ -211,7 +310,9 @@ pub(super) fn reconcile_by_port_mapping(
     let mut to_update: Vec<usize> = (0..slices.len())
         .filter(|&i| fates[i] == Fate::Update)
         .collect();
-    to_update.sort_by_key(|&i| Reverse(slices[i].endpoints.len()));
+    sort_by(&mut to_update, |&a, &b| {
+        slices[b].endpoints.len().cmp(&slices[a].endpoints.len())
+    });
     for i in to_update {
         fill(slices[i].to_mut(), &mut desired, max);
     }
@@ -235,16 +336,18 @@ pub(super) fn reconcile_by_port_mapping(
             creates.push(slice);
         }
     }
-    let with = |fate: Fate| -> Vec<EndpointSlice> {
-        let chosen = slices.iter().zip(&fates).filter(|(_, f)| **f == fate);
-        chosen.map(|(s, _)| s.clone().into_owned()).collect()
-    };
-    Reconciled {
-        updates: with(Fate::Update),
-        deletes: with(Fate::Delete),
+    let mut out = Reconciled {
         creates,
-        errors: vec![],
+        ..Reconciled::default()
+    };
+    for (s, fate) in slices.into_iter().zip(fates) {
+        match fate {
+            Fate::Update => out.updates.push(s.into_owned()),
+            Fate::Delete => out.deletes.push(s.into_owned()),
+            Fate::Unchanged => {}
+        }
     }
+    out
 }
 
 /// `finalize` (reconciler.go l.402–486), as writes to make rather than made: each pending
@@ -286,7 +389,7 @@ pub fn finalize(
         creates,
         updates,
         deletes,
-        errors: vec![],
+        ..Reconciled::default()
     }
 }
 

@@ -7,26 +7,84 @@ use crate::api::service::{
     ENDPOINTSLICE_CONTROLLER, Endpoint, EndpointConditions, EndpointPort, EndpointSlice,
     MANAGED_BY_LABEL, SERVICE_NAME_LABEL, Service, ServicePort,
 };
+use crate::api::sort::sort_by;
 use crate::api::validation::is_dns1123_subdomain;
 use crate::api::{
-    IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, Shared, Value, str_field,
+    IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, Shared, Str, Value, str_field,
 };
-use std::collections::BTreeMap;
 
 /// What identifies an endpoint across syncs (`endpointHashObj`, util/endpointset.go l.29–34):
 /// its target's namespace and name, its sorted addresses and its hostname. The fields are in
-/// this order so that the set hands endpoints out by pod namespace, then name.
+/// this order so that the set hands endpoints out by pod namespace, then name. The addresses
+/// are kept joined by `,` (no address has one): equal lists give equal keys, and a key is a
+/// few inline [`Str`]s, built and compared without touching the heap, since a sync keys
+/// every endpoint of the Service twice.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct EndpointKey {
-    namespace: String,
-    name: String,
-    addresses: Vec<String>,
-    hostname: String,
+    namespace: Str,
+    name: Str,
+    addresses: Str,
+    hostname: Str,
 }
 
-/// `EndpointSet` (util/endpointset.go l.51): desired endpoints by identity. Ordered, so its
-/// `PopAny` is `pop_first`.
-pub(super) type EndpointSet = BTreeMap<EndpointKey, Endpoint>;
+/// `EndpointSet` (util/endpointset.go l.51): desired endpoints by identity, in key order, so
+/// that its `PopAny` is the first left. A sorted list, built once per sync and then only
+/// taken from (as the reconciler uses it), rather than a map.
+#[derive(Debug, Default)]
+pub(super) struct EndpointSet {
+    entries: Vec<(EndpointKey, Option<Endpoint>)>,
+    /// Entries before this one are all taken.
+    first: usize,
+    left: usize,
+}
+
+impl EndpointSet {
+    /// The set of these endpoints; of two with one key the later is kept (as a map's insert).
+    pub(super) fn new(mut endpoints: Vec<Endpoint>) -> EndpointSet {
+        endpoints.reverse();
+        let mut entries: Vec<(EndpointKey, Option<Endpoint>)> = endpoints
+            .into_iter()
+            .map(|ep| (hash_endpoint(&ep), Some(ep)))
+            .collect();
+        // Stable, after the reverse: of equal keys the latest comes first and is kept.
+        sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|later, kept| later.0 == kept.0);
+        let left = entries.len();
+        EndpointSet {
+            entries,
+            first: 0,
+            left,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.left
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+
+    /// Takes the endpoint with this key out, if it is still in.
+    pub(super) fn remove(&mut self, key: &EndpointKey) -> Option<Endpoint> {
+        let i = self.entries.binary_search_by(|e| e.0.cmp(key)).ok()?;
+        let taken = self.entries[i].1.take();
+        self.left -= usize::from(taken.is_some());
+        taken
+    }
+
+    /// Takes the first endpoint left out (`PopAny`).
+    pub(super) fn pop_first(&mut self) -> Option<Endpoint> {
+        while let Some((_, ep)) = self.entries.get_mut(self.first) {
+            self.first += 1;
+            if let Some(ep) = ep.take() {
+                self.left -= 1;
+                return Some(ep);
+            }
+        }
+        None
+    }
+}
 
 /// One endpoint port as a comparable value: (name, protocol, port, appProtocol).
 pub(super) type PortTuple = (Option<String>, Option<String>, Option<i32>, Option<String>);
@@ -57,15 +115,31 @@ pub fn new_port_map_key(ports: &[EndpointPort]) -> PortMapKey {
 
 /// `hashEndpoint` (util/endpointset.go l.36–48).
 pub(super) fn hash_endpoint(ep: &Endpoint) -> EndpointKey {
-    let mut addresses = ep.addresses.clone();
-    addresses.sort();
-    let target = |k| ep.target_ref.as_ref().map_or("", |t| str_field(t, k));
+    let addresses = match ep.addresses.as_slice() {
+        [one] => Str::new(one),
+        many => {
+            let mut sorted: Vec<&str> = many.iter().map(String::as_str).collect();
+            sorted.sort_unstable();
+            Str::new(&sorted.join(","))
+        }
+    };
+    let target = |k| Str::new(ep.target_ref.as_ref().map_or("", |t| small_field(t, k)));
     EndpointKey {
-        namespace: target("namespace").to_string(),
-        name: target("name").to_string(),
+        namespace: target("namespace"),
+        name: target("name"),
         addresses,
-        hostname: str_field(&ep.extra, "hostname").to_string(),
+        hostname: Str::new(small_field(&ep.extra, "hostname")),
     }
+}
+
+/// A string field of a map of a few entries (an ObjectReference, an endpoint's extras),
+/// found by walking them: [`str_field`] hashes the key, which costs more than reading four
+/// short keys, and this is asked of every endpoint at every sync.
+pub(super) fn small_field<'a>(m: &'a Map, k: &str) -> &'a str {
+    m.iter()
+        .find(|(key, _)| key.as_str() == k)
+        .and_then(|(_, v)| v.as_str())
+        .unwrap_or("")
 }
 
 // ------------------------------------------------------------------ pods to endpoints
@@ -77,7 +151,8 @@ pub fn should_pod_be_in_endpoints(pod: &Pod, include_terminating: bool) -> bool 
     if pod.is_terminal() {
         return false;
     }
-    if pod.pod_ip().is_empty() && pod.pod_ips().is_empty() {
+    // (An address the kubelet gave is status.podIP and podIPs both: nothing to read.)
+    if pod.ip.is_none() && pod.pod_ip().is_empty() && pod.pod_ips().is_empty() {
         return false;
     }
     include_terminating || pod.metadata.deletion_timestamp.is_none()
@@ -131,6 +206,10 @@ pub(super) fn parse_ipv4_sloppy(ip: &str) -> Option<std::net::Ipv4Addr> {
 /// `getEndpointAddresses` for IPv4 (utils.go l.105–122): the pod's `status.podIPs` of that
 /// family (`status.podIP` is not read here, as upstream).
 pub(super) fn get_endpoint_addresses(pod: &Pod) -> Vec<String> {
+    // An address the kubelet gave is a plain dotted quad, as Go would print it back.
+    if let Some(ip) = pod.ip {
+        return vec![ip.to_string()];
+    }
     pod.pod_ips()
         .iter()
         .filter_map(|ip| ipv4_text(ip))
@@ -392,7 +471,12 @@ pub(super) fn target_ref_equal(a: &Option<Map>, b: &Option<Map>) -> bool {
     ];
     match (a, b) {
         (None, None) => true,
-        (Some(a), Some(b)) => FIELDS.iter().all(|f| str_field(a, f) == str_field(b, f)),
+        // The same fields in the same order (as this controller writes them) are equal at
+        // once, without a lookup per field.
+        (Some(a), Some(b)) if a.len() == b.len() && a.iter().eq(b.iter()) => true,
+        (Some(a), Some(b)) => FIELDS
+            .iter()
+            .all(|f| small_field(a, f) == small_field(b, f)),
         _ => false,
     }
 }

@@ -162,10 +162,11 @@ impl Client {
         nodes: &[Node],
     ) -> Reconciled {
         let mut named = self.named;
+        let existing: Vec<&EndpointSlice> = existing.iter().collect();
         let r = reconcile(
             svc,
             pods,
-            existing,
+            &existing,
             max,
             |n| nodes.iter().find(|x| x.metadata.name == n),
             &mut |p: &str| {
