@@ -86,14 +86,14 @@ struct Flow {
     /// clients come once it answers), so a world's first pods starting are not counted as
     /// failures.
     begun: bool,
-    /// The endpoints kube-proxy has applied, by slice.
-    seen: BTreeMap<Str, Rc<Vec<Seen>>>,
+    /// The endpoints kube-proxy has applied, by slice (a Service has a few: searched).
+    seen: Vec<(Str, Rc<Vec<Seen>>)>,
     /// Endpoints in use when some is ready, and how many of those point at a pod that does
     /// not serve; the same for the serving, terminating ones (used when none is ready).
     ready: Tally,
     fallback: Tally,
     /// How many endpoints in either tally point at each pod (one, unless slices overlap).
-    refs: BTreeMap<Str, (i64, i64)>,
+    refs: [BTreeMap<Str, i32>; 2],
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -114,10 +114,11 @@ impl Flow {
             } else {
                 continue;
             };
-            let refs = self.refs.entry(s.pod.clone()).or_default();
-            *[&mut refs.0, &mut refs.1][which] += sign;
-            if *refs == (0, 0) {
-                self.refs.remove(&s.pod);
+            let refs = &mut self.refs[which];
+            let n = refs.entry(s.pod.clone()).or_default();
+            *n += sign as i32;
+            if *n == 0 {
+                refs.remove(&s.pod);
             }
             tally.endpoints += sign;
             tally.stopped += sign * i64::from(stopped);
@@ -161,7 +162,8 @@ pub struct Window {
 /// kube-proxy and the load, as one actor.
 #[derive(Clone, Debug, Default)]
 pub struct KubeProxy {
-    flows: BTreeMap<Str, Flow>,
+    /// By Service (a few: searched in order).
+    flows: Vec<(Str, Flow)>,
     /// The pods (`namespace/name`) whose app has stopped serving, while they exist. Whether
     /// the others' apps serve is read off the pod (its containers run).
     stopped: BTreeSet<Str>,
@@ -197,7 +199,7 @@ impl KubeProxy {
             return;
         }
         self.counted_ms = now;
-        for flow in self.flows.values() {
+        for (_, flow) in &self.flows {
             if !flow.begun {
                 continue;
             }
@@ -232,14 +234,18 @@ impl KubeProxy {
 
     /// Sets the loads a world asks for (a Service's load keeps what kube-proxy has seen).
     fn follow(&mut self, world: &World) {
-        let same = |l: &Load| self.flows.get(&l.key()).is_some_and(|f| f.rps == l.rps);
-        if self.flows.len() == world.traffic.len() && world.traffic.iter().all(same) {
+        let same = |((k, flow), l): (&(Str, Flow), &Load)| *k == l.key() && flow.rps == l.rps;
+        if self.flows.len() == world.traffic.len() && self.flows.iter().zip(&world.traffic).all(same) {
             return;
         }
-        let keys: Vec<Str> = world.traffic.iter().map(Load::key).collect();
-        self.flows.retain(|k, _| keys.contains(k));
+        let mut flows = std::mem::take(&mut self.flows);
         for l in &world.traffic {
-            self.flows.entry(l.key()).or_default().rps = l.rps;
+            let key = l.key();
+            let flow = match flows.iter().position(|(k, _)| *k == key) {
+                Some(i) => flows.swap_remove(i).1,
+                None => Flow::default(),
+            };
+            self.flows.push((key, Flow { rps: l.rps, ..flow }));
         }
     }
 
@@ -254,8 +260,9 @@ impl KubeProxy {
             return;
         }
         let d = if now { -1 } else { 1 };
-        for flow in self.flows.values_mut() {
-            let (r, f) = flow.refs.get(key).copied().unwrap_or_default();
+        for (_, flow) in &mut self.flows {
+            let refs = |which: usize| i64::from(flow.refs[which].get(key).copied().unwrap_or(0));
+            let (r, f) = (refs(0), refs(1));
             flow.ready.stopped += d * r;
             flow.fallback.stopped += d * f;
         }
@@ -311,7 +318,7 @@ impl KubeProxy {
             return;
         };
         let key = key_of(&slice.metadata.namespace, service);
-        if !self.flows.contains_key(&key) {
+        if !self.flows.iter().any(|(k, _)| *k == key) {
             return;
         }
         let seen = (!gone).then(|| Rc::new(Seen::of(slice)));
@@ -321,19 +328,21 @@ impl KubeProxy {
 
     /// kube-proxy applies a slice (`name`) of Service `key`.
     fn apply(&mut self, store: &Store, key: &Str, name: &Str, seen: Option<Rc<Vec<Seen>>>) {
-        let Some(mut flow) = self.flows.remove(key) else {
+        let Some(at) = self.flows.iter().position(|(k, _)| k == key) else {
             return;
         };
+        let mut flow = std::mem::take(&mut self.flows[at].1);
         let serves = |pod: &Str| self.serves(pod, store.pod(pod));
-        if let Some(old) = flow.seen.remove(name) {
+        if let Some(i) = flow.seen.iter().position(|(n, _)| n == name) {
+            let (_, old) = flow.seen.swap_remove(i);
             flow.count(&old, -1, &serves);
         }
         if let Some(new) = seen {
             flow.count(&new, 1, &serves);
-            flow.seen.insert(name.clone(), new);
+            flow.seen.push((name.clone(), new));
         }
         flow.begun |= flow.in_use().endpoints > 0;
-        self.flows.insert(key.clone(), flow);
+        self.flows[at].1 = flow;
     }
 }
 

@@ -19,14 +19,15 @@ use crate::api::service::{Endpoint, EndpointSlice, Service};
 use crate::api::{Kind, Node, Object, Pod, Str, key_of};
 use crate::apiserver::store::{Propagation, Store, WatchEvent, WatchRef};
 use crate::controller::actor::{Actor, Cx, Env};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The EndpointSlice controller: its queue of Services (`namespace/name`), and what it knows
 /// of each Service's slices since it last wrote them.
 #[derive(Clone, Debug, Default)]
 pub struct EndpointSliceController {
     queue: BTreeSet<Str>,
-    written: BTreeMap<Str, Written>,
+    /// By Service (a few: searched in order).
+    written: Vec<(Str, Written)>,
 }
 
 /// What a Service's last sync left: the slices this controller wrote, and whether they list
@@ -44,8 +45,8 @@ struct Written {
     /// The slices written by this controller and not changed since, (name, resourceVersion).
     slices: Vec<(Str, Str)>,
     complete: bool,
-    /// The pods' `namespace/name`, as they came (sorted at the sync).
-    changed: Vec<Str>,
+    /// The pods' `namespace/name`.
+    changed: BTreeSet<Str>,
 }
 
 /// Its timers: none (a sync that cannot place a pod, for want of its Node, is queued again by
@@ -86,7 +87,7 @@ impl EndpointSliceController {
                 ..
             }
             | WatchRef::Deleted(Object::Node(_)) => {
-                self.written.values_mut().for_each(|w| w.complete = false);
+                self.written.iter_mut().for_each(|(_, w)| w.complete = false);
             }
             _ => {}
         }
@@ -103,8 +104,8 @@ impl EndpointSliceController {
                     || old.is_some_and(|o| s.selects(&o.metadata.labels)))
             {
                 let key = s.metadata.key();
-                if let Some(w) = self.written.get_mut(&key) {
-                    w.changed.push(p.metadata.key());
+                if let Some((_, w)) = self.written.iter_mut().find(|(k, _)| *k == key) {
+                    w.changed.insert(p.metadata.key());
                 }
                 if queue {
                     self.queue.insert(key);
@@ -117,9 +118,10 @@ impl EndpointSliceController {
     pub fn sync_all<D>(&mut self, cx: &mut Cx<'_, D>, describe: bool) -> Vec<String> {
         let mut lines = vec![];
         while let Some(key) = self.queue.pop_first() {
-            let prior = self.written.remove(&key);
+            let at = self.written.iter().position(|(k, _)| *k == key);
+            let prior = at.map(|i| self.written.swap_remove(i).1);
             if let Some(w) = sync_service(cx.store, &key, prior, describe, &mut lines) {
-                self.written.insert(key, w);
+                self.written.push((key, w));
             }
         }
         lines
@@ -298,7 +300,7 @@ fn sync_service(
     let existing = managed_slices(store, &svc);
     let before = versions(&existing);
     let ours_before = prior.as_ref().map_or(vec![], |w| w.slices.clone());
-    let mut prior = prior
+    let prior = prior
         .filter(|w| w.complete && w.service == svc.metadata.resource_version && w.slices == before);
     let node = |name: &str| match store.get(Kind::Node, &key_of("", name)) {
         Some(Object::Node(n)) => Some(&**n as &Node),
@@ -307,16 +309,11 @@ fn sync_service(
     // (The store adds a generated name's suffix, as the apiserver does.)
     let max = MAX_ENDPOINTS_PER_SLICE;
     let all = || store.pods().filter(selected);
-    if let Some(w) = &mut prior {
-        w.changed.sort_unstable();
-        w.changed.dedup();
-    }
     let done = match &prior {
         Some(w) => {
             let pods = w.changed.iter().filter_map(|k| store.pod(k));
             let pods = pods.filter(selected).collect();
-            let changed = |t: &Str| w.changed.binary_search(t).is_ok();
-            let settled = |ep: &Endpoint| target_of(ep).is_some_and(|t| !changed(&t));
+            let settled = |ep: &Endpoint| target_of(ep).is_some_and(|t| !w.changed.contains(&t));
             let changes = Changes {
                 pods,
                 settled: &settled,
@@ -344,6 +341,6 @@ fn sync_service(
         service: svc.metadata.resource_version.clone(),
         complete: settled && written && slices.len() == every,
         slices,
-        changed: vec![],
+        changed: BTreeSet::new(),
     })
 }

@@ -109,7 +109,7 @@ pub fn new_port_map_key(ports: &[EndpointPort]) -> PortMapKey {
             (name, protocol, port, app_protocol)
         })
         .collect();
-    key.sort();
+    sort_by(&mut key, |a, b| a.cmp(b));
     PortMapKey(key)
 }
 
@@ -119,7 +119,7 @@ pub(super) fn hash_endpoint(ep: &Endpoint) -> EndpointKey {
         [one] => Str::new(one),
         many => {
             let mut sorted: Vec<&str> = many.iter().map(String::as_str).collect();
-            sorted.sort_unstable();
+            sort_by(&mut sorted, |a, b| a.cmp(b));
             Str::new(&sorted.join(","))
         }
     };
