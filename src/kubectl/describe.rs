@@ -593,7 +593,8 @@ fn probe(p: &Value) -> String {
             .unwrap_or_default();
         format!("exec [{}] {attrs}", cmd.join(" "))
     } else if let Some(h) = p.get("httpGet") {
-        let scheme = text(h.get("scheme")).to_lowercase();
+        // (Validation allows HTTP and HTTPS only: ASCII, so Go's strings.ToLower is this.)
+        let scheme = text(h.get("scheme")).to_ascii_lowercase();
         let (host, port) = (text(h.get("host")), text(h.get("port")));
         let host = match (host.contains(':'), port.is_empty()) {
             (_, true) => host,
