@@ -7,6 +7,7 @@
 //! comparisons inline (docs/performance.md, "Size").
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// Sorts `v` by `cmp` as [`slice::sort_by`] does: stably, equal elements kept in their order.
 pub fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
@@ -22,6 +23,18 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], f: impl Fn(&T) -> K) {
 /// Sorts `v` in its elements' order, as [`slice::sort`] does (stably).
 pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
+}
+
+/// A map of these pairs, as `collect()` makes it (of two with one key, the later value is
+/// kept), by inserting them one by one: `BTreeMap`'s `FromIterator` sorts them first with a
+/// copy of the standard library's stable sort of its own for each key and value type (4 KB of
+/// wasm each), where `insert` is built once per map type whatever the caller.
+pub fn map_from<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    for (k, v) in pairs {
+        map.insert(k, v);
+    }
+    map
 }
 
 /// `0..n` in the order `cmp` puts them, stably: the one instance of the standard library's sort

@@ -84,7 +84,11 @@ fn latest(o: &Object) -> Option<Time> {
 /// the garbage collector would delete them, which their cluster does not do, so they are set
 /// aside. Found again until none is left, as a pod's owner may be one set aside.
 fn dangling(objs: &[Object]) -> Vec<(usize, String)> {
-    let mut kept: BTreeSet<Str> = objs.iter().map(|o| o.meta().uid.clone()).collect();
+    let mut kept: BTreeSet<Str> = BTreeSet::new();
+    for o in objs {
+        // (Inserted, not collected: see api::sort::map_from.)
+        kept.insert(o.meta().uid.clone());
+    }
     let mut out: Vec<(usize, String)> = vec![];
     loop {
         let before = out.len();

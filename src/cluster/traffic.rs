@@ -235,7 +235,9 @@ impl KubeProxy {
     /// Sets the loads a world asks for (a Service's load keeps what kube-proxy has seen).
     fn follow(&mut self, world: &World) {
         let same = |((k, flow), l): (&(Str, Flow), &Load)| *k == l.key() && flow.rps == l.rps;
-        if self.flows.len() == world.traffic.len() && self.flows.iter().zip(&world.traffic).all(same) {
+        if self.flows.len() == world.traffic.len()
+            && self.flows.iter().zip(&world.traffic).all(same)
+        {
             return;
         }
         let mut flows = std::mem::take(&mut self.flows);

@@ -887,11 +887,7 @@ pub fn pod(c: &Cluster, p: &Pod, show_events: bool) -> String {
     w.w(0, format_args!("QoS Class:\t{}\n", qos_class(&p.spec)));
     let selectors: Labels = spec("nodeSelector")
         .as_object()
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), text(v.clone())))
-                .collect()
-        })
+        .map(|m| crate::api::sort::map_from(m.iter().map(|(k, v)| (k.clone(), text(v.clone())))))
         .unwrap_or_default();
     w.labels("Node-Selectors", &selectors);
     w.tolerations(&spec("tolerations"));

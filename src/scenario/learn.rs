@@ -27,10 +27,7 @@ pub fn before(s: &Session, step: usize) -> Vec<(String, i64, i32)> {
 }
 
 fn sizes(t: &TraceStep) -> BTreeMap<&str, i32> {
-    t.replica_sets
-        .iter()
-        .map(|r| (r.name.as_str(), r.replicas))
-        .collect()
+    crate::api::sort::map_from(t.replica_sets.iter().map(|r| (r.name.as_str(), r.replicas)))
 }
 
 /// Whether the run's first step is the focus Deployment's first sync and the only ReplicaSets

@@ -444,18 +444,15 @@ impl DeploymentController {
         store: &Store,
         rs_list: &[ReplicaSet],
     ) -> BTreeMap<Str, Vec<Pod>> {
-        rs_list
-            .iter()
-            .map(|rs| {
-                (
-                    rs.metadata.uid.clone(),
-                    store
-                        .pods_controlled_by(&rs.metadata.uid)
-                        .cloned()
-                        .collect(),
-                )
-            })
-            .collect()
+        crate::api::sort::map_from(rs_list.iter().map(|rs| {
+            (
+                rs.metadata.uid.clone(),
+                store
+                    .pods_controlled_by(&rs.metadata.uid)
+                    .cloned()
+                    .collect(),
+            )
+        }))
     }
 }
 

@@ -87,7 +87,9 @@ impl EndpointSliceController {
                 ..
             }
             | WatchRef::Deleted(Object::Node(_)) => {
-                self.written.iter_mut().for_each(|(_, w)| w.complete = false);
+                self.written
+                    .iter_mut()
+                    .for_each(|(_, w)| w.complete = false);
             }
             _ => {}
         }

@@ -356,10 +356,8 @@ pub(super) fn is_reserved_label_key(key: &str) -> bool {
 /// slice's (a change of the headless label alone is no reason to write).
 pub fn set_endpoint_slice_labels(slice: &EndpointSlice, service: &Service) -> (Labels, bool) {
     let unreserved = |l: &Labels| -> Labels {
-        l.iter()
-            .filter(|(k, _)| !is_reserved_label_key(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
+        let kept = l.iter().filter(|(k, _)| !is_reserved_label_key(k));
+        crate::api::sort::map_from(kept.map(|(k, v)| (k.clone(), v.clone())))
     };
     let mut labels = unreserved(&service.metadata.labels);
     let updated = unreserved(&slice.metadata.labels) != labels;
