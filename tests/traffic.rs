@@ -173,3 +173,77 @@ fn a_load_the_world_cannot_carry_is_refused_naming_the_field() {
         assert!(err.contains(want), "{err}\nwanted {want}");
     }
 }
+
+/// The EndpointSlice controller reconciles only the pods with an event since its last sync
+/// when its own slices list every other pod (`reconcile_changes`); in a debug build (as tests
+/// run) each such sync is checked against a reconcile of every pod, and a difference panics.
+/// This run puts it through what can change a Service's endpoints: pods created, started,
+/// Ready, deleted and replaced, pods relabelled, a Node lost and back (a Node's change makes
+/// the next sync read every pod), a scale to zero and back, the Service's selector patched to
+/// select none of the pods left, and the Service deleted.
+#[test]
+fn a_sync_of_the_changed_pods_writes_what_a_sync_of_every_pod_writes() {
+    let nodes: String = (1..=3)
+        .map(|i| {
+            format!(
+                "  - |\n    apiVersion: v1\n    kind: Node\n    metadata: {{name: node-{i}, labels: {{topology.kubernetes.io/zone: z{i}}}}}\n    status: {{allocatable: {{cpu: '4', memory: 16Gi, pods: '110'}}}}\n"
+            )
+        })
+        .collect();
+    let text = format!(
+        "name: churn
+world: {{traffic: [{{service: web, rps: 100}}]}}
+objects:
+{nodes}  - |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: web}}
+    spec:
+      replicas: 6
+      selector: {{matchLabels: {{app: web}}}}
+      template:
+        metadata: {{labels: {{app: web, tier: a}}}}
+        spec:
+          containers: [{{name: web, image: 'nginx:1.14', ports: [{{containerPort: 80, name: http}}]}}]
+  - |
+    apiVersion: v1
+    kind: Service
+    metadata: {{name: web}}
+    spec:
+      selector: {{app: web}}
+      ports: [{{port: 80, targetPort: http}}]
+steps:
+  - at: 10s
+    run: kubectl set image deployment/web web=nginx:1.16
+  - at: 30s
+    run: kubectl label pods -l app=web tier=b --overwrite
+  - at: 32s
+    world: {{nodesDown: [node-2]}}
+  - at: 100s
+    world: {{nodesDown: []}}
+  - at: 110s
+    run: kubectl scale deployment/web --replicas=0
+  - at: 120s
+    run: kubectl scale deployment/web --replicas=4
+  - at: 130s
+    run: kubectl patch service web -p '{{\"spec\":{{\"selector\":{{\"app\":\"web\",\"tier\":\"b\"}}}}}}'
+  - at: 140s
+    run: kubectl delete service web
+until: 150s
+"
+    );
+    let trace = run(&text);
+    for s in &trace {
+        if let Some(a) = s.action() {
+            assert!(a.errors.is_empty(), "at {} ms: {a:?}", s.t);
+        }
+    }
+    let writes = |verb: &str| {
+        trace
+            .iter()
+            .flat_map(|s| s.changes())
+            .filter(|l| l.starts_with(&format!("endpointslice-controller: {verb}")))
+            .count()
+    };
+    assert!(writes("created") > 0 && writes("updated") > 5, "{trace:#?}");
+}
