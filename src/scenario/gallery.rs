@@ -4,7 +4,7 @@
 //! YAML would otherwise be ~6 KB of the gzipped wasm.
 
 /// File stems, in the order the gallery lists them.
-pub const NAMES: [&str; 24] = [
+pub const NAMES: [&str; 26] = [
     "rolling-update",
     "kubernetes-io-nginx",
     "recreate",
@@ -29,10 +29,12 @@ pub const NAMES: [&str; 24] = [
     "node-lost",
     "drain-blocked-by-budget",
     "prestop-and-grace",
+    "dropped-requests-prestop",
+    "max-surge-zero-no-endpoint",
 ];
 
 /// The gallery as the page lists it: groups, each with (index in [`NAMES`], readable title).
-pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
+pub const GROUPS: [(&str, &[(usize, &str)]); 8] = [
     (
         "Basics",
         &[
@@ -72,6 +74,16 @@ pub const GROUPS: [(&str, &[(usize, &str)]); 7] = [
             (11, "Orphan delete"),
             (16, "Adopting an orphaned ReplicaSet"),
             (23, "How a pod stops: preStop, SIGTERM, the grace period"),
+        ],
+    ),
+    (
+        "Traffic",
+        &[
+            (
+                24,
+                "Dropped requests during a rollout, and the preStop sleep that ends them",
+            ),
+            (25, "maxSurge 0 with one replica: no endpoint left"),
         ],
     ),
     (
@@ -189,6 +201,14 @@ pub const GALLERY: &[(&str, &str)] = &[
     (
         "prestop-and-grace",
         include_str!("../../scenarios/prestop-and-grace.yaml"),
+    ),
+    (
+        "dropped-requests-prestop",
+        include_str!("../../scenarios/dropped-requests-prestop.yaml"),
+    ),
+    (
+        "max-surge-zero-no-endpoint",
+        include_str!("../../scenarios/max-surge-zero-no-endpoint.yaml"),
     ),
 ];
 
