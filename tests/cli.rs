@@ -230,16 +230,29 @@ fn run_check_on_the_gallery_finds_no_unexpected_breach() {
         let node_lost = path.ends_with("node-lost.yaml");
         // And the drain whose eviction takes a pod the rollout's floor counted.
         let drained = path.ends_with("drain-blocked-by-budget.yaml");
-        let clean = !deadline && !surge_dropped && !node_lost && !drained;
+        // And the loads whose requests fail while old pods stop and while no endpoint is left.
+        let dropped = path.ends_with("dropped-requests-prestop.yaml")
+            || path.ends_with("max-surge-zero-no-endpoint.yaml");
+        let clean = !deadline && !surge_dropped && !node_lost && !drained && !dropped;
         assert_eq!(out.status.success(), clean, "{path:?}: {s}");
         if surge_dropped {
             assert!(s.contains("expected: the spec changed mid-rollout"), "{s}");
+        }
+        if dropped {
+            assert!(
+                s.contains("no-request-failed")
+                    && s.contains("expected: the Deployment controller promises pods, not requests: terminated before kube-proxy saw it"),
+                "{s}"
+            );
         }
         if node_lost {
             assert!(
                 s.contains("expected: the world changed at t = 10.0 s"),
                 "{s}"
             );
+        }
+        if path.ends_with("max-surge-zero-no-endpoint.yaml") {
+            assert!(s.contains("expected: the Deployment controller promises pods, not requests: no ready endpoint"), "{s}");
         }
         if drained {
             assert!(

@@ -25,10 +25,11 @@ pub enum Kind {
     HistoryLimit,
     Settled,
     Budget,
+    Requests,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Ceiling,
         Kind::Floor,
         Kind::NoOverlap,
@@ -36,6 +37,7 @@ impl Kind {
         Kind::HistoryLimit,
         Kind::Settled,
         Kind::Budget,
+        Kind::Requests,
     ];
 
     /// The guarantee in words, with its formula.
@@ -50,6 +52,7 @@ impl Kind {
             Kind::Budget => {
                 "at least desiredHealthy pods healthy (PodDisruptionBudget; it refuses evictions, nothing else)"
             }
+            Kind::Requests => "no request failed (a load on a Service: world.traffic)",
         }
     }
 
@@ -62,6 +65,7 @@ impl Kind {
             Kind::HistoryLimit => "history-limit",
             Kind::Settled => "settled-matches-spec",
             Kind::Budget => "disruption-budget",
+            Kind::Requests => "no-request-failed",
         }
     }
 }
@@ -125,6 +129,13 @@ pub enum Numbers {
         refused: u32,
         evicted: u32,
     },
+    /// The load's failed requests since the step before, by cause, and in all so far.
+    Requests {
+        stopped: u64,
+        no_endpoint: u64,
+        failed: u64,
+        sent: u64,
+    },
 }
 
 impl Numbers {
@@ -177,6 +188,21 @@ impl std::fmt::Display for Numbers {
                 write!(f, "old ReplicaSets {old} ≤ revisionHistoryLimit {limit}")
             }
             Numbers::Settled(text) => f.write_str(text),
+            Numbers::Requests {
+                stopped,
+                no_endpoint,
+                failed,
+                sent,
+            } => {
+                if stopped + no_endpoint > 0 {
+                    write!(
+                        f,
+                        "{} failed since the step before ({stopped} sent to pods that had stopped serving, {no_endpoint} with no ready endpoint); ",
+                        stopped + no_endpoint
+                    )?;
+                }
+                write!(f, "{failed} of {sent} failed so far")
+            }
             Numbers::Budget {
                 key,
                 current,
@@ -301,6 +327,8 @@ struct Memory {
     budget_armed: bool,
     refused: u32,
     evicted: u32,
+    /// The load's counts at the step before.
+    traffic: Option<crate::cluster::trace::TrafficView>,
 }
 
 fn check(kind: Kind, state: State, numbers: Numbers) -> Check {
@@ -536,6 +564,49 @@ fn budget(at: &At, m: &mut Memory) -> Check {
     check(Kind::Budget, state, numbers)
 }
 
+/// No request failed since the step before (counted per instant: a step at which the count
+/// grew is a breach, the requests it names with their causes).
+fn requests(at: &At, m: &mut Memory) -> Check {
+    let Some(now) = at.st.traffic else {
+        return check(
+            Kind::Requests,
+            na("no load on a Service (world.traffic)"),
+            Numbers::None,
+        );
+    };
+    let was = m.traffic.replace(now).unwrap_or_default();
+    let numbers = Numbers::Requests {
+        stopped: now.failed_stopped.saturating_sub(was.failed_stopped),
+        no_endpoint: now
+            .failed_no_endpoint
+            .saturating_sub(was.failed_no_endpoint),
+        failed: now.failed,
+        sent: now.served + now.failed,
+    };
+    check(Kind::Requests, holds(now.failed <= was.failed), numbers)
+}
+
+/// Why requests failed at step `i`: what its counts grew by says which of kube-proxy's two
+/// ways to drop one it was.
+fn requests_cause(s: &Session, i: usize) -> String {
+    let now = s.trace[i].traffic.unwrap_or_default();
+    let was = i
+        .checked_sub(1)
+        .and_then(|j| s.trace[j].traffic)
+        .unwrap_or_default();
+    let mut why = vec![];
+    if now.failed_stopped > was.failed_stopped {
+        why.push("terminated before kube-proxy saw it: kube-proxy learns of an endpoint's change endpointDelayMs late and still sent requests to a pod whose app had stopped serving (a preStop hook that outlasts the delay keeps it serving)");
+    }
+    if now.failed_no_endpoint > was.failed_no_endpoint {
+        why.push("no ready endpoint: kube-proxy had no endpoint to send them to (no pod of the Service was Ready, or kube-proxy had not seen one yet)");
+    }
+    format!(
+        "the Deployment controller promises pods, not requests: {}",
+        why.join("; ")
+    )
+}
+
 /// Checks every guarantee at every step of a recorded run.
 pub fn evaluate(s: &Session) -> Report {
     let mut m = Memory::default();
@@ -571,6 +642,7 @@ pub fn evaluate(s: &Session) -> Report {
             history_limit(&at, &mut m),
             settled(s, &at),
             budget(&at, &mut m),
+            requests(&at, &mut m),
         ]);
     }
     let breaches = breaches(s, &checks);
@@ -718,6 +790,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
             .map(|c| format!("a ReplicaSet was made or changed by hand ({c})"))
             .or(paused.then(|| "the Deployment is paused: cleanup waits".into())),
         Kind::Budget => Some(budget_cause(s, from, to, hand_pod, world)),
+        Kind::Requests => Some(requests_cause(s, to)),
         Kind::Settled => {
             if paused {
                 Some("the Deployment is paused: a paused Deployment does not roll out".into())

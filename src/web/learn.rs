@@ -336,5 +336,6 @@ fn short(k: Kind) -> &'static str {
         Kind::HistoryLimit => "History limit",
         Kind::Settled => "Settled world",
         Kind::Budget => "Disruption budget",
+        Kind::Requests => "Requests",
     }
 }
