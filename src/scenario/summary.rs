@@ -179,6 +179,31 @@ pub struct FailedRequests {
     pub to_ms: u64,
 }
 
+impl FailedRequests {
+    /// `N`, or `N (t = a to b: X sent to pods that had stopped serving, Y no ready endpoint)`.
+    pub fn text(&self) -> String {
+        if self.count == 0 {
+            return "0".into();
+        }
+        let causes = [
+            (self.stopped, "sent to pods that had stopped serving"),
+            (self.no_endpoint, "no ready endpoint"),
+        ];
+        let causes: Vec<String> = causes
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, why)| format!("{n} {why}"))
+            .collect();
+        format!(
+            "{} (t = {} to {}: {})",
+            self.count,
+            secs(self.from_ms),
+            secs(self.to_ms),
+            causes.join(", ")
+        )
+    }
+}
+
 /// The requests that failed between steps `from` and `to` (inclusive).
 fn failed_requests(trace: &[&TraceStep], from: usize, to: usize) -> Option<FailedRequests> {
     let at = |k: usize| trace[k].traffic.unwrap_or_default();
@@ -420,23 +445,7 @@ pub fn render(rollouts: &[Rollout]) -> String {
             out.push_str(&format!("  {k:<20}{v}\n"));
         }
         if let Some(f) = &r.failed_requests {
-            let v = match f.count {
-                0 => "0".to_string(),
-                n => format!(
-                    "{n} (t = {} to {}: {})",
-                    secs(f.from_ms),
-                    secs(f.to_ms),
-                    [
-                        (f.stopped, "sent to pods that had stopped serving"),
-                        (f.no_endpoint, "no ready endpoint"),
-                    ]
-                    .iter()
-                    .filter(|(n, _)| *n > 0)
-                    .map(|(n, why)| format!("{n} {why}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                ),
-            };
+            let v = f.text();
             // (Spelled as the contract has it, `failed requests: N`.)
             out.push_str(&format!("  failed requests: {v}\n"));
         }
@@ -572,6 +581,22 @@ pub fn compare_rows(columns: &[Vec<Rollout>]) -> Vec<CompareRow> {
             &|r| r.syncs.to_string(),
             vec![false; at.len()],
         );
+        // Under a load (world.traffic): preStop 0 vs 5 s, a grace period of 30 vs 5 s.
+        if at.iter().flatten().any(|r| r.failed_requests.is_some()) {
+            let failed = |r: &Rollout| r.failed_requests.as_ref().map(|f| f.count);
+            row(
+                "failed requests",
+                &|r| {
+                    r.failed_requests
+                        .as_ref()
+                        .map_or("-".into(), FailedRequests::text)
+                },
+                best_of(
+                    &at.iter().map(|r| r.and_then(failed)).collect::<Vec<_>>(),
+                    |a, b| a < b,
+                ),
+            );
+        }
         row(
             "progress deadline",
             &|r| {

@@ -134,6 +134,9 @@ pub fn rollout_chart(props: &Props) -> Html {
                     <line class="hover" x1={format!("{:.1}", f.x(t))} x2={format!("{:.1}", f.x(t))} y1={f.top.to_string()} y2={(f.h - f.bottom).to_string()} />
                 }
             </svg>
+            if c.requests.is_some() {
+                <RequestStrip requests={(*drawn).clone()} x={x} />
+            }
             <p class="chart-values" aria-live="off">{ values }</p>
             <ul class="chart-legend">
                 { for c.bands.iter().filter(|b| !b.terminating).map(|b| html! {
@@ -145,6 +148,10 @@ pub fn rollout_chart(props: &Props) -> Html {
                 <li><span class="swatch line available" aria-hidden="true"></span>{"available"}</li>
                 <li><span class="swatch line ready" aria-hidden="true"></span>{"ready"}</li>
                 <li><span class="swatch rail" aria-hidden="true"></span>{"replicas + maxSurge, replicas − maxUnavailable"}</li>
+                if c.requests.is_some() {
+                    <li><span class="swatch req-served" aria-hidden="true"></span>{"requests/s served"}</li>
+                    <li><span class="swatch req-failed" aria-hidden="true"></span>{"requests/s failed"}</li>
+                }
             </ul>
             <p class="sr-only" id={id}>{ chart_geom::describe(c) }</p>
         </figure>
@@ -178,7 +185,44 @@ fn values_at(c: &Chart, t: u64, hovering: bool) -> String {
     if let (Some(ceil), Some(floor)) = (p.ceiling, p.floor) {
         s.push_str(&format!("; ceiling {ceil}, floor {floor}"));
     }
+    if let Some((served, failed)) = c.requests.as_ref().and_then(|r| r.at(t)) {
+        s.push_str(&format!(
+            "; requests/s {} served, {} failed",
+            served.round(),
+            failed.round()
+        ));
+    }
     s
+}
+
+#[derive(Properties, PartialEq)]
+struct StripProps {
+    /// The chart, whose strip it draws.
+    requests: Drawn,
+    /// The playhead.
+    x: f64,
+}
+
+/// The load's requests a second under the chart, on its time axis: all sent (failed on top,
+/// red) and the served ones.
+#[function_component(RequestStrip)]
+fn request_strip(props: &StripProps) -> Html {
+    let Some(r) = &props.requests.0.requests else {
+        return html! {};
+    };
+    let f = r.frame;
+    let (x0, x1, y1) = (f.left, f.w - f.right, f.h - f.bottom);
+    html! {
+        <svg class="requests" viewBox={format!("0 0 {} {}", f.w, f.h)} role="img" aria-label="Requests a second, served and failed">
+            <text x={(x0 - 4.0).to_string()} y={format!("{:.1}", f.y(f.y_max as f64) + 4.0)} text-anchor="end">{ f.y_max }</text>
+            <text x={(x0 - 4.0).to_string()} y={(y1 + 4.0).to_string()} text-anchor="end">{"0"}</text>
+            <text x={(x1).to_string()} y={(f.h - 2.0).to_string()} text-anchor="end">{"requests/s"}</text>
+            <path class="req sent" d={r.sent.clone()} />
+            <path class="req served" d={r.served.clone()} />
+            <line class="axis" x1={x0.to_string()} x2={x1.to_string()} y1={y1.to_string()} y2={y1.to_string()} />
+            <line class="playhead" x1={format!("{:.1}", props.x)} x2={format!("{:.1}", props.x)} y1={f.top.to_string()} y2={y1.to_string()} />
+        </svg>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -270,6 +314,10 @@ pub fn rollout_summary(props: &SummaryProps) -> Html {
                     <dd>{ r.syncs }</dd>
                     <dt>{"progress deadline"}</dt>
                     <dd>{ if r.deadline_exceeded { "exceeded" } else { "not exceeded" } }</dd>
+                    if let Some(f) = &r.failed_requests {
+                        <dt>{"failed requests"}</dt>
+                        <dd class={classes!((f.count > 0).then_some("error"))}>{ f.text() }</dd>
+                    }
                 </dl>
             </div>
         }

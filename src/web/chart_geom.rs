@@ -118,6 +118,106 @@ pub struct Chart {
     pub syncs: Vec<Tick>,
     pub y_ticks: Vec<u32>,
     pub t_ticks: Vec<u64>,
+    /// The load's requests a second, when the run has a load on a Service.
+    pub requests: Option<Requests>,
+}
+
+/// An interval of the load: (start, end, served/s, failed/s).
+pub type Rate = (u64, u64, f64, f64);
+
+/// The strip under the chart: requests a second, served and failed, over the same time axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Requests {
+    pub frame: Frame,
+    pub rates: Vec<Rate>,
+    /// The area of all requests sent (failed on top of served), and of the served ones.
+    pub sent: String,
+    pub served: String,
+}
+
+impl Requests {
+    /// The rates of the interval holding `t`.
+    pub fn at(&self, t: u64) -> Option<(f64, f64)> {
+        let i = self.rates.partition_point(|r| r.1 <= t);
+        self.rates.get(i).map(|r| (r.2, r.3))
+    }
+}
+
+/// The load's counts at each instant (the last step's), cumulative: (t, served, failed).
+fn request_counts<S: Borrow<TraceStep>>(trace: &[S]) -> Vec<(u64, f64, f64)> {
+    let mut out: Vec<(u64, f64, f64)> = vec![];
+    for st in trace {
+        let st = st.borrow();
+        let Some(v) = st.traffic else { continue };
+        let at = (st.t, v.served as f64, v.failed as f64);
+        match out.last_mut() {
+            Some(last) if last.0 == st.t => *last = at,
+            _ => out.push(at),
+        }
+    }
+    out
+}
+
+/// The counts at `t`, between the instants around it: the load is constant between two
+/// changes, and every change is a step, so the counts grow linearly in between.
+fn counts_at(counts: &[(u64, f64, f64)], t: u64) -> (f64, f64) {
+    let i = counts.partition_point(|c| c.0 <= t);
+    match (i.checked_sub(1).map(|j| counts[j]), counts.get(i)) {
+        (Some(a), Some(b)) => {
+            let f = (t - a.0) as f64 / (b.0 - a.0) as f64;
+            (a.1 + (b.1 - a.1) * f, a.2 + (b.2 - a.2) * f)
+        }
+        (Some(a), None) => (a.1, a.2),
+        (None, _) => (0.0, 0.0),
+    }
+}
+
+/// The requests strip over the chart's time axis (`None` without a load): rates over whole
+/// seconds (coarser on a long run, so that it has at most about 300 intervals).
+fn requests<S: Borrow<TraceStep>>(trace: &[S], chart: &Frame) -> Option<Requests> {
+    let counts = request_counts(trace);
+    let last = counts.last()?.0;
+    let width = (chart.t_end / 300).max(1000).div_ceil(1000) * 1000;
+    let mut rates = vec![];
+    let mut t = 0;
+    while t < last.min(chart.t_end) {
+        let end = (t + width).min(last);
+        let (s0, f0) = counts_at(&counts, t);
+        let (s1, f1) = counts_at(&counts, end);
+        let secs = (end - t) as f64 / 1000.0;
+        rates.push((t, end, (s1 - s0) / secs, (f1 - f0) / secs));
+        t = end;
+    }
+    let top = rates.iter().map(|r| r.2 + r.3).fold(0.0, f64::max);
+    let frame = Frame {
+        h: 64.0,
+        top: 6.0,
+        bottom: 14.0,
+        y_max: (top.ceil() as u32).max(1),
+        ..*chart
+    };
+    let area = |v: &dyn Fn(&Rate) -> f64| {
+        let base = frame.y(0.0);
+        let mut d = String::new();
+        for r in &rates {
+            d.push('M');
+            push_xy(&mut d, frame.x(r.0), base);
+            d.push('V');
+            push_d1(&mut d, frame.y(v(r)));
+            d.push('H');
+            push_d1(&mut d, frame.x(r.1));
+            d.push('V');
+            push_d1(&mut d, base);
+            d.push('Z');
+        }
+        d
+    };
+    Some(Requests {
+        sent: area(&|r| r.2 + r.3),
+        served: area(&|r| r.2),
+        frame,
+        rates,
+    })
 }
 
 /// A round step for about `n` ticks over `max`.
@@ -214,6 +314,7 @@ pub fn chart<S: Borrow<TraceStep>>(
     let ys = nice_step(y_max as f64, 4.0) as u32;
     let ts = nice_step(frame.t_end as f64, 6.0) as u64;
     Chart {
+        requests: requests(trace, &frame),
         frame,
         y_ticks: (0..=y_max).step_by(ys.max(1) as usize).collect(),
         t_ticks: (0..=frame.t_end).step_by(ts.max(1) as usize).collect(),
@@ -410,6 +511,22 @@ pub fn describe(c: &Chart) -> String {
         "; at the end {} pods, {} ready, {} available.",
         last.total, last.ready, last.available
     );
+    if let Some(r) = &c.requests {
+        let total = |v: &dyn Fn(&Rate) -> f64| -> f64 {
+            r.rates
+                .iter()
+                .map(|x| v(x) * (x.1 - x.0) as f64 / 1000.0)
+                .sum()
+        };
+        let (served, failed) = (total(&|x| x.2), total(&|x| x.3));
+        let _ = write!(
+            s,
+            " Requests: {} served and {} failed, at most {} a second.",
+            served.round(),
+            failed.round(),
+            r.frame.y_max
+        );
+    }
     s
 }
 
