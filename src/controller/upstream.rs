@@ -96,7 +96,7 @@ impl Table {
             .enumerate()
             .map(|(i, p)| (p.scope, p.func, i))
             .collect();
-        t.by_name.sort_unstable();
+        crate::api::sort::sort(&mut t.by_name);
         Ok(t)
     }
 

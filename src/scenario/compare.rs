@@ -40,7 +40,7 @@ impl Comparison {
             .flatten()
             .flat_map(|s| s.trace.iter().map(|st| st.t))
             .collect();
-        instants.sort_unstable();
+        crate::api::sort::sort(&mut instants);
         instants.dedup();
         Some(Comparison {
             variants: base.variants.clone(),

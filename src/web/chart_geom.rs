@@ -136,10 +136,11 @@ pub struct Requests {
 }
 
 impl Requests {
-    /// The rates of the interval holding `t`.
+    /// The rates of the interval holding `t` (the last one's at its end and after).
     pub fn at(&self, t: u64) -> Option<(f64, f64)> {
         let i = self.rates.partition_point(|r| r.1 <= t);
-        self.rates.get(i).map(|r| (r.2, r.3))
+        let r = self.rates.get(i).or(self.rates.last())?;
+        Some((r.2, r.3))
     }
 }
 

@@ -282,6 +282,35 @@ await test('a cluster state pasted mid-rollout starts from where it stands and c
   assert(err.includes('budgets.spec.minAvailable') && err.includes('no PodDisruptionBudget'), 'refused: ' + err);
 });
 
+await test('a load on a Service: the chart\'s requests strip, the summary\'s failed requests and their guarantee, and Compare of preStop 0 vs 5 s', async page => {
+  await pickExample(page, 'Dropped requests during a rollout, and the preStop sleep that ends them');
+  await page.waitForSelector('.chart svg.requests');
+  await seekEnd(page);
+  const values = await text(page, '.chart-values');
+  assert(/requests\/s \d+ served, \d+ failed/.test(values), 'the values line counts requests: ' + values);
+  const described = await page.locator('.chart .sr-only').first().innerText();
+  assert(/Requests: \d+ served and 480 failed, at most 200 a second/.test(described), 'described: ' + described);
+  assert((await page.locator('.chart-legend li', { hasText: 'requests/s failed' }).count()) === 1, 'legend');
+  const summary = await text(page, 'section.summary');
+  assert(summary.includes('240 (t = 10.0 s to 17.0 s: 240 sent to pods that had stopped serving)') && /failed requests\s*0/.test(summary),
+    'two rollouts drop 240, the one with the hook none: ' + summary.replace(/\n/g, ' / '));
+  const g = await text(page, 'section.guarantees');
+  assert(g.includes('no request failed'), 'the guarantee is listed: ' + g.replace(/\n/g, ' / '));
+  await page.waitForSelector('.guarantees .breaches li');
+  const breach = await text(page, '.guarantees .breaches');
+  assert(breach.includes('terminated before kube-proxy saw it'), 'a breach names its cause: ' + breach.slice(0, 400));
+  const v = await axeViolations(page);
+  assert(v.length === 0, 'axe-core with the requests strip: ' + v.join('; '));
+  // Compare: the same rollouts with a 5 s preStop sleep from the start drop nothing.
+  await page.click('.compare-button');
+  await page.waitForSelector('.compare-table');
+  await page.fill('#variant-2', 'spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds=5');
+  await page.press('#variant-2', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.compare-table thead th')[2]?.innerText.includes('seconds=5'));
+  const failed = await page.locator('.compare-table tr', { hasText: 'failed requests' }).first().innerText();
+  assert(/240 \(t = 10\.0 s.*\b0\b/s.test(failed), 'preStop 0 vs 5 s: ' + failed);
+});
+
 await test('surge pods that fit on no node wait Pending with the scheduler\'s words, and cordon works in the console', async page => {
   await pickExample(page, 'Stuck on capacity: surge pods that fit on no node');
   // It opens as its three variants: nodes of 5 CPUs take the surge, and complete first.
