@@ -510,112 +510,118 @@ pub fn compare_rows(columns: &[Vec<Rollout>]) -> Vec<CompareRow> {
             best: vec![],
         });
         let at: Vec<Option<&Rollout>> = columns.iter().map(|c| c.get(k)).collect();
-        let mut row = |label: &str, text: &dyn Fn(&Rollout) -> String, best: Vec<bool>| {
-            rows.push(CompareRow {
-                label: label.into(),
-                heading: false,
-                cells: at.iter().map(|r| r.map_or("-".into(), text)).collect(),
-                best,
-            })
-        };
-        let complete = |r: &Rollout| r.ending == Ending::Complete;
+        rollout_rows(&at, &mut rows);
+    }
+    rows
+}
+
+/// The rows of one rollout (`at`: each column's, if it has one), after its heading. (Long: a
+/// row each, its text and which cell is best side by side.)
+fn rollout_rows(at: &[Option<&Rollout>], rows: &mut Vec<CompareRow>) {
+    let mut row = |label: &str, text: &dyn Fn(&Rollout) -> String, best: Vec<bool>| {
+        rows.push(CompareRow {
+            label: label.into(),
+            heading: false,
+            cells: at.iter().map(|r| r.map_or("-".into(), text)).collect(),
+            best,
+        })
+    };
+    let complete = |r: &Rollout| r.ending == Ending::Complete;
+    row(
+        "time to complete",
+        &|r| {
+            if complete(r) {
+                secs(r.duration_ms)
+            } else {
+                format!("{} ({})", secs(r.duration_ms), r.ending.as_str())
+            }
+        },
+        // A rollout that took every pod down on the way is not the best one, however fast.
+        best_of(
+            &at.iter()
+                .map(|r| {
+                    r.filter(|r| complete(r) && (r.lowest_available > 0 || r.replicas == 0))
+                        .map(|r| r.duration_ms)
+                })
+                .collect::<Vec<_>>(),
+            |a, b| a < b,
+        ),
+    );
+    row(
+        "lowest available",
+        &|r| {
+            format!(
+                "{} of {} (t = {})",
+                r.lowest_available,
+                r.replicas,
+                secs(r.lowest_available_ms)
+            )
+        },
+        best_of(
+            &at.iter()
+                .map(|r| r.map(|r| r.lowest_available))
+                .collect::<Vec<_>>(),
+            |a, b| a > b,
+        ),
+    );
+    row(
+        "highest total pods",
+        &|r| r.highest_total.to_string(),
+        best_of(
+            &at.iter()
+                .map(|r| r.map(|r| r.highest_total))
+                .collect::<Vec<_>>(),
+            |a, b| a < b,
+        ),
+    );
+    row(
+        "extra pod-seconds",
+        &|r| format!("{:.1}", r.extra_pod_seconds),
+        best_of(
+            &at.iter()
+                .map(|r| r.map(|r| (r.extra_pod_seconds * 10.0).round() as i64))
+                .collect::<Vec<_>>(),
+            |a, b| a < b,
+        ),
+    );
+    row(
+        "deployment syncs",
+        &|r| r.syncs.to_string(),
+        vec![false; at.len()],
+    );
+    // Under a load (world.traffic): preStop 0 vs 5 s, a grace period of 30 vs 5 s.
+    if at.iter().flatten().any(|r| r.failed_requests.is_some()) {
+        let failed = |r: &Rollout| r.failed_requests.as_ref().map(|f| f.count);
         row(
-            "time to complete",
+            "failed requests",
             &|r| {
-                if complete(r) {
-                    secs(r.duration_ms)
-                } else {
-                    format!("{} ({})", secs(r.duration_ms), r.ending.as_str())
-                }
-            },
-            // A rollout that took every pod down on the way is not the best one, however fast.
-            best_of(
-                &at.iter()
-                    .map(|r| {
-                        r.filter(|r| complete(r) && (r.lowest_available > 0 || r.replicas == 0))
-                            .map(|r| r.duration_ms)
-                    })
-                    .collect::<Vec<_>>(),
-                |a, b| a < b,
-            ),
-        );
-        row(
-            "lowest available",
-            &|r| {
-                format!(
-                    "{} of {} (t = {})",
-                    r.lowest_available,
-                    r.replicas,
-                    secs(r.lowest_available_ms)
-                )
-            },
-            best_of(
-                &at.iter()
-                    .map(|r| r.map(|r| r.lowest_available))
-                    .collect::<Vec<_>>(),
-                |a, b| a > b,
-            ),
-        );
-        row(
-            "highest total pods",
-            &|r| r.highest_total.to_string(),
-            best_of(
-                &at.iter()
-                    .map(|r| r.map(|r| r.highest_total))
-                    .collect::<Vec<_>>(),
-                |a, b| a < b,
-            ),
-        );
-        row(
-            "extra pod-seconds",
-            &|r| format!("{:.1}", r.extra_pod_seconds),
-            best_of(
-                &at.iter()
-                    .map(|r| r.map(|r| (r.extra_pod_seconds * 10.0).round() as i64))
-                    .collect::<Vec<_>>(),
-                |a, b| a < b,
-            ),
-        );
-        row(
-            "deployment syncs",
-            &|r| r.syncs.to_string(),
-            vec![false; at.len()],
-        );
-        // Under a load (world.traffic): preStop 0 vs 5 s, a grace period of 30 vs 5 s.
-        if at.iter().flatten().any(|r| r.failed_requests.is_some()) {
-            let failed = |r: &Rollout| r.failed_requests.as_ref().map(|f| f.count);
-            row(
-                "failed requests",
-                &|r| {
-                    r.failed_requests
-                        .as_ref()
-                        .map_or("-".into(), FailedRequests::text)
-                },
-                best_of(
-                    &at.iter().map(|r| r.and_then(failed)).collect::<Vec<_>>(),
-                    |a, b| a < b,
-                ),
-            );
-        }
-        row(
-            "progress deadline",
-            &|r| {
-                if r.deadline_exceeded {
-                    "exceeded"
-                } else {
-                    "not exceeded"
-                }
-                .into()
+                r.failed_requests
+                    .as_ref()
+                    .map_or("-".into(), FailedRequests::text)
             },
             best_of(
-                &at.iter()
-                    .map(|r| r.map(|r| !r.deadline_exceeded))
-                    .collect::<Vec<_>>(),
-                |a, b| a && !b,
+                &at.iter().map(|r| r.and_then(failed)).collect::<Vec<_>>(),
+                |a, b| a < b,
             ),
         );
     }
-    rows
+    row(
+        "progress deadline",
+        &|r| {
+            if r.deadline_exceeded {
+                "exceeded"
+            } else {
+                "not exceeded"
+            }
+            .into()
+        },
+        best_of(
+            &at.iter()
+                .map(|r| r.map(|r| !r.deadline_exceeded))
+                .collect::<Vec<_>>(),
+            |a, b| a && !b,
+        ),
+    );
 }
 
 /// The comparison as text (`rollout compare`): a column per variant, the best of each row
