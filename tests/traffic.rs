@@ -161,6 +161,10 @@ fn a_load_the_world_cannot_carry_is_refused_naming_the_field() {
             "world.traffic[0].service: Service \"web\" selects no pod of the scenario's objects (selector app=api)",
         ),
         (
+            ok.replace("targetPort: http", "targetPort: web"),
+            "world.traffic[0].service: Service \"web\"'s spec.ports[0].targetPort \"web\" names no TCP container port of the pods it selects",
+        ),
+        (
             ok.replace("rps: 200}", "rps: 200, burst: 3}"),
             "world.traffic[0]: unknown field `burst`, expected `service` or `rps`",
         ),

@@ -214,7 +214,7 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
 /// Each load of `world.traffic` is on a Service of the scenario's objects that selects pods
 /// of them (a pod's labels, or a Deployment's or ReplicaSet's template's).
 fn check_traffic(c: &Cluster) -> Result<(), ScenarioError> {
-    use crate::api::{Kind, Object};
+    use crate::api::{Kind, Object, PodSpec};
     for (i, load) in c.world.traffic.iter().enumerate() {
         let field = format!("world.traffic[{i}].service");
         let Some(Object::Service(svc)) = c.store.get(Kind::Service, &load.key()) else {
@@ -223,19 +223,26 @@ fn check_traffic(c: &Cluster) -> Result<(), ScenarioError> {
                 format!("no Service {:?} among the scenario's objects", load.service),
             ));
         };
-        let selects = c.store.pods().any(|p| svc.selects(&p.metadata.labels))
-            || c.store
-                .list(Kind::Deployment)
-                .chain(c.store.list(Kind::ReplicaSet))
-                .any(|o| {
-                    let labels = match o {
-                        Object::Deployment(d) => &d.spec.template.metadata.labels,
-                        Object::ReplicaSet(r) => &r.spec.template.metadata.labels,
-                        _ => return false,
-                    };
-                    o.meta().namespace == svc.metadata.namespace && svc.selects(labels)
-                });
-        if !selects {
+        // The pods it selects: those in the objects, and those their controllers will make.
+        let ns = &svc.metadata.namespace;
+        let pods = c.store.pods().filter(|p| p.metadata.namespace == *ns);
+        let pods = pods
+            .filter(|p| svc.selects(&p.metadata.labels))
+            .map(|p| &p.spec);
+        let templates = c
+            .store
+            .list(Kind::Deployment)
+            .chain(c.store.list(Kind::ReplicaSet));
+        let templates = templates.filter_map(|o| {
+            let t = match o {
+                Object::Deployment(d) => &d.spec.template,
+                Object::ReplicaSet(r) => &r.spec.template,
+                _ => return None,
+            };
+            (o.meta().namespace == *ns && svc.selects(&t.metadata.labels)).then_some(&t.spec)
+        });
+        let specs: Vec<&PodSpec> = pods.chain(templates).collect();
+        if specs.is_empty() {
             let selector = svc
                 .spec
                 .selector
@@ -253,6 +260,26 @@ fn check_traffic(c: &Cluster) -> Result<(), ScenarioError> {
                     load.service
                 ),
             ));
+        }
+        // A port named by a targetPort no pod has gets no endpoint port, and kube-proxy no
+        // rule: every request would fail for a reason of the manifest, not of the rollout.
+        for (j, port) in svc.spec.ports.iter().enumerate() {
+            let Some(crate::api::IntOrString::Str(name)) = &port.target_port else {
+                continue;
+            };
+            let protocol = port.protocol.as_deref().unwrap_or("TCP");
+            let found = |s: &&PodSpec| {
+                crate::controller::endpointslice::find_named_port(s, name, protocol).is_some()
+            };
+            if !specs.iter().any(found) {
+                return Err(ScenarioError::field(
+                    field,
+                    format!(
+                        "Service {:?}'s spec.ports[{j}].targetPort {name:?} names no {protocol} container port of the pods it selects: the load would reach no port",
+                        load.service
+                    ),
+                ));
+            }
         }
     }
     Ok(())

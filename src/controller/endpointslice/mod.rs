@@ -62,7 +62,7 @@ mod utils;
 
 pub use reconciler::{Changes, finalize, reconcile, reconcile_changes};
 pub use utils::{
-    PortMapKey, endpoints_equal_beyond_hash, find_port, get_endpoint_ports,
+    PortMapKey, endpoints_equal_beyond_hash, find_named_port, find_port, get_endpoint_ports,
     get_endpoint_slice_prefix, new_endpoint_slice, new_port_map_key, node_zone, owned_by,
     placeholder_slice_compare, pod_to_endpoint, set_endpoint_slice_labels,
     should_pod_be_in_endpoints, should_set_hostname,

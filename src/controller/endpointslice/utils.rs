@@ -286,21 +286,7 @@ pub fn find_port(pod: &Pod, service_port: &ServicePort) -> Result<i32, String> {
         Some(IntOrString::Int(n)) => return Ok(*n),
         None => return Ok(service_port.port),
         Some(IntOrString::Str(name)) => {
-            let apps = pod.spec.containers.iter().map(|c| &*c.extra);
-            let inits = pod
-                .spec
-                .extra
-                .get("initContainers")
-                .and_then(Value::as_array);
-            let sidecars = inits
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object)
-                .filter(|c| str_field(c, "restartPolicy") == "Always");
-            if let Some(port) = apps
-                .chain(sidecars)
-                .find_map(|c| named_port(c, name, protocol))
-            {
+            if let Some(port) = find_named_port(&pod.spec, name, protocol) {
                 return Ok(port);
             }
         }
@@ -309,6 +295,20 @@ pub fn find_port(pod: &Pod, service_port: &ServicePort) -> Result<i32, String> {
         "no suitable port for manifest: {}",
         pod.metadata.uid
     ))
+}
+
+/// The port named `name` with `protocol` among a pod spec's containers, then its restartable
+/// (sidecar) init containers (`FindPort`'s search).
+pub fn find_named_port(spec: &PodSpec, name: &str, protocol: &str) -> Option<i32> {
+    let apps = spec.containers.iter().map(|c| &*c.extra);
+    let inits = spec.extra.get("initContainers").and_then(Value::as_array);
+    let sidecars = inits
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .filter(|c| str_field(c, "restartPolicy") == "Always");
+    apps.chain(sidecars)
+        .find_map(|c| named_port(c, name, protocol))
 }
 
 /// `getEndpointPorts` (utils.go l.76–102): one endpoint port per Service port whose target
