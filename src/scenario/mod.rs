@@ -228,7 +228,7 @@ fn check_traffic(c: &Cluster) -> Result<(), ScenarioError> {
         let pods = c.store.pods().filter(|p| p.metadata.namespace == *ns);
         let pods = pods
             .filter(|p| svc.selects(&p.metadata.labels))
-            .map(|p| &p.spec);
+            .map(|p| &*p.spec);
         let templates = c
             .store
             .list(Kind::Deployment)

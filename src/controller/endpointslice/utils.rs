@@ -10,7 +10,8 @@ use crate::api::service::{
 use crate::api::sort::sort_by;
 use crate::api::validation::is_dns1123_subdomain;
 use crate::api::{
-    IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, Shared, Str, Value, str_field,
+    IntOrString, Labels, Map, Node, ObjectMeta, OwnerReference, Pod, PodSpec, Shared, Str, Value,
+    str_field,
 };
 
 /// What identifies an endpoint across syncs (`endpointHashObj`, util/endpointset.go l.29–34):
