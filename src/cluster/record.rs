@@ -190,6 +190,7 @@ impl Cluster {
             let proxy = &mut self.sim.actors.proxy;
             proxy.count_until(now);
             s.traffic = Some(proxy.view());
+            s.dropping = proxy.dropping();
         }
         self.rec.trace.push(s);
         if self.steps() >= self.sim.budget.steps && self.sim.over.is_none() {

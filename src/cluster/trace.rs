@@ -2,8 +2,8 @@
 //! the shape `shared/spec/simulation.md` §3 fixes, with the Deployment and its ReplicaSets as
 //! they stand after the step.
 
-use crate::api::StrategyType;
 use crate::api::codec::omit;
+use crate::api::{Str, StrategyType};
 use crate::apiserver::events::Event;
 use crate::apiserver::queue::{Cause, QueueView};
 use crate::controller::Explain;
@@ -76,6 +76,8 @@ pub struct TraceStep {
     pub budgets: Vec<BudgetView>,
     /// The load's requests so far, when the world has a load (`world.traffic`).
     pub traffic: Option<TrafficView>,
+    /// The pods (`namespace/name`) kube-proxy still sends requests to that no longer serve.
+    pub dropping: Vec<Str>,
 }
 
 /// The load's requests from the run's start to a step (whole requests, rounded).
@@ -235,6 +237,8 @@ struct Flat<'a> {
     budgets: &'a [BudgetView],
     #[serde(skip_serializing_if = "Option::is_none")]
     traffic: Option<&'a TrafficView>,
+    #[serde(skip_serializing_if = "omit")]
+    dropping: &'a [Str],
 }
 
 impl Serialize for TraceStep {
@@ -267,6 +271,7 @@ impl Serialize for TraceStep {
             replica_sets: &self.replica_sets,
             budgets: &self.budgets,
             traffic: self.traffic.as_ref(),
+            dropping: &self.dropping,
         };
         match &self.body {
             Body::Sync(y) => {
@@ -322,6 +327,7 @@ impl TraceStep {
             replica_sets: vec![],
             budgets: vec![],
             traffic: None,
+            dropping: vec![],
         }
     }
 

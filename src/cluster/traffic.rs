@@ -125,6 +125,17 @@ impl Flow {
         }
     }
 
+    /// Whether an endpoint kube-proxy applied points at the pod.
+    fn refers_to(&self, pod: &Str) -> bool {
+        self.refs.iter().any(|r| r.contains_key(pod))
+    }
+
+    /// The endpoints kube-proxy routes by now: the ready ones' references, or the serving
+    /// terminating ones' when none is ready.
+    fn routed(&self) -> &BTreeMap<Str, i32> {
+        &self.refs[usize::from(self.ready.endpoints == 0)]
+    }
+
     /// The tally kube-proxy routes by now.
     fn in_use(&self) -> Tally {
         if self.ready.endpoints > 0 {
@@ -164,9 +175,13 @@ pub struct Window {
 pub struct KubeProxy {
     /// By Service (a few: searched in order).
     flows: Vec<(Str, Flow)>,
+    /// The world's loads the flows follow.
+    loads: Vec<Load>,
     /// The pods (`namespace/name`) whose app has stopped serving, while they exist. Whether
     /// the others' apps serve is read off the pod (its containers run).
     stopped: BTreeSet<Str>,
+    /// Pods deleted that some slice kube-proxy applied still lists.
+    gone: BTreeSet<Str>,
     /// Up to when the load is counted.
     counted_ms: u64,
     pub counts: Counts,
@@ -175,6 +190,20 @@ pub struct KubeProxy {
 }
 
 impl KubeProxy {
+    /// The pods (`namespace/name`) kube-proxy sends requests to that no longer serve: their
+    /// share of the load fails.
+    pub fn dropping(&self) -> Vec<Str> {
+        let mut out: Vec<Str> = vec![];
+        for (_, flow) in self.flows.iter().filter(|(_, f)| f.begun) {
+            let routed = flow.routed();
+            let hit = self.stopped.iter().chain(&self.gone);
+            out.extend(hit.filter(|p| routed.contains_key(*p)).cloned());
+        }
+        crate::api::sort::sort(&mut out);
+        out.dedup();
+        out
+    }
+
     /// Whether any load runs.
     pub fn active(&self) -> bool {
         !self.flows.is_empty()
@@ -234,12 +263,11 @@ impl KubeProxy {
 
     /// Sets the loads a world asks for (a Service's load keeps what kube-proxy has seen).
     fn follow(&mut self, world: &World) {
-        let same = |((k, flow), l): (&(Str, Flow), &Load)| *k == l.key() && flow.rps == l.rps;
-        if self.flows.len() == world.traffic.len()
-            && self.flows.iter().zip(&world.traffic).all(same)
-        {
+        // (Asked at every event: the loads as last followed, compared without a key built.)
+        if self.loads == world.traffic {
             return;
         }
+        self.loads = world.traffic.clone();
         let mut flows = std::mem::take(&mut self.flows);
         for l in &world.traffic {
             let key = l.key();
@@ -299,6 +327,9 @@ impl KubeProxy {
                 let key = p.metadata.key();
                 let was = self.serves(&key, Some(p));
                 self.stopped.remove(&key);
+                if self.flows.iter().any(|(_, f)| f.refers_to(&key)) {
+                    self.gone.insert(key.clone());
+                }
                 self.set_serving(&key, was, false);
             }
             _ => {}
@@ -335,13 +366,24 @@ impl KubeProxy {
         };
         let mut flow = std::mem::take(&mut self.flows[at].1);
         let serves = |pod: &Str| self.serves(pod, store.pod(pod));
+        let mut dropped = None;
         if let Some(i) = flow.seen.iter().position(|(n, _)| n == name) {
             let (_, old) = flow.seen.swap_remove(i);
             flow.count(&old, -1, &serves);
+            dropped = Some(old);
         }
         if let Some(new) = seen {
             flow.count(&new, 1, &serves);
             flow.seen.push((name.clone(), new));
+        }
+        // A deleted pod is forgotten once no slice kube-proxy applied lists it any more: only
+        // the endpoints the old slice had can have been the last.
+        for e in dropped.iter().flat_map(|old| old.iter()) {
+            let listed =
+                || flow.refers_to(&e.pod) || self.flows.iter().any(|(_, f)| f.refers_to(&e.pod));
+            if self.gone.contains(&e.pod) && !listed() {
+                self.gone.remove(&e.pod);
+            }
         }
         flow.begun |= flow.in_use().endpoints > 0;
         self.flows[at].1 = flow;

@@ -50,17 +50,57 @@ fn class(s: PodState) -> &'static str {
     }
 }
 
-fn pod(p: &PodView, selected: bool, on_select: &Callback<Option<Selected>>) -> Html {
+/// Said of a pod kube-proxy still sends requests to that it no longer serves.
+const DROPPING: &str = "kube-proxy still sends it requests, and it no longer serves them";
+
+fn pod(
+    p: &PodView,
+    selected: bool,
+    dropping: bool,
+    on_select: &Callback<Option<Selected>>,
+) -> Html {
     let name = p.name.clone();
     let d = on_select.clone();
-    let label = format!("pod {} {}", p.name, p.state.as_str());
+    let mut label = format!("pod {} {}", p.name, p.state.as_str());
+    let node = if p.node.is_empty() {
+        "no node yet"
+    } else {
+        p.node.as_str()
+    };
+    let mut title = format!("{} — {} ({}) on {node}", p.name, p.state.as_str(), p.status);
+    if dropping {
+        for t in [&mut label, &mut title] {
+            t.push_str("; ");
+            t.push_str(DROPPING);
+        }
+    }
     html! {
-        <button key={p.name.clone()} class={classes!("pod", class(p.state), selected.then_some("selected"))}
-            title={format!("{} — {} ({}) on {}", p.name, p.state.as_str(), p.status, if p.node.is_empty() { "no node yet" } else { p.node.as_str() })}
+        <button key={p.name.clone()} class={classes!("pod", class(p.state), selected.then_some("selected"), dropping.then_some("dropping"))}
+            title={title}
             aria-label={label}
             onclick={move |_| d.emit(Some(Selected::Pod(name.clone())))}>
             <span class="icon" aria-hidden="true">{ icon(p.state) }</span>
         </button>
+    }
+}
+
+/// The load on the Service: its requests so far, and the pods kube-proxy still sends some to
+/// that no longer serve (gone ones too, which have no tile left).
+fn traffic(t: &crate::cluster::trace::TrafficView, dropping: &[crate::api::Str]) -> Html {
+    let names: Vec<&str> = dropping
+        .iter()
+        .map(|k| k.rsplit('/').next().unwrap_or(k))
+        .collect();
+    html! {
+        <p class={classes!("traffic", (!names.is_empty()).then_some("dropping"))}>
+            { format!("Requests so far: {} served, {} failed", t.served, t.failed) }
+            if t.failed > 0 {
+                { format!(" ({} sent to pods that had stopped serving, {} with no ready endpoint)", t.failed_stopped, t.failed_no_endpoint) }
+            }
+            if !names.is_empty() {
+                { format!(". kube-proxy still sends requests to {}, which no longer serve: that share fails.", names.join(", ")) }
+            }
+        </p>
     }
 }
 
@@ -105,6 +145,10 @@ pub fn cluster_view(props: &Props) -> Html {
         None => html! { <div class="deploy-head"><h2>{"no Deployment"}</h2></div> },
     };
     let newest = step.newest().map_or(0, |r| r.revision);
+    let dropping = |name: &str| {
+        let pod = |k: &crate::api::Str| k.rsplit('/').next() == Some(name);
+        !props.before && step.dropping.iter().any(pod)
+    };
     // Past a few hundred pods, each ReplicaSet's are one canvas (the frame's list for it, in
     // the same order as the step's ReplicaSets).
     let canvas =
@@ -146,7 +190,7 @@ pub fn cluster_view(props: &Props) -> Html {
                     <super::pod_canvas::PodCanvas pods={pods.0[j].clone()} selected={selected_pod.clone()} on_select={props.on_select.clone()} />
                 } else {
                     <div class="pods" role="group" aria-label={format!("pods of {}", rs.name)}>
-                        { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), &props.on_select)) }
+                        { for mine.iter().map(|p| pod(p, props.selected == Some(Selected::Pod(p.name.clone())), dropping(&p.name), &props.on_select)) }
                     </div>
                 }
             </div>
@@ -155,6 +199,9 @@ pub fn cluster_view(props: &Props) -> Html {
     html! {
         <div class={classes!("cluster", (pods.len() > DENSE_PODS).then_some("dense"))} aria-label="cluster view">
             { deploy }
+            if let (Some(t), false) = (&step.traffic, props.before) {
+                { traffic(t, &step.dropping) }
+            }
             <div class="rs-list">
                 if props.before {
                     <p class="muted before-first">{"No ReplicaSet yet: the Deployment has just been created, and its first sync has not run."}</p>

@@ -299,8 +299,14 @@ await test('a load on a Service: the chart\'s requests strip, the summary\'s fai
   await page.waitForSelector('.guarantees .breaches li');
   const breach = await text(page, '.guarantees .breaches');
   assert(breach.includes('terminated before kube-proxy saw it'), 'a breach names its cause: ' + breach.slice(0, 400));
+  // The lowest point of the first rollout: old pods deleted, kube-proxy still sends them requests.
+  await page.locator('section.summary button.link', { hasText: 't = 10.0 s' }).first().click();
+  await page.waitForSelector('.cluster .traffic.dropping');
+  const line = await text(page, '.cluster .traffic');
+  assert(/kube-proxy still sends requests to web-\S+/.test(line), 'the cluster view names the pods: ' + line);
+  assert((await page.locator('.cluster .pod.dropping').count()) > 0, 'and marks their tiles');
   const v = await axeViolations(page);
-  assert(v.length === 0, 'axe-core with the requests strip: ' + v.join('; '));
+  assert(v.length === 0, 'axe-core with the requests strip and the marked pods: ' + v.join('; '));
   // Compare: the same rollouts with a 5 s preStop sleep from the start drop nothing.
   await page.click('.compare-button');
   await page.waitForSelector('.compare-table');
