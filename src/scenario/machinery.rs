@@ -2,8 +2,9 @@
 //! chain seed 003 walks through ("what happens after you create a Deployment"): kubectl writes
 //! to the apiserver; the apiserver's watch event reaches an informer, whose handler queues a
 //! key; a controller's worker takes the key, syncs, and writes; the scheduler binds pods and
-//! the kubelets report them running and ready. The page draws these as lanes; this module
-//! says what each step's messages are.
+//! the kubelets report them running and ready; the EndpointSlice controller writes a Service's
+//! slices and kube-proxy applies them. The page draws these as lanes; this module says what
+//! each step's messages are.
 
 use crate::apiserver::queue::Cause;
 use crate::cluster::trace::{ActionStep, Body, Controller, SyncStep, TraceStep};
@@ -19,12 +20,14 @@ pub enum Lane {
     ReplicaSet,
     GarbageCollector,
     Disruption,
+    EndpointSlice,
     Scheduler,
     Kubelet,
+    KubeProxy,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 10] = [
+    pub const ALL: [Lane; 12] = [
         Lane::Kubectl,
         Lane::Apiserver,
         Lane::Informers,
@@ -33,8 +36,10 @@ impl Lane {
         Lane::ReplicaSet,
         Lane::GarbageCollector,
         Lane::Disruption,
+        Lane::EndpointSlice,
         Lane::Scheduler,
         Lane::Kubelet,
+        Lane::KubeProxy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,8 +52,10 @@ impl Lane {
             Lane::ReplicaSet => "replicaset controller",
             Lane::GarbageCollector => "garbage collector",
             Lane::Disruption => "disruption controller",
+            Lane::EndpointSlice => "endpointslice controller",
             Lane::Scheduler => "scheduler",
             Lane::Kubelet => "kubelet",
+            Lane::KubeProxy => "kube-proxy",
         }
     }
 
@@ -63,8 +70,10 @@ impl Lane {
             Lane::ReplicaSet => "rsc",
             Lane::GarbageCollector => "gc",
             Lane::Disruption => "pdb",
+            Lane::EndpointSlice => "eps",
             Lane::Scheduler => "sch",
             Lane::Kubelet => "kl",
+            Lane::KubeProxy => "kp",
         }
     }
 
@@ -321,6 +330,35 @@ fn world(changes: &[String]) -> Vec<Message> {
             ));
             continue;
         }
+        // An endpoint's path: the EndpointSlice controller writes the slice, and kube-proxy
+        // applies what it watched endpointDelayMs later.
+        if let Some(what) = c.strip_prefix("endpointslice-controller: ") {
+            out.push(Message::new(
+                Lane::EndpointSlice,
+                Lane::Apiserver,
+                Flow::Write,
+                what,
+            ));
+            continue;
+        }
+        if let Some(what) = c.strip_prefix("kube-proxy: ") {
+            out.push(Message::new(
+                Lane::Apiserver,
+                Lane::KubeProxy,
+                Flow::Notify,
+                what,
+            ));
+            continue;
+        }
+        if c.ends_with("'s app stops serving") {
+            out.push(Message::new(
+                Lane::Kubelet,
+                Lane::Kubelet,
+                Flow::Note,
+                c.as_str(),
+            ));
+            continue;
+        }
         if let Some(what) = c.strip_prefix("kubectl drain: ") {
             let flow = if what.contains("refused") {
                 Flow::Refused
@@ -395,5 +433,37 @@ mod tests {
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
         assert!(msgs.iter().any(|m| m.from == Lane::ReplicaSet
             && m.text.starts_with("expectations: add 0, del 0 (satisfied")));
+    }
+
+    /// Issue 48: an endpoint's path, pod Ready → the EndpointSlice controller's write →
+    /// kube-proxy applying it, in that order, each on its lane.
+    #[test]
+    fn a_ready_pod_reaches_kube_proxy_through_the_endpointslice_controller() {
+        let text = crate::scenario::gallery::GALLERY
+            .iter()
+            .find(|(n, _)| *n == "max-surge-zero-no-endpoint")
+            .unwrap()
+            .1;
+        let trace = Scenario::parse(text).unwrap().run().unwrap();
+        let msgs: Vec<Message> = trace.iter().flat_map(messages).collect();
+        let first = |pred: &dyn Fn(&Message) -> bool| msgs.iter().position(pred);
+        let ready = first(&|m| m.from == Lane::Kubelet && m.text.contains("Ready")).unwrap();
+        let written = first(&|m| {
+            m.from == Lane::EndpointSlice
+                && m.to == Lane::Apiserver
+                && m.text.contains("1 endpoints, 1 ready")
+        })
+        .unwrap();
+        let applied = first(&|m| {
+            m.from == Lane::Apiserver && m.to == Lane::KubeProxy && m.text.contains("(1 ready)")
+        })
+        .unwrap();
+        assert!(
+            ready < written && written < applied,
+            "{ready} {written} {applied}"
+        );
+        assert!(msgs.iter().any(|m| m.from == Lane::Kubelet
+            && m.to == Lane::Kubelet
+            && m.text.ends_with("'s app stops serving")));
     }
 }

@@ -1,6 +1,6 @@
 //! The machinery view: the last few steps as messages between the parts of the cluster, one
-//! lane each (kubectl, the apiserver, the informers, the work queues, the three controllers,
-//! the scheduler, the kubelet), so that a write can be followed to the watch event, the
+//! lane each (kubectl, the apiserver, the informers, the work queues, the controllers, the
+//! scheduler, the kubelet, kube-proxy), so that a write can be followed to the watch event, the
 //! handler that queued a key, the sync that took it and the writes that sync made.
 
 use super::handles::Run;

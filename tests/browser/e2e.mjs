@@ -305,8 +305,13 @@ await test('a load on a Service: the chart\'s requests strip, the summary\'s fai
   const line = await text(page, '.cluster .traffic');
   assert(/kube-proxy still sends requests to web-\S+/.test(line), 'the cluster view names the pods: ' + line);
   assert((await page.locator('.cluster .pod.dropping').count()) > 0, 'and marks their tiles');
+  // The machinery at that step: the EndpointSlice controller's write, then kube-proxy applying.
+  await page.click('.machinery .panel-toggle button');
+  await page.waitForSelector('.machinery .msg');
+  const lanes = await page.locator('.machinery .msg').evaluateAll(ls => ls.map(l => `${l.dataset.from} → ${l.dataset.to}: ${l.innerText}`));
+  assert(lanes.some(m => /^endpointslice controller → apiserver: .*updated web-\S+ of Service web/.test(m)), 'the slice write: ' + lanes.join(' | ').slice(0, 800));
   const v = await axeViolations(page);
-  assert(v.length === 0, 'axe-core with the requests strip and the marked pods: ' + v.join('; '));
+  assert(v.length === 0, 'axe-core with the requests strip, the marked pods and the machinery: ' + v.join('; '));
   // Compare: the same rollouts with a 5 s preStop sleep from the start drop nothing.
   await page.click('.compare-button');
   await page.waitForSelector('.compare-table');
