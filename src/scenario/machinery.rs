@@ -314,58 +314,58 @@ fn writes(s: &SyncStep, lane: Lane) -> Vec<Message> {
     out
 }
 
+/// A World step's line told as it is: the disruption controller's status writes, a drain's
+/// evictions, an EndpointSlice's write and kube-proxy applying it, an app that stops serving.
+fn as_told(c: &str) -> Option<Message> {
+    // The disruption controller's status writes, and a drain's evictions, told as they are.
+    if c.starts_with("PodDisruptionBudget ") {
+        return Some(Message::new(
+            Lane::Disruption,
+            Lane::Apiserver,
+            Flow::Write,
+            c,
+        ));
+    }
+    // An endpoint's path: the EndpointSlice controller writes the slice, and kube-proxy
+    // applies what it watched endpointDelayMs later.
+    if let Some(what) = c.strip_prefix("endpointslice-controller: ") {
+        return Some(Message::new(
+            Lane::EndpointSlice,
+            Lane::Apiserver,
+            Flow::Write,
+            what,
+        ));
+    }
+    if let Some(what) = c.strip_prefix("kube-proxy: ") {
+        return Some(Message::new(
+            Lane::Apiserver,
+            Lane::KubeProxy,
+            Flow::Notify,
+            what,
+        ));
+    }
+    if c.ends_with("'s app stops serving") {
+        return Some(Message::new(Lane::Kubelet, Lane::Kubelet, Flow::Note, c));
+    }
+    if let Some(what) = c.strip_prefix("kubectl drain: ") {
+        let flow = if what.contains("refused") {
+            Flow::Refused
+        } else {
+            Flow::Write
+        };
+        return Some(Message::new(Lane::Kubectl, Lane::Apiserver, flow, what));
+    }
+    None
+}
+
 fn world(changes: &[String]) -> Vec<Message> {
     // The scheduler binds; the kubelets report what their pods did. Runs of one kind are
     // told once.
     let mut groups: Vec<(Lane, &str, Vec<&str>)> = vec![];
     let mut out = vec![];
     for c in changes {
-        // The disruption controller's status writes, and a drain's evictions, told as they are.
-        if c.starts_with("PodDisruptionBudget ") {
-            out.push(Message::new(
-                Lane::Disruption,
-                Lane::Apiserver,
-                Flow::Write,
-                c.as_str(),
-            ));
-            continue;
-        }
-        // An endpoint's path: the EndpointSlice controller writes the slice, and kube-proxy
-        // applies what it watched endpointDelayMs later.
-        if let Some(what) = c.strip_prefix("endpointslice-controller: ") {
-            out.push(Message::new(
-                Lane::EndpointSlice,
-                Lane::Apiserver,
-                Flow::Write,
-                what,
-            ));
-            continue;
-        }
-        if let Some(what) = c.strip_prefix("kube-proxy: ") {
-            out.push(Message::new(
-                Lane::Apiserver,
-                Lane::KubeProxy,
-                Flow::Notify,
-                what,
-            ));
-            continue;
-        }
-        if c.ends_with("'s app stops serving") {
-            out.push(Message::new(
-                Lane::Kubelet,
-                Lane::Kubelet,
-                Flow::Note,
-                c.as_str(),
-            ));
-            continue;
-        }
-        if let Some(what) = c.strip_prefix("kubectl drain: ") {
-            let flow = if what.contains("refused") {
-                Flow::Refused
-            } else {
-                Flow::Write
-            };
-            out.push(Message::new(Lane::Kubectl, Lane::Apiserver, flow, what));
+        if let Some(m) = as_told(c) {
+            out.push(m);
             continue;
         }
         let (lane, what, pod) = if let Some((pod, node)) = c.split_once(" scheduled to ") {
