@@ -252,7 +252,11 @@ fn run_check_on_the_gallery_finds_no_unexpected_breach() {
             );
         }
         if path.ends_with("max-surge-zero-no-endpoint.yaml") {
-            assert!(s.contains("expected: the Deployment controller promises pods, not requests: no ready endpoint"), "{s}");
+            assert!(
+                s.contains("with no ready endpoint")
+                    && s.contains("; no ready endpoint: kube-proxy had no endpoint"),
+                "{s}"
+            );
         }
         if drained {
             assert!(

@@ -6,6 +6,16 @@ use rollout_playground::cluster::trace::{TraceStep, TrafficView};
 use rollout_playground::scenario::Scenario;
 use rollout_playground::scenario::summary::rollouts;
 
+/// Service `web` in front of the pods labelled `app: web`, at their port named `http`.
+const SERVICE: &str = "  - |
+    apiVersion: v1
+    kind: Service
+    metadata: {name: web}
+    spec:
+      selector: {app: web}
+      ports: [{port: 80, targetPort: http}]
+";
+
 /// A Deployment of `replicas` behind Service `web`, 200 rps on it, and a new image at 10 s.
 fn scenario(replicas: u32, strategy: &str, lifecycle: &str) -> String {
     format!(
@@ -24,14 +34,7 @@ objects:
         metadata: {{labels: {{app: web}}}}
         spec:
           containers: [{{name: web, image: 'nginx:1.14', ports: [{{containerPort: 80, name: http}}]{lifecycle}}}]
-  - |
-    apiVersion: v1
-    kind: Service
-    metadata: {{name: web}}
-    spec:
-      selector: {{app: web}}
-      ports: [{{port: 80, targetPort: http}}]
-steps:
+{SERVICE}steps:
   - at: 10s
     run: kubectl set image deployment/web web=nginx:1.16
 until: 40s
@@ -209,14 +212,7 @@ objects:
         metadata: {{labels: {{app: web, tier: a}}}}
         spec:
           containers: [{{name: web, image: 'nginx:1.14', ports: [{{containerPort: 80, name: http}}]}}]
-  - |
-    apiVersion: v1
-    kind: Service
-    metadata: {{name: web}}
-    spec:
-      selector: {{app: web}}
-      ports: [{{port: 80, targetPort: http}}]
-steps:
+{SERVICE}steps:
   - at: 10s
     run: kubectl set image deployment/web web=nginx:1.16
   - at: 30s

@@ -12,7 +12,7 @@ use super::session::Session;
 use super::summary;
 use crate::api::Deployment;
 use crate::api::StrategyType;
-use crate::cluster::trace::{DeploymentView, PodState, TraceStep};
+use crate::cluster::trace::{DeploymentView, PodState, TraceStep, TrafficView};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -197,7 +197,7 @@ impl std::fmt::Display for Numbers {
                 if stopped + no_endpoint > 0 {
                     write!(
                         f,
-                        "{} failed since the step before ({stopped} sent to pods that had stopped serving, {no_endpoint} with no ready endpoint); ",
+                        "{} more failed ({stopped} sent to pods that had stopped serving, {no_endpoint} with no ready endpoint); ",
                         stopped + no_endpoint
                     )?;
                 }
@@ -327,8 +327,9 @@ struct Memory {
     budget_armed: bool,
     refused: u32,
     evicted: u32,
-    /// The load's counts at the step before.
-    traffic: Option<crate::cluster::trace::TrafficView>,
+    /// The load's counts at the end of the instant before this step's, and so far in its own.
+    traffic_before: crate::cluster::trace::TrafficView,
+    traffic_now: Option<(u64, crate::cluster::trace::TrafficView)>,
 }
 
 fn check(kind: Kind, state: State, numbers: Numbers) -> Check {
@@ -564,8 +565,8 @@ fn budget(at: &At, m: &mut Memory) -> Check {
     check(Kind::Budget, state, numbers)
 }
 
-/// No request failed since the step before (counted per instant: a step at which the count
-/// grew is a breach, the requests it names with their causes).
+/// No request failed since the instant before, and kube-proxy sends none to a pod that no
+/// longer serves (a window of failures is one breach, named with its causes).
 fn requests(at: &At, m: &mut Memory) -> Check {
     let Some(now) = at.st.traffic else {
         return check(
@@ -574,7 +575,14 @@ fn requests(at: &At, m: &mut Memory) -> Check {
             Numbers::None,
         );
     };
-    let was = m.traffic.replace(now).unwrap_or_default();
+    // Counted from the instant before, so that the steps of one instant, and of a window of
+    // failures, are one breach.
+    match m.traffic_now {
+        Some((t, last)) if t != at.st.t => m.traffic_before = last,
+        _ => {}
+    }
+    m.traffic_now = Some((at.st.t, now));
+    let was = m.traffic_before;
     let numbers = Numbers::Requests {
         stopped: now.failed_stopped.saturating_sub(was.failed_stopped),
         no_endpoint: now
@@ -583,23 +591,33 @@ fn requests(at: &At, m: &mut Memory) -> Check {
         failed: now.failed,
         sent: now.served + now.failed,
     };
-    check(Kind::Requests, holds(now.failed <= was.failed), numbers)
+    // Requests fail from the instant kube-proxy routes to a pod that stopped (`dropping`),
+    // though none has yet at that instant.
+    let ok = now.failed <= was.failed && at.st.dropping.is_empty();
+    check(Kind::Requests, holds(ok), numbers)
 }
 
-/// Why requests failed at step `i`: what its counts grew by says which of kube-proxy's two
-/// ways to drop one it was.
-fn requests_cause(s: &Session, i: usize) -> String {
-    let now = s.trace[i].traffic.unwrap_or_default();
-    let was = i
-        .checked_sub(1)
-        .and_then(|j| s.trace[j].traffic)
-        .unwrap_or_default();
+/// The load's counts before the window of steps `from..=to` and after it (at the step after
+/// it, which counts its last instant's).
+fn window(s: &Session, from: usize, to: usize) -> (TrafficView, TrafficView) {
+    let after = s.trace[(to + 1).min(s.trace.len() - 1)].traffic;
+    let before = from.checked_sub(1).and_then(|j| s.trace[j].traffic);
+    (before.unwrap_or_default(), after.unwrap_or_default())
+}
+
+/// Why requests failed in the window of steps `from..=to`: what the counts grew by says
+/// which of kube-proxy's two ways to drop one it was.
+fn requests_cause(s: &Session, from: usize, to: usize) -> String {
+    let (was, now) = window(s, from, to);
     let mut why = vec![];
     if now.failed_stopped > was.failed_stopped {
         why.push("terminated before kube-proxy saw it: kube-proxy learns of an endpoint's change endpointDelayMs late and still sent requests to a pod whose app had stopped serving (a preStop hook that outlasts the delay keeps it serving)");
     }
     if now.failed_no_endpoint > was.failed_no_endpoint {
         why.push("no ready endpoint: kube-proxy had no endpoint to send them to (no pod of the Service was Ready, or kube-proxy had not seen one yet)");
+    }
+    if why.is_empty() {
+        why.push("kube-proxy still sends requests to pods that no longer serve");
     }
     format!(
         "the Deployment controller promises pods, not requests: {}",
@@ -683,6 +701,18 @@ fn breaches(s: &Session, checks: &[[Check; Kind::ALL.len()]]) -> Vec<Breach> {
             holding = c.state == State::Holds;
         }
         out.extend(open);
+    }
+    // A window of failed requests is told by all of it.
+    for b in out.iter_mut().filter(|b| b.kind == Kind::Requests) {
+        let (was, now) = window(s, b.from_step, b.to_step);
+        let numbers = Numbers::Requests {
+            stopped: now.failed_stopped - was.failed_stopped,
+            no_endpoint: now.failed_no_endpoint - was.failed_no_endpoint,
+            failed: now.failed,
+            sent: now.served + now.failed,
+        };
+        b.numbers = numbers.to_string();
+        b.expected = Some(requests_cause(s, b.from_step, b.to_step));
     }
     crate::api::sort::sort_by_key(&mut out, |b| (b.from_step, b.kind));
     out
@@ -790,7 +820,7 @@ fn cause(s: &Session, kind: Kind, from: usize, to: usize) -> Option<String> {
             .map(|c| format!("a ReplicaSet was made or changed by hand ({c})"))
             .or(paused.then(|| "the Deployment is paused: cleanup waits".into())),
         Kind::Budget => Some(budget_cause(s, from, to, hand_pod, world)),
-        Kind::Requests => Some(requests_cause(s, to)),
+        Kind::Requests => Some(requests_cause(s, to, to)),
         Kind::Settled => {
             if paused {
                 Some("the Deployment is paused: a paused Deployment does not roll out".into())
