@@ -6,11 +6,12 @@
 //! (l.368–450) lists the Service's pods and its slices and writes what [`super::reconcile`]
 //! returns.
 //!
-//! Here, as the disruption controller, it runs as the fastest of the controllers: its queue is
-//! emptied at each instant before any other sync (upstream's `endpointUpdatesBatchPeriod` is 0
-//! by default, so a change is synced at once). Left out: the pod projection queue (its keys
-//! lead to the same Services), the topology queue, the slice tracker (the store here is never
-//! stale) and the trigger-time annotation.
+//! Here its queue is emptied once an instant, after the other controllers' syncs: upstream's
+//! `endpointUpdatesBatchPeriod` is 0 by default, so a change is synced at once, and its queue
+//! holds a Service once however many of its pods change meanwhile; kube-proxy reads the
+//! instant's end state (`endpointDelayMs` later) either way. Left out: the pod projection
+//! queue (its keys lead to the same Services), the topology queue, the slice tracker (the
+//! store here is never stale) and the trigger-time annotation.
 
 use super::utils::small_field;
 use super::{Changes, MAX_ENDPOINTS_PER_SLICE, Reconciled, reconcile, reconcile_changes};
