@@ -1417,7 +1417,7 @@ await test('the docs page embeds from another origin and drives the embeds by po
 }, base + 'docs-example.html?playground=' + encodeURIComponent(otherBase));
 
 await test('the JavaScript API gives the same trace as the native core (determinism across targets)', async page => {
-  for (const name of ['rolling-update', 'proportional-scaling', 'rollback-previous']) {
+  for (const name of ['rolling-update', 'proportional-scaling', 'rollback-previous', 'dropped-requests-prestop', 'max-surge-zero-no-endpoint']) {
     const yaml = fs.readFileSync(`scenarios/${name}.yaml`, 'utf8');
     const lines = await page.evaluate(y => window.wasmBindings.runScenario(y).map(s => JSON.stringify(s)), yaml);
     // insta's snapshot: a header between two '---' lines, then the JSON lines.
