@@ -21,7 +21,6 @@ use crate::api::{Kind, Object, PHASE_RUNNING, Pod, Str, key_of};
 use crate::apiserver::store::Store;
 use crate::apiserver::store::{WatchEvent, WatchRef};
 use crate::controller::actor::{Actor, Cx, Env};
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -65,17 +64,6 @@ pub enum Step {
     Apply(Option<Rc<Vec<Seen>>>),
     /// A pod's app stops serving (the timer's key is the pod's).
     StopsServing,
-}
-
-/// Why a request failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Cause {
-    /// Routed to a pod whose app had stopped serving, or that was gone: kube-proxy had not yet
-    /// seen it leave.
-    Stopped,
-    /// kube-proxy had no endpoint to send it to.
-    NoEndpoint,
 }
 
 /// A Service's load: what kube-proxy has seen of its slices and what the load has done.
@@ -147,27 +135,14 @@ impl Flow {
 }
 
 /// The load's counts so far (requests, as fractions: they are a rate times a time).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Counts {
     pub served: f64,
+    /// Failed: routed to a pod whose app had stopped serving, or that was gone (kube-proxy had
+    /// not yet seen it leave).
     pub stopped: f64,
+    /// Failed: kube-proxy had no endpoint to send them to.
     pub no_endpoint: f64,
-}
-
-impl Counts {
-    pub fn failed(&self) -> f64 {
-        self.stopped + self.no_endpoint
-    }
-}
-
-/// An interval in which requests failed, with how many and why.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Window {
-    pub from_ms: u64,
-    pub to_ms: u64,
-    pub failed: f64,
-    pub cause: Cause,
 }
 
 /// kube-proxy and the load, as one actor.
@@ -185,8 +160,6 @@ pub struct KubeProxy {
     /// Up to when the load is counted.
     counted_ms: u64,
     pub counts: Counts,
-    /// The intervals with failures, in order (adjacent ones of one cause merged).
-    pub windows: Vec<Window>,
 }
 
 impl KubeProxy {
@@ -234,29 +207,12 @@ impl KubeProxy {
             }
             let sent = f64::from(flow.rps) * (now - from) as f64 / 1000.0;
             let t = flow.in_use();
-            let (failed, cause) = if t.endpoints == 0 {
-                (sent, Cause::NoEndpoint)
+            if t.endpoints == 0 {
+                self.counts.no_endpoint += sent;
             } else {
-                (sent * t.stopped as f64 / t.endpoints as f64, Cause::Stopped)
-            };
-            self.counts.served += sent - failed;
-            match cause {
-                Cause::Stopped => self.counts.stopped += failed,
-                Cause::NoEndpoint => self.counts.no_endpoint += failed,
-            }
-            if failed > 0.0 {
-                match self.windows.last_mut() {
-                    Some(w) if w.to_ms == from && w.cause == cause => {
-                        w.to_ms = now;
-                        w.failed += failed;
-                    }
-                    _ => self.windows.push(Window {
-                        from_ms: from,
-                        to_ms: now,
-                        failed,
-                        cause,
-                    }),
-                }
+                let failed = sent * t.stopped as f64 / t.endpoints as f64;
+                self.counts.served += sent - failed;
+                self.counts.stopped += failed;
             }
         }
     }
