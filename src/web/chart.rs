@@ -135,7 +135,7 @@ pub fn rollout_chart(props: &Props) -> Html {
                 }
             </svg>
             if c.requests.is_some() {
-                <RequestStrip requests={(*drawn).clone()} x={x} />
+                <RequestStrip chart={(*drawn).clone()} x={x} />
             }
             <p class="chart-values" aria-live="off">{ values }</p>
             <ul class="chart-legend">
@@ -197,8 +197,8 @@ fn values_at(c: &Chart, t: u64, hovering: bool) -> String {
 
 #[derive(Properties, PartialEq)]
 struct StripProps {
-    /// The chart, whose strip it draws.
-    requests: Drawn,
+    /// The chart, whose requests strip it draws.
+    chart: Drawn,
     /// The playhead.
     x: f64,
 }
@@ -207,7 +207,7 @@ struct StripProps {
 /// red) and the served ones.
 #[function_component(RequestStrip)]
 fn request_strip(props: &StripProps) -> Html {
-    let Some(r) = &props.requests.0.requests else {
+    let Some(r) = &props.chart.0.requests else {
         return html! {};
     };
     let f = r.frame;
